@@ -1,0 +1,1 @@
+"""The ``umpire`` command line (typer + rich)."""

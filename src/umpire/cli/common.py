@@ -1,0 +1,131 @@
+"""Helpers shared by every CLI command: JSON output, the console, error exits.
+
+Heavy modules (rich, icepool, numpy) are imported inside functions so that quick
+commands such as ``umpire roll`` start fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from umpire.errors import UmpireError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def to_jsonable(value: Any) -> Any:
+    """Turn fractions, tuples and dataclass-like values into plain JSON values."""
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_jsonable(v) for v in value]
+    return value
+
+
+def print_json(value: Any) -> None:
+    """Print a value as indented JSON on standard output."""
+    sys.stdout.write(json.dumps(to_jsonable(value), indent=2, ensure_ascii=False) + "\n")
+
+
+_console: Console | None = None
+
+
+def console() -> Console:
+    """The shared rich console on standard output (created on first use)."""
+    global _console
+    if _console is None:
+        from rich.console import Console
+
+        _console = Console(highlight=False)
+    return _console
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print a one-line error on standard error and exit with ``code``."""
+    raise UmpireError(message) if code == 2 else SystemExit(_emit(message, code))
+
+
+def _emit(message: str, code: int) -> int:
+    sys.stderr.write(f"umpire: error: {message}\n")
+    return code
+
+
+def report(error: UmpireError) -> int:
+    """Print an UmpireError as one line on standard error; return its exit code."""
+    return _emit(str(error), error.exit_code)
+
+
+def percent(p: Fraction) -> str:
+    """A probability as a percentage with two decimals."""
+    return f"{float(p) * 100:.2f}%"
+
+
+_db_path: str | None = None
+
+
+def set_db_path(path: str | None) -> None:
+    """Remember the ``--db`` option of the main command."""
+    global _db_path
+    _db_path = path
+
+
+def open_store() -> Any:
+    """The save file chosen by ``--db``, ``$UMPIRE_DB`` or the XDG default."""
+    from umpire.store import Store
+
+    return Store(_db_path)
+
+
+def make_source(seed: int | None, dice: str = "seeded") -> Any:
+    """A dice source for a new game: ``seeded`` (default), ``committed`` or ``physical``."""
+    import secrets
+
+    from umpire.dice import CommittedSource, PhysicalSource, SeededSource
+
+    if seed is not None and seed < 0:
+        raise UmpireError(f"--seed must be a whole number >= 0, got {seed}")
+    if dice == "seeded":
+        return SeededSource(secrets.randbits(48) if seed is None else seed)
+    if dice == "committed":
+        return CommittedSource(seed)
+    if dice == "physical":
+        return PhysicalSource(ask_faces)
+    raise UmpireError(f"unknown dice source '{dice}' (seeded, committed, physical)")
+
+
+def ask_faces(n: int, sides: int, purpose: str) -> str:
+    """Ask the person at the table for the faces they rolled on real dice."""
+    what = f"{n} d{sides}" if n > 1 else f"a d{sides}"
+    try:
+        return input(f"Roll {what} for {purpose}; type the faces: ")
+    except EOFError:
+        raise UmpireError(f"no faces typed for {purpose} (standard input closed)") from None
+
+
+def run_action(name: str, action: str, params: dict[str, Any],
+               policies: dict[str, Any] | None = None) -> Any:
+    """Load a saved game, run one action, save it, and return the action record.
+
+    Nothing is written if the action fails.
+    """
+    store = open_store()
+    game = store.load(name, policies=policies, physical=ask_faces)
+    return store.play(name, game, action, params)
+
+
+def print_events(record: Any, as_json: bool = False) -> None:
+    """Print an action's events as readable lines, or as JSON."""
+    if as_json:
+        print_json(record.to_json())
+        return
+    from umpire.cli.games_cmd import describe_event
+
+    for event in record.events:
+        if event.kind != "change":
+            console().print(describe_event(event.to_json()), markup=False)

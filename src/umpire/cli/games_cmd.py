@@ -1,0 +1,227 @@
+"""``umpire games``: list, show, undo, fork, export, import, verify and end saved games."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from umpire.cli.common import console, open_store, print_json
+from umpire.errors import DataFileError, UmpireError
+
+games_app = typer.Typer(no_args_is_help=True)
+
+NameArg = Annotated[str, typer.Argument(help="The game's name.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+@games_app.command("list")
+def list_cmd(as_json: JsonOpt = False) -> None:
+    """List saved games."""
+    infos = open_store().list()
+    if as_json:
+        print_json([i.to_json() for i in infos])
+        return
+    from rich.table import Table
+
+    if not infos:
+        console().print("No games saved yet. Start one with 'umpire session new NAME'.")
+        return
+    table = Table("name", "module", "actions", "dice", "created", "state")
+    for i in infos:
+        state = "ended" if i.ended else "open"
+        table.add_row(i.name, i.module, str(i.actions), i.source_kind, i.created, state)
+    console().print(table)
+
+
+def describe_event(event: dict[str, Any]) -> str:
+    """One readable line for a log event."""
+    kind = event["kind"]
+    if kind == "action":
+        params = ", ".join(f"{k}={v}" for k, v in event.get("params", {}).items())
+        return f"▶ {event['name']}({params})"
+    if kind == "roll":
+        faces = " ".join(str(g["faces"]) for g in event.get("dice", []))
+        return f"  🎲 {event.get('purpose', '')}: {event.get('expr')} → {faces} = {event.get('total')}"
+    if kind == "lookup":
+        out = event.get("outcome", {})
+        return f"  📜 {event.get('purpose', '')}: {event.get('table_id', event.get('table'))} → " \
+               f"{out.get('id')} ({out.get('text', '')})"
+    if kind == "draw":
+        return f"  🂠 {event.get('purpose', '')}: {event.get('card')} ({event.get('left')} left)"
+    if kind == "decision":
+        return f"  ? [{event['decider']}] {event['prompt']} → {', '.join(event['answer'])}"
+    if kind == "change":
+        path = ".".join(str(p) for p in event["path"])
+        value = "" if event["op"] == "delete" else f" {json.dumps(event.get('value'))[:60]}"
+        return f"    {event['op']} {path}{value}"
+    if kind == "instruction":
+        return f"  ⚑ {event['text']}"
+    return f"  {event.get('text', '')}"
+
+
+@games_app.command("show")
+def show_cmd(
+    name: NameArg,
+    events: Annotated[int, typer.Option("--events", help="How many recent events to show.")] = 30,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show a game: its dice source, its actions and the end of its log."""
+    store = open_store()
+    info = store.info(name)
+    records = store.records(name)
+    if as_json:
+        game = store.load(name, physical=_no_physical)
+        print_json({**info.to_json(), "state_hash": game.state_hash(), "state": game.state,
+                    "log": [{"no": r.no, "name": r.name, "params": r.params} for r in records]})
+        return
+    c = console()
+    c.print(f"[bold]{info.name}[/] — {info.module}, {info.actions} actions, "
+            f"{'ended' if info.ended else 'open'}")
+    if info.source_kind == "committed":
+        c.print(f"dice: committed, sha256(seed) = {info.commitment}"
+                + (f", seed {info.seed}" if info.revealed else " (seed hidden until the end)"))
+    else:
+        c.print(f"dice: {info.source_kind}" + (f", seed {info.seed}" if info.seed else ""))
+    if info.parent:
+        c.print(f"forked from {info.parent}")
+    lines = [describe_event(e.to_json()) for r in records for e in r.events]
+    for line in lines[-events:] if events > 0 else lines:
+        c.print(line, markup=False)
+
+
+def _no_physical(n: int, sides: int, purpose: str) -> str:
+    raise UmpireError("this game uses physical dice; it cannot roll here")
+
+
+@games_app.command("undo")
+def undo_cmd(
+    name: NameArg,
+    to: Annotated[int | None, typer.Option("--to", help="Keep actions 1..TO.")] = None,
+    steps: Annotated[int, typer.Option("--steps", help="How many actions to undo.")] = 1,
+) -> None:
+    """Undo the last action (or back to any earlier point)."""
+    store = open_store()
+    info = store.info(name)
+    target = to if to is not None else info.actions - steps
+    dropped = store.undo(name, target)
+    console().print(f"{name}: undid {dropped} action(s); now at action {target}.")
+
+
+@games_app.command("fork")
+def fork_cmd(
+    name: NameArg,
+    new: Annotated[str, typer.Argument(help="The new game's name.")],
+    at: Annotated[int | None, typer.Option("--at", help="Fork after this action.")] = None,
+) -> None:
+    """Copy a game, or its first actions, into a new game."""
+    upto = open_store().fork(name, new, at)
+    console().print(f"forked {name} at action {upto} into {new}.")
+
+
+@games_app.command("export")
+def export_cmd(
+    name: NameArg,
+    output: Annotated[
+        str | None, typer.Option("-o", "--output", help="File to write (default: stdout).")
+    ] = None,
+) -> None:
+    """Export a game as one JSON file (written atomically)."""
+    data = open_store().export(name)
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    atomic_write(Path(output), text)
+    console().print(f"exported {name} ({len(data['actions'])} actions) to {output}")
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write a file whole or not at all (temporary file, then rename)."""
+    path = path.expanduser()
+    if path.is_dir():
+        raise UmpireError(f"{path} is a directory")
+    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=".umpire-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise UmpireError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def read_export(file: str) -> Any:
+    """Read an export file's JSON; errors name the file and line."""
+    path = Path(file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataFileError(f"cannot read: {exc.strerror}", file=file) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataFileError(f"bad JSON: {exc.msg}", file=file, line=exc.lineno) from None
+
+
+@games_app.command("import")
+def import_cmd(
+    file: Annotated[str, typer.Argument(help="An export file.")],
+    name: Annotated[str | None, typer.Option("--name", help="Save under this name.")] = None,
+) -> None:
+    """Import an exported game (refused unless its log replays)."""
+    data = read_export(file)
+    if not isinstance(data, dict):
+        raise DataFileError("not an umpire game export (expected a JSON object)", file=file)
+    new = open_store().import_(data, name, file=file)
+    console().print(f"imported {file} as {new}.")
+
+
+@games_app.command("verify")
+def verify_cmd(
+    game: Annotated[str, typer.Argument(help="A saved game's name or an export file.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Replay a game and check every roll against its revealed seed."""
+    from umpire.store import verify_export
+
+    if Path(game).is_file():
+        data, file = read_export(game), game
+        if not isinstance(data, dict):
+            raise DataFileError("not an umpire game export (expected a JSON object)", file=file)
+    else:
+        data, file = open_store().export(game), None
+    rep = verify_export(data, file=file)
+    if as_json:
+        print_json({"ok": True, "actions": rep.actions, "events": rep.events, "dice": rep.dice,
+                    "rolls_checked": rep.rolls_checked, "notes": rep.notes})
+        return
+    checked = "every die matches the seed" if rep.rolls_checked else "rolls not checked"
+    console().print(f"OK: {rep.actions} actions, {rep.events} events, {rep.dice} dice; "
+                    f"{checked}; the log replays to the recorded states.")
+    for note in rep.notes:
+        console().print(f"note: {note}")
+
+
+@games_app.command("end")
+def end_cmd(name: NameArg) -> None:
+    """End a game and reveal its seed, so an export can be verified by anyone."""
+    info = open_store().end(name)
+    console().print(f"{name} ended. Seed: {info.seed}"
+                    + (f" (sha256 {info.commitment})" if info.commitment else ""))
+
+
+@games_app.command("delete")
+def delete_cmd(
+    name: NameArg,
+    yes: Annotated[bool, typer.Option("--yes", help="Do not ask.")] = False,
+) -> None:
+    """Delete a game and its log."""
+    if not yes and not typer.confirm(f"Delete game '{name}' and its whole log?"):
+        raise typer.Abort()
+    open_store().delete(name)
+    console().print(f"deleted {name}.")

@@ -1,0 +1,35 @@
+"""``umpire rules``: the rule modules, what each provides, and its labelled defaults."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from umpire.cli.common import console, print_json
+
+rules_app = typer.Typer(no_args_is_help=True)
+
+
+@rules_app.command("list")
+def list_cmd(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    brief: Annotated[bool, typer.Option("--brief", help="Modules only, no defaults.")] = False,
+) -> None:
+    """Every rules module, what it provides, and every default and reading it uses."""
+    from umpire.rules import all_modules
+
+    mods = all_modules()
+    if as_json:
+        print_json([{"id": m.id, "name": m.name, "seed": m.seed, "provides": list(m.provides),
+                     "defaults": [d.to_json() for d in m.defaults()]} for m in mods])
+        return
+    c = console()
+    for m in mods:
+        c.print(f"[bold]{m.id}[/] — {m.name} (seed {m.seed}); provides: {', '.join(m.provides)}")
+        if brief:
+            continue
+        for d in m.defaults():
+            c.print(f"  [{'yellow' if d.label == 'default' else 'cyan'}]{d.label}[/] "
+                    f"{d.id}: {d.text}")
+            c.print(f"      why: {d.reason}" + (f"  ({d.source})" if d.source else ""))

@@ -1,0 +1,230 @@
+"""A game: a rule module, a scenario, a dice source and the event log.
+
+The state is what the log says: :meth:`Game.replay` rebuilds it from the change
+events alone, with no dice and no rules code, and :meth:`Game.reexecute` runs the
+actions again with the logged faces and answers to prove the rules give the same log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from umpire.engine.context import Context
+from umpire.engine.decisions import Decision, Policy, RandomPolicy, ScriptedPolicy
+from umpire.engine.events import JSON, Event, apply_change, copy_state, state_hash
+from umpire.errors import DiceSourceError, IllegalActionError, UnknownNameError, VerifyError
+
+if TYPE_CHECKING:
+    from umpire.dice import DiceSource
+    from umpire.engine.decisions import PickFn
+    from umpire.rules import RuleModule
+
+
+@dataclass(slots=True)
+class ActionRecord:
+    """One committed action: its number, name, parameters, events and resulting hash."""
+
+    no: int
+    name: str
+    params: dict[str, JSON]
+    events: list[Event]
+    state_hash: str
+
+    def to_json(self) -> dict[str, JSON]:
+        """A JSON object for exports."""
+        return {
+            "no": self.no,
+            "name": self.name,
+            "params": self.params,
+            "state_hash": self.state_hash,
+            "events": [e.to_json() for e in self.events],
+        }
+
+    @staticmethod
+    def from_json(obj: dict[str, JSON]) -> ActionRecord:
+        """Rebuild from :meth:`to_json` output."""
+        return ActionRecord(
+            int(obj["no"]),
+            str(obj["name"]),
+            dict(obj["params"]),
+            [Event.from_json(e) for e in obj["events"]],
+            str(obj["state_hash"]),
+        )
+
+
+@dataclass(slots=True)
+class Game:
+    """A running game. Change it only with :meth:`act`."""
+
+    module: RuleModule
+    scenario: dict[str, JSON]
+    source: DiceSource
+    policies: dict[str, Policy] = field(default_factory=dict)
+    actions: list[ActionRecord] = field(default_factory=list)
+    state: JSON = None
+
+    @staticmethod
+    def new(
+        module: str | RuleModule,
+        scenario: Mapping[str, JSON],
+        source: DiceSource,
+        policies: Mapping[str, Policy] | None = None,
+    ) -> Game:
+        """Start a game of ``module`` (an id or a module object) on ``scenario``."""
+        from umpire.rules import get_module
+
+        mod = get_module(module) if isinstance(module, str) else module
+        scen = copy_state(dict(scenario))
+        game = Game(mod, scen, source, dict(policies or {}))
+        game.state = mod.initial_state(copy_state(scen))
+        return game
+
+    def act(
+        self,
+        name: str,
+        params: Mapping[str, JSON] | None = None,
+        policies: Mapping[str, Policy] | None = None,
+    ) -> ActionRecord:
+        """Run one action. All its events are kept, or none (the state is unchanged)."""
+        handlers = self.module.actions()
+        if name not in handlers:
+            known = ", ".join(sorted(handlers))
+            raise UnknownNameError(f"unknown action '{name}' for {self.module.id} (known: {known})")
+        prm = copy_state(dict(params or {}))
+        pos = self.source.position
+        ctx = Context(
+            copy_state(self.state),
+            self.source,
+            {**self.policies, **(policies or {})},
+        )
+        try:
+            handlers[name](ctx, prm)
+        except BaseException:
+            self.source = _source_at(self.source, pos)
+            raise
+        record = ActionRecord(
+            len(self.actions) + 1,
+            name,
+            prm,
+            [Event("action", {"name": name, "params": prm}), *ctx.events],
+            state_hash(ctx.state),
+        )
+        self.state = ctx.state
+        self.actions.append(record)
+        return record
+
+    def state_hash(self) -> str:
+        """The SHA-256 fingerprint of the current state."""
+        return state_hash(self.state)
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event of the log, in order."""
+        return [e for a in self.actions for e in a.events]
+
+    # -- replay -------------------------------------------------------------
+    @staticmethod
+    def replay_state(
+        module: RuleModule, scenario: Mapping[str, JSON], actions: Sequence[ActionRecord]
+    ) -> JSON:
+        """The state the log describes: change events applied in order, nothing else."""
+        state = module.initial_state(copy_state(dict(scenario)))
+        for record in actions:
+            for event in record.events:
+                if event.kind == "change":
+                    apply_change(state, str(event.data["op"]), list(event.data["path"]),
+                                 event.data.get("value"))
+        return state
+
+    def reexecute(self, upto: int | None = None) -> None:
+        """Run every logged action again with the logged faces and answers.
+
+        Raises :class:`VerifyError` naming the first action whose events differ.
+        """
+        from umpire.dice import ScriptedSource
+
+        state = self.module.initial_state(copy_state(self.scenario))
+        for record in self.actions[:upto]:
+            faces = [f for e in record.events for d in e.data.get("draws", []) for f in d[2]]
+            answers = [e.data for e in record.events if e.kind == "decision"]
+            source = ScriptedSource(faces)
+            ctx = Context(copy_state(state), source, {}, default_policy=_Replayer(answers))
+            try:
+                self.module.actions()[record.name](ctx, copy_state(record.params))
+            except (IllegalActionError, DiceSourceError) as exc:
+                raise VerifyError(f"action {record.no} ({record.name}) does not replay: {exc}") \
+                    from None
+            mine = [e.to_json() for e in record.events[1:]]
+            theirs = [_strip_pos(e.to_json()) for e in ctx.events]
+            mine = [_strip_pos(e) for e in mine]
+            if mine != theirs:
+                for i, (a, b) in enumerate(zip(mine, theirs, strict=False)):
+                    if a != b:
+                        raise VerifyError(
+                            f"action {record.no} ({record.name}) replays differently at "
+                            f"its event {i + 1}: logged {a.get('kind')}, replay {b.get('kind')}"
+                        )
+                raise VerifyError(f"action {record.no} ({record.name}) replays to a "
+                                  f"different number of events")
+            state = ctx.state
+            if state_hash(state) != record.state_hash:
+                raise VerifyError(f"action {record.no} ({record.name}): state hash differs")
+
+    def truncated(self, upto: int) -> Game:
+        """A new game with the same start and the first ``upto`` actions (undo, fork)."""
+        if not 0 <= upto <= len(self.actions):
+            raise UnknownNameError(
+                f"no action {upto} in this game (it has {len(self.actions)} actions)"
+            )
+        kept = list(self.actions[:upto])
+        state = Game.replay_state(self.module, self.scenario, kept)
+        source = _source_at(self.source, sum(_dice_count(a) for a in kept))
+        return Game(self.module, self.scenario, source, dict(self.policies), kept, state)
+
+
+class _Replayer:
+    """Answers decisions in re-execution: logged answers, or the dice for random ones."""
+
+    kind = "replay"
+
+    def __init__(self, logged: list[dict[str, JSON]]):
+        self._logged = [d for d in logged if d["decider"] != "random"]
+
+    def choose(self, decision: Decision, pick: PickFn) -> list[str]:
+        if not self._logged:
+            raise DiceSourceError(f"no logged answer for '{decision.prompt}'")
+        entry = self._logged.pop(0)
+        if entry["policy"] == "random":
+            return RandomPolicy().choose(decision, pick)
+        return ScriptedPolicy([list(entry["answer"])]).choose(decision, pick)
+
+
+def _strip_pos(event: dict[str, JSON]) -> dict[str, JSON]:
+    """An event without dice positions or policy kinds (they differ in re-execution)."""
+    out = {k: v for k, v in event.items() if k not in ("draws", "policy")}
+    return out
+
+
+def _dice_count(record: ActionRecord) -> int:
+    return sum(len(d[2]) for e in record.events for d in e.data.get("draws", []))
+
+
+def _source_at(source: DiceSource, position: int) -> DiceSource:
+    """The same counter-based source at ``position``; other kinds are kept as they are.
+
+    A failed action draws nothing, and undo and fork continue the stream from the log.
+    """
+    from umpire.dice import CommittedSource, SeededSource
+
+    if isinstance(source, CommittedSource):
+        return CommittedSource(source.reveal(), position=position)
+    if isinstance(source, SeededSource):
+        return SeededSource(source.seed, position=position)
+    return source
+
+
+def scenario_of(obj: Mapping[str, Any]) -> dict[str, JSON]:
+    """A JSON copy of a scenario mapping."""
+    return copy_state(dict(obj))

@@ -1,0 +1,391 @@
+"""Games kept in SQLite: one transaction per action, so a kill loses at most that action.
+
+The database holds each game's module, scenario and dice source, and its log (actions
+and their events). A game's state is never stored: it is rebuilt from the log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from umpire.engine.events import Event, canonical_json
+from umpire.engine.game import ActionRecord, Game
+from umpire.errors import DataFileError, UmpireError, UnknownNameError
+
+if TYPE_CHECKING:
+    from umpire.dice import DiceSource
+    from umpire.engine.decisions import Policy
+
+SCHEMA_VERSION = 1
+EXPORT_FORMAT = "umpire-game/1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games(
+    name TEXT PRIMARY KEY,
+    module TEXT NOT NULL,
+    scenario TEXT NOT NULL,
+    source_kind TEXT NOT NULL,
+    seed TEXT,
+    commitment TEXT,
+    revealed INTEGER NOT NULL DEFAULT 0,
+    ended INTEGER NOT NULL DEFAULT 0,
+    parent TEXT,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS actions(
+    game TEXT NOT NULL REFERENCES games(name) ON DELETE CASCADE,
+    no INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    params TEXT NOT NULL,
+    state_hash TEXT NOT NULL,
+    created TEXT NOT NULL,
+    PRIMARY KEY(game, no)
+);
+CREATE TABLE IF NOT EXISTS events(
+    game TEXT NOT NULL,
+    action_no INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY(game, action_no, idx),
+    FOREIGN KEY(game, action_no) REFERENCES actions(game, no) ON DELETE CASCADE
+);
+"""
+
+
+def default_db_path() -> Path:
+    """``$UMPIRE_DB``, else ``$XDG_DATA_HOME/umpire/umpire.db`` (``~/.local/share``)."""
+    env = os.environ.get("UMPIRE_DB")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "umpire" / "umpire.db"
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game's row: what it is, where its dice come from, how far it has got."""
+
+    name: str
+    module: str
+    source_kind: str
+    seed: str | None
+    commitment: str | None
+    revealed: bool
+    ended: bool
+    parent: str | None
+    created: str
+    actions: int
+
+    def public_seed(self) -> str | None:
+        """The seed if anyone may see it: always for seeded games, once revealed for committed."""
+        if self.source_kind == "committed" and not self.revealed:
+            return None
+        return self.seed
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON object (never shows an unrevealed committed seed)."""
+        return {
+            "name": self.name,
+            "module": self.module,
+            "source": self.source_kind,
+            "seed": self.public_seed(),
+            "commitment": self.commitment,
+            "revealed": self.revealed,
+            "ended": self.ended,
+            "parent": self.parent,
+            "created": self.created,
+            "actions": self.actions,
+        }
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def source_info(source: DiceSource) -> tuple[str, str | None, str | None]:
+    """(kind, seed text, commitment) of a dice source, for saving."""
+    from umpire.dice import CommittedSource, SeededSource
+
+    if isinstance(source, CommittedSource):
+        return "committed", str(source.reveal()), source.commitment
+    if isinstance(source, SeededSource):
+        return "seeded", str(source.seed), None
+    return source.kind, None, None
+
+
+class Store:
+    """A SQLite file of games. Every write is one transaction."""
+
+    def __init__(self, path: str | Path | None = None):
+        self.path = Path(path) if path is not None else default_db_path()
+        self._conn: sqlite3.Connection | None = None
+
+    # -- connection -------------------------------------------------------
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The open connection (opened, and the schema made, on first use)."""
+        if self._conn is None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                conn = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA foreign_keys=ON")
+                conn.execute("PRAGMA synchronous=NORMAL")
+                conn.executescript(_SCHEMA)
+                conn.execute(
+                    "INSERT OR IGNORE INTO meta(key, value) VALUES('schema', ?)",
+                    (str(SCHEMA_VERSION),),
+                )
+            except (sqlite3.DatabaseError, OSError) as exc:
+                raise UmpireError(f"cannot open the save file: {exc}", file=str(self.path)) \
+                    from None
+            self._conn = conn
+        return self._conn
+
+    def close(self) -> None:
+        """Close the connection."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        else:
+            conn.execute("COMMIT")
+
+    # -- reading ----------------------------------------------------------
+    def names(self) -> list[str]:
+        """Every game's name, oldest first."""
+        rows = self.conn.execute("SELECT name FROM games ORDER BY created, name").fetchall()
+        return [r[0] for r in rows]
+
+    def info(self, name: str) -> GameInfo:
+        """A game's row, or :class:`UnknownNameError`."""
+        row = self.conn.execute(
+            "SELECT name, module, source_kind, seed, commitment, revealed, ended, parent, "
+            "created, (SELECT COUNT(*) FROM actions a WHERE a.game = g.name) "
+            "FROM games g WHERE name = ?",
+            (name,),
+        ).fetchone()
+        if row is None:
+            known = self.names()
+            hint = f" (games: {', '.join(known[-8:])})" if known else " (no games saved yet)"
+            raise UnknownNameError(f"unknown game '{name}'{hint}")
+        return GameInfo(row[0], row[1], row[2], row[3], row[4], bool(row[5]), bool(row[6]),
+                        row[7], row[8], int(row[9]))
+
+    def list(self) -> list[GameInfo]:
+        """Every game's row."""
+        return [self.info(n) for n in self.names()]
+
+    def records(self, name: str) -> list[ActionRecord]:
+        """The log of a game: its actions with their events, in order."""
+        self.info(name)
+        actions = self.conn.execute(
+            "SELECT no, name, params, state_hash FROM actions WHERE game = ? ORDER BY no",
+            (name,),
+        ).fetchall()
+        events: dict[int, list[Event]] = {a[0]: [] for a in actions}
+        for no, kind, data in self.conn.execute(
+            "SELECT action_no, kind, data FROM events WHERE game = ? ORDER BY action_no, idx",
+            (name,),
+        ):
+            events[no].append(Event(kind, json.loads(data)))
+        return [ActionRecord(no, nm, json.loads(p), events[no], h) for no, nm, p, h in actions]
+
+    def scenario(self, name: str) -> dict[str, Any]:
+        """A game's scenario."""
+        self.info(name)
+        row = self.conn.execute("SELECT scenario FROM games WHERE name = ?", (name,)).fetchone()
+        result: dict[str, Any] = json.loads(row[0])
+        return result
+
+    def load(
+        self,
+        name: str,
+        policies: Mapping[str, Policy] | None = None,
+        physical: Any = None,
+    ) -> Game:
+        """Rebuild a game from its log; its dice continue where the log stops."""
+        from umpire.rules import get_module
+
+        info = self.info(name)
+        records = self.records(name)
+        module = get_module(info.module)
+        scenario = self.scenario(name)
+        position = sum(len(d[2]) for r in records for e in r.events for d in e.data.get("draws", []))
+        source = _make_source(info, position, physical)
+        state = Game.replay_state(module, scenario, records)
+        return Game(module, scenario, source, dict(policies or {}), records, state)
+
+    # -- writing ----------------------------------------------------------
+    def create(self, name: str, game: Game, parent: str | None = None) -> None:
+        """Save a new game (and any actions it already has) under ``name``."""
+        _check_name(name)
+        kind, seed, commitment = source_info(game.source)
+        with self._tx() as conn:
+            if conn.execute("SELECT 1 FROM games WHERE name = ?", (name,)).fetchone():
+                raise UmpireError(f"a game named '{name}' already exists")
+            conn.execute(
+                "INSERT INTO games(name, module, scenario, source_kind, seed, commitment, "
+                "revealed, ended, parent, created) VALUES(?,?,?,?,?,?,0,0,?,?)",
+                (name, game.module.id, canonical_json(game.scenario), kind, seed, commitment,
+                 parent, _now()),
+            )
+            for record in game.actions:
+                _insert_action(conn, name, record)
+
+    def append(self, name: str, record: ActionRecord) -> None:
+        """Save one action and its events atomically."""
+        info = self.info(name)
+        if info.ended:
+            raise UmpireError(f"game '{name}' has ended; fork it to play on")
+        with self._tx() as conn:
+            _insert_action(conn, name, record)
+
+    def play(self, name: str, game: Game, action: str, params: Mapping[str, Any]) -> ActionRecord:
+        """Run one action on a loaded game and save it; nothing is saved if it fails."""
+        record = game.act(action, params)
+        self.append(name, record)
+        return record
+
+    def undo(self, name: str, to: int) -> int:
+        """Drop every action after action ``to``; returns how many were dropped."""
+        info = self.info(name)
+        if not 0 <= to <= info.actions:
+            raise UmpireError(f"game '{name}' has actions 0..{info.actions}; cannot undo to {to}")
+        with self._tx() as conn:
+            conn.execute("DELETE FROM events WHERE game = ? AND action_no > ?", (name, to))
+            cur = conn.execute("DELETE FROM actions WHERE game = ? AND no > ?", (name, to))
+            return int(cur.rowcount)
+
+    def fork(self, name: str, new: str, at: int | None = None) -> int:
+        """Copy a game's start and its first ``at`` actions (all by default) to ``new``."""
+        info = self.info(name)
+        upto = info.actions if at is None else at
+        if not 0 <= upto <= info.actions:
+            raise UmpireError(f"game '{name}' has actions 0..{info.actions}; cannot fork at {upto}")
+        _check_name(new)
+        with self._tx() as conn:
+            if conn.execute("SELECT 1 FROM games WHERE name = ?", (new,)).fetchone():
+                raise UmpireError(f"a game named '{new}' already exists")
+            conn.execute(
+                "INSERT INTO games(name, module, scenario, source_kind, seed, commitment, "
+                "revealed, ended, parent, created) SELECT ?, module, scenario, source_kind, "
+                "seed, commitment, revealed, 0, ?, ? FROM games WHERE name = ?",
+                (new, f"{name}@{upto}", _now(), name),
+            )
+            conn.execute(
+                "INSERT INTO actions SELECT ?, no, name, params, state_hash, created "
+                "FROM actions WHERE game = ? AND no <= ?",
+                (new, name, upto),
+            )
+            conn.execute(
+                "INSERT INTO events SELECT ?, action_no, idx, kind, data "
+                "FROM events WHERE game = ? AND action_no <= ?",
+                (new, name, upto),
+            )
+        return upto
+
+    def end(self, name: str) -> GameInfo:
+        """End a game and reveal its seed (committed games become verifiable)."""
+        self.info(name)
+        with self._tx() as conn:
+            conn.execute("UPDATE games SET ended = 1, revealed = 1 WHERE name = ?", (name,))
+        return self.info(name)
+
+    def delete(self, name: str) -> None:
+        """Remove a game and its log."""
+        self.info(name)
+        with self._tx() as conn:
+            conn.execute("DELETE FROM events WHERE game = ?", (name,))
+            conn.execute("DELETE FROM actions WHERE game = ?", (name,))
+            conn.execute("DELETE FROM games WHERE name = ?", (name,))
+
+    # -- export / import ----------------------------------------------------
+    def export(self, name: str) -> dict[str, Any]:
+        """The whole game as one JSON object (an unrevealed committed seed stays hidden)."""
+        info = self.info(name)
+        return {
+            "format": EXPORT_FORMAT,
+            "game": info.to_json(),
+            "scenario": self.scenario(name),
+            "actions": [r.to_json() for r in self.records(name)],
+        }
+
+    def import_(self, data: Mapping[str, Any], name: str | None = None,
+                file: str | None = None) -> str:
+        """Load an export into the store after checking that it replays."""
+        from umpire.store.verify import parse_export
+
+        export = parse_export(data, file=file)
+        new = name or export.game.name
+        _check_name(new)
+        from umpire.rules import get_module
+
+        module = get_module(export.game.module)
+        records = [ActionRecord.from_json(a.model_dump()) for a in export.actions]
+        # Refuse a log that does not replay before writing anything.
+        from umpire.store.verify import check_replay
+
+        check_replay(module, export.scenario, records, file=file)
+        with self._tx() as conn:
+            if conn.execute("SELECT 1 FROM games WHERE name = ?", (new,)).fetchone():
+                raise UmpireError(f"a game named '{new}' already exists (use --name)")
+            g = export.game
+            conn.execute(
+                "INSERT INTO games(name, module, scenario, source_kind, seed, commitment, "
+                "revealed, ended, parent, created) VALUES(?,?,?,?,?,?,?,?,?,?)",
+                (new, g.module, canonical_json(export.scenario), g.source, g.seed, g.commitment,
+                 int(g.revealed), int(g.ended), g.parent, g.created),
+            )
+            for record in records:
+                _insert_action(conn, new, record)
+        return new
+
+
+def _insert_action(conn: sqlite3.Connection, name: str, record: ActionRecord) -> None:
+    conn.execute(
+        "INSERT INTO actions(game, no, name, params, state_hash, created) VALUES(?,?,?,?,?,?)",
+        (name, record.no, record.name, canonical_json(record.params), record.state_hash, _now()),
+    )
+    conn.executemany(
+        "INSERT INTO events(game, action_no, idx, kind, data) VALUES(?,?,?,?,?)",
+        [(name, record.no, i, e.kind, canonical_json(e.data)) for i, e in enumerate(record.events)],
+    )
+
+
+def _check_name(name: str) -> None:
+    if not name or len(name) > 80 or any(c in name for c in "\n\r\t/\\@"):
+        raise UmpireError(f"bad game name {name!r}: 1-80 characters, no slashes, '@' or tabs")
+
+
+def _make_source(info: GameInfo, position: int, physical: Any) -> DiceSource:
+    from umpire.dice import CommittedSource, PhysicalSource, SeededSource
+
+    if info.source_kind == "seeded" and info.seed is not None:
+        return SeededSource(int(info.seed), position=position)
+    if info.source_kind == "committed" and info.seed is not None:
+        return CommittedSource(int(info.seed), position=position)
+    if info.source_kind == "physical":
+        if physical is None:
+            raise UmpireError(f"game '{info.name}' uses physical dice: run it interactively")
+        return PhysicalSource(physical)
+    raise DataFileError(f"game '{info.name}' has an unusable dice source '{info.source_kind}'")
