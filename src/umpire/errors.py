@@ -50,7 +50,7 @@ class IllegalChoiceError(IllegalActionError):
 
 
 class DiceSourceError(UmpireError):
-    """A dice source that cannot give a face: a scripted list ran out, a typed face is out of range."""
+    """A dice source that cannot give a face: a script ran out, a typed face is out of range."""
 
 
 class VerifyError(UmpireError):

@@ -108,8 +108,9 @@ def ask_faces(n: int, sides: int, purpose: str) -> str:
         raise UmpireError(f"no faces typed for {purpose} (standard input closed)") from None
 
 
-def run_action(name: str, action: str, params: dict[str, Any],
-               policies: dict[str, Any] | None = None) -> Any:
+def run_action(
+    name: str, action: str, params: dict[str, Any], policies: dict[str, Any] | None = None
+) -> Any:
     """Load a saved game, run one action, save it, and return the action record.
 
     Nothing is written if the action fails.

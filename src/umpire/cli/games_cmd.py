@@ -22,7 +22,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tex
 @games_app.command("list")
 def list_cmd(as_json: JsonOpt = False) -> None:
     """List saved games."""
-    infos = open_store().list()
+    infos = open_store().all()
     if as_json:
         print_json([i.to_json() for i in infos])
         return
@@ -46,11 +46,15 @@ def describe_event(event: dict[str, Any]) -> str:
         return f"▶ {event['name']}({params})"
     if kind == "roll":
         faces = " ".join(str(g["faces"]) for g in event.get("dice", []))
-        return f"  🎲 {event.get('purpose', '')}: {event.get('expr')} → {faces} = {event.get('total')}"
+        return (
+            f"  🎲 {event.get('purpose', '')}: {event.get('expr')} → {faces} = {event.get('total')}"
+        )
     if kind == "lookup":
         out = event.get("outcome", {})
-        return f"  📜 {event.get('purpose', '')}: {event.get('table_id', event.get('table'))} → " \
-               f"{out.get('id')} ({out.get('text', '')})"
+        return (
+            f"  📜 {event.get('purpose', '')}: {event.get('table_id', event.get('table'))} → "
+            f"{out.get('id')} ({out.get('text', '')})"
+        )
     if kind == "draw":
         return f"  🂠 {event.get('purpose', '')}: {event.get('card')} ({event.get('left')} left)"
     if kind == "decision":
@@ -76,15 +80,25 @@ def show_cmd(
     records = store.records(name)
     if as_json:
         game = store.load(name, physical=_no_physical)
-        print_json({**info.to_json(), "state_hash": game.state_hash(), "state": game.state,
-                    "log": [{"no": r.no, "name": r.name, "params": r.params} for r in records]})
+        print_json(
+            {
+                **info.to_json(),
+                "state_hash": game.state_hash(),
+                "state": game.state,
+                "log": [{"no": r.no, "name": r.name, "params": r.params} for r in records],
+            }
+        )
         return
     c = console()
-    c.print(f"[bold]{info.name}[/] — {info.module}, {info.actions} actions, "
-            f"{'ended' if info.ended else 'open'}")
+    c.print(
+        f"[bold]{info.name}[/] — {info.module}, {info.actions} actions, "
+        f"{'ended' if info.ended else 'open'}"
+    )
     if info.source_kind == "committed":
-        c.print(f"dice: committed, sha256(seed) = {info.commitment}"
-                + (f", seed {info.seed}" if info.revealed else " (seed hidden until the end)"))
+        c.print(
+            f"dice: committed, sha256(seed) = {info.commitment}"
+            + (f", seed {info.seed}" if info.revealed else " (seed hidden until the end)")
+        )
     else:
         c.print(f"dice: {info.source_kind}" + (f", seed {info.seed}" if info.seed else ""))
     if info.parent:
@@ -197,12 +211,22 @@ def verify_cmd(
         data, file = open_store().export(game), None
     rep = verify_export(data, file=file)
     if as_json:
-        print_json({"ok": True, "actions": rep.actions, "events": rep.events, "dice": rep.dice,
-                    "rolls_checked": rep.rolls_checked, "notes": rep.notes})
+        print_json(
+            {
+                "ok": True,
+                "actions": rep.actions,
+                "events": rep.events,
+                "dice": rep.dice,
+                "rolls_checked": rep.rolls_checked,
+                "notes": rep.notes,
+            }
+        )
         return
     checked = "every die matches the seed" if rep.rolls_checked else "rolls not checked"
-    console().print(f"OK: {rep.actions} actions, {rep.events} events, {rep.dice} dice; "
-                    f"{checked}; the log replays to the recorded states.")
+    console().print(
+        f"OK: {rep.actions} actions, {rep.events} events, {rep.dice} dice; "
+        f"{checked}; the log replays to the recorded states."
+    )
     for note in rep.notes:
         console().print(f"note: {note}")
 
@@ -211,8 +235,10 @@ def verify_cmd(
 def end_cmd(name: NameArg) -> None:
     """End a game and reveal its seed, so an export can be verified by anyone."""
     info = open_store().end(name)
-    console().print(f"{name} ended. Seed: {info.seed}"
-                    + (f" (sha256 {info.commitment})" if info.commitment else ""))
+    console().print(
+        f"{name} ended. Seed: {info.seed}"
+        + (f" (sha256 {info.commitment})" if info.commitment else "")
+    )
 
 
 @games_app.command("delete")

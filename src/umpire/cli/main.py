@@ -45,7 +45,10 @@ def _register() -> None:
     """Mount the command modules that are present."""
     import importlib
 
-    plain = [("umpire.cli.dice_cmd", "roll_cmd", "roll"), ("umpire.cli.dice_cmd", "odds_cmd", "odds")]
+    plain = [
+        ("umpire.cli.dice_cmd", "roll_cmd", "roll"),
+        ("umpire.cli.dice_cmd", "odds_cmd", "odds"),
+    ]
     for module, attr, name in plain:
         try:
             fn = getattr(importlib.import_module(module), attr)
@@ -54,10 +57,18 @@ def _register() -> None:
         app.command(name)(fn)
     groups = [
         ("umpire.cli.table_cmd", "table_app", "table", "Roll tables: list, show, roll."),
-        ("umpire.cli.games_cmd", "games_app", "games", "Saved games: list, show, undo, fork, "
-         "export, import, verify, end."),
-        ("umpire.cli.session_cmd", "session_app", "session", "The dice book: a logged game of "
-         "rolls, tables, random picks and decks."),
+        (
+            "umpire.cli.games_cmd",
+            "games_app",
+            "games",
+            "Saved games: list, show, undo, fork, export, import, verify, end.",
+        ),
+        (
+            "umpire.cli.session_cmd",
+            "session_app",
+            "session",
+            "The dice book: a logged game of rolls, tables, random picks and decks.",
+        ),
         ("umpire.cli.rules_cmd", "rules_app", "rules", "Rule modules and their labelled defaults."),
         ("umpire.cli.cwb_cmd", "cwb_app", "cwb", "Gettysburg command-phase assistant (seed 000)."),
     ]
@@ -90,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         hint = f" (see 'umpire {exc.ctx.command_path.partition(' ')[2]} --help')" if exc.ctx else ""
         sys.stderr.write(f"umpire: error: {exc.format_message()}{hint}\n".replace("  ", " "))
         return 2
-    except click_exc.Abort:
+    except typer.Abort:
         sys.stderr.write("umpire: aborted\n")
         return 130
     except click_exc.ClickException as exc:

@@ -21,8 +21,18 @@ def list_cmd(
 
     mods = all_modules()
     if as_json:
-        print_json([{"id": m.id, "name": m.name, "seed": m.seed, "provides": list(m.provides),
-                     "defaults": [d.to_json() for d in m.defaults()]} for m in mods])
+        print_json(
+            [
+                {
+                    "id": m.id,
+                    "name": m.name,
+                    "seed": m.seed,
+                    "provides": list(m.provides),
+                    "defaults": [d.to_json() for d in m.defaults()],
+                }
+                for m in mods
+            ]
+        )
         return
     c = console()
     for m in mods:
@@ -30,6 +40,7 @@ def list_cmd(
         if brief:
             continue
         for d in m.defaults():
-            c.print(f"  [{'yellow' if d.label == 'default' else 'cyan'}]{d.label}[/] "
-                    f"{d.id}: {d.text}")
+            c.print(
+                f"  [{'yellow' if d.label == 'default' else 'cyan'}]{d.label}[/] {d.id}: {d.text}"
+            )
             c.print(f"      why: {d.reason}" + (f"  ({d.source})" if d.source else ""))

@@ -24,8 +24,11 @@ def new_cmd(
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for seeded dice.")] = None,
     dice: Annotated[
         str,
-        typer.Option("--dice", help="seeded (default), committed (seed hidden until the end, "
-                     "its SHA-256 shown now) or physical (you type the faces)."),
+        typer.Option(
+            "--dice",
+            help="seeded (default), committed (seed hidden until the end, "
+            "its SHA-256 shown now) or physical (you type the faces).",
+        ),
     ] = "seeded",
     title: Annotated[str, typer.Option("--title", help="A title for the session.")] = "",
 ) -> None:
@@ -64,8 +67,7 @@ def table_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Roll on a table into the session's log (per-day and per-game limits are kept)."""
-    print_events(run_action(name, "table", {"table": table, "mod": mod, "shift": shift}),
-                 as_json)
+    print_events(run_action(name, "table", {"table": table, "mod": mod, "shift": shift}), as_json)
 
 
 @session_app.command("pick")
@@ -91,8 +93,9 @@ def deck_cmd(
 
 
 @session_app.command("draw")
-def draw_cmd(name: NameArg, deck: Annotated[str, typer.Argument(help="The deck.")],
-             as_json: JsonOpt = False) -> None:
+def draw_cmd(
+    name: NameArg, deck: Annotated[str, typer.Argument(help="The deck.")], as_json: JsonOpt = False
+) -> None:
     """Draw a card blind from a deck."""
     print_events(run_action(name, "draw", {"deck": deck}), as_json)
 

@@ -11,25 +11,27 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from umpire.dice.sources import DiceSource
 from umpire.engine.decisions import Decision, Option, Policy, RandomPolicy, as_options
 from umpire.engine.events import JSON, Event, Path, apply_change, get_path, parse_path
 from umpire.errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from umpire.dice import DiceSource, RollResult
+    from umpire.dice import RollResult
     from umpire.tables import Deck, TableResult, TableSet
 
 
-class RecordingSource:
+class RecordingSource(DiceSource):
     """Wraps a dice source and remembers every draw (position, sides, faces)."""
+
+    kind = "recording"
 
     def __init__(self, inner: DiceSource):
         self.inner = inner
-        self.kind = inner.kind
         self.draws: list[list[JSON]] = []
 
-    @property
-    def position(self) -> int:
+    @property  # type: ignore[override, unused-ignore]
+    def position(self) -> int:  # type: ignore[override, unused-ignore]
         """Dice drawn so far from the wrapped source."""
         return self.inner.position
 
@@ -118,8 +120,12 @@ class Context:
         self.events.append(
             Event(
                 "draw",
-                {"purpose": purpose, "card": card, "left": len(rest.remaining),
-                 "draws": self._source.take()},
+                {
+                    "purpose": purpose,
+                    "card": card,
+                    "left": len(rest.remaining),
+                    "draws": self._source.take(),
+                },
             )
         )
         return card, rest

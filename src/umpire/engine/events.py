@@ -105,7 +105,7 @@ def apply_change(state: JSON, op: str, path: Path, value: JSON = None) -> None:
             del parent[key]
         else:
             raise IllegalActionError(f"unknown change operation {op!r}")
-    except (KeyError, IndexError, TypeError, ValueError) as exc:
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
         where = ".".join(str(p) for p in path)
         raise IllegalActionError(f"cannot {op} at '{where}': {exc!s}") from None
 

@@ -134,8 +134,12 @@ class Game:
         for record in actions:
             for event in record.events:
                 if event.kind == "change":
-                    apply_change(state, str(event.data["op"]), list(event.data["path"]),
-                                 event.data.get("value"))
+                    apply_change(
+                        state,
+                        str(event.data["op"]),
+                        list(event.data["path"]),
+                        event.data.get("value"),
+                    )
         return state
 
     def reexecute(self, upto: int | None = None) -> None:
@@ -154,8 +158,9 @@ class Game:
             try:
                 self.module.actions()[record.name](ctx, copy_state(record.params))
             except (IllegalActionError, DiceSourceError) as exc:
-                raise VerifyError(f"action {record.no} ({record.name}) does not replay: {exc}") \
-                    from None
+                raise VerifyError(
+                    f"action {record.no} ({record.name}) does not replay: {exc}"
+                ) from None
             mine = [e.to_json() for e in record.events[1:]]
             theirs = [_strip_pos(e.to_json()) for e in ctx.events]
             mine = [_strip_pos(e) for e in mine]
@@ -166,8 +171,9 @@ class Game:
                             f"action {record.no} ({record.name}) replays differently at "
                             f"its event {i + 1}: logged {a.get('kind')}, replay {b.get('kind')}"
                         )
-                raise VerifyError(f"action {record.no} ({record.name}) replays to a "
-                                  f"different number of events")
+                raise VerifyError(
+                    f"action {record.no} ({record.name}) replays to a different number of events"
+                )
             state = ctx.state
             if state_hash(state) != record.state_hash:
                 raise VerifyError(f"action {record.no} ({record.name}): state hash differs")
@@ -227,4 +233,5 @@ def _source_at(source: DiceSource, position: int) -> DiceSource:
 
 def scenario_of(obj: Mapping[str, Any]) -> dict[str, JSON]:
     """A JSON copy of a scenario mapping."""
-    return copy_state(dict(obj))
+    copied: dict[str, JSON] = copy_state(dict(obj))
+    return copied

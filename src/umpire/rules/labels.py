@@ -55,7 +55,9 @@ def load_labels(path: Path) -> list[Labelled]:
                     line=_line_of(path, f"[[{label}]]", i),
                 )
             out.append(
-                Labelled(entry["id"], label, entry["text"], entry["reason"], entry.get("source", ""))
+                Labelled(
+                    entry["id"], label, entry["text"], entry["reason"], entry.get("source", "")
+                )
             )
     return out
 

@@ -6,6 +6,7 @@ and their events). A game's state is never stored: it is rebuilt from the log.
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import sqlite3
@@ -147,8 +148,9 @@ class Store:
                     (str(SCHEMA_VERSION),),
                 )
             except (sqlite3.DatabaseError, OSError) as exc:
-                raise UmpireError(f"cannot open the save file: {exc}", file=str(self.path)) \
-                    from None
+                raise UmpireError(
+                    f"cannot open the save file: {exc}", file=str(self.path)
+                ) from None
             self._conn = conn
         return self._conn
 
@@ -171,7 +173,7 @@ class Store:
             conn.execute("COMMIT")
 
     # -- reading ----------------------------------------------------------
-    def names(self) -> list[str]:
+    def names(self) -> builtins.list[str]:
         """Every game's name, oldest first."""
         rows = self.conn.execute("SELECT name FROM games ORDER BY created, name").fetchall()
         return [r[0] for r in rows]
@@ -188,14 +190,24 @@ class Store:
             known = self.names()
             hint = f" (games: {', '.join(known[-8:])})" if known else " (no games saved yet)"
             raise UnknownNameError(f"unknown game '{name}'{hint}")
-        return GameInfo(row[0], row[1], row[2], row[3], row[4], bool(row[5]), bool(row[6]),
-                        row[7], row[8], int(row[9]))
+        return GameInfo(
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            row[4],
+            bool(row[5]),
+            bool(row[6]),
+            row[7],
+            row[8],
+            int(row[9]),
+        )
 
-    def list(self) -> list[GameInfo]:
+    def all(self) -> list[GameInfo]:
         """Every game's row."""
         return [self.info(n) for n in self.names()]
 
-    def records(self, name: str) -> list[ActionRecord]:
+    def records(self, name: str) -> builtins.list[ActionRecord]:
         """The log of a game: its actions with their events, in order."""
         self.info(name)
         actions = self.conn.execute(
@@ -230,7 +242,9 @@ class Store:
         records = self.records(name)
         module = get_module(info.module)
         scenario = self.scenario(name)
-        position = sum(len(d[2]) for r in records for e in r.events for d in e.data.get("draws", []))
+        position = sum(
+            len(d[2]) for r in records for e in r.events for d in e.data.get("draws", [])
+        )
         source = _make_source(info, position, physical)
         state = Game.replay_state(module, scenario, records)
         return Game(module, scenario, source, dict(policies or {}), records, state)
@@ -246,8 +260,16 @@ class Store:
             conn.execute(
                 "INSERT INTO games(name, module, scenario, source_kind, seed, commitment, "
                 "revealed, ended, parent, created) VALUES(?,?,?,?,?,?,0,0,?,?)",
-                (name, game.module.id, canonical_json(game.scenario), kind, seed, commitment,
-                 parent, _now()),
+                (
+                    name,
+                    game.module.id,
+                    canonical_json(game.scenario),
+                    kind,
+                    seed,
+                    commitment,
+                    parent,
+                    _now(),
+                ),
             )
             for record in game.actions:
                 _insert_action(conn, name, record)
@@ -330,8 +352,9 @@ class Store:
             "actions": [r.to_json() for r in self.records(name)],
         }
 
-    def import_(self, data: Mapping[str, Any], name: str | None = None,
-                file: str | None = None) -> str:
+    def import_(
+        self, data: Mapping[str, Any], name: str | None = None, file: str | None = None
+    ) -> str:
         """Load an export into the store after checking that it replays."""
         from umpire.store.verify import parse_export
 
@@ -353,8 +376,18 @@ class Store:
             conn.execute(
                 "INSERT INTO games(name, module, scenario, source_kind, seed, commitment, "
                 "revealed, ended, parent, created) VALUES(?,?,?,?,?,?,?,?,?,?)",
-                (new, g.module, canonical_json(export.scenario), g.source, g.seed, g.commitment,
-                 int(g.revealed), int(g.ended), g.parent, g.created),
+                (
+                    new,
+                    g.module,
+                    canonical_json(export.scenario),
+                    g.source,
+                    g.seed,
+                    g.commitment,
+                    int(g.revealed),
+                    int(g.ended),
+                    g.parent,
+                    g.created,
+                ),
             )
             for record in records:
                 _insert_action(conn, new, record)

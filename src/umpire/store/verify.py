@@ -68,23 +68,30 @@ def parse_export(data: Mapping[str, Any], file: str | None = None) -> Export:
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
-        raise DataFileError(f"not an umpire game export: {where}: {err['msg']}", file=file) \
-            from None
+        raise DataFileError(
+            f"not an umpire game export: {where}: {err['msg']}", file=file
+        ) from None
     if export.format != EXPORT_FORMAT:
-        raise DataFileError(f"unknown export format '{export.format}' (want {EXPORT_FORMAT})",
-                            file=file)
+        raise DataFileError(
+            f"unknown export format '{export.format}' (want {EXPORT_FORMAT})", file=file
+        )
     for i, action in enumerate(export.actions, 1):
         if action.no != i:
-            raise DataFileError(f"action numbers must run 1, 2, 3...: found {action.no} at {i}",
-                                file=file)
+            raise DataFileError(
+                f"action numbers must run 1, 2, 3...: found {action.no} at {i}", file=file
+            )
         for event in action.events:
             if "kind" not in event:
                 raise DataFileError(f"action {i}: an event has no kind", file=file)
     return export
 
 
-def check_replay(module: RuleModule, scenario: Mapping[str, Any],
-                 records: Sequence[ActionRecord], file: str | None = None) -> None:
+def check_replay(
+    module: RuleModule,
+    scenario: Mapping[str, Any],
+    records: Sequence[ActionRecord],
+    file: str | None = None,
+) -> None:
     """Replay the change events action by action and compare each recorded state hash."""
     for upto in range(1, len(records) + 1):
         try:
@@ -92,8 +99,11 @@ def check_replay(module: RuleModule, scenario: Mapping[str, Any],
         except Exception as exc:  # a corrupt change path in a foreign file
             raise VerifyError(f"action {upto} does not replay: {exc}", file=file) from None
         if state_hash(state) != records[upto - 1].state_hash:
-            raise VerifyError(f"action {upto} ({records[upto - 1].name}): the replayed state "
-                              f"differs from the recorded one", file=file)
+            raise VerifyError(
+                f"action {upto} ({records[upto - 1].name}): the replayed state "
+                f"differs from the recorded one",
+                file=file,
+            )
 
 
 @dataclass
@@ -127,8 +137,9 @@ def verify_export(data: Mapping[str, Any], file: str | None = None) -> VerifyRep
         else:
             digest = hashlib.sha256(game.seed.encode()).hexdigest()
             if digest != game.commitment:
-                raise VerifyError("the revealed seed does not match the commitment "
-                                  f"{game.commitment}", file=file)
+                raise VerifyError(
+                    f"the revealed seed does not match the commitment {game.commitment}", file=file
+                )
             seed = int(game.seed)
     elif game.source == "seeded" and game.seed is not None:
         seed = int(game.seed)
@@ -146,7 +157,9 @@ def verify_export(data: Mapping[str, Any], file: str | None = None) -> VerifyRep
                 if pos != position:
                     raise VerifyError(
                         f"log event {log_index} (action {record.no}, {event.kind}): dice "
-                        f"position {pos}, expected {position}", file=file)
+                        f"position {pos}, expected {position}",
+                        file=file,
+                    )
                 for k, face in enumerate(faces):
                     if seed is not None:
                         want = SeededSource.face_at(seed, pos + k, sides)
@@ -155,7 +168,8 @@ def verify_export(data: Mapping[str, Any], file: str | None = None) -> VerifyRep
                             raise VerifyError(
                                 f"tampered roll at log event {log_index} (action {record.no}, "
                                 f"'{what}'), die {pos + k}: logged {face}, the seed gives {want}",
-                                file=file)
+                                file=file,
+                            )
                 position += len(faces)
     report.dice = position
     report.rolls_checked = seed is not None

@@ -33,8 +33,7 @@ def act_roll(ctx: Context, params: dict[str, Any]) -> None:
     expr = str(params.get("expr", ""))
     purpose = str(params.get("purpose") or expr)
     result = ctx.roll(expr, purpose)
-    _history(ctx, {"what": "roll", "expr": result.expr, "purpose": purpose,
-                   "total": result.total})
+    _history(ctx, {"what": "roll", "expr": result.expr, "purpose": purpose, "total": result.total})
 
 
 def act_table(ctx: Context, params: dict[str, Any]) -> None:
@@ -55,8 +54,16 @@ def act_table(ctx: Context, params: dict[str, Any]) -> None:
         key = f"{final_table}.{outcome.id}"
         ctx.inc(["usage", "day", key])
         ctx.inc(["usage", "game", key])
-    _history(ctx, {"what": "table", "table": table_id, "outcome": outcome.id,
-                   "text": outcome.text, "exhausted": result.exhausted})
+    _history(
+        ctx,
+        {
+            "what": "table",
+            "table": table_id,
+            "outcome": outcome.id,
+            "text": outcome.text,
+            "exhausted": result.exhausted,
+        },
+    )
 
 
 def act_pick(ctx: Context, params: dict[str, Any]) -> None:
@@ -126,8 +133,14 @@ class SessionModule:
 
     def initial_state(self, scenario: dict[str, Any]) -> dict[str, Any]:
         """An empty book on day 1."""
-        return {"day": 1, "count": 0, "usage": {"day": {}, "game": {}}, "decks": {},
-                "history": [], "title": scenario.get("title", "dice book")}
+        return {
+            "day": 1,
+            "count": 0,
+            "usage": {"day": {}, "game": {}},
+            "decks": {},
+            "history": [],
+            "title": scenario.get("title", "dice book"),
+        }
 
     def actions(self) -> Mapping[str, ActionFn]:
         """roll, table, pick, deck, draw, shuffle, new_day."""

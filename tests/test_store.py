@@ -1,0 +1,166 @@
+"""SQLite saves: atomic actions, undo, fork, export/import, verify, bad input."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from umpire.dice import CommittedSource, SeededSource
+from umpire.engine import Game
+from umpire.errors import UmpireError, UnknownNameError, VerifyError
+from umpire.store import Store, verify_export
+
+
+def make(store: Store, name: str = "g", source: Any = None) -> Game:
+    game = Game.new("session", {"title": name}, source or SeededSource(42))
+    store.create(name, game)
+    return game
+
+
+def test_wal_mode_and_default_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("UMPIRE_DB")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    store = Store()
+    assert store.path == tmp_path / "xdg" / "umpire" / "umpire.db"
+    make(store)
+    mode = store.conn.execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+def test_play_load_and_continue(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    make(store)
+    for expr in ("2d6", "d66", "3d6"):
+        store.play("g", store.load("g"), "roll", {"expr": expr})
+    reopened = Store(tmp_path / "s.db")
+    game = reopened.load("g")
+    assert len(game.actions) == 3
+    assert game.source.position == 2 + 2 + 3
+    # The next roll continues the seeded stream exactly where the log stops.
+    record = reopened.play("g", game, "roll", {"expr": "d6"})
+    assert record.events[1].data["dice"][0]["faces"] == [SeededSource.face_at(42, 7, 6)]
+
+
+def test_failed_action_writes_nothing(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    make(store)
+    with pytest.raises(UmpireError):
+        store.play("g", store.load("g"), "roll", {"expr": "3d6+"})
+    assert store.info("g").actions == 0
+    assert store.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0
+
+
+def test_half_written_action_is_rolled_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure inside the transaction (a kill mid-write) leaves no partial action."""
+    store = Store(tmp_path / "s.db")
+    make(store)
+    game = store.load("g")
+    record = game.act("roll", {"expr": "2d6"})
+    import umpire.store.sqlite as mod
+
+    real = mod._insert_action
+
+    def broken(conn: sqlite3.Connection, name: str, rec: Any) -> None:
+        conn.execute(
+            "INSERT INTO actions(game, no, name, params, state_hash, created) VALUES(?,?,?,?,?,?)",
+            (name, rec.no, rec.name, "{}", rec.state_hash, "now"),
+        )
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(mod, "_insert_action", broken)
+    with pytest.raises(KeyboardInterrupt):
+        store.append("g", record)
+    monkeypatch.setattr(mod, "_insert_action", real)
+    assert Store(tmp_path / "s.db").info("g").actions == 0
+
+
+def test_undo_and_fork(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    make(store)
+    hashes = []
+    for expr in ("2d6", "2d6", "2d6"):
+        hashes.append(store.play("g", store.load("g"), "roll", {"expr": expr}).state_hash)
+    assert store.fork("g", "g2", at=1) == 1
+    assert store.load("g2").state_hash() == hashes[0]
+    assert store.info("g2").parent == "g@1"
+    assert store.undo("g", 2) == 1
+    assert store.load("g").state_hash() == hashes[1]
+    with pytest.raises(UmpireError, match="cannot undo to 9"):
+        store.undo("g", 9)
+    with pytest.raises(UmpireError, match="already exists"):
+        store.fork("g", "g2")
+
+
+def test_unknown_game(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    make(store, "known")
+    with pytest.raises(UnknownNameError, match="unknown game 'nope' \\(games: known\\)"):
+        store.load("nope")
+
+
+def committed_export(tmp_path: Path) -> dict[str, Any]:
+    store = Store(tmp_path / "c.db")
+    make(store, "c", CommittedSource(123456789))
+    for expr in ("2d6", "d66", "4d6kh3"):
+        store.play("c", store.load("c"), "roll", {"expr": expr})
+    store.play("c", store.load("c"), "pick", {"options": ["a", "b", "c"], "count": 2})
+    store.end("c")
+    return store.export("c")
+
+
+def test_export_verify_and_tamper(tmp_path: Path) -> None:
+    data = committed_export(tmp_path)
+    assert data["game"]["seed"] == "123456789"
+    report = verify_export(data)
+    assert report.rolls_checked and report.dice == 2 + 2 + 4 + 2
+    # Change one face of the d66 roll (action 2) consistently in faces, draws and total.
+    bad = json.loads(json.dumps(data))
+    roll = bad["actions"][1]["events"][1]
+    face = roll["draws"][0][2][0]
+    new = 1 if face != 1 else 2
+    roll["draws"][0][2][0] = new
+    with pytest.raises(VerifyError, match=r"tampered roll at log event 6 \(action 2"):
+        verify_export(bad)
+    # A wrong revealed seed is caught by the commitment.
+    wrong = json.loads(json.dumps(data))
+    wrong["game"]["seed"] = "1"
+    with pytest.raises(VerifyError, match="does not match the commitment"):
+        verify_export(wrong)
+
+
+def test_edited_total_is_caught_by_reexecution(tmp_path: Path) -> None:
+    data = committed_export(tmp_path)
+    bad = json.loads(json.dumps(data))
+    bad["actions"][0]["events"][1]["total"] += 1
+    with pytest.raises(VerifyError, match="action 1"):
+        verify_export(bad)
+
+
+def test_unrevealed_commitment_hides_the_seed(tmp_path: Path) -> None:
+    store = Store(tmp_path / "c.db")
+    make(store, "c", CommittedSource(99))
+    store.play("c", store.load("c"), "roll", {"expr": "2d6"})
+    data = store.export("c")
+    assert data["game"]["seed"] is None
+    report = verify_export(data)
+    assert not report.rolls_checked and "not revealed" in report.notes[0]
+
+
+def test_import_round_trip_and_refusal(tmp_path: Path) -> None:
+    data = committed_export(tmp_path)
+    store = Store(tmp_path / "other.db")
+    assert store.import_(data) == "c"
+    assert store.load("c").state_hash() == data["actions"][-1]["state_hash"]
+    bad = json.loads(json.dumps(data))
+    bad["actions"][0]["state_hash"] = "0" * 64
+    with pytest.raises(VerifyError):
+        store.import_(bad, name="c2")
+    assert "c2" not in store.names()
+    with pytest.raises(UmpireError, match="not an umpire game export"):
+        store.import_({"format": "umpire-game/1"}, name="c3")
