@@ -1,0 +1,60 @@
+"""Dice for the umpire: notation, reproducible sources, and exact odds.
+
+``parse("2d6+1>=8")`` gives an immutable DiceExpr; ``expr.roll(source)`` draws faces from a
+DiceSource (seeded, scripted, physical or committed) and ``expr.distribution()`` gives exact
+odds via icepool, which is imported only then. The notation's grammar, the counting rule and
+the limits are documented in ``umpire.dice.notation`` and docs/dice.md.
+"""
+
+from umpire.dice.distribution import Distribution
+from umpire.dice.notation import (
+    D66,
+    MAX_DICE_PER_GROUP,
+    MAX_DICE_TOTAL,
+    MAX_NUMBER,
+    MAX_SIDES,
+    Const,
+    Count,
+    Dice,
+    DiceExpr,
+    Div,
+    Node,
+    Sum,
+    parse,
+)
+from umpire.dice.results import DieGroup, RollResult
+from umpire.dice.sources import (
+    CommittedSource,
+    DiceSource,
+    PhysicalSource,
+    ScriptedSource,
+    SeededSource,
+    commitment_of,
+    verify_commitment,
+)
+
+__all__ = [
+    "D66",
+    "MAX_DICE_PER_GROUP",
+    "MAX_DICE_TOTAL",
+    "MAX_NUMBER",
+    "MAX_SIDES",
+    "CommittedSource",
+    "Const",
+    "Count",
+    "Dice",
+    "DiceExpr",
+    "DiceSource",
+    "DieGroup",
+    "Distribution",
+    "Div",
+    "Node",
+    "PhysicalSource",
+    "RollResult",
+    "ScriptedSource",
+    "SeededSource",
+    "Sum",
+    "commitment_of",
+    "parse",
+    "verify_commitment",
+]
