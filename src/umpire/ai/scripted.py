@@ -1,0 +1,171 @@
+"""The scripted AI for either side of a quick ACW battle.
+
+It keeps units in command (leaders go to the middle of their brigade and units stay
+inside the radius), uses cover (destinations in cover score higher), fires at the
+target with the best exact expected loss, charges only when the exact odds of driving
+the enemy off favour it, and rallies (units with a Morale Marker hold still).
+"""
+
+from __future__ import annotations
+
+import math
+
+from umpire.battle.engine import Battle, Order, Request
+from umpire.battle.state import Unit
+from umpire.errors import IllegalActionError
+from umpire.rules.quick_acw import rules as R
+from umpire.rules.quick_acw import steps as S
+from umpire.rules.quick_acw.odds import charge_odds, fire_odds
+
+CHARGE_THRESHOLD = 0.5
+"""Charge when P(the enemy is driven off) exceeds this (exact odds)."""
+
+
+def charge_chance(b: Battle, u: Unit, t: Unit, flank: bool) -> float:
+    """Exact P(a charge by ``u`` drives ``t`` off): charge test, stand test, melee."""
+    n_a, mods_a = R.morale_test(u.side, S.attached_bonus(b, u), u.marker, b.r)
+    n_d, mods_d = R.morale_test(t.side, S.attached_bonus(b, t), t.marker, b.r)
+    ma = R.melee_modifiers(S.melee_facts(b, u, t, True, flank), b.r)
+    md = R.melee_modifiers(S.melee_facts(b, t, u, False, False), b.r)
+    odds = charge_odds(
+        n_a, sum(m.value for m in mods_a), n_d, sum(m.value for m in mods_d),
+        sum(m.value for m in ma), sum(m.value for m in md),
+    )
+    return float(odds.favourable)
+
+
+class ScriptedAI:
+    """A sensible, deterministic player for either side."""
+
+    kind = "ai"
+
+    def decide(self, b: Battle, req: Request) -> Order:
+        """Dispatch on the request kind."""
+        if req.kind == "leader":
+            return self.leader(b, req.actor)
+        if req.kind == "move":
+            return self.move(b, b.state.units[req.actor])
+        if req.kind == "fire":
+            return self.fire(b, b.state.units[req.actor])
+        return ("hold",)
+
+    # -- command ----------------------------------------------------------------------
+    def leader(self, b: Battle, li: int) -> Order:
+        """Go to the unit nearest the middle of the brigade and attach to it."""
+        ld = b.state.leaders[li]
+        mine = [u for u in b.state.units if u.alive and u.leader == li]
+        if not mine:
+            return ("hold",)
+        cx = sum(u.x for u in mine) / len(mine)
+        cy = sum(u.y for u in mine) / len(mine)
+        best = min(mine, key=lambda u: (u.x - cx) ** 2 + (u.y - cy) ** 2)
+        if math.hypot(best.x - ld.x, best.y - ld.y) <= b.r.movement["leader"].open * 0.5:
+            return ("leader", best.x, best.y, best.i)
+        return ("hold",)
+
+    # -- move -------------------------------------------------------------------------
+    def move(self, b: Battle, u: Unit) -> Order:
+        """Rally, charge when it pays, else advance or hold in cover, in command."""
+        if u.marker:
+            return ("hold",)  # rally: do not move
+        en = S.nearest_enemy(b, u)
+        if en is None:
+            return ("hold",)
+        dist_en = math.hypot(en.x - u.x, en.y - u.y)
+        face = math.atan2(en.y - u.y, en.x - u.x)
+        if u.type == "artillery":
+            if u.limbered:
+                return self._try(b, u, [(u.x, u.y, face, "unlimber")])
+            return self._try(b, u, [(u.x, u.y, face, "")])
+        # charges
+        if u.type != "artillery":
+            best: tuple[float, int] | None = None
+            for v in b.state.units:
+                if not v.alive or v.side == u.side:
+                    continue
+                if math.hypot(v.x - u.x, v.y - u.y) > 20:
+                    continue
+                try:
+                    _x, _y, _th, flank, _d = S.charge_reach(b, u, v)
+                except IllegalActionError:
+                    continue
+                p = charge_chance(b, u, v, flank)
+                if p > CHARGE_THRESHOLD and (best is None or p > best[0]):
+                    best = (p, v.i)
+            if best is not None:
+                return ("charge", best[1])
+        change = ""
+        if u.type == "foot" and u.formation == "column" and dist_en < 14:
+            change = "line"
+        if u.type == "cavalry" and not u.mounted and dist_en > 16:
+            change = "mount"
+        posture = b.setup.posture.get(u.side, "attack")
+        goal = self._goal(b, u, en, posture)
+        cands = self._candidates(b, u, goal, face, change)
+        return self._try(b, u, cands)
+
+    def _goal(self, b: Battle, u: Unit, en: Unit, posture: str) -> tuple[float, float, float]:
+        """(x, y, stop distance): where to head and how close to get."""
+        if posture == "defend" and b.setup.objectives:
+            ob = min(b.setup.objectives, key=lambda o: (o.x - u.x) ** 2 + (o.y - u.y) ** 2)
+            if math.hypot(ob.x - u.x, ob.y - u.y) > ob.radius:
+                return ob.x, ob.y, ob.radius * 0.5
+            return u.x, u.y, 0.0
+        stop = 4.0 if u.type == "foot" or not u.mounted else 8.0
+        return en.x, en.y, stop
+
+    def _candidates(
+        self, b: Battle, u: Unit, goal: tuple[float, float, float], face: float, change: str
+    ) -> list[tuple[float, float, float, str]]:
+        gx, gy, stop = goal
+        form, mounted, limbered, cost = S.after_change(u, change)
+        allow = S.allowance(b, u, form, mounted, limbered, cost, False)
+        d = math.hypot(gx - u.x, gy - u.y)
+        want = max(0.0, min(allow, d - stop))
+        board = b.setup.board
+        out: list[tuple[float, float, float, float, str]] = []
+        base = math.atan2(gy - u.y, gx - u.x)
+        ld = b.state.leaders[u.leader] if u.leader >= 0 else None
+        for off in (0.0, 0.5, -0.5, 1.0, -1.0):
+            for frac in (1.0, 0.5):
+                step = want * frac
+                if step <= 1e-6 and (off or frac < 1):
+                    continue
+                x = u.x + math.cos(base + off) * step
+                y = u.y + math.sin(base + off) * step
+                score = -math.hypot(gx - x, gy - y)
+                if board.in_cover(x, y):
+                    score += 3.0
+                if board.is_rough(x, y) or board.path_rough(u.x, u.y, x, y):
+                    score -= 1.0
+                if ld is not None and ld.alive and math.hypot(ld.x - x, ld.y - y) > ld.radius:
+                    score -= 4.0
+                out.append((score, x, y, face, change))
+        out.sort(key=lambda c: -c[0])
+        res = [(x, y, th, ch) for _, x, y, th, ch in out[:4]]
+        res.append((u.x, u.y, face, change))
+        res.append((u.x, u.y, face, ""))
+        return res
+
+    def _try(self, b: Battle, u: Unit, cands: list[tuple[float, float, float, str]]) -> Order:
+        for x, y, th, ch in cands:
+            try:
+                S.check_move(b, u, x, y, th, ch)
+            except IllegalActionError:
+                continue
+            return ("move", x, y, th, ch)
+        return ("hold",)
+
+    # -- fire -------------------------------------------------------------------------
+    def fire(self, b: Battle, u: Unit) -> Order:
+        """Fire at the target with the highest exact expected stands lost."""
+        best: tuple[float, int] | None = None
+        for t, needed, mods, _rng in S.targets(b, u):
+            odds = fire_odds(needed, sum(m.value for m in mods), b.r)
+            v = b.state.units[t]
+            value = float(odds.expected_stands)
+            if R.is_removed(v.stands - 1, v.stands0, b.r):
+                value *= 1.5  # finishing a unit off is worth more
+            if best is None or value > best[0]:
+                best = (value, t)
+        return ("hold",) if best is None else ("fire", best[1])

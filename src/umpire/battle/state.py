@@ -1,0 +1,188 @@
+"""The compact, mutable battle state: plain objects with ``__slots__``.
+
+The fast path mutates these directly; the saved-game path serialises them to the JSON
+state of the engine (``to_json``/``from_json`` round-trip exactly, floats included).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from umpire.rules.quick_acw.rules import Rules, rules
+
+
+class Unit:
+    """One unit on the table: troop type, formation, stands, marker, base and facing."""
+
+    __slots__ = (
+        "alive", "charged", "hd", "hw", "i", "id", "in_command", "leader", "leader_lost",
+        "limbered", "marker", "mounted", "moved", "name", "side", "stands", "stands0",
+        "theta", "type", "formation", "x", "y",
+    )
+
+    def __init__(
+        self, i: int, uid: str, name: str, side: str, utype: str, formation: str,
+        stands: int, x: float, y: float, theta: float, *, mounted: bool = False,
+        limbered: bool = False, leader: int = -1, stands0: int | None = None,
+    ):
+        self.i = i
+        self.id = uid
+        self.name = name
+        self.side = side
+        self.type = utype
+        self.formation = formation
+        self.mounted = mounted
+        self.limbered = limbered
+        self.stands = stands
+        self.stands0 = stands if stands0 is None else stands0
+        self.marker = False
+        self.leader = leader
+        self.x = x
+        self.y = y
+        self.theta = theta
+        self.alive = True
+        self.moved = False
+        self.charged = False
+        self.in_command = True
+        self.leader_lost = False
+        self.hw = 0.0
+        self.hd = 0.0
+        self.resize()
+
+    def resize(self, r: Rules | None = None) -> None:
+        """Recompute the base from type, formation and stands (default ``stand_sizes``)."""
+        w, d = (r or rules()).bases[self.type]
+        n = max(self.stands, 1)
+        if self.type != "artillery" and self.formation == "column":
+            self.hw, self.hd = w / 2, n * d / 2
+        else:
+            self.hw, self.hd = n * w / 2, d / 2
+
+    def box(self) -> tuple[float, float, float, float, float]:
+        """(x, y, theta, hw, hd) for the geometry functions."""
+        return self.x, self.y, self.theta, self.hw, self.hd
+
+    def label(self) -> str:
+        """A short human label: name and formation."""
+        f = self.formation
+        if self.type == "cavalry":
+            f += ", mounted" if self.mounted else ", dismounted"
+        if self.type == "artillery":
+            f = "limbered" if self.limbered else "unlimbered"
+        return f"{self.name} ({self.type}, {f})"
+
+    def to_json(self) -> list[Any]:
+        """The mutable fields as a flat list (fixed order)."""
+        return [
+            self.formation, self.mounted, self.limbered, self.stands, self.marker,
+            self.x, self.y, self.theta, self.alive, self.moved, self.charged,
+            self.in_command, self.leader_lost,
+        ]
+
+    def load_json(self, v: list[Any]) -> None:
+        """Restore the fields written by :meth:`to_json`."""
+        (
+            self.formation, self.mounted, self.limbered, self.stands, self.marker,
+            self.x, self.y, self.theta, self.alive, self.moved, self.charged,
+            self.in_command, self.leader_lost,
+        ) = v
+        self.resize()
+
+
+class Leader:
+    """A leader: bonus, command radius, position, the unit he is attached to (or -1)."""
+
+    __slots__ = ("alive", "attached", "bonus", "i", "id", "name", "radius", "side", "x", "y")
+
+    def __init__(
+        self, i: int, lid: str, name: str, side: str, bonus: int, radius: float,
+        x: float, y: float, attached: int = -1,
+    ):
+        self.i = i
+        self.id = lid
+        self.name = name
+        self.side = side
+        self.bonus = bonus
+        self.radius = radius
+        self.x = x
+        self.y = y
+        self.attached = attached
+        self.alive = True
+
+    def to_json(self) -> list[Any]:
+        """The mutable fields as a flat list."""
+        return [self.x, self.y, self.attached, self.alive]
+
+    def load_json(self, v: list[Any]) -> None:
+        """Restore the fields written by :meth:`to_json`."""
+        self.x, self.y, self.attached, self.alive = v
+
+
+class Objective:
+    """A point worth ``points`` to the side that holds it at the end."""
+
+    __slots__ = ("name", "points", "radius", "x", "y")
+
+    def __init__(self, name: str, x: float, y: float, radius: float, points: int):
+        self.name = name
+        self.x = x
+        self.y = y
+        self.radius = radius
+        self.points = points
+
+
+class State:
+    """Everything that changes during a battle, plus the cursor into the sequence."""
+
+    __slots__ = (
+        "actors", "contacts", "leaders", "losses", "over", "pos", "seq", "turn", "units",
+        "winner",
+    )
+
+    def __init__(self, units: list[Unit], leaders: list[Leader]):
+        self.units = units
+        self.leaders = leaders
+        self.turn = 1
+        self.seq = 0  # index into the flattened per-turn sequence
+        self.pos = -1  # index into ``actors``; -1 = the step has not begun
+        self.actors: list[int] = []
+        self.contacts: list[list[int]] = []  # [charger, target, flank] from this move step
+        self.over = False
+        self.winner = ""
+        self.losses: dict[str, int] = {}
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole mutable state as JSON."""
+        return {
+            "turn": self.turn,
+            "seq": self.seq,
+            "pos": self.pos,
+            "actors": list(self.actors),
+            "contacts": [list(c) for c in self.contacts],
+            "over": self.over,
+            "winner": self.winner,
+            "losses": dict(self.losses),
+            "units": [u.to_json() for u in self.units],
+            "leaders": [ld.to_json() for ld in self.leaders],
+        }
+
+    def load_json(self, s: dict[str, Any]) -> None:
+        """Restore from :meth:`to_json` output (units and leaders must already exist)."""
+        self.turn = s["turn"]
+        self.seq = s["seq"]
+        self.pos = s["pos"]
+        self.actors = list(s["actors"])
+        self.contacts = [list(c) for c in s["contacts"]]
+        self.over = s["over"]
+        self.winner = s["winner"]
+        self.losses = dict(s["losses"])
+        for u, v in zip(self.units, s["units"], strict=True):
+            u.load_json(list(v))
+        for ld, v in zip(self.leaders, s["leaders"], strict=True):
+            ld.load_json(list(v))
+
+
+def deg(theta: float) -> float:
+    """Radians to degrees in [0, 360)."""
+    return math.degrees(theta) % 360.0

@@ -1,0 +1,649 @@
+"""The seed 002 sequence as engine steps: command, move, rally, fire, melee.
+
+Each class is one step of "TURN ORDER" in seed 002 and is registered in
+:data:`RULESET`; another module can swap any of them (or add an events step) without
+touching the engine. Rules numbers come from ``rules.py``/``data``; these classes only
+apply them to the board.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from umpire.battle.engine import Battle, Order, Ruleset
+from umpire.battle.state import Unit
+from umpire.board.geometry import local
+from umpire.errors import IllegalActionError
+from umpire.rules.quick_acw import rules as R
+
+CHANGES = ("", "line", "column", "mount", "dismount", "limber", "unlimber")
+
+
+# -- shared rule helpers -----------------------------------------------------------------
+
+
+def attached_bonus(b: Battle, u: Unit) -> int | None:
+    """The bonus of a living leader attached to ``u`` (seed 002 MORALE/MELEE), or None."""
+    for ld in b.state.leaders:
+        if ld.alive and ld.attached == u.i:
+            return ld.bonus
+    return None
+
+
+def add_marker(b: Battle, u: Unit) -> None:
+    """Seed 002: "MM are not cumulative - you can only have one per unit"."""
+    if u.alive and not u.marker:
+        u.marker = True
+        b.say(f"  {u.name} takes a Morale Marker")
+
+
+def lose_stands(b: Battle, u: Unit, n: int, cause: str) -> None:
+    """Seed 002: lose stands; leader loss on 5-6; removal below half the original stands."""
+    if n <= 0 or not u.alive:
+        return
+    n = min(n, u.stands)
+    u.stands -= n
+    b.state.losses[u.side] = b.state.losses.get(u.side, 0) + n
+    u.resize(b.r)
+    b.dirty()
+    b.say(f"  {u.name} loses {n} stand{'s' if n > 1 else ''} ({cause}), {u.stands} left")
+    for ld in b.state.leaders:
+        if ld.alive and ld.attached == u.i:
+            face = b.roll(1, 6, f"leader {ld.id} casualty")[0]
+            if R.leader_lost(face, b.r):
+                ld.alive = False
+                ld.attached = -1
+                for v in b.state.units:
+                    if v.leader == ld.i:
+                        v.leader_lost = True
+                b.say(f"  {ld.name} is killed or captured (rolled {face})")
+    if R.is_removed(u.stands, u.stands0, b.r):
+        remove(b, u, "below half strength")
+
+
+def remove(b: Battle, u: Unit, why: str) -> None:
+    """Take a unit off the table (default ``leader_detached_when_unit_removed``)."""
+    u.alive = False
+    u.marker = False
+    for ld in b.state.leaders:
+        if ld.attached == u.i:
+            ld.attached = -1
+    b.dirty()
+    b.say(f"  {u.name} is removed ({why})")
+
+
+def nearest_enemy(b: Battle, u: Unit) -> Unit | None:
+    """The enemy whose centre is nearest ``u``'s centre."""
+    best, bd = None, math.inf
+    for v in b.state.units:
+        if v.alive and v.side != u.side:
+            d = (v.x - u.x) ** 2 + (v.y - u.y) ** 2
+            if d < bd:
+                best, bd = v, d
+    return best
+
+
+def move_away(b: Battle, u: Unit, frm: Unit, dist: float, face_away: bool, why: str) -> None:
+    """Move ``u`` directly away from ``frm`` (routs face away; retreats keep facing)."""
+    dx, dy = u.x - frm.x, u.y - frm.y
+    n = math.hypot(dx, dy) or 1.0
+    dx, dy = dx / n, dy / n
+    theta = math.atan2(dy, dx) if face_away else u.theta
+    if not b.slide(u, dx, dy, dist, theta):
+        remove(b, u, f"{why} off the table")
+        return
+    b.say(f"  {u.name} {why}s {dist:g}\" away from {frm.name}")
+
+
+def retreat_dice(u: Unit) -> tuple[int, int]:
+    """Seed 002: retreat 2D6", 3D6" for mounted cavalry (reading ``cav_retreat_mounted``)."""
+    return (3, 6) if u.type == "cavalry" and u.mounted else (2, 6)
+
+
+def rout_move(b: Battle, u: Unit) -> None:
+    """Seed 002 MOVEMENT ROUT: up to 12"/24" directly away from the nearest enemy, facing away."""
+    en = nearest_enemy(b, u)
+    if u.type == "artillery" and not u.limbered:
+        u.limbered = True  # reading unlimbered_artillery_rout
+    u.moved = True
+    if en is None:
+        return
+    move_away(b, u, en, R.rout_distance(u.type, b.r), True, "rout")
+
+
+def fire_class(u: Unit) -> str | None:
+    """The FIRE table row of a unit (None: cannot fire)."""
+    return R.fire_class(u.type, u.mounted, u.limbered)
+
+
+def targets(b: Battle, u: Unit) -> list[tuple[int, int, list[R.Mod], float]]:
+    """Every legal target of ``u``: (target, needed, modifiers, range).
+
+    Seed 002 FIRE: range bands, "can't shoot through friendly troops", "If you can't
+    see it you can't shoot it"; defaults fire_arc, engaged_no_fire.
+    """
+    fc = fire_class(u)
+    if fc is None or not u.alive:
+        return []
+    touching = b.touching(u)
+    if touching:
+        cand = touching
+    else:
+        cand = [e for e in b.enemies(u) if not b.touching(b.state.units[e])]
+    if not cand:
+        return []
+    d = b.dist_to(u, cand)
+    top = b.r.fire_bands[-1]
+    near = [(c, float(dd)) for c, dd in zip(cand, d, strict=True) if dd <= top + 1e-9]
+    near = [(c, dd) for c, dd in near if R.fire_needed(fc, dd, b.r) is not None]
+    near = [(c, dd) for c, dd in near if b.in_arc(u, b.state.units[c])]
+    if not near:
+        return []
+    seen = b.sight(u, [c for c, _ in near]) if not touching else [True] * len(near)
+    out = []
+    for (c, dd), ok in zip(near, seen, strict=True):
+        if not ok:
+            continue
+        t = b.state.units[c]
+        needed = R.fire_needed(fc, dd, b.r)
+        assert needed is not None
+        facts = R.FireFacts(u.side, fc, u.formation, u.marker, t.type, t.mounted, t.formation,
+                            in_cover(b, u, t))
+        out.append((c, needed, R.fire_modifiers(facts, b.r), dd))
+    return out
+
+
+def in_cover(b: Battle, firer: Unit, t: Unit) -> bool:
+    """Default ``cover_terrain``: cover terrain at the centre, or a wall across the fire."""
+    board = b.setup.board
+    if board.in_cover(t.x, t.y):
+        return True
+    dx, dy = firer.x - t.x, firer.y - t.y
+    n = math.hypot(dx, dy) or 1.0
+    reach = t.hd + 1.0
+    return board.crosses_wall(t.x, t.y, t.x + dx / n * reach, t.y + dy / n * reach)
+
+
+def contact_point(u: Unit, t: Unit) -> tuple[float, float, float, bool]:
+    """Where a charger ends against ``t`` and whether it qualifies as flank or rear.
+
+    Default ``charge_contact_point``; reading ``flank_rear_start``.
+    """
+    fwd, lat = local(t.x, t.y, t.theta, u.x, u.y)
+    c, s = math.cos(t.theta), math.sin(t.theta)
+    if fwd > t.hd:  # in front of the front edge
+        nx, ny, off, flank = c, s, t.hd, False
+    elif fwd < -t.hd:  # behind the rear edge
+        nx, ny, off, flank = -c, -s, t.hd, True
+    elif abs(lat) > t.hw:  # beside it, behind the line of its front edge
+        sign = 1.0 if lat > 0 else -1.0
+        nx, ny, off, flank = -s * sign, c * sign, t.hw, True
+    else:
+        nx, ny, off, flank = c, s, t.hd, False
+    x = t.x + nx * (off + u.hd)
+    y = t.y + ny * (off + u.hd)
+    return x, y, math.atan2(-ny, -nx), flank
+
+
+def after_change(u: Unit, change: str) -> tuple[str, bool, bool, str | None]:
+    """(formation, mounted, limbered, cost kind) after a change; IllegalActionError if impossible."""
+    f, m, lim = u.formation, u.mounted, u.limbered
+    if change == "":
+        return f, m, lim, None
+    if change in ("line", "column"):
+        if u.type == "artillery":
+            raise IllegalActionError(f"{u.name}: artillery has no {change} formation")
+        if change == f:
+            raise IllegalActionError(f"{u.name} is already in {change}")
+        return change, m, lim, "formation"
+    if change in ("mount", "dismount"):
+        if u.type != "cavalry":
+            raise IllegalActionError(f"{u.name}: only cavalry can {change}")
+        if (change == "mount") == m:
+            raise IllegalActionError(f"{u.name} is already {change}ed")
+        return f, change == "mount", lim, "mount"
+    if change in ("limber", "unlimber"):
+        if u.type != "artillery":
+            raise IllegalActionError(f"{u.name}: only artillery can {change}")
+        if (change == "limber") == lim:
+            raise IllegalActionError(f"{u.name} is already {change}ed")
+        return f, m, change == "limber", "formation"
+    raise IllegalActionError(f"unknown formation change '{change}' (known: {', '.join(CHANGES)})")
+
+
+def allowance(
+    b: Battle, u: Unit, formation: str, mounted: bool, limbered: bool, change: str | None,
+    rough: bool,
+) -> float:
+    """Seed 002 MOVEMENT + COMMAND + LEADERS: the inches this move may cover."""
+    key = R.move_key(u.type, formation, mounted, limbered)
+    if u.type == "artillery" and change == "formation":
+        key = "artillery_limbered"  # limbering or unlimbering: half the limbered move
+    inches, _ = R.move_allowance(
+        key, rough=rough, in_command=u.in_command, leader_lost=u.leader_lost, change=change,
+        r=b.r,
+    )
+    return inches
+
+
+def check_move(b: Battle, u: Unit, x: float, y: float, theta: float, change: str) -> float:
+    """Validate a normal move; return its length. Raises IllegalActionError with the reason."""
+    if u.marker:
+        raise IllegalActionError(
+            f"{u.name} has a Morale Marker: it may only hold, turn about or rout"
+        )
+    form, mounted, limbered, cost = after_change(u, change)
+    dist = math.hypot(x - u.x, y - u.y)
+    board = b.setup.board
+    rough = dist > 0 and (board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y))
+    allow = allowance(b, u, form, mounted, limbered, cost, rough)
+    if dist > allow + 1e-6:
+        raise IllegalActionError(
+            f"{u.name} may move {allow:.2f}\" this turn, not {dist:.2f}\""
+            + (" (rough ground)" if rough else "")
+        )
+    old = (u.formation, u.mounted, u.limbered, u.hw, u.hd)
+    u.formation, u.mounted, u.limbered = form, mounted, limbered
+    u.resize(b.r)
+    hw, hd = u.hw, u.hd
+    u.formation, u.mounted, u.limbered, u.hw, u.hd = old
+    if not b.free_at(u, x, y, theta, hw, hd):
+        raise IllegalActionError(f"{u.name} cannot end there: off the table or on another unit")
+    if dist > 0 and b.crosses_enemy(u, x, y):
+        raise IllegalActionError(f"{u.name} cannot move through an enemy unit")
+    saved = u.box()
+    u.x, u.y, u.theta, u.hw, u.hd = x, y, theta, hw, hd
+    b.dirty()
+    touch = b.touching(u)
+    u.x, u.y, u.theta, u.hw, u.hd = saved
+    b.dirty()
+    if touch:
+        raise IllegalActionError(
+            f"{u.name} would touch an enemy: moving into contact needs a charge"
+        )
+    return dist
+
+
+def charge_reach(b: Battle, u: Unit, t: Unit) -> tuple[float, float, float, bool, float]:
+    """(x, y, theta, flank, distance) of a legal charge; IllegalActionError otherwise."""
+    if u.marker:
+        raise IllegalActionError(f"{u.name} has a Morale Marker and cannot charge")
+    if not t.alive or t.side == u.side:
+        raise IllegalActionError(f"{t.name} is not an enemy unit on the table")
+    if u.type == "artillery":
+        raise IllegalActionError(f"{u.name}: artillery does not charge")
+    x, y, th, flank = contact_point(u, t)
+    dist = math.hypot(x - u.x, y - u.y)
+    board = b.setup.board
+    rough = board.path_rough(u.x, u.y, x, y)
+    allow = allowance(b, u, u.formation, u.mounted, u.limbered, None, rough)
+    if dist > allow + 1e-6:
+        raise IllegalActionError(
+            f"{u.name} cannot reach {t.name}: {dist:.2f}\" needed, {allow:.2f}\" allowed"
+        )
+    if not b.free_at(u, x, y, th, u.hw, u.hd, ignore=(t.i,)):
+        raise IllegalActionError(f"{u.name} has no room to contact {t.name}")
+    return x, y, th, flank, dist
+
+
+def morale_roll(b: Battle, u: Unit, purpose: str) -> bool:
+    """Seed 002 MORALE: 2d6 + attached leader bonus - 1 with a MM >= 8 (USA) / 7 (CSA)."""
+    number, mods = R.morale_test(u.side, attached_bonus(b, u), u.marker, b.r)
+    faces = b.roll(2, 6, purpose)
+    total = sum(faces) + sum(m.value for m in mods)
+    ok = total >= number
+    b.say(f"  {u.name} {purpose}: rolled {faces[0]}+{faces[1]}"
+          f"{''.join(f' {m.value:+d}' for m in mods)} = {total} vs {number}+: "
+          f"{'pass' if ok else 'fail'}")
+    return ok
+
+
+def do_charge(b: Battle, u: Unit, t: Unit) -> None:
+    """Seed 002 charge paragraph: charge test, half move and MM on failure, stand test."""
+    x, y, th, flank, dist = charge_reach(b, u, t)
+    b.say(f"{u.name} charges {t.name}" + (" in flank/rear" if flank else ""))
+    u.moved = True
+    u.charged = True
+    dx, dy = (x - u.x) / (dist or 1.0), (y - u.y) / (dist or 1.0)
+    if not morale_roll(b, u, "charge test"):
+        half = dist * b.r.failed_charge_fraction
+        if not b.slide(u, dx, dy, half, th):
+            remove(b, u, "charged off the table")
+            return
+        add_marker(b, u)
+        return
+    if not morale_roll(b, t, "stand test"):
+        n, sides = retreat_dice(t)
+        inches = sum(b.roll(n, sides, "retreat"))
+        move_away(b, t, u, inches, False, "retreat")
+        add_marker(b, t)
+        if not b.slide(u, dx, dy, dist, th):
+            remove(b, u, "charged off the table")
+        return
+    if b.slide(u, dx, dy, dist, th) and t.i in b.touching(u):
+        b.state.contacts.append([u.i, t.i, 1 if flank else 0])
+
+
+# -- steps -----------------------------------------------------------------------------
+
+
+class CommandStep:
+    """Seed 002 Command: leaders move (24", half in rough) and may attach to a unit."""
+
+    kind = "leader"
+    actor = "first"
+
+    def actors(self, b: Battle, side: str) -> list[int]:
+        return [ld.i for ld in b.state.leaders if ld.alive and ld.side == side]
+
+    def eligible(self, b: Battle, actor: int) -> bool:
+        return b.state.leaders[actor].alive
+
+    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
+        ld = b.state.leaders[actor]
+        if order[0] == "hold":
+            return
+        if order[0] != "leader":
+            raise IllegalActionError(f"a leader order is needed for {ld.name}, not '{order[0]}'")
+        x, y, att = float(order[1]), float(order[2]), int(order[3])
+        if att >= 0:
+            if att >= len(b.state.units):
+                raise IllegalActionError(f"no unit {att}")
+            u = b.state.units[att]
+            if not u.alive or u.side != ld.side:
+                raise IllegalActionError(f"{ld.name} can only attach to a friendly unit in play")
+            x, y = u.x, u.y
+        board = b.setup.board
+        if not (0 <= x <= board.width and 0 <= y <= board.height):
+            raise IllegalActionError(f"{ld.name} cannot leave the table")
+        dist = math.hypot(x - ld.x, y - ld.y)
+        rate = b.r.movement["leader"]
+        allow = rate.open * (rate.rough if board.path_rough(ld.x, ld.y, x, y) else 1.0)
+        if dist > allow + 1e-6:
+            raise IllegalActionError(f"{ld.name} may move {allow:g}\", not {dist:.2f}\"")
+        ld.x, ld.y, ld.attached = x, y, att
+
+    def auto(self, b: Battle, side: str) -> None:  # pragma: no cover - not automatic
+        raise NotImplementedError
+
+
+class MoveStep:
+    """Seed 002 Move: moves, formation changes, charges, routs of units with a MM."""
+
+    kind = "move"
+    actor = "first"
+
+    def actors(self, b: Battle, side: str) -> list[int]:
+        leaders = b.state.leaders
+        out = []
+        for u in b.state.units:
+            if u.side != side:
+                continue
+            u.moved = False
+            u.charged = False
+            if u.alive:
+                out.append(u.i)
+                if u.leader >= 0 and leaders[u.leader].alive:
+                    ld = leaders[u.leader]
+                    u.in_command = math.hypot(u.x - ld.x, u.y - ld.y) <= ld.radius + 1e-9
+                else:
+                    u.in_command = True  # reading lost_leader_command
+        b.state.contacts = []
+        return out
+
+    def eligible(self, b: Battle, actor: int) -> bool:
+        return b.state.units[actor].alive
+
+    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
+        u = b.state.units[actor]
+        kind = order[0]
+        if kind == "hold":
+            return
+        if kind == "turn":
+            if not u.marker:
+                raise IllegalActionError(
+                    f"{u.name}: 'turn' is the about-face of a unit with a MM; use a move"
+                )
+            b.place(u, u.x, u.y, u.theta + math.pi)
+            b.say(f"{u.name} turns about")
+            return
+        if kind == "rout":
+            if not u.marker:
+                raise IllegalActionError(f"{u.name} has no Morale Marker and cannot rout")
+            b.say(f"{u.name} routs")
+            rout_move(b, u)
+            return
+        if kind == "move":
+            x, y, th = float(order[1]), float(order[2]), float(order[3])
+            change = str(order[4]) if len(order) > 4 else ""
+            dist = check_move(b, u, x, y, th, change)
+            form, mounted, limbered, _ = after_change(u, change)
+            u.formation, u.mounted, u.limbered = form, mounted, limbered
+            u.resize(b.r)
+            b.place(u, x, y, th)
+            if dist > 1e-9 or change:
+                u.moved = True
+                b.say(f"{u.name} moves {dist:.1f}\"" + (f" ({change})" if change else ""))
+            return
+        if kind == "charge":
+            t = int(order[1])
+            if not 0 <= t < len(b.state.units):
+                raise IllegalActionError(f"no unit {t}")
+            do_charge(b, u, b.state.units[t])
+            return
+        raise IllegalActionError(f"unknown move order '{kind}'")
+
+    def auto(self, b: Battle, side: str) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+
+class RallyStep:
+    """Seed 002 Rally: remove MMs of the 1st player's units that did not move."""
+
+    kind = ""
+    actor = "first"
+
+    def actors(self, b: Battle, side: str) -> list[int]:
+        return []
+
+    def eligible(self, b: Battle, actor: int) -> bool:
+        return False
+
+    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def auto(self, b: Battle, side: str) -> None:
+        for u in b.state.units:
+            if u.alive and u.side == side and u.marker and not u.moved:
+                u.marker = False
+                b.say(f"{u.name} rallies")
+
+
+class FireStep:
+    """Seed 002 Defensive Fire (2nd player) / Offensive Fire (1st player)."""
+
+    kind = "fire"
+
+    def __init__(self, actor: str):
+        self.actor = actor
+
+    def actors(self, b: Battle, side: str) -> list[int]:
+        return [u.i for u in b.state.units if u.alive and u.side == side and fire_class(u)]
+
+    def eligible(self, b: Battle, actor: int) -> bool:
+        u = b.state.units[actor]
+        return u.alive and fire_class(u) is not None
+
+    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
+        u = b.state.units[actor]
+        if order[0] == "hold":
+            return
+        if order[0] != "fire":
+            raise IllegalActionError(f"a fire order is needed for {u.name}, not '{order[0]}'")
+        t = int(order[1])
+        for c, needed, mods, rng in targets(b, u):
+            if c == t:
+                resolve_fire(b, u, b.state.units[t], needed, mods, rng)
+                return
+        raise IllegalActionError(why_not_fire(b, u, t))
+
+    def auto(self, b: Battle, side: str) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+
+def why_not_fire(b: Battle, u: Unit, t: int) -> str:
+    """The reason ``u`` cannot fire at unit ``t`` (for the one-line error)."""
+    if not 0 <= t < len(b.state.units) or not b.state.units[t].alive:
+        return f"{u.name} cannot fire: no such target on the table"
+    v = b.state.units[t]
+    fc = fire_class(u)
+    if fc is None:
+        return f"{u.name} cannot fire (mounted cavalry or limbered guns)"
+    if v.side == u.side:
+        return f"{u.name} cannot fire at a friendly unit"
+    d = float(b.dist_to(u, [t])[0])
+    if R.fire_needed(fc, d, b.r) is None:
+        return f"{u.name} cannot fire at {v.name}: out of range ({d:.1f}\")"
+    if not b.in_arc(u, v):
+        return f"{u.name} cannot fire at {v.name}: outside its front arc"
+    if not b.sight(u, [t])[0]:
+        return f"{u.name} cannot fire at {v.name}: no line of sight"
+    return f"{u.name} cannot fire at {v.name}: it is engaged in melee"
+
+
+def resolve_fire(b: Battle, u: Unit, t: Unit, needed: int, mods: list[R.Mod], rng: float) -> int:
+    """Seed 002 FIRE: 2d6 + modifiers vs the table; 1 stand and a MM, 2 if beaten by 8."""
+    faces = b.roll(2, 6, f"fire {u.id}->{t.id}")
+    mod = sum(m.value for m in mods)
+    lost = R.fire_stands_lost(faces[0] + faces[1], needed, mod, b.r)
+    b.say(f"{u.name} fires at {t.name} ({rng:.1f}\", needs {needed}+): rolled "
+          f"{faces[0]}+{faces[1]}{''.join(f' {m.value:+d}' for m in mods)} = "
+          f"{sum(faces) + mod}: " + (f"{lost} stand(s)" if lost else "miss"))
+    if lost:
+        lose_stands(b, t, lost, "fire")
+        add_marker(b, t)
+    return lost
+
+
+def melee_facts(b: Battle, u: Unit, e: Unit, attacking: bool, flank: bool) -> R.MeleeFacts:
+    """The MELEE modifier facts for ``u`` fighting ``e``."""
+    board = b.setup.board
+    return R.MeleeFacts(
+        u.side, u.type, u.mounted, u.formation, u.stands, attacking,
+        (not attacking) and board.crosses_obstacle(u.x, u.y, e.x, e.y),
+        board.height_at(u.x, u.y) > board.height_at(e.x, e.y),
+        u.marker, attached_bonus(b, u), flank,
+    )
+
+
+def resolve_melee(b: Battle, a: Unit, d: Unit, charged: bool, flank: bool) -> None:
+    """Seed 002 MELEE: both roll 2d6 + stands + modifiers; the difference table decides."""
+    ma = R.melee_modifiers(melee_facts(b, a, d, charged, flank), b.r)
+    md = R.melee_modifiers(melee_facts(b, d, a, False, False), b.r)
+    fa = b.roll(2, 6, f"melee {a.id}")
+    fd = b.roll(2, 6, f"melee {d.id}")
+    sa = sum(fa) + sum(m.value for m in ma)
+    sd = sum(fd) + sum(m.value for m in md)
+    row = R.melee_row(sa - sd, b.r)
+    b.say(f"Melee {a.name} {sa} vs {d.name} {sd}")
+    if sa >= sd:
+        win, lose = a, d
+    else:
+        win, lose = d, a
+    results: list[tuple[Unit, Unit, int, bool]] = [
+        (win, lose, row.win_loss, row.win_retreat), (lose, win, row.lose_loss, row.lose_retreat),
+    ]
+    for u, _, n, _ in results:
+        lose_stands(b, u, n, "melee")
+    for u, other, _, ret in results:
+        if ret and u.alive:
+            n, sides = retreat_dice(u)
+            inches = sum(b.roll(n, sides, "retreat"))
+            move_away(b, u, other, inches, False, "retreat")
+            add_marker(b, u)
+
+
+class MeleeStep:
+    """Seed 002 Melee: "any enemy units touching now fight" (default ``melee_pairs``)."""
+
+    kind = ""
+    actor = "first"
+
+    def actors(self, b: Battle, side: str) -> list[int]:
+        return []
+
+    def eligible(self, b: Battle, actor: int) -> bool:
+        return False
+
+    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def auto(self, b: Battle, side: str) -> None:
+        us = b.state.units
+        pairs: list[tuple[int, int, bool, bool]] = [
+            (c[0], c[1], True, bool(c[2])) for c in b.state.contacts
+        ]
+        seen = {(a, d) for a, d, _, _ in pairs} | {(d, a) for a, d, _, _ in pairs}
+        for u in us:
+            if u.alive and u.side == side:
+                for e in b.touching(u):
+                    if (u.i, e) not in seen:
+                        pairs.append((u.i, e, False, False))
+                        seen |= {(u.i, e), (e, u.i)}
+        for a, d, charged, flank in pairs:
+            ua, ud = us[a], us[d]
+            if ua.alive and ud.alive and d in b.touching(ua):
+                resolve_melee(b, ua, ud, charged, flank)
+        b.state.contacts = []
+
+
+def end_check(b: Battle) -> None:
+    """Default ``victory``: a side with no units, or past its break fraction, loses."""
+    st = b.state
+    broken = []
+    for side in b.ruleset.order:
+        alive = sum(1 for u in st.units if u.alive and u.side == side)
+        lost = b.setup.units0[side] - alive
+        if alive == 0 or lost >= b.setup.break_fraction[side] * b.setup.units0[side]:
+            broken.append(side)
+    if broken:
+        st.over = True
+        if len(broken) == len(b.ruleset.order):
+            st.winner = "draw"
+        else:
+            st.winner = next(s for s in b.ruleset.order if s not in broken)
+        b.say(f"{', '.join(broken)} army breaks: {st.winner} wins" if st.winner != "draw"
+              else "both armies break: a draw")
+
+
+def final(b: Battle) -> None:
+    """Default ``victory``: at the turn limit the objectives held decide."""
+    st = b.state
+    points = dict.fromkeys(b.ruleset.order, 0)
+    for ob in b.setup.objectives:
+        near = {
+            u.side for u in st.units
+            if u.alive and math.hypot(u.x - ob.x, u.y - ob.y) <= ob.radius
+        }
+        if len(near) == 1:
+            points[near.pop()] += ob.points
+    st.over = True
+    best = max(points.values())
+    leaders = [s for s, p in points.items() if p == best]
+    st.winner = leaders[0] if len(leaders) == 1 else b.setup.tie
+    b.say(f"Turn limit: objective points {points}; result: {st.winner}")
+
+
+def ruleset() -> Ruleset:
+    """The quick ACW rules as engine hooks: seed 002 TURN ORDER."""
+    r = R.rules()
+    steps: dict[str, Any] = {
+        "command": CommandStep(),
+        "move": MoveStep(),
+        "rally": RallyStep(),
+        "defensive_fire": FireStep("second"),
+        "offensive_fire": FireStep("first"),
+        "melee": MeleeStep(),
+    }
+    return Ruleset("quick_acw", r.order, r.sequence, steps, end_check, {"final": final})

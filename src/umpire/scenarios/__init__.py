@@ -1,0 +1,278 @@
+"""Battle scenarios: a TOML format validated with pydantic; every error names file:line.
+
+A scenario holds the table, terrain, sides (posture), leaders, units, objectives,
+victory conditions and the turn limit. The shipped scenarios live in
+``umpire/data/scenarios/*.toml``; ``load_scenario`` takes a path or a shipped name.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from umpire.errors import DataFileError, UnknownNameError
+
+SHIPPED = Path(__file__).resolve().parent.parent / "data" / "scenarios"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Table(_Strict):
+    """The table size in inches and the turn limit."""
+
+    width: float = Field(gt=0, le=400)
+    height: float = Field(gt=0, le=400)
+    turns: int = Field(ge=1, le=100)
+
+
+class SideSpec(_Strict):
+    """How the AI plays a side: attack toward objectives or defend them."""
+
+    posture: Literal["attack", "defend"] = "attack"
+    break_fraction: float = Field(default=0.5, gt=0, le=1)
+
+
+class TerrainSpec(_Strict):
+    """One terrain feature."""
+
+    kind: Literal["woods", "rough", "hill", "cover", "town", "wall", "stream"]
+    name: str = ""
+    points: list[tuple[float, float]] = Field(min_length=2)
+    level: int = Field(default=1, ge=1, le=10)
+
+    @model_validator(mode="after")
+    def _enough_points(self) -> TerrainSpec:
+        if self.kind not in ("wall", "stream") and len(self.points) < 3:
+            raise ValueError(f"a {self.kind} area needs at least 3 points")
+        return self
+
+
+class LeaderSpec(_Strict):
+    """A leader; bonus and radius default to his side's (seed 002 LEADERS)."""
+
+    id: str
+    name: str = ""
+    side: Literal["union", "confederate"]
+    x: float
+    y: float
+    bonus: int | None = Field(default=None, ge=-3, le=6)
+    radius: float | None = Field(default=None, gt=0, le=48)
+    attached: str = ""
+
+
+class UnitSpec(_Strict):
+    """A unit: type, formation, stands, position, facing in degrees, its leader."""
+
+    id: str
+    name: str = ""
+    side: Literal["union", "confederate"]
+    type: Literal["foot", "cavalry", "artillery"]
+    formation: Literal["line", "column"] = "line"
+    mounted: bool = False
+    limbered: bool = False
+    stands: int = Field(ge=1, le=30)
+    x: float
+    y: float
+    facing: float = 0.0
+    leader: str = ""
+
+
+class ObjectiveSpec(_Strict):
+    """A point to hold at the end of the battle."""
+
+    name: str
+    x: float
+    y: float
+    radius: float = Field(default=3.0, gt=0)
+    points: int = Field(default=1, ge=0)
+
+
+class VictorySpec(_Strict):
+    """Who wins a tie on objectives at the turn limit."""
+
+    tie: Literal["draw", "union", "confederate"] = "draw"
+
+
+class Scenario(_Strict):
+    """A whole scenario file."""
+
+    name: str
+    description: str = ""
+    rules: Literal["quick_acw", "quick-acw"] = "quick_acw"
+    table: Table
+    sides: dict[Literal["union", "confederate"], SideSpec] = Field(default_factory=dict)
+    victory: VictorySpec = VictorySpec()
+    terrain: list[TerrainSpec] = Field(default_factory=list)
+    leaders: list[LeaderSpec] = Field(default_factory=list)
+    units: list[UnitSpec] = Field(min_length=1)
+    objectives: list[ObjectiveSpec] = Field(default_factory=list)
+
+
+def _locate(text: str, loc: tuple[Any, ...]) -> int | None:
+    """The line of a pydantic error location such as ('units', 3, 'type') in TOML text."""
+    lines = text.splitlines()
+    start, end = 0, len(lines)
+    parts = list(loc)
+    if parts and isinstance(parts[0], str):
+        key = parts.pop(0)
+        if parts and isinstance(parts[0], int):
+            idx = parts.pop(0)
+            headers = [n for n, ln in enumerate(lines) if ln.strip() == f"[[{key}]]"]
+            if idx < len(headers):
+                start = headers[idx]
+                end = next(
+                    (n for n in range(start + 1, len(lines)) if lines[n].lstrip().startswith("[")),
+                    len(lines),
+                )
+            elif headers:
+                return headers[-1] + 1
+        else:
+            for n, ln in enumerate(lines):
+                if re.match(rf"\s*\[{re.escape(key)}[.\]]", ln) or re.match(
+                    rf"\s*{re.escape(key)}\s*=", ln
+                ):
+                    start = n
+                    break
+            else:
+                return None
+    for part in parts:
+        if isinstance(part, str):
+            for n in range(start, end):
+                if re.match(rf"\s*{re.escape(part)}\s*=", lines[n]):
+                    return n + 1
+    return start + 1
+
+
+def _line_of_item(text: str, key: str, index: int) -> int | None:
+    return _locate(text, (key, index))
+
+
+def parse_scenario(text: str, file: str = "<scenario>") -> Scenario:
+    """Parse and validate scenario text; raise DataFileError naming file:line."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        raise DataFileError(
+            f"bad TOML: {str(exc).split(' (at')[0]}", file=file,
+            line=int(m.group(1)) if m else None,
+        ) from None
+    try:
+        scen = Scenario.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(err["loc"])
+        where = ".".join(str(p) for p in loc)
+        msg = err["msg"]
+        if err["type"] == "literal_error" and loc and loc[-1] == "type":
+            msg = f"unknown unit type {err.get('input')!r}; {msg}"
+        raise DataFileError(f"{where}: {msg}", file=file, line=_locate(text, loc)) from None
+    _check(scen, text, file)
+    return scen
+
+
+def _check(s: Scenario, text: str, file: str) -> None:
+    """Semantic checks: unique ids, known leaders, units on the table and not overlapping."""
+    from umpire.battle.setup import unit_from_spec
+
+    ids: set[str] = set()
+    lids = {ld.id for ld in s.leaders}
+    for i, ld in enumerate(s.leaders):
+        if ld.attached and ld.attached not in {u.id for u in s.units}:
+            raise DataFileError(
+                f"leaders.{i}: attached to unknown unit '{ld.attached}'",
+                file=file, line=_locate(text, ("leaders", i, "attached")),
+            )
+    built = []
+    for i, u in enumerate(s.units):
+        if u.id in ids:
+            raise DataFileError(
+                f"units.{i}: duplicate unit id '{u.id}'", file=file,
+                line=_locate(text, ("units", i, "id")),
+            )
+        ids.add(u.id)
+        if u.leader and u.leader not in lids:
+            raise DataFileError(
+                f"units.{i}: unknown leader '{u.leader}'", file=file,
+                line=_locate(text, ("units", i, "leader")),
+            )
+        if u.type != "cavalry" and u.mounted:
+            raise DataFileError(
+                f"units.{i}: only cavalry can be mounted", file=file,
+                line=_locate(text, ("units", i, "mounted")),
+            )
+        if u.type != "artillery" and u.limbered:
+            raise DataFileError(
+                f"units.{i}: only artillery can be limbered", file=file,
+                line=_locate(text, ("units", i, "limbered")),
+            )
+        unit = unit_from_spec(i, u, -1)
+        from umpire.board.geometry import corners
+
+        for cx, cy in corners(*unit.box()):
+            if not (0 <= cx <= s.table.width and 0 <= cy <= s.table.height):
+                raise DataFileError(
+                    f"units.{i}: unit '{u.id}' is off the table "
+                    f"({s.table.width:g}\" x {s.table.height:g}\")",
+                    file=file, line=_locate(text, ("units", i, "x")),
+                )
+        built.append(unit)
+    import numpy as np
+
+    from umpire.board.geometry import overlaps
+
+    for i, a in enumerate(built):
+        others = built[:i]
+        if not others:
+            continue
+        ov = overlaps(
+            *a.box(),
+            np.array([o.x for o in others]), np.array([o.y for o in others]),
+            np.array([o.theta for o in others]), np.array([o.hw for o in others]),
+            np.array([o.hd for o in others]),
+        )
+        if ov.any():
+            j = int(np.argmax(ov))
+            raise DataFileError(
+                f"units.{i}: unit '{a.id}' overlaps unit '{others[j].id}'",
+                file=file, line=_locate(text, ("units", i)),
+            )
+    for i, o in enumerate(s.objectives):
+        if not (0 <= o.x <= s.table.width and 0 <= o.y <= s.table.height):
+            raise DataFileError(
+                f"objectives.{i}: objective '{o.name}' is off the table", file=file,
+                line=_locate(text, ("objectives", i)),
+            )
+    if not math.isfinite(s.table.width * s.table.height):
+        raise DataFileError("table size must be finite", file=file)
+
+
+def shipped() -> list[str]:
+    """The names of the shipped scenarios."""
+    return sorted(p.stem for p in SHIPPED.glob("*.toml"))
+
+
+def resolve_path(name_or_path: str) -> Path:
+    """A scenario path from a path or a shipped name."""
+    p = Path(name_or_path)
+    if p.exists():
+        return p
+    cand = SHIPPED / f"{name_or_path}.toml"
+    if cand.exists():
+        return cand
+    raise UnknownNameError(
+        f"no scenario '{name_or_path}' (not a file; shipped: {', '.join(shipped())})"
+    )
+
+
+def load_scenario(name_or_path: str) -> Scenario:
+    """Load and validate a scenario file or a shipped scenario by name."""
+    path = resolve_path(name_or_path)
+    return parse_scenario(path.read_text(encoding="utf-8"), str(path))
