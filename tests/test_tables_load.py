@@ -337,3 +337,16 @@ def test_missing_and_binary_files(tmp_path: Path) -> None:
     with pytest.raises(DataFileError) as caught:
         load_table_file(bad)
     assert caught.value.line == 2
+
+
+def test_locator_handles_subtables_and_multiline_strings(tmp_path: Path) -> None:
+    text = GOOD.replace(
+        'text = "Second"\nlimit = { per_day = 1 }\n',
+        'text = """Second\n[[table.row]]\nrange = "fake"\n"""\n\n[table.row.limit]\nper_day = 0\n',
+    )
+    err = error_of(tmp_path, text)
+    assert err.line == 44 and "'per_day'" in str(err)
+    err = error_of(tmp_path, text.replace("per_day = 0", "per_week = 1"))
+    assert err.line == 44 and "unknown key 'per_week'" in str(err)
+    err = error_of(tmp_path, text.replace("per_day = 0", ""))
+    assert err.line == 43 and "limit" in str(err)

@@ -54,18 +54,24 @@ def scan(text: str) -> list[_Item]:
     return items
 
 
-def _find_key(items: list[_Item], start: int, end: int, prefix: str, key: str) -> int | None:
-    """Line of ``key = ...`` directly in the block, or of a ``[prefix.key]`` header."""
+def _find_key(
+    items: list[_Item], start: int, end: int, prefix: str, key: str
+) -> tuple[int, int | None] | None:
+    """Where ``key`` is set in the block: ``(line, None)`` for ``key = ...`` directly in
+    it, ``(line, index)`` for a ``[prefix.key]`` sub-table header at ``items[index]``."""
     in_block = True
     full = f"{prefix}.{key}" if prefix else key
-    for item in items[start:end]:
+    for index in range(start, end):
+        item = items[index]
         if item.kind == "key":
             if in_block and item.name == key:
-                return item.line
+                return item.line, None
         else:
             in_block = False
-            if item.name == full or item.name.startswith(full + "."):
-                return item.line
+            if item.name == full:
+                return item.line, index
+            if item.name.startswith(full + "."):
+                return item.line, None
     return None
 
 
@@ -107,12 +113,18 @@ def locate(text: str, loc: Sequence[str | int]) -> int:
             assert isinstance(nth, int)
             index = _nth_array(items, start, end, name, nth)
             if index is None:
-                line = _find_key(items, start, end, prefix, step)
-                return line if line is not None else best
+                found = _find_key(items, start, end, prefix, step)
+                return found[0] if found is not None else best
             best = items[index].line
             start, end = index + 1, _block_end(items, index, end, name)
             prefix = name
             continue
-        line = _find_key(items, start, end, prefix, step)
-        return line if line is not None else best
+        found = _find_key(items, start, end, prefix, step)
+        if found is None:
+            return best
+        best, header = found
+        if header is None:
+            return best
+        start, end = header + 1, _block_end(items, header, end, name)
+        prefix = name
     return best
