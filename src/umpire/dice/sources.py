@@ -119,21 +119,25 @@ class SeededSource(DiceSource):
 
     def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
         """The next ``n`` faces of d``sides`` from the seed's stream."""
-        _check_request(n, sides)
+        if n < 0 or sides < 1:
+            _check_request(n, sides)
         pos = self.position
         end = pos + n
+        self.position = end
+        block = pos >> 3
+        if block == self._block_index and end <= (block + 1) << 3:  # the common case
+            lo = pos & 7
+            return [1 + w % sides for w in self._words[lo : lo + n]]
         out: list[int] = []
         while pos < end:
             block = pos >> 3
             if block != self._block_index:
                 self._words = _block(self._key, block)
                 self._block_index = block
-            words = self._words
-            stop = min(end, (block + 1) << 3)
-            base = block << 3
-            out += [1 + words[i - base] % sides for i in range(pos, stop)]
-            pos = stop
-        self.position = end
+            lo = pos & 7
+            take = min(end - pos, 8 - lo)
+            out += [1 + w % sides for w in self._words[lo : lo + take]]
+            pos += take
         return out
 
 
