@@ -42,7 +42,7 @@ def console() -> Console:
     if _console is None:
         from rich.console import Console
 
-        _console = Console(highlight=False)
+        _console = Console(highlight=False, soft_wrap=True)
     return _console
 
 

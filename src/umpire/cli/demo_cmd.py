@@ -54,14 +54,14 @@ def demo_cmd(
         step(
             "Seed 001: is there a random event this turn? (1d6: 1 or 6)",
             "table",
-            {"table": "solo_event_check"},
+            {"table": "solo_event_check", "purpose": "random event check"},
         )
         step(
             "Seed 001: which side does it strike? (1d6: odd attacker, even defender)",
             "table",
-            {"table": "solo_event_side"},
+            {"table": "solo_event_side", "purpose": "side struck"},
         )
-        step("Seed 001: the d20 event", "table", {"table": "solo_events"})
+        step("Seed 001: the d20 event", "table", {"table": "solo_events", "purpose": "solo event"})
     except Exception as exc:  # tables not installed: say so, keep going
         c.print(f"(solo event tables unavailable: {exc})")
     step(

@@ -51,9 +51,15 @@ def describe_event(event: dict[str, Any]) -> str:
         )
     if kind == "lookup":
         out = event.get("outcome", {})
+        steps = []
+        for step in event.get("trace", []):
+            faces = " ".join(str(g["faces"]) for g in step["roll"]["dice"])
+            mod = f" {step['mod']:+d} → {step['modified']}" if step.get("mod") else ""
+            steps.append(f"{step['table']} {step['formula']} {faces} = {step['raw']}{mod}")
+        spent = " (limit reached: no effect)" if event.get("exhausted") else ""
         return (
-            f"  📜 {event.get('purpose', '')}: {event.get('table_id', event.get('table'))} → "
-            f"{out.get('id')} ({out.get('text', '')})"
+            f"  📜 {event.get('purpose', '')}: {'; '.join(steps)} → {out.get('id')}: "
+            f"{out.get('text', '')}{spent}"
         )
     if kind == "draw":
         return f"  🂠 {event.get('purpose', '')}: {event.get('card')} ({event.get('left')} left)"
@@ -72,6 +78,7 @@ def describe_event(event: dict[str, Any]) -> str:
 def show_cmd(
     name: NameArg,
     events: Annotated[int, typer.Option("--events", help="How many recent events to show.")] = 30,
+    changes: Annotated[bool, typer.Option("--changes", help="Show state changes too.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Show a game: its dice source, its actions and the end of its log."""
@@ -103,7 +110,12 @@ def show_cmd(
         c.print(f"dice: {info.source_kind}" + (f", seed {info.seed}" if info.seed else ""))
     if info.parent:
         c.print(f"forked from {info.parent}")
-    lines = [describe_event(e.to_json()) for r in records for e in r.events]
+    lines = [
+        describe_event(e.to_json())
+        for r in records
+        for e in r.events
+        if changes or e.kind != "change"
+    ]
     for line in lines[-events:] if events > 0 else lines:
         c.print(line, markup=False)
 
