@@ -6,11 +6,11 @@ import pytest
 import shapely
 
 from umpire.ai import make_policy
+from umpire.battle.engine import Recorder
 from umpire.battle.game import play_game
 from umpire.battle.run import new_battle, play, replay, state_hash
 from umpire.board.geometry import corners
 from umpire.dice import SeededSource
-from umpire.battle.engine import Recorder
 from umpire.scenarios import load_scenario
 
 
@@ -23,7 +23,7 @@ def check_invariants(b) -> None:  # type: ignore[no-untyped-def]
             assert u.stands * 2 >= u.stands0, "removal at half"
             polys.append(shapely.Polygon(corners(*u.box())))
     for i, p in enumerate(polys):
-        for q in polys[i + 1:]:
+        for q in polys[i + 1 :]:
             assert p.intersection(q).area < 1e-3, "bases overlap"
 
 

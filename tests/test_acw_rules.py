@@ -13,9 +13,14 @@ from umpire.rules.quick_acw.odds import charge_odds, fire_odds, melee_odds, mora
 
 def ff(**kw: object) -> R.FireFacts:
     base: dict[str, object] = dict(
-        firer_side="confederate", firer_class="foot", firer_formation="column",
-        firer_marker=False, target_type="foot", target_mounted=False,
-        target_formation="line", target_cover=False,
+        firer_side="confederate",
+        firer_class="foot",
+        firer_formation="column",
+        firer_marker=False,
+        target_type="foot",
+        target_mounted=False,
+        target_formation="line",
+        target_cover=False,
     )
     base.update(kw)
     return R.FireFacts(**base)  # type: ignore[arg-type]
@@ -30,15 +35,25 @@ def test_turn_order() -> None:
     r = R.rules()
     assert r.order == ("confederate", "union")
     assert r.sequence == (
-        "command", "move", "rally", "defensive_fire", "offensive_fire", "melee",
+        "command",
+        "move",
+        "rally",
+        "defensive_fire",
+        "offensive_fire",
+        "melee",
     )
 
 
 def test_movement_table() -> None:
     """MOVEMENT table: open rates by troop type and formation."""
     expect = {
-        "foot_line": 6, "foot_column": 10, "cavalry_line": 10, "cavalry_column": 18,
-        "artillery_limbered": 10, "artillery_unlimbered": 0, "leader": 24,
+        "foot_line": 6,
+        "foot_column": 10,
+        "cavalry_line": 10,
+        "cavalry_column": 18,
+        "artillery_limbered": 10,
+        "artillery_unlimbered": 0,
+        "leader": 24,
     }
     for key, inches in expect.items():
         assert R.move_allowance(key)[0] == inches
@@ -83,10 +98,17 @@ def test_rout_distances() -> None:
 @pytest.mark.parametrize(
     ("fclass", "dist", "needed"),
     [
-        ("foot", 2, 4), ("foot", 6, 8), ("foot", 6.5, None), ("foot", 30, None),
-        ("dismounted_cavalry", 1, 3), ("dismounted_cavalry", 5, 7),
+        ("foot", 2, 4),
+        ("foot", 6, 8),
+        ("foot", 6.5, None),
+        ("foot", 30, None),
+        ("dismounted_cavalry", 1, 3),
+        ("dismounted_cavalry", 5, 7),
         ("dismounted_cavalry", 10, None),
-        ("artillery", 2, 2), ("artillery", 6, 4), ("artillery", 15, 9), ("artillery", 30, 11),
+        ("artillery", 2, 2),
+        ("artillery", 6, 4),
+        ("artillery", 15, 9),
+        ("artillery", 30, 11),
         ("artillery", 30.5, None),
     ],
 )
@@ -152,8 +174,9 @@ def test_hit_one_stand_two_if_beaten_by_eight() -> None:
 
 def test_exact_p_hit_foot_2in_line_at_column() -> None:
     """Exact odds: Confederate foot at 2" in line at a foot column: 4+ with +2 +1."""
-    m = sum(x.value for x in R.fire_modifiers(ff(firer_formation="line",
-                                                 target_formation="column")))
+    m = sum(
+        x.value for x in R.fire_modifiers(ff(firer_formation="line", target_formation="column"))
+    )
     assert m == 3
     odds = fire_odds(4, m)
     # hit on 2d6 >= 1: certain; two stands on 2d6 >= 9: 4+3+2+1 = 10 of 36
@@ -199,9 +222,17 @@ def test_leader_loss_five_six() -> None:
 
 def mf(**kw: object) -> R.MeleeFacts:
     base: dict[str, object] = dict(
-        side="union", unit_type="foot", mounted=False, formation="line", stands=4,
-        attacking=False, defending_obstacle=False, uphill=False, marker=False,
-        leader_bonus=None, flank_or_rear=False,
+        side="union",
+        unit_type="foot",
+        mounted=False,
+        formation="line",
+        stands=4,
+        attacking=False,
+        defending_obstacle=False,
+        uphill=False,
+        marker=False,
+        leader_bonus=None,
+        flank_or_rear=False,
     )
     base.update(kw)
     return R.MeleeFacts(**base)  # type: ignore[arg-type]
@@ -263,9 +294,15 @@ def test_melee_flank_doubles_stands() -> None:
 @pytest.mark.parametrize(
     ("diff", "row"),
     [
-        (0, (1, True, 1, True)), (1, (1, False, 1, True)), (2, (1, False, 1, True)),
-        (3, (1, False, 2, True)), (5, (1, False, 2, True)), (6, (1, False, 3, True)),
-        (8, (1, False, 3, True)), (9, (0, False, 3, True)), (20, (0, False, 3, True)),
+        (0, (1, True, 1, True)),
+        (1, (1, False, 1, True)),
+        (2, (1, False, 1, True)),
+        (3, (1, False, 2, True)),
+        (5, (1, False, 2, True)),
+        (6, (1, False, 3, True)),
+        (8, (1, False, 3, True)),
+        (9, (0, False, 3, True)),
+        (20, (0, False, 3, True)),
     ],
 )
 def test_melee_difference_table(diff: int, row: tuple[int, bool, int, bool]) -> None:
@@ -281,8 +318,14 @@ def test_melee_odds_hand() -> None:
     assert o.tie == Fraction(146, 1296)
     assert o.a_wins == o.b_wins == (1 - o.tie) / 2
     # +9 over the enemy: A wins unless 2d6_B - 2d6_A >= 9 ... brute force
-    n = sum(1 for a in range(1, 7) for b in range(1, 7) for c in range(1, 7) for d in range(1, 7)
-            if a + b + 9 > c + d)
+    n = sum(
+        1
+        for a in range(1, 7)
+        for b in range(1, 7)
+        for c in range(1, 7)
+        for d in range(1, 7)
+        if a + b + 9 > c + d
+    )
     assert melee_odds(9, 0).a_wins == Fraction(n, 1296)
 
 
@@ -298,8 +341,17 @@ def test_module_defaults_are_labelled() -> None:
     """Every default and reading lives in data with a label and a reason."""
     labels = MODULE.defaults()
     ids = {x.id for x in labels}
-    assert {"charge_number_is_morale", "leader_bonus_not_fire", "markers_do_not_stack",
-            "range_bands_upper_bounds", "line_bonus_foot_only", "half_rates_multiply",
-            "unlimbered_artillery_rout", "one_leader_roll_per_loss", "stands_fighting_all",
-            "attacking_means_charged", "morale_on_2d6"} <= ids
+    assert {
+        "charge_number_is_morale",
+        "leader_bonus_not_fire",
+        "markers_do_not_stack",
+        "range_bands_upper_bounds",
+        "line_bonus_foot_only",
+        "half_rates_multiply",
+        "unlimbered_artillery_rout",
+        "one_leader_roll_per_loss",
+        "stands_fighting_all",
+        "attacking_means_charged",
+        "morale_on_2d6",
+    } <= ids
     assert all(x.label in ("default", "reading") and x.reason for x in labels)

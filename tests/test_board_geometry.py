@@ -36,8 +36,14 @@ def test_segment_hits_box(b: tuple[float, ...], x0: float, y0: float, x1: float,
     """The slab test agrees with shapely for segments that clearly cross or miss."""
     poly = shapely.Polygon(corners(*b))
     line = shapely.LineString([(x0, y0), (x1, y1)])
-    hit = segments_hit_boxes(np.array([x0]), np.array([y0]), np.array([x1]), np.array([y1]),
-                             *[np.array([v]) for v in b], shrink=0.0)[0, 0]
+    hit = segments_hit_boxes(
+        np.array([x0]),
+        np.array([y0]),
+        np.array([x1]),
+        np.array([y1]),
+        *[np.array([v]) for v in b],
+        shrink=0.0,
+    )[0, 0]
     if line.intersection(poly).length > 1e-3:
         assert hit
     if line.distance(poly) > 1e-6:
@@ -46,12 +52,22 @@ def test_segment_hits_box(b: tuple[float, ...], x0: float, y0: float, x1: float,
 
 def test_terrain_lookups() -> None:
     """Woods are rough, cover and block sight beyond 2"; hills block when higher than both."""
-    b = Board(48, 36, [Feature("woods", ((10, 10), (20, 10), (20, 20), (10, 20))),
-                       Feature("hill", ((30, 0), (40, 0), (40, 10), (30, 10)), level=1),
-                       Feature("stream", ((0, 30), (48, 30)))])
+    b = Board(
+        48,
+        36,
+        [
+            Feature("woods", ((10, 10), (20, 10), (20, 20), (10, 20))),
+            Feature("hill", ((30, 0), (40, 0), (40, 10), (30, 10)), level=1),
+            Feature("stream", ((0, 30), (48, 30))),
+        ],
+    )
     assert b.is_rough(15, 15) and b.in_cover(15, 15) and not b.is_rough(5, 5)
     assert b.is_rough(5, 30.2) and b.height_at(35, 5) == 1
-    los = b.terrain_los(np.array([5.0, 5, 25, 35]), np.array([15.0, 15, 5, 5]),
-                        np.array([11.0, 21, 45, 45]), np.array([15.0, 15, 5, 5]))
+    los = b.terrain_los(
+        np.array([5.0, 5, 25, 35]),
+        np.array([15.0, 15, 5, 5]),
+        np.array([11.0, 21, 45, 45]),
+        np.array([15.0, 15, 5, 5]),
+    )
     assert list(los) == [True, False, False, True]
     assert b.crosses_obstacle(5, 29, 5, 31) and not b.crosses_wall(5, 29, 5, 31)

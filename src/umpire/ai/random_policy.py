@@ -26,8 +26,11 @@ class RandomPolicy:
         rng = self.rng
         if req.kind == "leader":
             ld = b.state.leaders[req.actor]
-            mine = [u for u in b.state.units if u.alive and u.side == ld.side
-                    and math.hypot(u.x - ld.x, u.y - ld.y) <= 12]
+            mine = [
+                u
+                for u in b.state.units
+                if u.alive and u.side == ld.side and math.hypot(u.x - ld.x, u.y - ld.y) <= 12
+            ]
             if mine and rng.random() < 0.7:
                 u = rng.choice(mine)
                 return ("leader", u.x, u.y, u.i)
@@ -43,8 +46,11 @@ class RandomPolicy:
             return (rng.choice(["hold", "hold", "turn", "rout"]),)
         roll = rng.random()
         if roll < 0.25:
-            en = [v for v in b.state.units if v.alive and v.side != u.side
-                  and math.hypot(v.x - u.x, v.y - u.y) < 20]
+            en = [
+                v
+                for v in b.state.units
+                if v.alive and v.side != u.side and math.hypot(v.x - u.x, v.y - u.y) < 20
+            ]
             rng.shuffle(en)
             for v in en[:3]:
                 try:

@@ -28,8 +28,12 @@ def charge_chance(b: Battle, u: Unit, t: Unit, flank: bool) -> float:
     ma = R.melee_modifiers(S.melee_facts(b, u, t, True, flank), b.r)
     md = R.melee_modifiers(S.melee_facts(b, t, u, False, False), b.r)
     odds = charge_odds(
-        n_a, sum(m.value for m in mods_a), n_d, sum(m.value for m in mods_d),
-        sum(m.value for m in ma), sum(m.value for m in md),
+        n_a,
+        sum(m.value for m in mods_a),
+        n_d,
+        sum(m.value for m in mods_d),
+        sum(m.value for m in ma),
+        sum(m.value for m in md),
     )
     return float(odds.favourable)
 

@@ -115,12 +115,26 @@ class Battle:
     """A battle in progress: setup, state, rules, dice and (optionally) a narrative."""
 
     __slots__ = (
-        "_arr", "_flat", "lines", "narrate", "r", "roller", "ruleset", "setup", "state",
+        "_arr",
+        "_flat",
+        "lines",
+        "narrate",
+        "r",
+        "roller",
+        "ruleset",
+        "setup",
+        "state",
     )
 
     def __init__(
-        self, setup: Setup, state: State, ruleset: Ruleset, roller: Roller, *,
-        narrate: bool = False, r: Rules | None = None,
+        self,
+        setup: Setup,
+        state: State,
+        ruleset: Ruleset,
+        roller: Roller,
+        *,
+        narrate: bool = False,
+        r: Rules | None = None,
     ):
         self.setup = setup
         self.state = state
@@ -209,9 +223,12 @@ class Battle:
         if self._arr is None:
             us = self.state.units
             self._arr = (
-                np.array([u.x for u in us]), np.array([u.y for u in us]),
-                np.array([u.theta for u in us]), np.array([u.hw for u in us]),
-                np.array([u.hd for u in us]), np.array([1.0 if u.alive else 0.0 for u in us]),
+                np.array([u.x for u in us]),
+                np.array([u.y for u in us]),
+                np.array([u.theta for u in us]),
+                np.array([u.hw for u in us]),
+                np.array([u.hd for u in us]),
+                np.array([1.0 if u.alive else 0.0 for u in us]),
             )
         return self._arr
 
@@ -236,8 +253,10 @@ class Battle:
         tol = self.r.geometry["contact"]
         reach = math.hypot(u.hw, u.hd) + tol
         cand = [
-            v.i for v in self.state.units
-            if v.alive and v.side != u.side
+            v.i
+            for v in self.state.units
+            if v.alive
+            and v.side != u.side
             and math.hypot(v.x - u.x, v.y - u.y) <= reach + math.hypot(v.hw, v.hd)
         ]
         if not cand:
@@ -271,7 +290,13 @@ class Battle:
         return [bool(v) for v in ok]
 
     def free_at(
-        self, u: Unit, x: float, y: float, theta: float, hw: float, hd: float,
+        self,
+        u: Unit,
+        x: float,
+        y: float,
+        theta: float,
+        hw: float,
+        hd: float,
         ignore: Sequence[int] = (),
     ) -> bool:
         """Is a base at (x, y, theta) free of every other living base, and on the table?"""
@@ -296,8 +321,15 @@ class Battle:
         xs, ys, th, hws, hds, _ = self.arrays()
         ei = np.asarray(en)
         hit = segments_hit_boxes(
-            np.array([u.x]), np.array([y * 0 + u.y]), np.array([x]), np.array([y]),
-            xs[ei], ys[ei], th[ei], hws[ei], hds[ei],
+            np.array([u.x]),
+            np.array([y * 0 + u.y]),
+            np.array([x]),
+            np.array([y]),
+            xs[ei],
+            ys[ei],
+            th[ei],
+            hws[ei],
+            hds[ei],
         )
         return bool(hit.any())
 

@@ -106,7 +106,7 @@ def act_order(ctx: Context, params: dict[str, Any]) -> None:
         raise IllegalActionError("the battle is over")
     order = params.get("order")
     if not isinstance(order, list) or not order:
-        raise IllegalActionError("an order is a list such as [\"hold\"] or [\"fire\", 3]")
+        raise IllegalActionError('an order is a list such as ["hold"] or ["fire", 3]')
     b.apply(req, tuple(order))
     b.next_request()
     _save(ctx, before, b)

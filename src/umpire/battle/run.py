@@ -64,7 +64,14 @@ def result_of(b: Battle, seed: int | None, faces: list[int], orders: list[list[A
     st = b.state
     removed = {s: sum(1 for u in st.units if u.side == s and not u.alive) for s in b.ruleset.order}
     return Result(
-        st.winner, st.turn, dict(st.losses), removed, seed, faces, orders, list(b.lines),
+        st.winner,
+        st.turn,
+        dict(st.losses),
+        removed,
+        seed,
+        faces,
+        orders,
+        list(b.lines),
         st.to_json(),
     )
 

@@ -14,9 +14,19 @@ from umpire.scenarios import Scenario, UnitSpec
 def unit_from_spec(i: int, u: UnitSpec, leader: int) -> Unit:
     """A Unit from its scenario entry (facing in degrees, 0 = +x, counter-clockwise)."""
     return Unit(
-        i, u.id, u.name or u.id, u.side, u.type, u.formation, u.stands, u.x, u.y,
-        math.radians(u.facing), mounted=u.type == "cavalry" and u.mounted,
-        limbered=u.type == "artillery" and u.limbered, leader=leader,
+        i,
+        u.id,
+        u.name or u.id,
+        u.side,
+        u.type,
+        u.formation,
+        u.stands,
+        u.x,
+        u.y,
+        math.radians(u.facing),
+        mounted=u.type == "cavalry" and u.mounted,
+        limbered=u.type == "artillery" and u.limbered,
+        leader=leader,
     )
 
 
@@ -38,7 +48,8 @@ def build(s: Scenario, r: Rules | None = None) -> tuple[Setup, State]:
     """The fixed setup and a fresh state for a scenario."""
     r = r or rules()
     board = Board(
-        s.table.width, s.table.height,
+        s.table.width,
+        s.table.height,
         [Feature(t.kind, tuple(t.points), t.name, t.level) for t in s.terrain],
         see_woods=r.geometry["woods_see_through"],
     )
@@ -50,19 +61,18 @@ def build(s: Scenario, r: Rules | None = None) -> tuple[Setup, State]:
         side = r.sides[ld.side]
         named = r.named_leaders.get(ld.id)
         bonus = ld.bonus if ld.bonus is not None else (named[0] if named else side.leader_bonus)
-        radius = ld.radius if ld.radius is not None else (
-            named[1] if named else side.leader_radius
-        )
+        radius = ld.radius if ld.radius is not None else (named[1] if named else side.leader_radius)
         att = uidx.get(ld.attached, -1)
         x, y = (units[att].x, units[att].y) if att >= 0 else (ld.x, ld.y)
         leaders.append(Leader(i, ld.id, ld.name or ld.id, ld.side, bonus, radius, x, y, att))
     state = State(units, leaders)
     state.losses = {"confederate": 0, "union": 0}
     setup = Setup(
-        s, board,
+        s,
+        board,
         [Objective(o.name, o.x, o.y, o.radius, o.points) for o in s.objectives],
-        {k: s.sides[k].posture if k in s.sides else "attack" for k in r.order},  # type: ignore[index]
-        {k: s.sides[k].break_fraction if k in s.sides else 0.5 for k in r.order},  # type: ignore[index]
+        {k: s.sides[k].posture if k in s.sides else "attack" for k in r.order},
+        {k: s.sides[k].break_fraction if k in s.sides else 0.5 for k in r.order},
         {k: sum(1 for u in units if u.side == k) for k in r.order},
         s.table.turns,
         s.victory.tie,

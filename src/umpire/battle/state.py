@@ -16,15 +16,47 @@ class Unit:
     """One unit on the table: troop type, formation, stands, marker, base and facing."""
 
     __slots__ = (
-        "alive", "charged", "hd", "hw", "i", "id", "in_command", "leader", "leader_lost",
-        "limbered", "marker", "mounted", "moved", "name", "side", "stands", "stands0",
-        "theta", "type", "formation", "x", "y",
+        "alive",
+        "charged",
+        "formation",
+        "hd",
+        "hw",
+        "i",
+        "id",
+        "in_command",
+        "leader",
+        "leader_lost",
+        "limbered",
+        "marker",
+        "mounted",
+        "moved",
+        "name",
+        "side",
+        "stands",
+        "stands0",
+        "theta",
+        "type",
+        "x",
+        "y",
     )
 
     def __init__(
-        self, i: int, uid: str, name: str, side: str, utype: str, formation: str,
-        stands: int, x: float, y: float, theta: float, *, mounted: bool = False,
-        limbered: bool = False, leader: int = -1, stands0: int | None = None,
+        self,
+        i: int,
+        uid: str,
+        name: str,
+        side: str,
+        utype: str,
+        formation: str,
+        stands: int,
+        x: float,
+        y: float,
+        theta: float,
+        *,
+        mounted: bool = False,
+        limbered: bool = False,
+        leader: int = -1,
+        stands0: int | None = None,
     ):
         self.i = i
         self.id = uid
@@ -75,17 +107,37 @@ class Unit:
     def to_json(self) -> list[Any]:
         """The mutable fields as a flat list (fixed order)."""
         return [
-            self.formation, self.mounted, self.limbered, self.stands, self.marker,
-            self.x, self.y, self.theta, self.alive, self.moved, self.charged,
-            self.in_command, self.leader_lost,
+            self.formation,
+            self.mounted,
+            self.limbered,
+            self.stands,
+            self.marker,
+            self.x,
+            self.y,
+            self.theta,
+            self.alive,
+            self.moved,
+            self.charged,
+            self.in_command,
+            self.leader_lost,
         ]
 
     def load_json(self, v: list[Any]) -> None:
         """Restore the fields written by :meth:`to_json`."""
         (
-            self.formation, self.mounted, self.limbered, self.stands, self.marker,
-            self.x, self.y, self.theta, self.alive, self.moved, self.charged,
-            self.in_command, self.leader_lost,
+            self.formation,
+            self.mounted,
+            self.limbered,
+            self.stands,
+            self.marker,
+            self.x,
+            self.y,
+            self.theta,
+            self.alive,
+            self.moved,
+            self.charged,
+            self.in_command,
+            self.leader_lost,
         ) = v
         self.resize()
 
@@ -96,8 +148,16 @@ class Leader:
     __slots__ = ("alive", "attached", "bonus", "i", "id", "name", "radius", "side", "x", "y")
 
     def __init__(
-        self, i: int, lid: str, name: str, side: str, bonus: int, radius: float,
-        x: float, y: float, attached: int = -1,
+        self,
+        i: int,
+        lid: str,
+        name: str,
+        side: str,
+        bonus: int,
+        radius: float,
+        x: float,
+        y: float,
+        attached: int = -1,
     ):
         self.i = i
         self.id = lid
@@ -136,7 +196,15 @@ class State:
     """Everything that changes during a battle, plus the cursor into the sequence."""
 
     __slots__ = (
-        "actors", "contacts", "leaders", "losses", "over", "pos", "seq", "turn", "units",
+        "actors",
+        "contacts",
+        "leaders",
+        "losses",
+        "over",
+        "pos",
+        "seq",
+        "turn",
+        "units",
         "winner",
     )
 

@@ -45,8 +45,17 @@ def corners_array(x: F, y: F, theta: F, hw: F, hd: F) -> F:
 
 
 def overlaps(
-    x: float, y: float, theta: float, hw: float, hd: float,
-    ox: F, oy: F, otheta: F, ohw: F, ohd: F, tol: float = 1e-6,
+    x: float,
+    y: float,
+    theta: float,
+    hw: float,
+    hd: float,
+    ox: F,
+    oy: F,
+    otheta: F,
+    ohw: F,
+    ohd: F,
+    tol: float = 1e-6,
 ) -> B:
     """Separating-axis test of one base against many: True where the interiors overlap.
 
@@ -80,8 +89,16 @@ def _point_segment(px: F, py: F, ax: F, ay: F, bx: F, by: F) -> F:
 
 
 def distances(
-    x: float, y: float, theta: float, hw: float, hd: float,
-    ox: F, oy: F, otheta: F, ohw: F, ohd: F,
+    x: float,
+    y: float,
+    theta: float,
+    hw: float,
+    hd: float,
+    ox: F,
+    oy: F,
+    otheta: F,
+    ohw: F,
+    ohd: F,
 ) -> F:
     """Nearest-point distance from one base to many (0 where they touch or overlap).
 
@@ -93,13 +110,21 @@ def distances(
     b_next = np.roll(b, -1, axis=1)
     # corners of A (4) against edges of each B (n, 4): shape (n, 4, 4)
     d1 = _point_segment(
-        a[None, :, None, 0], a[None, :, None, 1],
-        b[:, None, :, 0], b[:, None, :, 1], b_next[:, None, :, 0], b_next[:, None, :, 1],
+        a[None, :, None, 0],
+        a[None, :, None, 1],
+        b[:, None, :, 0],
+        b[:, None, :, 1],
+        b_next[:, None, :, 0],
+        b_next[:, None, :, 1],
     )
     # corners of each B against edges of A
     d2 = _point_segment(
-        b[:, :, None, 0], b[:, :, None, 1],
-        a[None, None, :, 0], a[None, None, :, 1], a_next[None, None, :, 0], a_next[None, None, :, 1],
+        b[:, :, None, 0],
+        b[:, :, None, 1],
+        a[None, None, :, 0],
+        a[None, None, :, 1],
+        a_next[None, None, :, 0],
+        a_next[None, None, :, 1],
     )
     d = np.minimum(d1.reshape(len(ox), -1).min(axis=1), d2.reshape(len(ox), -1).min(axis=1))
     ov = overlaps(x, y, theta, hw, hd, ox, oy, otheta, ohw, ohd, tol=0.0)
@@ -136,9 +161,7 @@ def segments_hit_boxes(
     return ok & (tmin <= tmax)
 
 
-def segment_crosses_segments(
-    x0: float, y0: float, x1: float, y1: float, segs: F
-) -> bool:
+def segment_crosses_segments(x0: float, y0: float, x1: float, y1: float, segs: F) -> bool:
     """True if segment (x0,y0)-(x1,y1) properly crosses any of ``segs`` (shape (k, 4))."""
     if len(segs) == 0:
         return False

@@ -47,8 +47,19 @@ class Board:
     """A table ``width`` x ``height`` inches with its terrain and the precomputed rasters."""
 
     __slots__ = (
-        "block", "cell", "cover", "features", "height", "level", "nx", "ny", "rough",
-        "see_woods", "streams", "walls", "width",
+        "block",
+        "cell",
+        "cover",
+        "features",
+        "height",
+        "level",
+        "nx",
+        "ny",
+        "rough",
+        "see_woods",
+        "streams",
+        "walls",
+        "width",
     )
 
     def __init__(
@@ -149,7 +160,8 @@ class Board:
         lev = self.level[i, j]
         top = np.maximum(lev[:, 0], lev[:, -1])
         hill_blocks = (lev > top[:, None]).any(axis=1)
-        return (woods <= self.see_woods + 1e-9) & ~hill_blocks
+        clear: NDArray[np.bool_] = (woods <= self.see_woods + 1e-9) & ~hill_blocks
+        return clear
 
     def crosses_wall(self, x0: float, y0: float, x1: float, y1: float) -> bool:
         """Does the segment cross a wall?"""

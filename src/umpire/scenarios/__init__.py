@@ -161,7 +161,8 @@ def parse_scenario(text: str, file: str = "<scenario>") -> Scenario:
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise DataFileError(
-            f"bad TOML: {str(exc).split(' (at')[0]}", file=file,
+            f"bad TOML: {str(exc).split(' (at')[0]}",
+            file=file,
             line=int(m.group(1)) if m else None,
         ) from None
     try:
@@ -188,29 +189,34 @@ def _check(s: Scenario, text: str, file: str) -> None:
         if ld.attached and ld.attached not in {u.id for u in s.units}:
             raise DataFileError(
                 f"leaders.{i}: attached to unknown unit '{ld.attached}'",
-                file=file, line=_locate(text, ("leaders", i, "attached")),
+                file=file,
+                line=_locate(text, ("leaders", i, "attached")),
             )
     built = []
     for i, u in enumerate(s.units):
         if u.id in ids:
             raise DataFileError(
-                f"units.{i}: duplicate unit id '{u.id}'", file=file,
+                f"units.{i}: duplicate unit id '{u.id}'",
+                file=file,
                 line=_locate(text, ("units", i, "id")),
             )
         ids.add(u.id)
         if u.leader and u.leader not in lids:
             raise DataFileError(
-                f"units.{i}: unknown leader '{u.leader}'", file=file,
+                f"units.{i}: unknown leader '{u.leader}'",
+                file=file,
                 line=_locate(text, ("units", i, "leader")),
             )
         if u.type != "cavalry" and u.mounted:
             raise DataFileError(
-                f"units.{i}: only cavalry can be mounted", file=file,
+                f"units.{i}: only cavalry can be mounted",
+                file=file,
                 line=_locate(text, ("units", i, "mounted")),
             )
         if u.type != "artillery" and u.limbered:
             raise DataFileError(
-                f"units.{i}: only artillery can be limbered", file=file,
+                f"units.{i}: only artillery can be limbered",
+                file=file,
                 line=_locate(text, ("units", i, "limbered")),
             )
         unit = unit_from_spec(i, u, -1)
@@ -220,8 +226,9 @@ def _check(s: Scenario, text: str, file: str) -> None:
             if not (0 <= cx <= s.table.width and 0 <= cy <= s.table.height):
                 raise DataFileError(
                     f"units.{i}: unit '{u.id}' is off the table "
-                    f"({s.table.width:g}\" x {s.table.height:g}\")",
-                    file=file, line=_locate(text, ("units", i, "x")),
+                    f'({s.table.width:g}" x {s.table.height:g}")',
+                    file=file,
+                    line=_locate(text, ("units", i, "x")),
                 )
         built.append(unit)
     import numpy as np
@@ -234,20 +241,24 @@ def _check(s: Scenario, text: str, file: str) -> None:
             continue
         ov = overlaps(
             *a.box(),
-            np.array([o.x for o in others]), np.array([o.y for o in others]),
-            np.array([o.theta for o in others]), np.array([o.hw for o in others]),
+            np.array([o.x for o in others]),
+            np.array([o.y for o in others]),
+            np.array([o.theta for o in others]),
+            np.array([o.hw for o in others]),
             np.array([o.hd for o in others]),
         )
         if ov.any():
             j = int(np.argmax(ov))
             raise DataFileError(
                 f"units.{i}: unit '{a.id}' overlaps unit '{others[j].id}'",
-                file=file, line=_locate(text, ("units", i)),
+                file=file,
+                line=_locate(text, ("units", i)),
             )
     for i, o in enumerate(s.objectives):
         if not (0 <= o.x <= s.table.width and 0 <= o.y <= s.table.height):
             raise DataFileError(
-                f"objectives.{i}: objective '{o.name}' is off the table", file=file,
+                f"objectives.{i}: objective '{o.name}' is off the table",
+                file=file,
                 line=_locate(text, ("objectives", i)),
             )
     if not math.isfinite(s.table.width * s.table.height):

@@ -150,8 +150,12 @@ class ChargeOdds:
 
 @cache
 def charge_odds(
-    charge_number: int, charge_mod: int, stand_number: int, stand_mod: int,
-    a_melee_mod: int, b_melee_mod: int,
+    charge_number: int,
+    charge_mod: int,
+    stand_number: int,
+    stand_mod: int,
+    a_melee_mod: int,
+    b_melee_mod: int,
 ) -> ChargeOdds:
     """Seed 002 charge paragraph + MORALE + MELEE, chained exactly."""
     return ChargeOdds(

@@ -110,8 +110,7 @@ def _load(path: Path) -> Rules:
             failed_charge_fraction=float(raw["morale"]["failed_charge_fraction"]),
             leader_loss_on=int(raw["leaders"]["loss_on"]),
             named_leaders={
-                k: (int(v["bonus"]), float(v["radius"]))
-                for k, v in raw["leaders"]["named"].items()
+                k: (int(v["bonus"]), float(v["radius"])) for k, v in raw["leaders"]["named"].items()
             },
             removal_fraction=float(raw["removal"]["fraction"]),
             bases={k: (float(v["width"]), float(v["depth"])) for k, v in raw["bases"].items()},
@@ -181,7 +180,7 @@ def move_allowance(
     r = r or rules()
     rate = r.movement[key]
     inches = rate.open
-    trace = [Mod(key, 0, f"{key.replace('_', ' ')}: {rate.open:g}\" open", "002 MOVEMENT")]
+    trace = [Mod(key, 0, f'{key.replace("_", " ")}: {rate.open:g}" open', "002 MOVEMENT")]
     factor = 1.0
     if rough:
         factor *= rate.rough
@@ -279,7 +278,12 @@ def fire_modifiers(f: FireFacts, r: Rules | None = None) -> list[Mod]:
         out.append(Mod("target_foot_column", m["target_foot_column"], "target is foot column", src))
     if f.target_type == "cavalry" and f.target_mounted:
         out.append(
-            Mod("target_mounted_cavalry", m["target_mounted_cavalry"], "target is mounted cavalry", src)
+            Mod(
+                "target_mounted_cavalry",
+                m["target_mounted_cavalry"],
+                "target is mounted cavalry",
+                src,
+            )
         )
     if f.firer_class in ("foot", "dismounted_cavalry") and f.firer_formation == "line":
         out.append(Mod("firer_line", m["firer_line"], "firing unit is in line formation", src))
@@ -355,13 +359,21 @@ def melee_modifiers(f: MeleeFacts, r: Rules | None = None) -> list[Mod]:
     out = [Mod("stands", f.stands, "stands fighting", src)]
     if f.unit_type == "cavalry" and f.mounted and f.attacking:
         out.append(
-            Mod("mounted_cavalry_attacking", m["mounted_cavalry_attacking"],
-                "mounted cavalry attacking", src)
+            Mod(
+                "mounted_cavalry_attacking",
+                m["mounted_cavalry_attacking"],
+                "mounted cavalry attacking",
+                src,
+            )
         )
     if f.defending_obstacle and not f.attacking:
         out.append(
-            Mod("defending_wall_or_stream", m["defending_wall_or_stream"],
-                "defending a wall or stream", src)
+            Mod(
+                "defending_wall_or_stream",
+                m["defending_wall_or_stream"],
+                "defending a wall or stream",
+                src,
+            )
         )
     if f.unit_type == "foot" and f.formation == "column":
         out.append(Mod("infantry_column", m["infantry_column"], "infantry in column", src))
@@ -371,8 +383,9 @@ def melee_modifiers(f: MeleeFacts, r: Rules | None = None) -> list[Mod]:
         out.append(Mod("uphill", m["uphill"], "uphill of enemy", src))
     if f.side == "confederate" and f.attacking:
         out.append(
-            Mod("confederates_attacking", m["confederates_attacking"],
-                "Confederates attacking", src)
+            Mod(
+                "confederates_attacking", m["confederates_attacking"], "Confederates attacking", src
+            )
         )
     if f.marker:
         out.append(Mod("marker", m["marker"], "unit has Morale Marker", src))

@@ -93,7 +93,7 @@ def move_away(b: Battle, u: Unit, frm: Unit, dist: float, face_away: bool, why: 
     if not b.slide(u, dx, dy, dist, theta):
         remove(b, u, f"{why} off the table")
         return
-    b.say(f"  {u.name} {why}s {dist:g}\" away from {frm.name}")
+    b.say(f'  {u.name} {why}s {dist:g}" away from {frm.name}')
 
 
 def retreat_dice(u: Unit) -> tuple[int, int]:
@@ -127,10 +127,7 @@ def targets(b: Battle, u: Unit) -> list[tuple[int, int, list[R.Mod], float]]:
     if fc is None or not u.alive:
         return []
     touching = b.touching(u)
-    if touching:
-        cand = touching
-    else:
-        cand = [e for e in b.enemies(u) if not b.touching(b.state.units[e])]
+    cand = touching or [e for e in b.enemies(u) if not b.touching(b.state.units[e])]
     if not cand:
         return []
     d = b.dist_to(u, cand)
@@ -148,8 +145,9 @@ def targets(b: Battle, u: Unit) -> list[tuple[int, int, list[R.Mod], float]]:
         t = b.state.units[c]
         needed = R.fire_needed(fc, dd, b.r)
         assert needed is not None
-        facts = R.FireFacts(u.side, fc, u.formation, u.marker, t.type, t.mounted, t.formation,
-                            in_cover(b, u, t))
+        facts = R.FireFacts(
+            u.side, fc, u.formation, u.marker, t.type, t.mounted, t.formation, in_cover(b, u, t)
+        )
         out.append((c, needed, R.fire_modifiers(facts, b.r), dd))
     return out
 
@@ -187,7 +185,7 @@ def contact_point(u: Unit, t: Unit) -> tuple[float, float, float, bool]:
 
 
 def after_change(u: Unit, change: str) -> tuple[str, bool, bool, str | None]:
-    """(formation, mounted, limbered, cost kind) after a change; IllegalActionError if impossible."""
+    """(formation, mounted, limbered, cost kind) after a change; refuses impossible ones."""
     f, m, lim = u.formation, u.mounted, u.limbered
     if change == "":
         return f, m, lim, None
@@ -213,7 +211,12 @@ def after_change(u: Unit, change: str) -> tuple[str, bool, bool, str | None]:
 
 
 def allowance(
-    b: Battle, u: Unit, formation: str, mounted: bool, limbered: bool, change: str | None,
+    b: Battle,
+    u: Unit,
+    formation: str,
+    mounted: bool,
+    limbered: bool,
+    change: str | None,
     rough: bool,
 ) -> float:
     """Seed 002 MOVEMENT + COMMAND + LEADERS: the inches this move may cover."""
@@ -221,7 +224,11 @@ def allowance(
     if u.type == "artillery" and change == "formation":
         key = "artillery_limbered"  # limbering or unlimbering: half the limbered move
     inches, _ = R.move_allowance(
-        key, rough=rough, in_command=u.in_command, leader_lost=u.leader_lost, change=change,
+        key,
+        rough=rough,
+        in_command=u.in_command,
+        leader_lost=u.leader_lost,
+        change=change,
         r=b.r,
     )
     return inches
@@ -240,7 +247,7 @@ def check_move(b: Battle, u: Unit, x: float, y: float, theta: float, change: str
     allow = allowance(b, u, form, mounted, limbered, cost, rough)
     if dist > allow + 1e-6:
         raise IllegalActionError(
-            f"{u.name} may move {allow:.2f}\" this turn, not {dist:.2f}\""
+            f'{u.name} may move {allow:.2f}" this turn, not {dist:.2f}"'
             + (" (rough ground)" if rough else "")
         )
     old = (u.formation, u.mounted, u.limbered, u.hw, u.hd)
@@ -280,7 +287,7 @@ def charge_reach(b: Battle, u: Unit, t: Unit) -> tuple[float, float, float, bool
     allow = allowance(b, u, u.formation, u.mounted, u.limbered, None, rough)
     if dist > allow + 1e-6:
         raise IllegalActionError(
-            f"{u.name} cannot reach {t.name}: {dist:.2f}\" needed, {allow:.2f}\" allowed"
+            f'{u.name} cannot reach {t.name}: {dist:.2f}" needed, {allow:.2f}" allowed'
         )
     if not b.free_at(u, x, y, th, u.hw, u.hd, ignore=(t.i,)):
         raise IllegalActionError(f"{u.name} has no room to contact {t.name}")
@@ -293,9 +300,11 @@ def morale_roll(b: Battle, u: Unit, purpose: str) -> bool:
     faces = b.roll(2, 6, purpose)
     total = sum(faces) + sum(m.value for m in mods)
     ok = total >= number
-    b.say(f"  {u.name} {purpose}: rolled {faces[0]}+{faces[1]}"
-          f"{''.join(f' {m.value:+d}' for m in mods)} = {total} vs {number}+: "
-          f"{'pass' if ok else 'fail'}")
+    b.say(
+        f"  {u.name} {purpose}: rolled {faces[0]}+{faces[1]}"
+        f"{''.join(f' {m.value:+d}' for m in mods)} = {total} vs {number}+: "
+        f"{'pass' if ok else 'fail'}"
+    )
     return ok
 
 
@@ -361,7 +370,7 @@ class CommandStep:
         rate = b.r.movement["leader"]
         allow = rate.open * (rate.rough if board.path_rough(ld.x, ld.y, x, y) else 1.0)
         if dist > allow + 1e-6:
-            raise IllegalActionError(f"{ld.name} may move {allow:g}\", not {dist:.2f}\"")
+            raise IllegalActionError(f'{ld.name} may move {allow:g}", not {dist:.2f}"')
         ld.x, ld.y, ld.attached = x, y, att
 
     def auto(self, b: Battle, side: str) -> None:  # pragma: no cover - not automatic
@@ -424,7 +433,7 @@ class MoveStep:
             b.place(u, x, y, th)
             if dist > 1e-9 or change:
                 u.moved = True
-                b.say(f"{u.name} moves {dist:.1f}\"" + (f" ({change})" if change else ""))
+                b.say(f'{u.name} moves {dist:.1f}"' + (f" ({change})" if change else ""))
             return
         if kind == "charge":
             t = int(order[1])
@@ -504,7 +513,7 @@ def why_not_fire(b: Battle, u: Unit, t: int) -> str:
         return f"{u.name} cannot fire at a friendly unit"
     d = float(b.dist_to(u, [t])[0])
     if R.fire_needed(fc, d, b.r) is None:
-        return f"{u.name} cannot fire at {v.name}: out of range ({d:.1f}\")"
+        return f'{u.name} cannot fire at {v.name}: out of range ({d:.1f}")'
     if not b.in_arc(u, v):
         return f"{u.name} cannot fire at {v.name}: outside its front arc"
     if not b.sight(u, [t])[0]:
@@ -517,9 +526,11 @@ def resolve_fire(b: Battle, u: Unit, t: Unit, needed: int, mods: list[R.Mod], rn
     faces = b.roll(2, 6, f"fire {u.id}->{t.id}")
     mod = sum(m.value for m in mods)
     lost = R.fire_stands_lost(faces[0] + faces[1], needed, mod, b.r)
-    b.say(f"{u.name} fires at {t.name} ({rng:.1f}\", needs {needed}+): rolled "
-          f"{faces[0]}+{faces[1]}{''.join(f' {m.value:+d}' for m in mods)} = "
-          f"{sum(faces) + mod}: " + (f"{lost} stand(s)" if lost else "miss"))
+    b.say(
+        f'{u.name} fires at {t.name} ({rng:.1f}", needs {needed}+): rolled '
+        f"{faces[0]}+{faces[1]}{''.join(f' {m.value:+d}' for m in mods)} = "
+        f"{sum(faces) + mod}: " + (f"{lost} stand(s)" if lost else "miss")
+    )
     if lost:
         lose_stands(b, t, lost, "fire")
         add_marker(b, t)
@@ -530,10 +541,17 @@ def melee_facts(b: Battle, u: Unit, e: Unit, attacking: bool, flank: bool) -> R.
     """The MELEE modifier facts for ``u`` fighting ``e``."""
     board = b.setup.board
     return R.MeleeFacts(
-        u.side, u.type, u.mounted, u.formation, u.stands, attacking,
+        u.side,
+        u.type,
+        u.mounted,
+        u.formation,
+        u.stands,
+        attacking,
         (not attacking) and board.crosses_obstacle(u.x, u.y, e.x, e.y),
         board.height_at(u.x, u.y) > board.height_at(e.x, e.y),
-        u.marker, attached_bonus(b, u), flank,
+        u.marker,
+        attached_bonus(b, u),
+        flank,
     )
 
 
@@ -552,7 +570,8 @@ def resolve_melee(b: Battle, a: Unit, d: Unit, charged: bool, flank: bool) -> No
     else:
         win, lose = d, a
     results: list[tuple[Unit, Unit, int, bool]] = [
-        (win, lose, row.win_loss, row.win_retreat), (lose, win, row.lose_loss, row.lose_retreat),
+        (win, lose, row.win_loss, row.win_retreat),
+        (lose, win, row.lose_loss, row.lose_retreat),
     ]
     for u, _, n, _ in results:
         lose_stands(b, u, n, "melee")
@@ -613,8 +632,11 @@ def end_check(b: Battle) -> None:
             st.winner = "draw"
         else:
             st.winner = next(s for s in b.ruleset.order if s not in broken)
-        b.say(f"{', '.join(broken)} army breaks: {st.winner} wins" if st.winner != "draw"
-              else "both armies break: a draw")
+        b.say(
+            f"{', '.join(broken)} army breaks: {st.winner} wins"
+            if st.winner != "draw"
+            else "both armies break: a draw"
+        )
 
 
 def final(b: Battle) -> None:
@@ -623,8 +645,7 @@ def final(b: Battle) -> None:
     points = dict.fromkeys(b.ruleset.order, 0)
     for ob in b.setup.objectives:
         near = {
-            u.side for u in st.units
-            if u.alive and math.hypot(u.x - ob.x, u.y - ob.y) <= ob.radius
+            u.side for u in st.units if u.alive and math.hypot(u.x - ob.x, u.y - ob.y) <= ob.radius
         }
         if len(near) == 1:
             points[near.pop()] += ob.points
