@@ -100,12 +100,24 @@ def make_source(seed: int | None, dice: str = "seeded") -> Any:
 
 
 def ask_faces(n: int, sides: int, purpose: str) -> str:
-    """Ask the person at the table for the faces they rolled on real dice."""
+    """Ask the person at the table for the faces they rolled; re-ask on a typo (3 tries)."""
+    from umpire.dice import PhysicalSource
+
     what = f"{n} d{sides}" if n > 1 else f"a d{sides}"
-    try:
-        return input(f"Roll {what} for {purpose}; type the faces: ")
-    except EOFError:
-        raise UmpireError(f"no faces typed for {purpose} (standard input closed)") from None
+    for attempt in range(3):
+        try:
+            text = input(f"Roll {what} for {purpose}; type the faces: ")
+        except EOFError:
+            raise UmpireError(f"no faces typed for {purpose} (standard input closed)") from None
+        try:
+            PhysicalSource.parse_faces(text, n, sides, purpose)
+        except UmpireError as exc:
+            if attempt == 2:
+                raise
+            sys.stderr.write(f"  {exc}; try again\n")
+            continue
+        return text
+    raise AssertionError("unreachable")
 
 
 def run_action(
