@@ -79,6 +79,18 @@ def _register() -> None:
             continue
         app.add_typer(sub, name=name, help=help_text)
     try:
+        from umpire.cli import battle_cmd
+    except ImportError:
+        pass
+    else:
+        app.command("battle")(battle_cmd.battle)
+        app.add_typer(
+            battle_cmd.resolve_app,
+            name="resolve",
+            help="Table assistant: resolve one fire, charge or melee with its trace and odds.",
+        )
+        app.command("render")(battle_cmd.render)
+    try:
         from umpire.cli.demo_cmd import demo_cmd
     except ImportError:
         return
