@@ -315,6 +315,15 @@ def act_place(ctx: Context, params: S) -> None:
     ctx.set(["leaders", lid, "hex"], hex_id)
 
 
+def act_place_many(ctx: Context, params: S) -> None:
+    """Place many units and leaders at once: ``{"positions": {name: hex, ...}}``."""
+    positions = params.get("positions")
+    if not isinstance(positions, dict) or not positions:
+        raise IllegalActionError("place_many needs positions: a mapping of unit or leader to hex")
+    for name, hex_id in positions.items():
+        act_place(ctx, {"unit": name, "hex": hex_id})
+
+
 def act_enter(ctx: Context, params: S) -> None:
     """A unit (or all of a division) enters play now, ahead of or without its arrival time."""
     st = ctx.state
@@ -394,6 +403,7 @@ ACTIONS = {
     "order_cancel": act_order_cancel,
     "wreck": act_wreck,
     "place": act_place,
+    "place_many": act_place_many,
     "enter": act_enter,
     "exit": act_exit,
     "army_left": act_army_left,

@@ -742,7 +742,7 @@ def longstreet_right(ctx: Context, side: str) -> str:
         return no_result(ctx, "Longstreet is not in play (the use is not spent)")
     cid = ls["command"] if ls["post"] == "corps" else "1"
     had_attack = bool(st["corps"].get(cid, {}).get("attack_orders"))
-    close = _troops_in_small_arms(ctx, cid)
+    close = False if had_attack else _troops_in_small_arms(ctx, cid)
     use(ctx, "longstreet:july2", day=False)
     oid = issue_order(
         ctx,

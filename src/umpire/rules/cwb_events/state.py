@@ -7,6 +7,7 @@ Context in ``events.py`` and ``book.py``.
 from __future__ import annotations
 
 import difflib
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -44,9 +45,16 @@ def today(state: S) -> str:
     return date_of(now(state))
 
 
+_LAYOUTS: dict[str, MapLayout] = {}
+
+
 def layout(state: S) -> MapLayout:
-    """The map layout of this game."""
-    return MapLayout.from_data(state["maps"], "maps (scenario)")
+    """The map layout of this game (cached by its canonical JSON)."""
+    key = json.dumps(state["maps"], sort_keys=True)
+    found = _LAYOUTS.get(key)
+    if found is None:
+        found = _LAYOUTS[key] = MapLayout.from_data(state["maps"], "maps (scenario)")
+    return found
 
 
 def _suggest(name: str, known: Iterable[str]) -> str:
@@ -148,7 +156,7 @@ def within(state: S, hex_id: str, others: list[str], reach: int) -> bool:
     """True if ``hex_id`` is within ``reach`` hexes of any hex in ``others``."""
     lay = layout(state)
     h = lay.parse(hex_id)
-    return any(lay.distance(h, lay.parse(o)) <= reach for o in others)
+    return any(lay.distance(h, lay.parse(o)) <= reach for o in set(others))
 
 
 def split_known(
