@@ -51,6 +51,12 @@ def arrivals(ctx: Context) -> None:
             ctx.set(["leaders", lid, "status"], "active")
     if entered:
         ctx.instruct(f"Arriving at {stamp(t)}: " + ", ".join(entered) + ".")
+    for oid, o in st["orders"].items():
+        if o["status"] == "transit" and o.get("arrive_at") and parse_stamp(o["arrive_at"]) == t:
+            ctx.instruct(
+                f"Order {oid} ({o['text']}) arrives now: roll its acceptance and record the "
+                f"result with `umpire cwb order arrive {oid} <A|D1-D6|Dt>`."
+            )
     if st["longstreet"]["variable"] == "active" and any(u in entered for u in ls_units):
         ctx.set("longstreet.variable", "void")
         ctx.say("Longstreet's units come on normally: the variable entry is void.")

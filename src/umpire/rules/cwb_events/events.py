@@ -46,7 +46,8 @@ def title(side: str) -> str:
 
 def frac(p: Fraction) -> str:
     """``"1/6 (16.67%)"``."""
-    return f"{p.numerator}/{p.denominator} ({float(p) * 100:.2f}%)"
+    text = f"{p.numerator}/{p.denominator}" if p else "0"
+    return f"{text} ({float(p) * 100:.2f}%)"
 
 
 def p_at_least(expr: str, target: int) -> Fraction:
