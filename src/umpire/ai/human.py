@@ -2,7 +2,8 @@
 
 Orders are typed as ``hold``, ``move X Y [FACING_DEG] [CHANGE]``, ``charge UNIT``,
 ``rout``, ``turn``, ``fire UNIT`` or ``leader X Y [UNIT]``. An illegal order is refused
-with its one-line reason and asked again; nothing changes.
+with its one-line reason and asked again at a terminal (``retry``); when the orders come
+from a script or a pipe, the first illegal order ends the battle with that reason.
 """
 
 from __future__ import annotations
@@ -21,9 +22,16 @@ class HumanPolicy:
 
     kind = "human"
 
-    def __init__(self, ask: Callable[[str], str] = input, show: Callable[[str], None] = print):
+    def __init__(
+        self,
+        ask: Callable[[str], str] = input,
+        show: Callable[[str], None] = print,
+        *,
+        retry: bool = True,
+    ):
         self.ask = ask
         self.show = show
+        self.retry = retry
 
     def options(self, b: Battle, req: Request) -> list[str]:
         """What the actor may do now, with exact odds."""
@@ -79,6 +87,8 @@ class HumanPolicy:
                 check(b, req, order)
                 return order
             except IllegalActionError as exc:
+                if not self.retry:
+                    raise
                 self.show(f"umpire: error: {exc}")
 
 

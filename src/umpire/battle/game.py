@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from umpire.battle.engine import Battle, Request
-from umpire.battle.setup import Setup, build
+from umpire.battle.setup import new_state, setup_for
 from umpire.battle.state import State
 from umpire.rules.quick_acw.steps import ruleset
 from umpire.scenarios import Scenario
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from umpire.engine.context import Context
     from umpire.engine.game import Game
 
-_SETUPS: dict[str, tuple[Scenario, Setup]] = {}
+_SCENARIOS: dict[str, tuple[Scenario, str]] = {}
 
 
 class ContextRoller:
@@ -50,46 +50,58 @@ class NoDice:
         raise RuntimeError(f"a read-only battle view tried to roll ({purpose})")
 
 
-def _setup(scen_json: Mapping[str, Any]) -> tuple[Scenario, Setup]:
-    key = hashlib.sha256(json.dumps(scen_json, sort_keys=True).encode()).hexdigest()
-    if key not in _SETUPS:
+def _key(scen_json: Mapping[str, Any]) -> str:
+    # Key order is kept by the store's JSON round trip; another order only misses the cache.
+    return hashlib.sha256(json.dumps(scen_json).encode()).hexdigest()
+
+
+def _scenario(scen_json: Mapping[str, Any]) -> tuple[Scenario, str]:
+    """The validated scenario and the initial engine state as JSON text, cached by content."""
+    key = _key(scen_json)
+    hit = _SCENARIOS.get(key)
+    if hit is None:
         scen = Scenario.model_validate(scen_json)
-        setup, _ = build(scen)
-        _SETUPS[key] = (scen, setup)
-    return _SETUPS[key]
+        start = {"scenario": scen.model_dump(mode="json"), "battle": new_state(scen).to_json()}
+        hit = (scen, json.dumps(start))
+        if len(_SCENARIOS) >= 16:
+            _SCENARIOS.pop(next(iter(_SCENARIOS)))
+        _SCENARIOS[key] = hit
+    return hit
 
 
 def initial_state(scen_json: dict[str, Any]) -> dict[str, Any]:
     """The engine state before any action: the scenario and the fresh battle state."""
-    scen = Scenario.model_validate(scen_json)
-    _, state = build(scen)
-    return {"scenario": scen.model_dump(mode="json"), "battle": state.to_json()}
+    state: dict[str, Any] = json.loads(_scenario(scen_json)[1])
+    return state
 
 
 def battle_from(state: Mapping[str, Any], roller: Any = None, narrate: bool = False) -> Battle:
     """A Battle over an engine state (a view, or a working copy inside an action)."""
-    scen, setup = _setup(state["scenario"])
-    _, st = build(scen)
+    scen, _ = _scenario(state["scenario"])
+    st = new_state(scen)
     st.load_json(dict(state["battle"]))
-    return Battle(setup, st, ruleset(), roller or NoDice(), narrate=narrate)
+    return Battle(setup_for(scen), st, ruleset(), roller or NoDice(), narrate=narrate)
 
 
-def _save(ctx: Context, before: dict[str, Any], b: Battle) -> None:
+def _save(ctx: Context, before: Mapping[str, Any], b: Battle) -> None:
     after = b.state.to_json()
+    changes: list[tuple[list[str | int], Any]] = []
     for key, value in after.items():
         if key in ("units", "leaders"):
             for i, (old, new) in enumerate(zip(before[key], value, strict=True)):
                 if old != new:
-                    ctx.set(["battle", key, i], new)
+                    changes.append((["battle", key, i], new))
         elif before.get(key) != value:
-            ctx.set(["battle", key], value)
+            changes.append((["battle", key], value))
+    for path, value in changes:
+        ctx.set(path, value)
     for line in b.lines:
         ctx.say(line)
 
 
 def act_start(ctx: Context, params: dict[str, Any]) -> None:
     """Run the automatic steps up to the first decision."""
-    before = json.loads(json.dumps(ctx.state["battle"]))
+    before = ctx.state["battle"]  # battle_from copies it; _save diffs before changing
     b = battle_from(ctx.state, ContextRoller(ctx), narrate=True)
     b.next_request()
     _save(ctx, before, b)
@@ -99,7 +111,7 @@ def act_order(ctx: Context, params: dict[str, Any]) -> None:
     """Apply one decision, then run on to the next decision."""
     from umpire.errors import IllegalActionError
 
-    before = json.loads(json.dumps(ctx.state["battle"]))
+    before = ctx.state["battle"]
     b = battle_from(ctx.state, ContextRoller(ctx), narrate=True)
     req = b.next_request()
     if req is None:
@@ -107,15 +119,60 @@ def act_order(ctx: Context, params: dict[str, Any]) -> None:
     order = params.get("order")
     if not isinstance(order, list) or not order:
         raise IllegalActionError('an order is a list such as ["hold"] or ["fire", 3]')
-    b.apply(req, tuple(order))
+    actor = params.get("actor")
+    if actor is not None and actor != actor_id(b, req):
+        raise IllegalActionError(
+            f"the pending {req.kind} decision is for {actor_id(b, req)}, not {actor}"
+        )
+    try:
+        b.apply(req, tuple(order))
+    except (ValueError, TypeError, IndexError):
+        raise IllegalActionError(f"cannot read the order {order!r}") from None
     b.next_request()
     _save(ctx, before, b)
+
+
+def actor_id(b: Battle, req: Request) -> str:
+    """The scenario id of the leader or unit a request is for."""
+    if req.kind == "leader":
+        return b.state.leaders[req.actor].id
+    return b.state.units[req.actor].id
 
 
 def pending(game: Game) -> tuple[Battle, Request | None]:
     """A read-only view of a game's battle and the decision it waits for."""
     b = battle_from(game.state)
     return b, b.next_request()
+
+
+def pending_actor(game: Game) -> str | None:
+    """The id of the leader or unit whose decision a game waits for (None when over)."""
+    st = game.state["battle"]
+    if st["over"] or not 0 <= st["pos"] < len(st["actors"]):
+        return None
+    rs = ruleset()
+    step = rs.steps[rs.flat()[st["seq"]][1]]
+    i = st["actors"][st["pos"]]
+    spec = game.state["scenario"]["leaders" if step.kind == "leader" else "units"][i]
+    return str(spec["id"])
+
+
+def save_game(scen: Scenario, seed: int, orders: Sequence[Sequence[Any]]) -> Game:
+    """The saved-game form of a battle played on the fast path with ``SeededSource(seed)``.
+
+    Every recorded order is applied again as an engine action on the same dice stream,
+    so the game's log holds every roll, change and narrative line, and ``umpire games
+    verify`` can re-execute it. Each action names the actor it is for.
+    """
+    from umpire.dice import SeededSource
+    from umpire.engine.game import Game
+    from umpire.rules import get_module
+
+    game = Game.new(get_module("quick_acw"), scen.model_dump(mode="json"), SeededSource(seed))
+    game.act("start", {})
+    for rec in orders:
+        game.act("order", {"actor": pending_actor(game), "order": list(rec[1:])})
+    return game
 
 
 def play_game(

@@ -106,18 +106,31 @@ def play(
     return result_of(b, seed, rec.faces, orders)
 
 
-def replay(scen: Scenario, faces: list[int], orders: list[list[Any]]) -> Battle:
-    """Rebuild a battle from recorded faces and orders (no policies, no RNG)."""
+def replay(
+    scen: Scenario,
+    faces: list[int],
+    orders: list[list[Any]],
+    *,
+    until_turn: int | None = None,
+    narrate: bool = False,
+) -> Battle:
+    """Rebuild a battle from recorded faces and orders (no policies, no RNG).
+
+    Each order is ``[actor, *order]``; an actor of None is not checked. With
+    ``until_turn`` the battle stops at the first decision of that turn (or at the end).
+    """
     from umpire.dice import ScriptedSource
 
-    b = new_battle(scen, ScriptedSource(list(faces)))
+    b = new_battle(scen, ScriptedSource(list(faces)), narrate)
     it = iter(orders)
     while True:
         req = b.next_request()
-        if req is None:
+        if req is None or (until_turn is not None and b.state.turn >= until_turn):
             break
-        rec = next(it)
-        if rec[0] != req.actor:
+        rec = next(it, None)
+        if rec is None:
+            break  # a game saved part-way: stop at its pending decision
+        if rec[0] is not None and rec[0] != req.actor:
             raise ValueError(f"replay out of step: order for {rec[0]}, engine asks {req.actor}")
         b.apply(req, tuple(rec[1:]))
     return b

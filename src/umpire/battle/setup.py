@@ -44,15 +44,9 @@ class Setup:
     tie: str
 
 
-def build(s: Scenario, r: Rules | None = None) -> tuple[Setup, State]:
-    """The fixed setup and a fresh state for a scenario."""
+def new_state(s: Scenario, r: Rules | None = None) -> State:
+    """A fresh battle state for a scenario (cheap: no board, no terrain raster)."""
     r = r or rules()
-    board = Board(
-        s.table.width,
-        s.table.height,
-        [Feature(t.kind, tuple(t.points), t.name, t.level) for t in s.terrain],
-        see_woods=r.geometry["woods_see_through"],
-    )
     lidx = {ld.id: i for i, ld in enumerate(s.leaders)}
     units = [unit_from_spec(i, u, lidx.get(u.leader, -1)) for i, u in enumerate(s.units)]
     uidx = {u.id: u.i for u in units}
@@ -67,14 +61,51 @@ def build(s: Scenario, r: Rules | None = None) -> tuple[Setup, State]:
         leaders.append(Leader(i, ld.id, ld.name or ld.id, ld.side, bonus, radius, x, y, att))
     state = State(units, leaders)
     state.losses = {"confederate": 0, "union": 0}
-    setup = Setup(
+    return state
+
+
+def new_setup(s: Scenario, r: Rules | None = None) -> Setup:
+    """The fixed part of a battle: the board (terrain rasterised once), objectives, sides."""
+    r = r or rules()
+    board = Board(
+        s.table.width,
+        s.table.height,
+        [Feature(t.kind, tuple(t.points), t.name, t.level) for t in s.terrain],
+        see_woods=r.geometry["woods_see_through"],
+    )
+    return Setup(
         s,
         board,
         [Objective(o.name, o.x, o.y, o.radius, o.points) for o in s.objectives],
         {k: s.sides[k].posture if k in s.sides else "attack" for k in r.order},
         {k: s.sides[k].break_fraction if k in s.sides else 0.5 for k in r.order},
-        {k: sum(1 for u in units if u.side == k) for k in r.order},
+        {k: sum(1 for u in s.units if u.side == k) for k in r.order},
         s.table.turns,
         s.victory.tie,
     )
-    return setup, state
+
+
+_SETUPS: dict[int, tuple[Scenario, Setup]] = {}
+
+
+def setup_for(s: Scenario) -> Setup:
+    """The setup of a scenario object, built once and kept (a few scenarios at most).
+
+    Rasterising the terrain costs milliseconds, more than a whole fast battle, so the
+    board is shared by every battle on the same scenario; it never changes in play.
+    """
+    hit = _SETUPS.get(id(s))
+    if hit is not None and hit[0] is s:
+        return hit[1]
+    if len(_SETUPS) >= 16:
+        _SETUPS.pop(next(iter(_SETUPS)))
+    setup = new_setup(s)
+    _SETUPS[id(s)] = (s, setup)  # keeps ``s`` alive, so its id is not reused
+    return setup
+
+
+def build(s: Scenario, r: Rules | None = None) -> tuple[Setup, State]:
+    """The setup (shared per scenario object) and a fresh state for a scenario."""
+    if r is None or r is rules():
+        return setup_for(s), new_state(s, r)
+    return new_setup(s, r), new_state(s, r)

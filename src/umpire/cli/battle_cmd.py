@@ -23,48 +23,148 @@ def _rules(name: str) -> None:
         raise UnknownNameError(f"unknown rules '{name}' (known: quick-acw)")
 
 
+SIDES = ("confederate", "union")
+POLICIES = ("ai", "random", "human")
+
+
+def _side_list(text: str, option: str) -> list[str]:
+    sides = [t.strip() for t in text.split(",") if t.strip()]
+    for side in sides:
+        if side not in SIDES:
+            raise UnknownNameError(f"unknown side '{side}' in {option} (sides: {', '.join(SIDES)})")
+    return sides
+
+
+def assign_players(
+    ai: str | None, human: str, random_sides: str, players: list[str] | None = None
+) -> dict[str, str]:
+    """Which policy plays each side: ``--player SIDE=KIND``, ``--human``, ``--random``, ``--ai``.
+
+    Without ``--ai`` every side not given to another player is played by the AI; with
+    ``--ai`` exactly the sides it lists are, and every side must have a player.
+    """
+    kinds: dict[str, str] = {}
+
+    def give(side: str, kind: str) -> None:
+        if kinds.get(side, kind) != kind:
+            raise UmpireError(f"the {side} side is given two players ({kinds[side]} and {kind})")
+        kinds[side] = kind
+
+    for text in players or []:
+        side, eq, kind = text.partition("=")
+        if not eq:
+            raise UmpireError(f"--player takes SIDE=POLICY, e.g. union=human, not '{text}'")
+        (side,) = _side_list(side, "--player") or [""]
+        if kind not in POLICIES:
+            raise UnknownNameError(f"unknown policy '{kind}' (known: {', '.join(POLICIES)})")
+        give(side, kind)
+    for side in _side_list(human, "--human"):
+        give(side, "human")
+    for side in _side_list(random_sides, "--random"):
+        give(side, "random")
+    for side in _side_list(ai or "", "--ai"):
+        give(side, "ai")
+    for side in SIDES:
+        if side not in kinds:
+            if ai is not None:
+                raise UmpireError(
+                    f"no player for the {side} side: name it in --ai, --human or --random"
+                )
+            kinds[side] = "ai"
+    return kinds
+
+
+def _human(as_json: bool) -> Any:
+    """The human policy at this terminal: options on stdout (stderr with --json)."""
+    import sys
+
+    from umpire.ai.human import HumanPolicy
+
+    def ask(prompt: str) -> str:
+        try:
+            return input(prompt)
+        except EOFError:
+            raise UmpireError("no order typed (standard input closed); nothing saved") from None
+
+    def show(line: str) -> None:
+        typer.echo(line, err=as_json)
+
+    return HumanPolicy(ask=ask, show=show, retry=sys.stdin.isatty())
+
+
 def battle(
     scenario: str = typer.Argument(..., help="A scenario file or shipped name"),
-    seed: int = typer.Option(1, "--seed"),
-    ai: str = typer.Option("union,confederate", "--ai", help="Sides played by the AI"),
-    human: str = typer.Option("", "--human", help="Side played at the prompt"),
-    random_sides: str = typer.Option("", "--random", help="Sides played by the random policy"),
-    as_json: bool = typer.Option(False, "--json"),
+    seed: int = typer.Option(
+        1, "--seed", help="The dice seed (same seed, same orders: same battle)"
+    ),
+    ai: str | None = typer.Option(
+        None, "--ai", help="Sides the AI plays (default: every side no one else plays)"
+    ),
+    human: str = typer.Option("", "--human", help="Side(s) played at the prompt"),
+    random_sides: str = typer.Option("", "--random", help="Side(s) played by the random policy"),
+    player: list[str] = typer.Option(
+        [], "--player", help="SIDE=POLICY with POLICY one of ai, random, human (repeatable)"
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON"),
     log: Path | None = typer.Option(None, "--log", help="Write faces, orders and narrative"),
+    game: str | None = typer.Option(
+        None, "--game", help="Save under this name (default battle-SCENARIO-SEED)"
+    ),
+    no_save: bool = typer.Option(False, "--no-save", help="Do not save the battle"),
 ) -> None:
-    """Play a battle to the end and print the narrative and the result."""
+    """Play a battle to the end, print the narrative and the result, and save it."""
     from umpire.ai import make_policy
-    from umpire.battle.run import play
-    from umpire.scenarios import load_scenario
+    from umpire.battle.run import play, state_hash
+    from umpire.scenarios import load_scenario, resolve_path
 
+    if seed < 0:
+        raise UmpireError(f"--seed must be a whole number >= 0, got {seed}")
     scen = load_scenario(scenario)
-    pols: dict[str, Any] = {}
-    for side in ("union", "confederate"):
-        kind = (
-            "human"
-            if side in human.split(",")
-            else ("random" if side in random_sides.split(",") else "ai")
-        )
-        if kind == "ai" and ai and side not in ai.split(",") and not human:
-            raise UnknownNameError(f"no policy for side '{side}'")
-        pols[side] = make_policy(kind, seed)
-    res = play(scen, seed, pols, narrate=True)
+    kinds = assign_players(ai, human, random_sides, player)
+    name = game or f"battle-{resolve_path(scenario).stem}-{seed}"
+    store = None
+    if not no_save:
+        from umpire.cli.common import open_store
+
+        store = open_store()
+        if name in store.names():
+            raise UmpireError(
+                f"a game named '{name}' already exists (choose another with --game, or --no-save)"
+            )
+    pols: dict[str, Any] = {
+        side: _human(as_json) if kind == "human" else make_policy(kind, seed)
+        for side, kind in kinds.items()
+    }
+    res = play(scen, seed, pols, narrate=not as_json or log is not None)
+    saved: str | None = None
+    if store is not None:
+        from umpire.battle.game import save_game
+
+        g = save_game(scen, seed, res.orders)
+        if state_hash(g.state["battle"]) != state_hash(res.state):
+            raise UmpireError("internal error: the saved game does not reach the played state")
+        store.create(name, g)
+        saved = name
+    summary = {**res.to_json(), "players": kinds, "game": saved}
     if log is not None:
-        log.write_text(
+        from umpire.cli.games_cmd import atomic_write
+
+        atomic_write(
+            log,
             json.dumps(
                 {
                     "scenario": scenario,
+                    "scenario_data": scen.model_dump(mode="json"),
                     "seed": seed,
                     "faces": res.faces,
                     "orders": res.orders,
                     "narrative": res.lines,
-                    "result": res.to_json(),
+                    "result": summary,
                 }
             ),
-            encoding="utf-8",
         )
     if as_json:
-        print_json(res.to_json())
+        print_json(summary)
         return
     for line in res.lines:
         typer.echo(line)
@@ -72,41 +172,63 @@ def battle(
         f"Result: {res.winner} after {res.turns} turns; stands lost {res.losses}, "
         f"units removed {res.removed} (seed {seed})"
     )
+    if saved:
+        typer.echo(f"Saved as game '{saved}' (umpire games show {saved})")
+
+
+def _battle_at(source: str, turn: int | None) -> Any:
+    """A battle to draw: a --log file, a scenario (its set-up) or a saved game."""
+    from umpire.battle.run import new_battle, replay
+    from umpire.dice import ScriptedSource
+    from umpire.scenarios import Scenario, load_scenario, shipped
+
+    p = Path(source)
+    if p.suffix == ".json" and p.is_file():
+        from umpire.cli.games_cmd import read_export
+
+        rec = read_export(source)
+        if not isinstance(rec, dict) or not {"scenario", "faces", "orders"} <= rec.keys():
+            raise UmpireError(f"{source}: not a battle log written by 'umpire battle --log'")
+        if isinstance(rec.get("scenario_data"), dict):
+            scen = Scenario.model_validate(rec["scenario_data"])
+        else:
+            scen = load_scenario(str(rec["scenario"]))
+        return replay(scen, rec["faces"], rec["orders"], until_turn=turn)
+    if p.is_file() or source in shipped():
+        return new_battle(load_scenario(source), ScriptedSource([]))
+    from umpire.cli.common import open_store
+
+    store = open_store()
+    if source not in store.names():
+        raise UnknownNameError(
+            f"'{source}' is not a scenario, a battle log or a saved game "
+            f"(shipped scenarios: {', '.join(shipped())})"
+        )
+    info = store.info(source)
+    if info.module != "quick_acw":
+        raise UmpireError(f"game '{source}' is a {info.module} game, not a battle")
+    records = store.records(source)
+    faces = [f for r in records for e in r.events for d in e.data.get("draws", []) for f in d[2]]
+    orders = [[None, *r.params["order"]] for r in records if r.name == "order"]
+    scen = Scenario.model_validate(store.scenario(source))
+    return replay(scen, faces, orders, until_turn=turn)
 
 
 def render(
-    source: str = typer.Argument(..., help="A scenario, or a --log file of a battle"),
+    source: str = typer.Argument(..., help="A scenario, a saved battle, or a --log file"),
     turn: int | None = typer.Option(None, "--turn", help="Show the start of this turn"),
-    out: Path = typer.Option(..., "-o", "--out"),
+    out: Path = typer.Option(..., "-o", "--out", help="FILE.svg or FILE.png"),
 ) -> None:
     """Draw the battlefield as SVG or PNG."""
-    from umpire.battle.engine import Recorder
-    from umpire.battle.run import new_battle
     from umpire.board.render import write
-    from umpire.dice import ScriptedSource
-    from umpire.scenarios import load_scenario
 
     if out.suffix.lower() not in (".svg", ".png"):
         raise UmpireError(f"output must end in .svg or .png, not '{out.suffix}'")
-    p = Path(source)
-    if p.suffix == ".json" and p.exists():
-        rec = json.loads(p.read_text(encoding="utf-8"))
-        scen = load_scenario(rec["scenario"])
-        b = new_battle(scen, Recorder(ScriptedSource(rec["faces"])))
-        it = iter(rec["orders"])
-        while True:
-            req = b.next_request()
-            if req is None or (
-                turn is not None
-                and b.state.turn >= turn
-                and b.state.seq == 0
-                and req.kind == "leader"
-            ):
-                break
-            b.apply(req, tuple(next(it)[1:]))
-    else:
-        b = new_battle(load_scenario(source), ScriptedSource([]))
-    write(b, out)
+    b = _battle_at(source, turn)
+    try:
+        write(b, out)
+    except OSError as exc:
+        raise UmpireError(f"cannot write {out}: {exc.strerror}") from None
     typer.echo(f"wrote {out}")
 
 
