@@ -1,0 +1,435 @@
+"""The battle commands at the command line: battle (and its saved game), resolve, render.
+
+Everything goes through ``umpire.cli.main.main([...])``; conftest gives each test its own
+save file, so "nothing saved" is checked with ``games list --json``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import struct
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from umpire.cli.main import main
+
+# A small battle: one unit a side, 26" apart, three turns, no leaders.
+TINY = """name = "Tiny"
+[table]
+width = 36
+height = 24
+turns = 3
+
+[[units]]
+id = "c1"
+name = "1st VA"
+side = "confederate"
+type = "foot"
+stands = 4
+x = 4
+y = 12
+facing = 0
+
+[[units]]
+id = "u1"
+name = "2nd WI"
+side = "union"
+type = "foot"
+stands = 4
+x = 30
+y = 12
+facing = 180
+"""
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def saved(capsys: pytest.CaptureFixture[str]) -> dict[str, int]:
+    code, out, _ = run(capsys, "games", "list", "--json")
+    assert code == 0
+    return {g["name"]: g["actions"] for g in json.loads(out)}
+
+
+def one_line_error(code: int, out: str, err: str, *needles: str) -> None:
+    assert code == 2, (out, err)
+    assert err.startswith("umpire: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err + out
+    for needle in needles:
+        assert needle in err, err
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY, encoding="utf-8")
+    return path
+
+
+# -- umpire battle -----------------------------------------------------------------------
+
+
+def test_battle_json_saves_a_verifiable_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """--json holds winner, turns, losses per side and the seed; the saved game verifies."""
+    code, out, err = run(capsys, "battle", "mcpherson_ridge", "--seed", "4", "--json")
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["winner"] in ("union", "confederate", "draw")
+    assert 1 <= res["turns"] <= 8 and res["seed"] == 4
+    assert set(res["losses"]["stands"]) == {"union", "confederate"}
+    assert set(res["losses"]["units_removed"]) == {"union", "confederate"}
+    assert res["players"] == {"union": "ai", "confederate": "ai"}
+    assert res["game"] == "battle-mcpherson_ridge-4"
+    assert saved(capsys)["battle-mcpherson_ridge-4"] > 100
+    code, out, err = run(capsys, "games", "verify", "battle-mcpherson_ridge-4", "--json")
+    assert code == 0, err
+    rep = json.loads(out)
+    assert rep["rolls_checked"] is True and rep["dice"] == res["dice"]
+    # The log shows the battle's narrative and its rolls.
+    code, out, _ = run(capsys, "games", "show", "battle-mcpherson_ridge-4", "--events", "0")
+    assert code == 0 and "fires at" in out and "2d6" in out
+    # The same name again is refused in one line, before anything is played.
+    code, out, err = run(capsys, "battle", "mcpherson_ridge", "--seed", "4")
+    one_line_error(code, out, err, "already exists")
+
+
+def test_same_seed_same_result(capsys: pytest.CaptureFixture[str], tiny: Path) -> None:
+    """The same seed and the same choices give the same result (and state)."""
+    a = json.loads(run(capsys, "battle", str(tiny), "--seed", "9", "--json", "--game", "a")[1])
+    b = json.loads(run(capsys, "battle", str(tiny), "--seed", "9", "--json", "--game", "b")[1])
+    c = json.loads(run(capsys, "battle", str(tiny), "--seed", "9", "--json", "--no-save")[1])
+    assert a.pop("game") == "a" and b.pop("game") == "b" and c.pop("game") is None
+    assert a == b == c
+    assert saved(capsys).keys() == {"a", "b"}
+
+
+def test_text_narrative_and_game_name(capsys: pytest.CaptureFixture[str], tiny: Path) -> None:
+    """Without --json: the narrative turn by turn, the result, and the saved game's name."""
+    code, out, err = run(capsys, "battle", str(tiny), "--seed", "2")
+    assert code == 0, err
+    assert "--- Turn 1 ---" in out and "Result: " in out
+    assert out.strip().splitlines()[-1] == (
+        "Saved as game 'battle-tiny-2' (umpire games show battle-tiny-2)"
+    )
+
+
+def test_undo_and_fork_a_battle(capsys: pytest.CaptureFixture[str], tiny: Path) -> None:
+    """Undo and fork work on a saved battle, and what is left still verifies."""
+    assert run(capsys, "battle", str(tiny), "--seed", "3", "--game", "g")[0] == 0
+    total = saved(capsys)["g"]
+    code, _, err = run(capsys, "games", "undo", "g", "--steps", "3")
+    assert code == 0, err
+    code, _, err = run(capsys, "games", "fork", "g", "h", "--at", "5")
+    assert code == 0, err
+    assert saved(capsys) == {"g": total - 3, "h": 5}
+    for name in ("g", "h"):
+        code, out, err = run(capsys, "games", "verify", name, "--json")
+        assert code == 0 and json.loads(out)["rolls_checked"], err
+    code, out, _ = run(capsys, "games", "show", "h", "--json")
+    log = json.loads(out)["log"]
+    assert [e["name"] for e in log] == ["start"] + ["order"] * 4
+    assert all("actor" in e["params"] for e in log[1:])
+
+
+def test_log_file_and_render_from_it(
+    capsys: pytest.CaptureFixture[str], tiny: Path, tmp_path: Path
+) -> None:
+    """--log writes faces, orders, narrative and the result; render replays it."""
+    log = tmp_path / "battle.json"
+    code, out, err = run(capsys, "battle", str(tiny), "--seed", "5", "--log", str(log), "--json")
+    assert code == 0, err
+    data = json.loads(log.read_text())
+    assert data["seed"] == 5 and data["result"] == json.loads(out)
+    assert len(data["faces"]) == data["result"]["dice"]
+    assert data["orders"] and data["narrative"]
+    svg = tmp_path / "end.svg"
+    assert run(capsys, "render", str(log), "-o", str(svg))[0] == 0
+    assert "Turn " in svg.read_text()
+
+
+# -- human policy -----------------------------------------------------------------------
+
+
+def feed(monkeypatch: pytest.MonkeyPatch, answers: list[str]) -> list[str]:
+    """Script standard input; every prompt asked is kept."""
+    asked: list[str] = []
+    it: Iterator[str] = iter(answers)
+
+    def fake_input(prompt: str = "") -> str:
+        asked.append(prompt)
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr(builtins, "input", fake_input)
+    return asked
+
+
+def test_human_policy_from_scripted_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tiny: Path
+) -> None:
+    """--human union: the options (with exact odds) are shown and typed orders are played."""
+    # Union decisions per turn: defensive fire, move, offensive fire.
+    asked = feed(monkeypatch, ["hold", "move 26 12", "hold"] + ["hold"] * 20)
+    code, out, err = run(capsys, "battle", str(tiny), "--seed", "1", "--human", "union")
+    assert code == 0, err
+    assert asked[:3] == ["union defensive_fire> ", "union move> ", "union offensive_fire> "]
+    assert "2nd WI (foot, line) at (30.0, 12.0)" in out
+    assert 'up to 6.00" in open ground' in out
+    assert '2nd WI moves 4.0"' in out
+    assert "P(hit)" in out  # fire options carry their exact odds once in range
+    code, out, err = run(capsys, "games", "verify", "battle-tiny-1")
+    assert code == 0, err
+
+
+def test_illegal_human_order_saves_nothing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tiny: Path
+) -> None:
+    """Moving further than allowed: one-line reason, exit 2, nothing saved."""
+    feed(monkeypatch, ["hold", "move 10 20"])
+    code, out, err = run(capsys, "battle", str(tiny), "--human", "union")
+    one_line_error(code, out, err, 'may move 6.00" this turn')
+    assert saved(capsys) == {}
+    # Firing at something out of range or sight is refused the same way.
+    feed(monkeypatch, ["fire c1"])
+    code, out, err = run(capsys, "battle", str(tiny), "--human", "union")
+    one_line_error(code, out, err, "cannot fire at 1st VA")
+    # Input running out is a clean error too.
+    feed(monkeypatch, [])
+    code, out, err = run(capsys, "battle", str(tiny), "--human", "union")
+    one_line_error(code, out, err, "standard input closed")
+    assert saved(capsys) == {}
+
+
+# -- bad input ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("battle", "no_such_scenario"), "no scenario 'no_such_scenario'"),
+        (("battle", "mcpherson_ridge", "--human", "rebels"), "unknown side 'rebels'"),
+        (("battle", "mcpherson_ridge", "--player", "union=robot"), "unknown policy 'robot'"),
+        (("battle", "mcpherson_ridge", "--ai", "union"), "no player for the confederate side"),
+        (("battle", "mcpherson_ridge", "--ai", "union", "--human", "union"), "two players"),
+        (("battle", "mcpherson_ridge", "--seed", "-1"), "--seed"),
+        (("render", "no_such_thing", "-o", "x.svg"), "not a scenario, a battle log"),
+        (("render", "mcpherson_ridge", "-o", "x.gif"), ".svg or .png"),
+        (("resolve", "fire", "--range", "40"), "no fire"),
+        (("resolve", "fire", "--rules", "warhammer", "--range", "4"), "unknown rules"),
+        (("resolve", "melee", "--a", "confederate,foot"), "side,type,formation,stands"),
+    ],
+)
+def test_bad_input_one_line(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], needle: str
+) -> None:
+    """Unknown scenario, side, policy...: exit 2, one line on stderr, nothing saved."""
+    code, out, err = run(capsys, *args)
+    one_line_error(code, out, err, needle)
+    assert saved(capsys) == {}
+
+
+def test_impossible_scenario_names_file_and_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A unit off the table: the error names file:line of the unit; nothing saved."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text(TINY.replace("x = 30", "x = 40"), encoding="utf-8")
+    code, out, err = run(capsys, "battle", str(bad))
+    one_line_error(code, out, err, f"{bad}:", "off the table")
+    line = int(err.split(f"{bad}:")[1].split(":")[0])
+    assert TINY.replace("x = 30", "x = 40").splitlines()[line - 1] == "x = 40"
+    assert saved(capsys) == {}
+
+
+# -- umpire resolve: traces and exact odds -------------------------------------------------
+
+P2D6 = {t: Fraction(6 - abs(t - 7), 36) for t in range(2, 13)}  # 1/36, 2/36 .. 6/36 .. 1/36
+
+
+def at_least(n: int) -> Fraction:
+    return sum((p for t, p in P2D6.items() if t >= n), Fraction(0))
+
+
+def fraction(text: str) -> Fraction:
+    return Fraction(text)
+
+
+def test_resolve_fire_odds_foot_at_2_inches_in_line_at_column(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Foot at 2" firing in line at a column: 4+, +2 line, +1 column.
+
+    P(hit) = P(2d6 + 3 >= 4) = 1; two stands need 2d6 + 3 >= 12, i.e. 9+ = 10/36.
+    """
+    code, out, err = run(
+        capsys,
+        "resolve",
+        "fire",
+        "--rules",
+        "quick-acw",
+        "--range",
+        "2",
+        "--target-formation",
+        "column",
+        "--odds",
+        "--json",
+    )
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["table"] == "002 FIRE" and res["row"] == "foot" and res["needed"] == 4
+    assert [(m["id"], m["value"]) for m in res["modifiers"]] == [
+        ("target_foot_column", 1),
+        ("firer_line", 2),
+    ]
+    assert all(m["source"] == "002 FIRE modifiers" for m in res["modifiers"])
+    odds = {k: fraction(v) for k, v in res["odds"].items()}
+    assert odds["miss"] == 0
+    assert odds["two_stands"] == Fraction(10, 36) == at_least(9)
+    assert odds["one_stand"] == 1 - Fraction(10, 36)
+    assert "roll" not in res  # --odds: nothing rolled
+
+
+def test_resolve_fire_union_artillery_long_range_with_roll(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Union artillery at 20" (11+) at artillery in cover: +1 Union, -1 artillery, -1 cover.
+
+    P(hit) = P(2d6 - 1 >= 11) = P(12) = 1/36; a roll of 6,6 scores 11: one stand.
+    """
+    code, out, err = run(
+        capsys,
+        "resolve",
+        "fire",
+        "--firer",
+        "artillery",
+        "--side",
+        "union",
+        "--range",
+        "20",
+        "--target",
+        "artillery",
+        "--cover",
+        "--roll",
+        "6,6",
+        "--json",
+    )
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["needed"] == 11 and res["band"] == 3 and res["total_modifier"] == -1
+    assert {m["id"] for m in res["modifiers"]} == {
+        "target_cover",
+        "target_artillery",
+        "union_firing",
+    }
+    assert fraction(res["odds"]["one_stand"]) == Fraction(1, 36)
+    assert fraction(res["odds"]["two_stands"]) == 0
+    assert res["roll"] == [6, 6] and res["score"] == 11 and res["stands_lost"] == 1
+
+
+def test_resolve_charge_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    """Union charges (8+) with a +1 leader and a MM (-1); the Confederates stand on 7+.
+
+    P(charge passes) = P(2d6 >= 8) = 15/36; P(target stands) = P(2d6 >= 7) = 21/36.
+    """
+    code, out, err = run(
+        capsys,
+        "resolve",
+        "charge",
+        "--side",
+        "union",
+        "--leader",
+        "1",
+        "--marker",
+        "--target-side",
+        "confederate",
+        "--odds",
+        "--json",
+    )
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["charge_number"] == 8 and res["stand_number"] == 7
+    assert [(m["id"], m["value"]) for m in res["charge_modifiers"]] == [
+        ("leader", 1),
+        ("marker", -1),
+    ]
+    assert fraction(res["odds"]["charge_passes"]) == Fraction(15, 36) == at_least(8)
+    assert fraction(res["odds"]["target_stands"]) == Fraction(21, 36) == at_least(7)
+
+
+def test_resolve_melee_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    """Confederate foot line 4 stands charging Union foot line 4 stands.
+
+    A = 2d6 + 4 + 1 (Confederates attacking), B = 2d6 + 4: A wins when X - Y >= 0 for two
+    2d6 rolls X, Y: (1 + P(X = Y)) / 2 with P(X = Y) = sum p_k^2 = 146/1296; a tie when
+    X - Y = -1: sum p_k p_(k+1) = 140/1296.
+    """
+    code, out, err = run(capsys, "resolve", "melee", "--odds", "--json")
+    assert code == 0, err
+    res = json.loads(out)
+    assert [(m["id"], m["value"]) for m in res["a_modifiers"]] == [
+        ("stands", 4),
+        ("confederates_attacking", 1),
+    ]
+    assert [(m["id"], m["value"]) for m in res["b_modifiers"]] == [("stands", 4)]
+    same = sum((p * p for p in P2D6.values()), Fraction(0))
+    one_less = sum((P2D6[k] * P2D6[k + 1] for k in range(2, 12)), Fraction(0))
+    assert same == Fraction(146, 1296) and one_less == Fraction(140, 1296)
+    odds = {k: fraction(v) for k, v in res["odds"].items()}
+    assert odds["a_wins"] == (1 + same) / 2 == Fraction(721, 1296)
+    assert odds["tie"] == one_less
+    assert odds["b_wins"] == 1 - odds["a_wins"] - odds["tie"]
+
+
+def test_resolve_melee_with_rolls_gives_the_row(capsys: pytest.CaptureFixture[str]) -> None:
+    """Given dice: scores, the difference row and the results (winner / loser with #)."""
+    code, out, err = run(
+        capsys, "resolve", "melee", "--roll", "6,6", "--b-roll", "1,2", "--b-obstacle", "--json"
+    )
+    assert code == 0, err
+    res = json.loads(out)
+    # A: 12 + 4 + 1 = 17; B: 3 + 4 + 2 (defending a wall or stream) = 9; difference 8.
+    assert (res["a_score"], res["b_score"], res["difference"]) == (17, 9, 8)
+    assert res["row"] == "6-8" and res["result"] == {"a": "1", "b": "3#"}
+
+
+# -- umpire render -------------------------------------------------------------------------
+
+
+def test_render_svg_and_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """SVG with every unit's label; PNG with its signature and the table's size in pixels."""
+    svg, png = tmp_path / "m.svg", tmp_path / "m.png"
+    assert run(capsys, "render", "mcpherson_ridge", "-o", str(svg))[0] == 0
+    assert run(capsys, "render", "mcpherson_ridge", "-o", str(png))[0] == 0
+    text = svg.read_text()
+    assert text.startswith("<svg") and text.rstrip().endswith("</svg>")
+    from umpire.scenarios import load_scenario
+
+    scen = load_scenario("mcpherson_ridge")
+    for u in scen.units:
+        assert f">{u.id} {u.stands}</text>" in text
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    assert (width, height) == (48 * 8, 36 * 8)
+    assert data[-8:-4] == b"IEND"
+
+
+def test_render_saved_battle_at_a_turn(
+    capsys: pytest.CaptureFixture[str], tiny: Path, tmp_path: Path
+) -> None:
+    """A saved battle renders at the start of a chosen turn, and at its end."""
+    assert run(capsys, "battle", str(tiny), "--seed", "6", "--game", "t")[0] == 0
+    at2, end = tmp_path / "t2.svg", tmp_path / "end.svg"
+    assert run(capsys, "render", "t", "--turn", "2", "-o", str(at2))[0] == 0
+    assert run(capsys, "render", "t", "-o", str(end))[0] == 0
+    assert ">Turn 2</text>" in at2.read_text()
+    assert "result:" in end.read_text()
