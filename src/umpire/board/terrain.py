@@ -153,14 +153,14 @@ class Board:
         Blocked by more than ``see_woods`` inches of woods or town, or by a hill higher
         than both ends.
         """
-        if len(x0) == 0:
-            return np.zeros(0, dtype=bool)
-        i, j, step = self._samples(x0, y0, x1, y1)
-        woods = self.block[i, j].sum(axis=1) * step
-        lev = self.level[i, j]
-        top = np.maximum(lev[:, 0], lev[:, -1])
-        hill_blocks = (lev > top[:, None]).any(axis=1)
-        clear: NDArray[np.bool_] = (woods <= self.see_woods + 1e-9) & ~hill_blocks
+        clear = np.zeros(len(x0), dtype=bool)
+        for n in range(len(x0)):  # each line sampled on its own, whatever else is asked
+            i, j, step = self._samples(x0[n : n + 1], y0[n : n + 1], x1[n : n + 1], y1[n : n + 1])
+            woods = self.block[i, j].sum(axis=1) * step
+            lev = self.level[i, j]
+            top = np.maximum(lev[:, 0], lev[:, -1])
+            hill_blocks = (lev > top[:, None]).any(axis=1)
+            clear[n] = bool(((woods <= self.see_woods + 1e-9) & ~hill_blocks)[0])
         return clear
 
     def crosses_wall(self, x0: float, y0: float, x1: float, y1: float) -> bool:
