@@ -140,3 +140,19 @@ def test_change_ops() -> None:
     assert state == {"n": 2, "x": {"y": "z"}}
     with pytest.raises(IllegalActionError, match="cannot remove"):
         apply_change(state, "remove", ["x", "y"], 5)
+
+
+def test_log_and_state_share_no_objects() -> None:
+    """A value changed after it was logged cannot rewrite the log or a replayed state."""
+    ctx = Context({}, SeededSource(1), {})
+    orders = {"status": "D4"}
+    ctx.set("order", orders)
+    orders["status"] = "A"
+    ctx.state["order"]["status"] = "D5"
+    assert ctx.events[-1].data["value"] == {"status": "D4"}
+    game = new_game()
+    game.act("deck", {"name": "box", "cards": ["a", "b"]})
+    replayed = Game.replay_state(game.module, game.scenario, game.actions)
+    replayed["decks"]["box"]["remaining"].clear()
+    again = Game.replay_state(game.module, game.scenario, game.actions)
+    assert again["decks"]["box"]["remaining"] == ["a", "b"]

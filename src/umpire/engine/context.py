@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 from umpire.dice.sources import DiceSource
 from umpire.engine.decisions import Decision, Option, Policy, RandomPolicy, as_options
-from umpire.engine.events import JSON, Event, Path, apply_change, get_path, parse_path
+from umpire.engine.events import (
+    JSON,
+    Event,
+    Path,
+    apply_change,
+    copy_state,
+    get_path,
+    parse_path,
+)
 from umpire.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -189,7 +197,8 @@ class Context:
         apply_change(self.state, op, p, value)
         data: dict[str, JSON] = {"op": op, "path": p}
         if op != "delete":
-            data["value"] = value
+            # The log keeps its own copy: later edits by the caller cannot rewrite history.
+            data["value"] = copy_state(value) if isinstance(value, dict | list) else value
         self.events.append(Event("change", data))
 
     def set(self, path: str | Path, value: JSON) -> None:

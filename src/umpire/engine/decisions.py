@@ -124,7 +124,8 @@ class PromptPolicy:
 
     def choose(self, decision: Decision, pick: PickFn) -> list[str]:
         """Show the options numbered; accept numbers or ids separated by spaces/commas."""
-        lines = [f"[{decision.decider}] {decision.prompt} (choose {decision.pick}):"]
+        how_many = f"up to {decision.pick}" if decision.allow_fewer else str(decision.pick)
+        lines = [f"[{decision.decider}] {decision.prompt} (choose {how_many}):"]
         for i, o in enumerate(decision.options, 1):
             lines.append(f"  {i}. {o.label or o.id}" + (f"  [{o.id}]" if o.label else ""))
         print("\n".join(lines))

@@ -88,6 +88,8 @@ def apply_change(state: JSON, op: str, path: Path, value: JSON = None) -> None:
     """
     if not path:
         raise IllegalActionError("a change needs a non-empty path")
+    if isinstance(value, dict | list):
+        value = copy_state(value)  # the state never shares objects with the log
     try:
         parent = _container(state, path, create=op in ("set", "inc", "append"))
         key = path[-1]
