@@ -19,17 +19,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
-import numpy as np
-
 from umpire.battle.setup import Setup
 from umpire.battle.state import State, Unit
 from umpire.board.geometry import (
-    F,
+    Box,
+    box_corners,
+    box_distance,
+    box_overlap,
     corners,
-    distances,
     local,
-    overlaps,
-    segments_hit_boxes,
+    segment_hits_box,
 )
 from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw.rules import Rules, rules
@@ -115,9 +114,14 @@ class Battle:
     """A battle in progress: setup, state, rules, dice and (optionally) a narrative."""
 
     __slots__ = (
-        "_arr",
+        "_boxes",
+        "_dist",
         "_flat",
+        "_los",
+        "_seen",
+        "_touch",
         "lines",
+        "memo",
         "narrate",
         "r",
         "roller",
@@ -144,7 +148,12 @@ class Battle:
         self.lines: list[str] = []
         self.r = r or rules()
         self._flat = ruleset.flat()
-        self._arr: tuple[F, ...] | None = None
+        self._boxes: list[Box | None] | None = None
+        self._dist: dict[tuple[int, int], float] = {}
+        self._touch: dict[int, list[int]] = {}
+        self._seen: dict[tuple[int, int], bool] = {}
+        self._los: dict[tuple[float, float, float, float], bool] = {}  # terrain only
+        self.memo: dict[Any, Any] = {}  # rule modules: answers valid until dirty()
 
     # -- narrative ---------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -214,23 +223,37 @@ class Battle:
                 self.ruleset.extra["final"](self)
 
     # -- geometry over the current state -------------------------------------------
+    # The hot path asks the same questions many times between two changes of the
+    # board (every fire decision asks who touches whom, how far, who sees whom), so the
+    # answers are kept until the next change: ``dirty()`` forgets them. Everything is
+    # plain floats one pair at a time (numpy's per-call overhead is far larger than
+    # the arithmetic for a few dozen bases), with cheap bounding-circle pre-filters.
     def dirty(self) -> None:
-        """Forget cached arrays (call after any unit moves or changes size)."""
-        self._arr = None
+        """Forget cached geometry (call after any unit moves, changes size or leaves)."""
+        self._boxes = None
+        self._dist.clear()
+        self._touch.clear()
+        self._seen.clear()
+        self.memo.clear()
 
-    def arrays(self) -> tuple[F, ...]:
-        """x, y, theta, hw, hd, alive (as float) of every unit, cached."""
-        if self._arr is None:
+    def box(self, u: Unit) -> Box:
+        """``u``'s base as (x, y, cos, sin, hw, hd), cached until the next change."""
+        boxes = self._boxes
+        if boxes is None:
+            boxes = self._boxes = [None] * len(self.state.units)
+        b = boxes[u.i]
+        if b is None:
+            b = boxes[u.i] = (u.x, u.y, math.cos(u.theta), math.sin(u.theta), u.hw, u.hd)
+        return b
+
+    def dist(self, i: int, j: int) -> float:
+        """Nearest-point distance between the bases of units ``i`` and ``j`` (cached)."""
+        key = (i, j) if i < j else (j, i)
+        d = self._dist.get(key)
+        if d is None:
             us = self.state.units
-            self._arr = (
-                np.array([u.x for u in us]),
-                np.array([u.y for u in us]),
-                np.array([u.theta for u in us]),
-                np.array([u.hw for u in us]),
-                np.array([u.hd for u in us]),
-                np.array([1.0 if u.alive else 0.0 for u in us]),
-            )
-        return self._arr
+            d = self._dist[key] = box_distance(self.box(us[key[0]]), self.box(us[key[1]]))
+        return d
 
     def alive(self, side: str | None = None) -> list[Unit]:
         """Living units, of one side or all."""
@@ -240,29 +263,33 @@ class Battle:
         """Indexes of living enemy units."""
         return [v.i for v in self.state.units if v.alive and v.side != u.side]
 
-    def dist_to(self, u: Unit, idx: Sequence[int]) -> F:
+    def dist_to(self, u: Unit, idx: Sequence[int]) -> list[float]:
         """Nearest-point distances from ``u``'s base to the bases ``idx``."""
-        if not idx:
-            return np.zeros(0)
-        x, y, th, hw, hd, _ = self.arrays()
-        ii = np.asarray(idx)
-        return distances(*u.box(), x[ii], y[ii], th[ii], hw[ii], hd[ii])
+        return [self.dist(u.i, j) for j in idx]
 
     def touching(self, u: Unit) -> list[int]:
-        """Enemy units whose bases touch ``u``'s (default contact tolerance)."""
+        """Enemy units whose bases touch ``u``'s (default contact tolerance); cached."""
+        out = self._touch.get(u.i)
+        if out is None:
+            out = self._touch[u.i] = self.touching_box(u, self.box(u), cached=True)
+        return out
+
+    def touching_box(self, u: Unit, b: Box, *, cached: bool = False) -> list[int]:
+        """Enemy units that would touch ``u`` if its base were ``b``."""
         tol = self.r.geometry["contact"]
-        reach = math.hypot(u.hw, u.hd) + tol
-        cand = [
-            v.i
-            for v in self.state.units
-            if v.alive
-            and v.side != u.side
-            and math.hypot(v.x - u.x, v.y - u.y) <= reach + math.hypot(v.hw, v.hd)
-        ]
-        if not cand:
-            return []
-        d = self.dist_to(u, cand)
-        return [c for c, dd in zip(cand, d, strict=True) if dd <= tol]
+        x, y, _, _, hw, hd = b
+        reach = math.hypot(hw, hd) + tol
+        hypot = math.hypot
+        out = []
+        for v in self.state.units:
+            if (
+                v.alive
+                and v.side != u.side
+                and hypot(v.x - x, v.y - y) <= reach + hypot(v.hw, v.hd)
+                and (self.dist(u.i, v.i) if cached else box_distance(b, self.box(v))) <= tol
+            ):
+                out.append(v.i)
+        return out
 
     def in_arc(self, u: Unit, v: Unit) -> bool:
         """Is ``v``'s centre within the fire arc of ``u`` (default ``fire_arc``)?"""
@@ -271,23 +298,35 @@ class Battle:
             return False
         return math.degrees(math.atan2(abs(lat), fwd)) <= self.r.geometry["fire_arc_degrees"]
 
+    def sees(self, u: Unit, t: Unit) -> bool:
+        """Line of sight from ``u`` to ``t``: terrain, then friendly bases; cached."""
+        key = (u.i, t.i)
+        ok = self._seen.get(key)
+        if ok is None:
+            x0, y0, x1, y1 = u.x, u.y, t.x, t.y
+            line = (x0, y0, x1, y1)
+            ok = self._los.get(line)
+            if ok is None:
+                ok = self._los[line] = self.setup.board.sight_clear(x0, y0, x1, y1)
+            if ok:
+                lo_x, hi_x = (x0, x1) if x0 < x1 else (x1, x0)
+                lo_y, hi_y = (y0, y1) if y0 < y1 else (y1, y0)
+                for v in self.state.units:
+                    if not v.alive or v.side != u.side or v.i == u.i:
+                        continue
+                    r = math.hypot(v.hw, v.hd)
+                    if v.x + r < lo_x or v.x - r > hi_x or v.y + r < lo_y or v.y - r > hi_y:
+                        continue
+                    if segment_hits_box(x0, y0, x1, y1, self.box(v)):
+                        ok = False
+                        break
+            self._seen[key] = ok
+        return ok
+
     def sight(self, u: Unit, targets: Sequence[int]) -> list[bool]:
-        """Line of sight from ``u`` to each target: terrain, then friendly bases."""
-        if not targets:
-            return []
+        """Line of sight from ``u`` to each target (see :meth:`sees`)."""
         us = self.state.units
-        tx = np.array([us[t].x for t in targets])
-        ty = np.array([us[t].y for t in targets])
-        x0 = np.full(len(targets), u.x)
-        y0 = np.full(len(targets), u.y)
-        ok = self.setup.board.terrain_los(x0, y0, tx, ty)
-        friends = [v.i for v in us if v.alive and v.side == u.side and v.i != u.i]
-        if friends and ok.any():
-            x, y, th, hw, hd, _ = self.arrays()
-            fi = np.asarray(friends)
-            hit = segments_hit_boxes(x0, y0, tx, ty, x[fi], y[fi], th[fi], hw[fi], hd[fi])
-            ok &= ~hit.any(axis=1)
-        return [bool(v) for v in ok]
+        return [self.sees(u, us[t]) for t in targets]
 
     def free_at(
         self,
@@ -300,38 +339,38 @@ class Battle:
         ignore: Sequence[int] = (),
     ) -> bool:
         """Is a base at (x, y, theta) free of every other living base, and on the table?"""
-        if not self.setup.board.on_table(corners(x, y, theta, hw, hd)):
-            return False
-        xs, ys, th, hws, hds, alive = self.arrays()
-        mask = alive > 0
-        mask[u.i] = False
-        for k in ignore:
-            mask[k] = False
-        if not mask.any():
-            return True
-        return not overlaps(
-            x, y, theta, hw, hd, xs[mask], ys[mask], th[mask], hws[mask], hds[mask]
-        ).any()
+        b = (x, y, math.cos(theta), math.sin(theta), hw, hd)
+        board = self.setup.board
+        w, h = board.width, board.height
+        cs = box_corners(b)
+        for k in range(0, 8, 2):
+            if not (0 <= cs[k] <= w and 0 <= cs[k + 1] <= h):
+                return False
+        reach = math.hypot(hw, hd) + 1e-6
+        hypot = math.hypot
+        for v in self.state.units:
+            if not v.alive or v.i == u.i or v.i in ignore:
+                continue
+            if hypot(v.x - x, v.y - y) >= reach + hypot(v.hw, v.hd):
+                continue
+            if box_overlap(b, self.box(v)):
+                return False
+        return True
 
     def crosses_enemy(self, u: Unit, x: float, y: float) -> bool:
         """Does the straight path of ``u``'s centre to (x, y) cross an enemy base?"""
-        en = self.enemies(u)
-        if not en:
-            return False
-        xs, ys, th, hws, hds, _ = self.arrays()
-        ei = np.asarray(en)
-        hit = segments_hit_boxes(
-            np.array([u.x]),
-            np.array([y * 0 + u.y]),
-            np.array([x]),
-            np.array([y]),
-            xs[ei],
-            ys[ei],
-            th[ei],
-            hws[ei],
-            hds[ei],
-        )
-        return bool(hit.any())
+        x0, y0 = u.x, u.y
+        lo_x, hi_x = (x0, x) if x0 < x else (x, x0)
+        lo_y, hi_y = (y0, y) if y0 < y else (y, y0)
+        for v in self.state.units:
+            if not v.alive or v.side == u.side:
+                continue
+            r = math.hypot(v.hw, v.hd)
+            if v.x + r < lo_x or v.x - r > hi_x or v.y + r < lo_y or v.y - r > hi_y:
+                continue
+            if segment_hits_box(x0, y0, x, y, self.box(v)):
+                return True
+        return False
 
     def place(self, u: Unit, x: float, y: float, theta: float | None = None) -> None:
         """Move a unit's base (and an attached leader with it)."""

@@ -84,12 +84,7 @@ class Unit:
 
     def resize(self, r: Rules | None = None) -> None:
         """Recompute the base from type, formation and stands (default ``stand_sizes``)."""
-        w, d = (r or rules()).bases[self.type]
-        n = max(self.stands, 1)
-        if self.type != "artillery" and self.formation == "column":
-            self.hw, self.hd = w / 2, n * d / 2
-        else:
-            self.hw, self.hd = n * w / 2, d / 2
+        self.hw, self.hd = base_size(self.type, self.formation, self.stands, r)
 
     def box(self) -> tuple[float, float, float, float, float]:
         """(x, y, theta, hw, hd) for the geometry functions."""
@@ -140,6 +135,17 @@ class Unit:
             self.leader_lost,
         ) = v
         self.resize()
+
+
+def base_size(
+    utype: str, formation: str, stands: int, r: Rules | None = None
+) -> tuple[float, float]:
+    """(half frontage, half depth) of a unit's base (default ``stand_sizes``)."""
+    w, d = (r or rules()).bases[utype]
+    n = max(stands, 1)
+    if utype != "artillery" and formation == "column":
+        return w / 2, n * d / 2
+    return n * w / 2, d / 2
 
 
 class Leader:

@@ -195,3 +195,135 @@ def norm_angle(a: float) -> float:
     if a <= 0:
         a += 2 * math.pi
     return a - math.pi
+
+
+# -- scalar versions for the battle's hot path -------------------------------------------
+# One pair at a time in plain floats: numpy's per-call overhead (tens of microseconds)
+# dwarfs the arithmetic for a handful of bases. The formulas and the order of the
+# operations are those of the vectorised functions above, so both give the same floats.
+
+Box = tuple[float, float, float, float, float, float]
+"""A base ready for the scalar tests: (x, y, cos theta, sin theta, hw, hd)."""
+Box4 = tuple[float, float, float, float]
+"""A segment (x0, y0, x1, y1)."""
+
+
+def box_of(x: float, y: float, theta: float, hw: float, hd: float) -> Box:
+    """The scalar form of a base."""
+    return x, y, math.cos(theta), math.sin(theta), hw, hd
+
+
+def box_corners(b: Box) -> tuple[float, float, float, float, float, float, float, float]:
+    """x0, y0 .. x3, y3 in the order of :func:`corners`."""
+    x, y, c, s, hw, hd = b
+    fx, fy = c * hd, s * hd
+    lx, ly = -s * hw, c * hw
+    return (
+        x + fx + lx,
+        y + fy + ly,
+        x + fx - lx,
+        y + fy - ly,
+        x - fx - lx,
+        y - fy - ly,
+        x - fx + lx,
+        y - fy + ly,
+    )
+
+
+def box_overlap(a: Box, b: Box, tol: float = 1e-6) -> bool:
+    """Separating-axis test of two bases (as :func:`overlaps`)."""
+    x, y, c, s, hw, hd = a
+    ox, oy, oc, os_, ohw, ohd = b
+    dx, dy = ox - x, oy - y
+    if (
+        abs(dx * c + dy * s)
+        >= hd + (ohd * abs(oc * c + os_ * s) + ohw * abs(-os_ * c + oc * s)) - tol
+    ):
+        return False
+    ax, ay = -s, c
+    if (
+        abs(dx * ax + dy * ay)
+        >= hw + (ohd * abs(oc * ax + os_ * ay) + ohw * abs(-os_ * ax + oc * ay)) - tol
+    ):
+        return False
+    if (
+        abs(dx * oc + dy * os_)
+        >= ohd + (hd * abs(c * oc + s * os_) + hw * abs(-s * oc + c * os_)) - tol
+    ):
+        return False
+    ax, ay = -os_, oc
+    return not (
+        abs(dx * ax + dy * ay)
+        >= ohw + (hd * abs(c * ax + s * ay) + hw * abs(-s * ax + c * ay)) - tol
+    )
+
+
+def _corners_to_edges(p: tuple[float, ...], q: tuple[float, ...]) -> float:
+    """The least distance from the corners ``p`` to the edges of the polygon ``q``."""
+    best = math.inf
+    sqrt = math.sqrt
+    for k in range(4):
+        ax, ay = q[2 * k], q[2 * k + 1]
+        m = 2 * ((k + 1) & 3)
+        vx, vy = q[m] - ax, q[m + 1] - ay
+        ll = vx * vx + vy * vy
+        den = ll if ll > EPS else 1.0
+        for n in range(0, 8, 2):
+            px, py = p[n], p[n + 1]
+            t = ((px - ax) * vx + (py - ay) * vy) / den
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+            qx, qy = ax + t * vx - px, ay + t * vy - py
+            d = sqrt(qx * qx + qy * qy)
+            if d < best:
+                best = d
+    return best
+
+
+def box_distance(a: Box, b: Box) -> float:
+    """Nearest-point distance of two bases, 0 if they overlap (as :func:`distances`)."""
+    if box_overlap(a, b, 0.0):
+        return 0.0
+    pa, pb = box_corners(a), box_corners(b)
+    return min(_corners_to_edges(pa, pb), _corners_to_edges(pb, pa))
+
+
+def segment_hits_box(
+    x0: float, y0: float, x1: float, y1: float, b: Box, shrink: float = 1e-6
+) -> bool:
+    """Does the segment cross the base (slab test, as :func:`segments_hit_boxes`)?"""
+    bx, by, c, s, hw, hd = b
+    ax0, ay0 = x0 - bx, y0 - by
+    ax1, ay1 = x1 - bx, y1 - by
+    tmin, tmax = 0.0, 1.0
+    for p0, p1, half in (
+        (ax0 * c + ay0 * s, ax1 * c + ay1 * s, hd - shrink),
+        (-ax0 * s + ay0 * c, -ax1 * s + ay1 * c, hw - shrink),
+    ):
+        d = p1 - p0
+        if abs(d) < EPS:
+            if abs(p0) > half:
+                return False
+            continue
+        ta = (-half - p0) / d
+        tb = (half - p0) / d
+        if ta > tb:
+            ta, tb = tb, ta
+        if ta > tmin:
+            tmin = ta
+        if tb < tmax:
+            tmax = tb
+    return tmin <= tmax
+
+
+def crosses_any(x0: float, y0: float, x1: float, y1: float, segs: list[Box4]) -> bool:
+    """Does segment (x0,y0)-(x1,y1) properly cross any of ``segs`` (as
+    :func:`segment_crosses_segments`)?"""
+    for ax, ay, bx, by in segs:
+        d1 = (bx - ax) * (y0 - ay) - (by - ay) * (x0 - ax)
+        d2 = (bx - ax) * (y1 - ay) - (by - ay) * (x1 - ax)
+        if d1 * d2 < 0:
+            d3 = (x1 - x0) * (ay - y0) - (y1 - y0) * (ax - x0)
+            d4 = (x1 - x0) * (by - y0) - (y1 - y0) * (bx - x0)
+            if d3 * d4 < 0:
+                return True
+    return False

@@ -179,29 +179,48 @@ def move_allowance(
     """
     r = r or rules()
     rate = r.movement[key]
-    inches = rate.open
+    inches = move_inches(key, rough, in_command, leader_lost, change, r)
     trace = [Mod(key, 0, f'{key.replace("_", " ")}: {rate.open:g}" open', "002 MOVEMENT")]
-    factor = 1.0
     if rough:
-        factor *= rate.rough
         trace.append(Mod("rough", 0, f"rough ground x{rate.rough:g}", "002 MOVEMENT ROUGH"))
     if not in_command:
         f = r.costs["out_of_command"]
-        factor *= f
         trace.append(Mod("out_of_command", 0, f"outside leader radius x{f:g}", "002 COMMAND"))
     if leader_lost:
         f = r.costs["leader_lost"]
-        factor *= f
         trace.append(Mod("leader_lost", 0, f"leader lost x{f:g}", "002 LEADERS"))
     if change == "formation":
         f = 1.0 - r.costs["formation_change"]
-        factor *= f
         trace.append(Mod("formation_change", 0, f"change of formation x{f:g}", "002 MOVEMENT"))
     elif change == "mount":
         f = 1.0 - r.costs["mount_dismount"]
-        factor *= f
         trace.append(Mod("mount_dismount", 0, f"mount/dismount x{f:g}", "002 MOVEMENT"))
-    return inches * factor, trace
+    return inches, trace
+
+
+def move_inches(
+    key: str,
+    rough: bool = False,
+    in_command: bool = True,
+    leader_lost: bool = False,
+    change: str | None = None,
+    r: Rules | None = None,
+) -> float:
+    """The number of :func:`move_allowance` without its trace (the AI's hot path)."""
+    r = r or rules()
+    rate = r.movement[key]
+    factor = 1.0
+    if rough:
+        factor *= rate.rough
+    if not in_command:
+        factor *= r.costs["out_of_command"]
+    if leader_lost:
+        factor *= r.costs["leader_lost"]
+    if change == "formation":
+        factor *= 1.0 - r.costs["formation_change"]
+    elif change == "mount":
+        factor *= 1.0 - r.costs["mount_dismount"]
+    return rate.open * factor
 
 
 def rout_distance(unit_type: str, r: Rules | None = None) -> float:

@@ -9,10 +9,11 @@ apply them to the board.
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any
 
 from umpire.battle.engine import Battle, Order, Ruleset
-from umpire.battle.state import Unit
+from umpire.battle.state import Unit, base_size
 from umpire.board.geometry import local
 from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import rules as R
@@ -35,7 +36,8 @@ def add_marker(b: Battle, u: Unit) -> None:
     """Seed 002: "MM are not cumulative - you can only have one per unit"."""
     if u.alive and not u.marker:
         u.marker = True
-        b.say(f"  {u.name} takes a Morale Marker")
+        if b.narrate:
+            b.say(f"  {u.name} takes a Morale Marker")
 
 
 def lose_stands(b: Battle, u: Unit, n: int, cause: str) -> None:
@@ -47,7 +49,8 @@ def lose_stands(b: Battle, u: Unit, n: int, cause: str) -> None:
     b.state.losses[u.side] = b.state.losses.get(u.side, 0) + n
     u.resize(b.r)
     b.dirty()
-    b.say(f"  {u.name} loses {n} stand{'s' if n > 1 else ''} ({cause}), {u.stands} left")
+    if b.narrate:
+        b.say(f"  {u.name} loses {n} stand{'s' if n > 1 else ''} ({cause}), {u.stands} left")
     for ld in b.state.leaders:
         if ld.alive and ld.attached == u.i:
             face = b.roll(1, 6, f"leader {ld.id} casualty")[0]
@@ -57,7 +60,8 @@ def lose_stands(b: Battle, u: Unit, n: int, cause: str) -> None:
                 for v in b.state.units:
                     if v.leader == ld.i:
                         v.leader_lost = True
-                b.say(f"  {ld.name} is killed or captured (rolled {face})")
+                if b.narrate:
+                    b.say(f"  {ld.name} is killed or captured (rolled {face})")
     if R.is_removed(u.stands, u.stands0, b.r):
         remove(b, u, "below half strength")
 
@@ -70,7 +74,8 @@ def remove(b: Battle, u: Unit, why: str) -> None:
         if ld.attached == u.i:
             ld.attached = -1
     b.dirty()
-    b.say(f"  {u.name} is removed ({why})")
+    if b.narrate:
+        b.say(f"  {u.name} is removed ({why})")
 
 
 def nearest_enemy(b: Battle, u: Unit) -> Unit | None:
@@ -93,7 +98,8 @@ def move_away(b: Battle, u: Unit, frm: Unit, dist: float, face_away: bool, why: 
     if not b.slide(u, dx, dy, dist, theta):
         remove(b, u, f"{why} off the table")
         return
-    b.say(f'  {u.name} {why}s {dist:g}" away from {frm.name}')
+    if b.narrate:
+        b.say(f'  {u.name} {why}s {dist:g}" away from {frm.name}')
 
 
 def retreat_dice(u: Unit) -> tuple[int, int]:
@@ -121,35 +127,62 @@ def targets(b: Battle, u: Unit) -> list[tuple[int, int, list[R.Mod], float]]:
     """Every legal target of ``u``: (target, needed, modifiers, range).
 
     Seed 002 FIRE: range bands, "can't shoot through friendly troops", "If you can't
-    see it you can't shoot it"; defaults fire_arc, engaged_no_fire.
+    see it you can't shoot it"; defaults fire_arc, engaged_no_fire. The answer is kept
+    in ``b.memo`` until the board changes (the AI and the step both ask).
     """
     fc = fire_class(u)
     if fc is None or not u.alive:
         return []
+    key = ("targets", u.i, u.marker, fc)
+    hit: list[tuple[int, int, list[R.Mod], float]] | None = b.memo.get(key)
+    if hit is not None:
+        return hit
+    us = b.state.units
     touching = b.touching(u)
-    cand = touching or [e for e in b.enemies(u) if not b.touching(b.state.units[e])]
-    if not cand:
-        return []
-    d = b.dist_to(u, cand)
-    top = b.r.fire_bands[-1]
-    near = [(c, float(dd)) for c, dd in zip(cand, d, strict=True) if dd <= top + 1e-9]
-    near = [(c, dd) for c, dd in near if R.fire_needed(fc, dd, b.r) is not None]
-    near = [(c, dd) for c, dd in near if b.in_arc(u, b.state.units[c])]
-    if not near:
-        return []
-    seen = b.sight(u, [c for c, _ in near]) if not touching else [True] * len(near)
+    cand = touching or [e for e in b.enemies(u) if not b.touching(us[e])]
+    reach = max_range(fc, b.r) + 1e-6
+    hypot = math.hypot
+    ru = hypot(u.hw, u.hd)
     out = []
-    for (c, dd), ok in zip(near, seen, strict=True):
-        if not ok:
-            continue
-        t = b.state.units[c]
+    for c in cand:
+        t = us[c]
+        if hypot(t.x - u.x, t.y - u.y) - ru - hypot(t.hw, t.hd) > reach:
+            continue  # beyond the longest range even from the nearest corners
+        dd = b.dist(u.i, c)
         needed = R.fire_needed(fc, dd, b.r)
-        assert needed is not None
-        facts = R.FireFacts(
-            u.side, fc, u.formation, u.marker, t.type, t.mounted, t.formation, in_cover(b, u, t)
-        )
-        out.append((c, needed, R.fire_modifiers(facts, b.r), dd))
+        if needed is None or not b.in_arc(u, t):
+            continue
+        if not touching and not b.sees(u, t):
+            continue
+        out.append((c, needed, fire_mods(b, u, fc, t), dd))
+    b.memo[key] = out
     return out
+
+
+@cache
+def max_range(fc: str, r: R.Rules) -> float:
+    """The longest range at which a FIRE table row has a number."""
+    top = 0.0
+    for band, needed in zip(r.fire_bands, r.fire_table[fc], strict=True):
+        if needed:
+            top = band
+    return top
+
+
+_FIRE_MODS: dict[tuple[Any, ...], list[R.Mod]] = {}
+
+
+def fire_mods(b: Battle, u: Unit, fc: str, t: Unit) -> list[R.Mod]:
+    """Seed 002 FIRE modifiers for ``u`` firing at ``t`` (shared lists: do not change them)."""
+    cover = in_cover(b, u, t)
+    key = (u.side, fc, u.formation, u.marker, t.type, t.mounted, t.formation, cover, b.r)
+    mods = _FIRE_MODS.get(key)
+    if mods is None:
+        facts = R.FireFacts(
+            u.side, fc, u.formation, u.marker, t.type, t.mounted, t.formation, cover
+        )
+        mods = _FIRE_MODS[key] = R.fire_modifiers(facts, b.r)
+    return mods
 
 
 def in_cover(b: Battle, firer: Unit, t: Unit) -> bool:
@@ -223,15 +256,7 @@ def allowance(
     key = R.move_key(u.type, formation, mounted, limbered)
     if u.type == "artillery" and change == "formation":
         key = "artillery_limbered"  # limbering or unlimbering: half the limbered move
-    inches, _ = R.move_allowance(
-        key,
-        rough=rough,
-        in_command=u.in_command,
-        leader_lost=u.leader_lost,
-        change=change,
-        r=b.r,
-    )
-    return inches
+    return R.move_inches(key, rough, u.in_command, u.leader_lost, change, b.r)
 
 
 def check_move(b: Battle, u: Unit, x: float, y: float, theta: float, change: str) -> float:
@@ -250,21 +275,12 @@ def check_move(b: Battle, u: Unit, x: float, y: float, theta: float, change: str
             f'{u.name} may move {allow:.2f}" this turn, not {dist:.2f}"'
             + (" (rough ground)" if rough else "")
         )
-    old = (u.formation, u.mounted, u.limbered, u.hw, u.hd)
-    u.formation, u.mounted, u.limbered = form, mounted, limbered
-    u.resize(b.r)
-    hw, hd = u.hw, u.hd
-    u.formation, u.mounted, u.limbered, u.hw, u.hd = old
+    hw, hd = base_size(u.type, form, u.stands, b.r)
     if not b.free_at(u, x, y, theta, hw, hd):
         raise IllegalActionError(f"{u.name} cannot end there: off the table or on another unit")
     if dist > 0 and b.crosses_enemy(u, x, y):
         raise IllegalActionError(f"{u.name} cannot move through an enemy unit")
-    saved = u.box()
-    u.x, u.y, u.theta, u.hw, u.hd = x, y, theta, hw, hd
-    b.dirty()
-    touch = b.touching(u)
-    u.x, u.y, u.theta, u.hw, u.hd = saved
-    b.dirty()
+    touch = b.touching_box(u, (x, y, math.cos(theta), math.sin(theta), hw, hd))
     if touch:
         raise IllegalActionError(
             f"{u.name} would touch an enemy: moving into contact needs a charge"
@@ -300,18 +316,20 @@ def morale_roll(b: Battle, u: Unit, purpose: str) -> bool:
     faces = b.roll(2, 6, purpose)
     total = sum(faces) + sum(m.value for m in mods)
     ok = total >= number
-    b.say(
-        f"  {u.name} {purpose}: rolled {faces[0]}+{faces[1]}"
-        f"{''.join(f' {m.value:+d}' for m in mods)} = {total} vs {number}+: "
-        f"{'pass' if ok else 'fail'}"
-    )
+    if b.narrate:
+        b.say(
+            f"  {u.name} {purpose}: rolled {faces[0]}+{faces[1]}"
+            f"{''.join(f' {m.value:+d}' for m in mods)} = {total} vs {number}+: "
+            f"{'pass' if ok else 'fail'}"
+        )
     return ok
 
 
 def do_charge(b: Battle, u: Unit, t: Unit) -> None:
     """Seed 002 charge paragraph: charge test, half move and MM on failure, stand test."""
     x, y, th, flank, dist = charge_reach(b, u, t)
-    b.say(f"{u.name} charges {t.name}" + (" in flank/rear" if flank else ""))
+    if b.narrate:
+        b.say(f"{u.name} charges {t.name}" + (" in flank/rear" if flank else ""))
     u.moved = True
     u.charged = True
     dx, dy = (x - u.x) / (dist or 1.0), (y - u.y) / (dist or 1.0)
@@ -415,12 +433,14 @@ class MoveStep:
                     f"{u.name}: 'turn' is the about-face of a unit with a MM; use a move"
                 )
             b.place(u, u.x, u.y, u.theta + math.pi)
-            b.say(f"{u.name} turns about")
+            if b.narrate:
+                b.say(f"{u.name} turns about")
             return
         if kind == "rout":
             if not u.marker:
                 raise IllegalActionError(f"{u.name} has no Morale Marker and cannot rout")
-            b.say(f"{u.name} routs")
+            if b.narrate:
+                b.say(f"{u.name} routs")
             rout_move(b, u)
             return
         if kind == "move":
@@ -433,7 +453,8 @@ class MoveStep:
             b.place(u, x, y, th)
             if dist > 1e-9 or change:
                 u.moved = True
-                b.say(f'{u.name} moves {dist:.1f}"' + (f" ({change})" if change else ""))
+                if b.narrate:
+                    b.say(f'{u.name} moves {dist:.1f}"' + (f" ({change})" if change else ""))
             return
         if kind == "charge":
             t = int(order[1])
@@ -466,7 +487,8 @@ class RallyStep:
         for u in b.state.units:
             if u.alive and u.side == side and u.marker and not u.moved:
                 u.marker = False
-                b.say(f"{u.name} rallies")
+                if b.narrate:
+                    b.say(f"{u.name} rallies")
 
 
 class FireStep:
@@ -526,11 +548,12 @@ def resolve_fire(b: Battle, u: Unit, t: Unit, needed: int, mods: list[R.Mod], rn
     faces = b.roll(2, 6, f"fire {u.id}->{t.id}")
     mod = sum(m.value for m in mods)
     lost = R.fire_stands_lost(faces[0] + faces[1], needed, mod, b.r)
-    b.say(
-        f'{u.name} fires at {t.name} ({rng:.1f}", needs {needed}+): rolled '
-        f"{faces[0]}+{faces[1]}{''.join(f' {m.value:+d}' for m in mods)} = "
-        f"{sum(faces) + mod}: " + (f"{lost} stand(s)" if lost else "miss")
-    )
+    if b.narrate:
+        b.say(
+            f'{u.name} fires at {t.name} ({rng:.1f}", needs {needed}+): rolled '
+            f"{faces[0]}+{faces[1]}{''.join(f' {m.value:+d}' for m in mods)} = "
+            f"{sum(faces) + mod}: " + (f"{lost} stand(s)" if lost else "miss")
+        )
     if lost:
         lose_stands(b, t, lost, "fire")
         add_marker(b, t)
@@ -564,7 +587,8 @@ def resolve_melee(b: Battle, a: Unit, d: Unit, charged: bool, flank: bool) -> No
     sa = sum(fa) + sum(m.value for m in ma)
     sd = sum(fd) + sum(m.value for m in md)
     row = R.melee_row(sa - sd, b.r)
-    b.say(f"Melee {a.name} {sa} vs {d.name} {sd}")
+    if b.narrate:
+        b.say(f"Melee {a.name} {sa} vs {d.name} {sd}")
     if sa >= sd:
         win, lose = a, d
     else:
@@ -632,11 +656,12 @@ def end_check(b: Battle) -> None:
             st.winner = "draw"
         else:
             st.winner = next(s for s in b.ruleset.order if s not in broken)
-        b.say(
-            f"{', '.join(broken)} army breaks: {st.winner} wins"
-            if st.winner != "draw"
-            else "both armies break: a draw"
-        )
+        if b.narrate:
+            b.say(
+                f"{', '.join(broken)} army breaks: {st.winner} wins"
+                if st.winner != "draw"
+                else "both armies break: a draw"
+            )
 
 
 def final(b: Battle) -> None:
@@ -653,7 +678,8 @@ def final(b: Battle) -> None:
     best = max(points.values())
     leaders = [s for s, p in points.items() if p == best]
     st.winner = leaders[0] if len(leaders) == 1 else b.setup.tie
-    b.say(f"Turn limit: objective points {points}; result: {st.winner}")
+    if b.narrate:
+        b.say(f"Turn limit: objective points {points}; result: {st.winner}")
 
 
 def ruleset() -> Ruleset:
