@@ -89,11 +89,10 @@ class ScriptedAI:
                     continue
                 if math.hypot(v.x - u.x, v.y - u.y) > 20:
                     continue
-                try:
-                    _x, _y, _th, flank, _d = S.charge_reach(b, u, v)
-                except IllegalActionError:
+                opt = S.charge_option(b, u, v)
+                if opt is None:
                     continue
-                p = charge_chance(b, u, v, flank)
+                p = charge_chance(b, u, v, opt[3])
                 if p > CHARGE_THRESHOLD and (best is None or p > best[0]):
                     best = (p, v.i)
             if best is not None:
@@ -154,10 +153,11 @@ class ScriptedAI:
     def _try(self, b: Battle, u: Unit, cands: list[tuple[float, float, float, str]]) -> Order:
         for x, y, th, ch in cands:
             try:
-                S.check_move(b, u, x, y, th, ch)
+                ok = S.move_ok(b, u, x, y, th, ch)
             except IllegalActionError:
                 continue
-            return ("move", x, y, th, ch)
+            if ok:
+                return ("move", x, y, th, ch)
         return ("hold",)
 
     # -- fire -------------------------------------------------------------------------

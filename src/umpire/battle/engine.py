@@ -15,6 +15,7 @@ path runs each decision inside an engine action (see ``umpire.battle.game``).
 from __future__ import annotations
 
 import math
+from bisect import insort
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
@@ -114,12 +115,15 @@ class Battle:
     """A battle in progress: setup, state, rules, dice and (optionally) a narrative."""
 
     __slots__ = (
+        "_adj",
         "_boxes",
         "_dist",
         "_flat",
         "_los",
+        "_rad",
         "_seen",
-        "_touch",
+        "_sver",
+        "_ver",
         "lines",
         "memo",
         "narrate",
@@ -148,12 +152,16 @@ class Battle:
         self.lines: list[str] = []
         self.r = r or rules()
         self._flat = ruleset.flat()
-        self._boxes: list[Box | None] | None = None
-        self._dist: dict[tuple[int, int], float] = {}
-        self._touch: dict[int, list[int]] = {}
-        self._seen: dict[tuple[int, int], bool] = {}
+        self._boxes: list[Box | None] = []
+        self._rad: list[float] = []
+        self._ver: list[int] = []  # per unit: bumped by changed()
+        self._sver: dict[str, int] = {}  # per side: bumped when any of its units changes
+        self._dist: dict[tuple[int, int], tuple[int, int, float]] = {}
+        self._adj: list[list[int]] | None = None  # who touches whom, kept exact
+        self._seen: dict[tuple[int, int], tuple[tuple[int, int], bool]] = {}
         self._los: dict[tuple[float, float, float, float], bool] = {}  # terrain only
-        self.memo: dict[Any, Any] = {}  # rule modules: answers valid until dirty()
+        self.memo: dict[Any, Any] = {}  # rule modules: answers valid until any change
+        self.dirty()
 
     # -- narrative ---------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -225,34 +233,83 @@ class Battle:
     # -- geometry over the current state -------------------------------------------
     # The hot path asks the same questions many times between two changes of the
     # board (every fire decision asks who touches whom, how far, who sees whom), so the
-    # answers are kept until the next change: ``dirty()`` forgets them. Everything is
-    # plain floats one pair at a time (numpy's per-call overhead is far larger than
-    # the arithmetic for a few dozen bases), with cheap bounding-circle pre-filters.
+    # answers are kept: ``changed(u)`` forgets those that involve unit ``u`` (it moved,
+    # changed size or left), ``dirty()`` forgets everything. Everything is plain
+    # floats one pair at a time (numpy's per-call overhead is far larger than the
+    # arithmetic for a few dozen bases), with cheap bounding-circle pre-filters.
     def dirty(self) -> None:
-        """Forget cached geometry (call after any unit moves, changes size or leaves)."""
-        self._boxes = None
-        self._dist.clear()
-        self._touch.clear()
-        self._seen.clear()
+        """Forget all cached geometry (after changes made behind the battle's back)."""
+        n = len(self.state.units)
+        self._boxes = [None] * n
+        self._rad = [-1.0] * n
+        self._ver = [0] * n
+        self._sver = dict.fromkeys(self.ruleset.order, 0)
+        self._dist = {}
+        self._seen = {}
+        self._adj = None
         self.memo.clear()
 
+    def changed(self, u: Unit) -> None:
+        """Forget what involves ``u``: call after it moves, changes size or leaves.
+
+        Distances and sight lines carry the versions of the units they depend on, so
+        this is cheap; the contact lists are kept exact at once (``u``'s pairs only).
+        """
+        i = u.i
+        self._boxes[i] = None
+        self._rad[i] = -1.0
+        self._ver[i] += 1
+        self._sver[u.side] = self._sver.get(u.side, 0) + 1
+        self.memo.clear()
+        adj = self._adj
+        if adj is None:
+            return
+        for j in adj[i]:
+            adj[j].remove(i)
+        adj[i] = []
+        if not u.alive:
+            return
+        tol = self.r.geometry["contact"]
+        ru = self.radius(u)
+        hypot = math.hypot
+        for v in self.state.units:
+            if not v.alive or v.side == u.side:
+                continue
+            rv = self.radius(v)
+            d = hypot(v.x - u.x, v.y - u.y)
+            near_u = d <= ru + tol + rv  # the tests of touching_box, from each side
+            near_v = d <= rv + tol + ru
+            if (near_u or near_v) and self.dist(i, v.i) <= tol:
+                if near_u:
+                    adj[i].append(v.i)
+                if near_v:
+                    insort(adj[v.i], i)
+
     def box(self, u: Unit) -> Box:
-        """``u``'s base as (x, y, cos, sin, hw, hd), cached until the next change."""
-        boxes = self._boxes
-        if boxes is None:
-            boxes = self._boxes = [None] * len(self.state.units)
-        b = boxes[u.i]
+        """``u``'s base as (x, y, cos, sin, hw, hd), cached until it changes."""
+        b = self._boxes[u.i]
         if b is None:
-            b = boxes[u.i] = (u.x, u.y, math.cos(u.theta), math.sin(u.theta), u.hw, u.hd)
+            b = self._boxes[u.i] = (u.x, u.y, math.cos(u.theta), math.sin(u.theta), u.hw, u.hd)
         return b
+
+    def radius(self, u: Unit) -> float:
+        """The radius of the circle around ``u``'s base (cached)."""
+        r = self._rad[u.i]
+        if r < 0:
+            r = self._rad[u.i] = math.hypot(u.hw, u.hd)
+        return r
 
     def dist(self, i: int, j: int) -> float:
         """Nearest-point distance between the bases of units ``i`` and ``j`` (cached)."""
-        key = (i, j) if i < j else (j, i)
-        d = self._dist.get(key)
-        if d is None:
-            us = self.state.units
-            d = self._dist[key] = box_distance(self.box(us[key[0]]), self.box(us[key[1]]))
+        if i > j:
+            i, j = j, i
+        ver = self._ver
+        hit = self._dist.get((i, j))
+        if hit is not None and hit[0] == ver[i] and hit[1] == ver[j]:
+            return hit[2]
+        us = self.state.units
+        d = box_distance(self.box(us[i]), self.box(us[j]))
+        self._dist[i, j] = (ver[i], ver[j], d)
         return d
 
     def alive(self, side: str | None = None) -> list[Unit]:
@@ -268,11 +325,14 @@ class Battle:
         return [self.dist(u.i, j) for j in idx]
 
     def touching(self, u: Unit) -> list[int]:
-        """Enemy units whose bases touch ``u``'s (default contact tolerance); cached."""
-        out = self._touch.get(u.i)
-        if out is None:
-            out = self._touch[u.i] = self.touching_box(u, self.box(u), cached=True)
-        return out
+        """Enemy units whose bases touch ``u``'s (default contact tolerance), in order."""
+        adj = self._adj
+        if adj is None:
+            adj = self._adj = [
+                self.touching_box(v, self.box(v), cached=True) if v.alive else []
+                for v in self.state.units
+            ]
+        return adj[u.i]
 
     def touching_box(self, u: Unit, b: Box, *, cached: bool = False) -> list[int]:
         """Enemy units that would touch ``u`` if its base were ``b``."""
@@ -285,7 +345,7 @@ class Battle:
             if (
                 v.alive
                 and v.side != u.side
-                and hypot(v.x - x, v.y - y) <= reach + hypot(v.hw, v.hd)
+                and hypot(v.x - x, v.y - y) <= reach + self.radius(v)
                 and (self.dist(u.i, v.i) if cached else box_distance(b, self.box(v))) <= tol
             ):
                 out.append(v.i)
@@ -301,26 +361,28 @@ class Battle:
     def sees(self, u: Unit, t: Unit) -> bool:
         """Line of sight from ``u`` to ``t``: terrain, then friendly bases; cached."""
         key = (u.i, t.i)
-        ok = self._seen.get(key)
+        stamp = (self._ver[t.i], self._sver[u.side])
+        hit = self._seen.get(key)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        x0, y0, x1, y1 = u.x, u.y, t.x, t.y
+        line = (x0, y0, x1, y1)
+        ok = self._los.get(line)
         if ok is None:
-            x0, y0, x1, y1 = u.x, u.y, t.x, t.y
-            line = (x0, y0, x1, y1)
-            ok = self._los.get(line)
-            if ok is None:
-                ok = self._los[line] = self.setup.board.sight_clear(x0, y0, x1, y1)
-            if ok:
-                lo_x, hi_x = (x0, x1) if x0 < x1 else (x1, x0)
-                lo_y, hi_y = (y0, y1) if y0 < y1 else (y1, y0)
-                for v in self.state.units:
-                    if not v.alive or v.side != u.side or v.i == u.i:
-                        continue
-                    r = math.hypot(v.hw, v.hd)
-                    if v.x + r < lo_x or v.x - r > hi_x or v.y + r < lo_y or v.y - r > hi_y:
-                        continue
-                    if segment_hits_box(x0, y0, x1, y1, self.box(v)):
-                        ok = False
-                        break
-            self._seen[key] = ok
+            ok = self._los[line] = self.setup.board.sight_clear(x0, y0, x1, y1)
+        if ok:
+            lo_x, hi_x = (x0, x1) if x0 < x1 else (x1, x0)
+            lo_y, hi_y = (y0, y1) if y0 < y1 else (y1, y0)
+            for v in self.state.units:
+                if not v.alive or v.side != u.side or v.i == u.i:
+                    continue
+                r = self.radius(v)
+                if v.x + r < lo_x or v.x - r > hi_x or v.y + r < lo_y or v.y - r > hi_y:
+                    continue
+                if segment_hits_box(x0, y0, x1, y1, self.box(v)):
+                    ok = False
+                    break
+        self._seen[key] = (stamp, ok)
         return ok
 
     def sight(self, u: Unit, targets: Sequence[int]) -> list[bool]:
@@ -347,12 +409,17 @@ class Battle:
             if not (0 <= cs[k] <= w and 0 <= cs[k + 1] <= h):
                 return False
         reach = math.hypot(hw, hd) + 1e-6
-        hypot = math.hypot
+        rad = self._rad
         for v in self.state.units:
-            if not v.alive or v.i == u.i or v.i in ignore:
+            if not v.alive or v.i == u.i:
                 continue
-            if hypot(v.x - x, v.y - y) >= reach + hypot(v.hw, v.hd):
-                continue
+            r = rad[v.i]
+            if r < 0:
+                r = self.radius(v)
+            dx, dy = v.x - x, v.y - y
+            lim = reach + r
+            if dx * dx + dy * dy >= lim * lim or v.i in ignore:
+                continue  # the bounding circles do not meet
             if box_overlap(b, self.box(v)):
                 return False
         return True
@@ -380,7 +447,7 @@ class Battle:
         for ld in self.state.leaders:
             if ld.alive and ld.attached == u.i:
                 ld.x, ld.y = x, y
-        self.dirty()
+        self.changed(u)
 
     def slide(self, u: Unit, dx: float, dy: float, dist: float, theta: float) -> bool:
         """Move ``u`` up to ``dist`` along (dx, dy) in half-inch steps, stopping before a base.

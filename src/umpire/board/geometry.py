@@ -258,33 +258,47 @@ def box_overlap(a: Box, b: Box, tol: float = 1e-6) -> bool:
     )
 
 
-def _corners_to_edges(p: tuple[float, ...], q: tuple[float, ...]) -> float:
-    """The least distance from the corners ``p`` to the edges of the polygon ``q``."""
-    best = math.inf
-    sqrt = math.sqrt
-    for k in range(4):
-        ax, ay = q[2 * k], q[2 * k + 1]
-        m = 2 * ((k + 1) & 3)
+def _point_to_edges(px: float, py: float, q: tuple[float, ...], best: float) -> float:
+    """min(best, the squared distances from (px, py) to the four edges of ``q``)."""
+    for k in range(0, 8, 2):
+        ax, ay = q[k], q[k + 1]
+        m = (k + 2) & 7
         vx, vy = q[m] - ax, q[m + 1] - ay
         ll = vx * vx + vy * vy
-        den = ll if ll > EPS else 1.0
-        for n in range(0, 8, 2):
-            px, py = p[n], p[n + 1]
-            t = ((px - ax) * vx + (py - ay) * vy) / den
-            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-            qx, qy = ax + t * vx - px, ay + t * vy - py
-            d = sqrt(qx * qx + qy * qy)
-            if d < best:
-                best = d
+        t = ((px - ax) * vx + (py - ay) * vy) / (ll if ll > EPS else 1.0)
+        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        qx, qy = ax + t * vx - px, ay + t * vy - py
+        d = qx * qx + qy * qy
+        if d < best:
+            best = d
     return best
 
 
 def box_distance(a: Box, b: Box) -> float:
-    """Nearest-point distance of two bases, 0 if they overlap (as :func:`distances`)."""
+    """Nearest-point distance of two bases, 0 if they overlap (as :func:`distances`).
+
+    The least of the corner-to-edge distances both ways, as the vectorised version
+    computes them; corners are tried nearest the other base first, and a corner whose
+    distance to the other's centre, less its radius, already exceeds the best found
+    (with a margin far above rounding) is skipped: it cannot hold the minimum, so the
+    result is the same float. sqrt of the least square is the least sqrt (sqrt is
+    correctly rounded, hence monotonic).
+    """
     if box_overlap(a, b, 0.0):
         return 0.0
     pa, pb = box_corners(a), box_corners(b)
-    return min(_corners_to_edges(pa, pb), _corners_to_edges(pb, pa))
+    hypot = math.hypot
+    ax, ay, bx, by = a[0], a[1], b[0], b[1]
+    ra, rb = hypot(a[4], a[5]), hypot(b[4], b[5])
+    cand = [(hypot(pa[n] - bx, pa[n + 1] - by) - rb, pa[n], pa[n + 1], 1) for n in (0, 2, 4, 6)]
+    cand += [(hypot(pb[n] - ax, pb[n + 1] - ay) - ra, pb[n], pb[n + 1], 0) for n in (0, 2, 4, 6)]
+    cand.sort()
+    best = math.inf
+    for low, px, py, other in cand:
+        if low > math.sqrt(best) + 1e-9:
+            break
+        best = _point_to_edges(px, py, pb if other else pa, best)
+    return math.sqrt(best)
 
 
 def segment_hits_box(

@@ -185,11 +185,15 @@ class Board:
         """
         c = self.cell
         nx1, ny1 = self.nx - 1, self.ny - 1
+        lo, hi = (x0, x1) if x0 < x1 else (x1, x0)
+        a0, a1 = int(lo / c) - 1, int(hi / c) + 1
+        lo, hi = (y0, y1) if y0 < y1 else (y1, y0)
+        b0, b1 = int(lo / c) - 1, int(hi / c) + 1
         return (
-            min(max(int(min(x0, x1) / c) - 1, 0), nx1),
-            min(max(int(max(x0, x1) / c) + 1, 0), nx1),
-            min(max(int(min(y0, y1) / c) - 1, 0), ny1),
-            min(max(int(max(y0, y1) / c) + 1, 0), ny1),
+            0 if a0 < 0 else (nx1 if a0 > nx1 else a0),
+            0 if a1 < 0 else (nx1 if a1 > nx1 else a1),
+            0 if b0 < 0 else (ny1 if b0 > ny1 else b0),
+            0 if b1 < 0 else (ny1 if b1 > ny1 else b1),
         )
 
     def _field(self, key: int) -> list[int]:

@@ -48,7 +48,7 @@ def lose_stands(b: Battle, u: Unit, n: int, cause: str) -> None:
     u.stands -= n
     b.state.losses[u.side] = b.state.losses.get(u.side, 0) + n
     u.resize(b.r)
-    b.dirty()
+    b.changed(u)
     if b.narrate:
         b.say(f"  {u.name} loses {n} stand{'s' if n > 1 else ''} ({cause}), {u.stands} left")
     for ld in b.state.leaders:
@@ -73,7 +73,7 @@ def remove(b: Battle, u: Unit, why: str) -> None:
     for ld in b.state.leaders:
         if ld.attached == u.i:
             ld.attached = -1
-    b.dirty()
+    b.changed(u)
     if b.narrate:
         b.say(f"  {u.name} is removed ({why})")
 
@@ -261,52 +261,97 @@ def allowance(
 
 def check_move(b: Battle, u: Unit, x: float, y: float, theta: float, change: str) -> float:
     """Validate a normal move; return its length. Raises IllegalActionError with the reason."""
+    key = ("move", u.i, x, y, theta, change, u.marker, u.in_command, u.leader_lost)
+    dist = b.memo.get(key)
+    if dist is None:
+        res = _move(b, u, x, y, theta, change, True)
+        if isinstance(res, str):
+            raise IllegalActionError(res)
+        dist = b.memo[key] = res
+    return float(dist)
+
+
+def move_ok(b: Battle, u: Unit, x: float, y: float, theta: float, change: str) -> bool:
+    """Is the move legal? (No message is made; a legal answer is kept for ``check_move``.)
+
+    Raises IllegalActionError only for a formation change the unit cannot make.
+    """
+    key = ("move", u.i, x, y, theta, change, u.marker, u.in_command, u.leader_lost)
+    if key in b.memo:
+        return True
+    res = _move(b, u, x, y, theta, change, False)
+    if isinstance(res, str):
+        return False
+    b.memo[key] = res
+    return True
+
+
+def _move(
+    b: Battle, u: Unit, x: float, y: float, theta: float, change: str, why: bool
+) -> float | str:
+    """The length of a legal move, or why it is illegal ("" unless ``why``)."""
     if u.marker:
-        raise IllegalActionError(
-            f"{u.name} has a Morale Marker: it may only hold, turn about or rout"
-        )
+        return f"{u.name} has a Morale Marker: it may only hold, turn about or rout" if why else ""
     form, mounted, limbered, cost = after_change(u, change)
     dist = math.hypot(x - u.x, y - u.y)
     board = b.setup.board
     rough = dist > 0 and (board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y))
     allow = allowance(b, u, form, mounted, limbered, cost, rough)
     if dist > allow + 1e-6:
-        raise IllegalActionError(
-            f'{u.name} may move {allow:.2f}" this turn, not {dist:.2f}"'
-            + (" (rough ground)" if rough else "")
+        if not why:
+            return ""
+        return f'{u.name} may move {allow:.2f}" this turn, not {dist:.2f}"' + (
+            " (rough ground)" if rough else ""
         )
     hw, hd = base_size(u.type, form, u.stands, b.r)
     if not b.free_at(u, x, y, theta, hw, hd):
-        raise IllegalActionError(f"{u.name} cannot end there: off the table or on another unit")
+        return f"{u.name} cannot end there: off the table or on another unit" if why else ""
     if dist > 0 and b.crosses_enemy(u, x, y):
-        raise IllegalActionError(f"{u.name} cannot move through an enemy unit")
-    touch = b.touching_box(u, (x, y, math.cos(theta), math.sin(theta), hw, hd))
-    if touch:
-        raise IllegalActionError(
-            f"{u.name} would touch an enemy: moving into contact needs a charge"
-        )
+        return f"{u.name} cannot move through an enemy unit" if why else ""
+    if b.touching_box(u, (x, y, math.cos(theta), math.sin(theta), hw, hd)):
+        if not why:
+            return ""
+        return f"{u.name} would touch an enemy: moving into contact needs a charge"
     return dist
 
 
-def charge_reach(b: Battle, u: Unit, t: Unit) -> tuple[float, float, float, bool, float]:
+Charge = tuple[float, float, float, bool, float]
+
+
+def charge_reach(b: Battle, u: Unit, t: Unit) -> Charge:
     """(x, y, theta, flank, distance) of a legal charge; IllegalActionError otherwise."""
+    res = _charge(b, u, t, True)
+    if isinstance(res, str):
+        raise IllegalActionError(res)
+    return res
+
+
+def charge_option(b: Battle, u: Unit, t: Unit) -> Charge | None:
+    """:func:`charge_reach` without a message: None when the charge is illegal."""
+    res = _charge(b, u, t, False)
+    return None if isinstance(res, str) else res
+
+
+def _charge(b: Battle, u: Unit, t: Unit, why: bool) -> Charge | str:
     if u.marker:
-        raise IllegalActionError(f"{u.name} has a Morale Marker and cannot charge")
+        return f"{u.name} has a Morale Marker and cannot charge" if why else ""
     if not t.alive or t.side == u.side:
-        raise IllegalActionError(f"{t.name} is not an enemy unit on the table")
+        return f"{t.name} is not an enemy unit on the table" if why else ""
     if u.type == "artillery":
-        raise IllegalActionError(f"{u.name}: artillery does not charge")
+        return f"{u.name}: artillery does not charge" if why else ""
     x, y, th, flank = contact_point(u, t)
     dist = math.hypot(x - u.x, y - u.y)
+    if not why and dist > allowance(b, u, u.formation, u.mounted, u.limbered, None, False) + 1e-6:
+        return ""  # too far even in the open (rough ground only slows)
     board = b.setup.board
     rough = board.path_rough(u.x, u.y, x, y)
     allow = allowance(b, u, u.formation, u.mounted, u.limbered, None, rough)
     if dist > allow + 1e-6:
-        raise IllegalActionError(
-            f'{u.name} cannot reach {t.name}: {dist:.2f}" needed, {allow:.2f}" allowed'
-        )
+        if not why:
+            return ""
+        return f'{u.name} cannot reach {t.name}: {dist:.2f}" needed, {allow:.2f}" allowed'
     if not b.free_at(u, x, y, th, u.hw, u.hd, ignore=(t.i,)):
-        raise IllegalActionError(f"{u.name} has no room to contact {t.name}")
+        return f"{u.name} has no room to contact {t.name}" if why else ""
     return x, y, th, flank, dist
 
 
