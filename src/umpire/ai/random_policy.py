@@ -37,7 +37,7 @@ class RandomPolicy:
             return ("hold",)
         if req.kind == "fire":
             u = b.state.units[req.actor]
-            opts = S.targets(b, u)
+            opts = S.targets(b, u, exact=False)
             if not opts or rng.random() < 0.1:
                 return ("hold",)
             return ("fire", rng.choice(opts)[0])

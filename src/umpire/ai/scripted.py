@@ -15,7 +15,7 @@ from umpire.battle.state import Unit
 from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw import steps as S
-from umpire.rules.quick_acw.odds import charge_odds, fire_odds
+from umpire.rules.quick_acw.odds import charge_odds, expected_stands
 
 CHARGE_THRESHOLD = 0.5
 """Charge when P(the enemy is driven off) exceeds this (exact odds)."""
@@ -126,9 +126,16 @@ class ScriptedAI:
         d = math.hypot(gx - u.x, gy - u.y)
         want = max(0.0, min(allow, d - stop))
         board = b.setup.board
-        out: list[tuple[float, float, float, float, str]] = []
         base = math.atan2(gy - u.y, gx - u.x)
         ld = b.state.leaders[u.leader] if u.leader >= 0 else None
+        # Score = -(distance to the goal) + 3 in cover - 1 on rough ground - 4 out of
+        # command. Rough ground (a walk along the path) is looked at lazily: a
+        # candidate's score is known up to that penalty, so the best four come out of
+        # a best-first pick that only tests the candidates that could still be picked.
+        # The order is the stable sort by score the plain version would give.
+        pts: list[tuple[float, float]] = []
+        clear: list[float] = []  # the score if the path is not rough
+        rough: list[float] = []  # the score if it is
         for off in (0.0, 0.5, -0.5, 1.0, -1.0):
             for frac in (1.0, 0.5):
                 step = want * frac
@@ -139,12 +146,30 @@ class ScriptedAI:
                 score = -math.hypot(gx - x, gy - y)
                 if board.in_cover(x, y):
                     score += 3.0
-                if board.is_rough(x, y) or board.path_rough(u.x, u.y, x, y):
-                    score -= 1.0
+                worse = score - 1.0
                 if ld is not None and ld.alive and math.hypot(ld.x - x, ld.y - y) > ld.radius:
                     score -= 4.0
-                out.append((score, x, y, face, change))
-        out.sort(key=lambda c: -c[0])
+                    worse -= 4.0
+                pts.append((x, y))
+                clear.append(score)
+                rough.append(worse)
+        known: list[bool | None] = [None] * len(pts)  # None: rough ground not looked at yet
+        left = list(range(len(pts)))
+        out: list[tuple[float, float, float, float, str]] = []
+        while left and len(out) < 4:
+            best = left[0]
+            for k in left[1:]:  # the highest score; the earlier candidate on a tie
+                sk = clear[k] if not known[k] else rough[k]
+                sb = clear[best] if not known[best] else rough[best]
+                if sk > sb:
+                    best = k
+            if known[best] is None:
+                x, y = pts[best]
+                known[best] = board.is_rough(x, y) or board.path_rough(u.x, u.y, x, y)
+                continue
+            left.remove(best)
+            x, y = pts[best]
+            out.append((rough[best] if known[best] else clear[best], x, y, face, change))
         res = [(x, y, th, ch) for _, x, y, th, ch in out[:4]]
         res.append((u.x, u.y, face, change))
         res.append((u.x, u.y, face, ""))
@@ -164,10 +189,9 @@ class ScriptedAI:
     def fire(self, b: Battle, u: Unit) -> Order:
         """Fire at the target with the highest exact expected stands lost."""
         best: tuple[float, int] | None = None
-        for t, needed, mods, _rng in S.targets(b, u):
-            odds = fire_odds(needed, sum(m.value for m in mods), b.r)
+        for t, needed, mods, _rng in S.targets(b, u, exact=False):
             v = b.state.units[t]
-            value = float(odds.expected_stands)
+            value = expected_stands(needed, sum(m.value for m in mods), b.r)
             if R.is_removed(v.stands - 1, v.stands0, b.r):
                 value *= 1.5  # finishing a unit off is worth more
             if best is None or value > best[0]:

@@ -120,7 +120,6 @@ class Battle:
         "_dist",
         "_flat",
         "_los",
-        "_rad",
         "_seen",
         "_sver",
         "_ver",
@@ -128,6 +127,7 @@ class Battle:
         "memo",
         "narrate",
         "r",
+        "rad",
         "roller",
         "ruleset",
         "setup",
@@ -153,7 +153,7 @@ class Battle:
         self.r = r or rules()
         self._flat = ruleset.flat()
         self._boxes: list[Box | None] = []
-        self._rad: list[float] = []
+        self.rad: list[float] = []  # radius of each unit's base circle, kept current
         self._ver: list[int] = []  # per unit: bumped by changed()
         self._sver: dict[str, int] = {}  # per side: bumped when any of its units changes
         self._dist: dict[tuple[int, int], tuple[int, int, float]] = {}
@@ -241,7 +241,7 @@ class Battle:
         """Forget all cached geometry (after changes made behind the battle's back)."""
         n = len(self.state.units)
         self._boxes = [None] * n
-        self._rad = [-1.0] * n
+        self.rad = [math.hypot(u.hw, u.hd) for u in self.state.units]
         self._ver = [0] * n
         self._sver = dict.fromkeys(self.ruleset.order, 0)
         self._dist = {}
@@ -257,7 +257,7 @@ class Battle:
         """
         i = u.i
         self._boxes[i] = None
-        self._rad[i] = -1.0
+        self.rad[i] = math.hypot(u.hw, u.hd)
         self._ver[i] += 1
         self._sver[u.side] = self._sver.get(u.side, 0) + 1
         self.memo.clear()
@@ -270,12 +270,13 @@ class Battle:
         if not u.alive:
             return
         tol = self.r.geometry["contact"]
-        ru = self.radius(u)
+        rad = self.rad
+        ru = rad[i]
         hypot = math.hypot
         for v in self.state.units:
             if not v.alive or v.side == u.side:
                 continue
-            rv = self.radius(v)
+            rv = rad[v.i]
             d = hypot(v.x - u.x, v.y - u.y)
             near_u = d <= ru + tol + rv  # the tests of touching_box, from each side
             near_v = d <= rv + tol + ru
@@ -293,11 +294,8 @@ class Battle:
         return b
 
     def radius(self, u: Unit) -> float:
-        """The radius of the circle around ``u``'s base (cached)."""
-        r = self._rad[u.i]
-        if r < 0:
-            r = self._rad[u.i] = math.hypot(u.hw, u.hd)
-        return r
+        """The radius of the circle around ``u``'s base."""
+        return self.rad[u.i]
 
     def dist(self, i: int, j: int) -> float:
         """Nearest-point distance between the bases of units ``i`` and ``j`` (cached)."""
@@ -340,12 +338,13 @@ class Battle:
         x, y, _, _, hw, hd = b
         reach = math.hypot(hw, hd) + tol
         hypot = math.hypot
+        rad = self.rad
         out = []
         for v in self.state.units:
             if (
                 v.alive
                 and v.side != u.side
-                and hypot(v.x - x, v.y - y) <= reach + self.radius(v)
+                and hypot(v.x - x, v.y - y) <= reach + rad[v.i]
                 and (self.dist(u.i, v.i) if cached else box_distance(b, self.box(v))) <= tol
             ):
                 out.append(v.i)
@@ -373,10 +372,11 @@ class Battle:
         if ok:
             lo_x, hi_x = (x0, x1) if x0 < x1 else (x1, x0)
             lo_y, hi_y = (y0, y1) if y0 < y1 else (y1, y0)
+            rad = self.rad
             for v in self.state.units:
                 if not v.alive or v.side != u.side or v.i == u.i:
                     continue
-                r = self.radius(v)
+                r = rad[v.i]
                 if v.x + r < lo_x or v.x - r > hi_x or v.y + r < lo_y or v.y - r > hi_y:
                     continue
                 if segment_hits_box(x0, y0, x1, y1, self.box(v)):
@@ -409,13 +409,11 @@ class Battle:
             if not (0 <= cs[k] <= w and 0 <= cs[k + 1] <= h):
                 return False
         reach = math.hypot(hw, hd) + 1e-6
-        rad = self._rad
+        rad = self.rad
         for v in self.state.units:
             if not v.alive or v.i == u.i:
                 continue
             r = rad[v.i]
-            if r < 0:
-                r = self.radius(v)
             dx, dy = v.x - x, v.y - y
             lim = reach + r
             if dx * dx + dy * dy >= lim * lim or v.i in ignore:
@@ -429,10 +427,11 @@ class Battle:
         x0, y0 = u.x, u.y
         lo_x, hi_x = (x0, x) if x0 < x else (x, x0)
         lo_y, hi_y = (y0, y) if y0 < y else (y, y0)
+        rad = self.rad
         for v in self.state.units:
             if not v.alive or v.side == u.side:
                 continue
-            r = math.hypot(v.hw, v.hd)
+            r = rad[v.i]
             if v.x + r < lo_x or v.x - r > hi_x or v.y + r < lo_y or v.y - r > hi_y:
                 continue
             if segment_hits_box(x0, y0, x, y, self.box(v)):

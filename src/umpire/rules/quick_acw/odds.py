@@ -63,6 +63,12 @@ def fire_odds(needed: int, mod: int, r: Rules | None = None) -> FireOdds:
 
 
 @cache
+def expected_stands(needed: int, mod: int, r: Rules | None = None) -> float:
+    """:attr:`FireOdds.expected_stands` of :func:`fire_odds` as a float (the AI's hot path)."""
+    return float(fire_odds(needed, mod, r).expected_stands)
+
+
+@cache
 def morale_odds(number: int, mod: int) -> Fraction:
     """Seed 002 MORALE: P(2d6 + mod >= number) (reading ``morale_on_2d6``)."""
     return p_at_least("2d6", number - mod)

@@ -123,33 +123,53 @@ def fire_class(u: Unit) -> str | None:
     return R.fire_class(u.type, u.mounted, u.limbered)
 
 
-def targets(b: Battle, u: Unit) -> list[tuple[int, int, list[R.Mod], float]]:
+def targets(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list[R.Mod], float]]:
     """Every legal target of ``u``: (target, needed, modifiers, range).
 
     Seed 002 FIRE: range bands, "can't shoot through friendly troops", "If you can't
     see it you can't shoot it"; defaults fire_arc, engaged_no_fire. The answer is kept
     in ``b.memo`` until the board changes (the AI and the step both ask).
+
+    With ``exact=False`` (the AI, and the step when nothing is narrated) the range is
+    NaN wherever the band is settled without it: the nearest-point range lies between
+    the centre distance less both radii and the centre distance, and when both ends
+    fall in one band the number needed is known. Only the narrative shows the range.
     """
     fc = fire_class(u)
     if fc is None or not u.alive:
         return []
-    key = ("targets", u.i, u.marker, fc)
+    key = ("targets", u.i, u.marker, fc, exact)
     hit: list[tuple[int, int, list[R.Mod], float]] | None = b.memo.get(key)
     if hit is not None:
         return hit
     us = b.state.units
     touching = b.touching(u)
-    cand = touching or [e for e in b.enemies(u) if not b.touching(us[e])]
+    cand: list[int] | None = touching or b.memo.get(("free", u.side))
+    if cand is None:  # the enemies in contact with no one (cached for the whole side)
+        cand = b.memo["free", u.side] = [e for e in b.enemies(u) if not b.touching(us[e])]
     reach = max_range(fc, b.r) + 1e-6
     hypot = math.hypot
-    ru = hypot(u.hw, u.hd)
+    rad = b.rad
+    ru = rad[u.i]
+    table = b.r.fire_table[fc]
     out = []
     for c in cand:
         t = us[c]
-        if hypot(t.x - u.x, t.y - u.y) - ru - hypot(t.hw, t.hd) > reach:
+        centre = hypot(t.x - u.x, t.y - u.y)
+        low = centre - ru - rad[c]
+        if low > reach:
             continue  # beyond the longest range even from the nearest corners
-        dd = b.dist(u.i, c)
-        needed = R.fire_needed(fc, dd, b.r)
+        band = -1
+        if not exact:
+            band_lo = R.range_band(low - 1e-7, b.r)
+            if band_lo is not None and band_lo == R.range_band(centre + 1e-7, b.r):
+                band = band_lo
+        if band >= 0:
+            dd = math.nan
+            needed: int | None = table[band] or None
+        else:
+            dd = b.dist(u.i, c)
+            needed = R.fire_needed(fc, dd, b.r)
         if needed is None or not b.in_arc(u, t):
             continue
         if not touching and not b.sees(u, t):
@@ -558,7 +578,7 @@ class FireStep:
         if order[0] != "fire":
             raise IllegalActionError(f"a fire order is needed for {u.name}, not '{order[0]}'")
         t = int(order[1])
-        for c, needed, mods, rng in targets(b, u):
+        for c, needed, mods, rng in targets(b, u, exact=b.narrate):
             if c == t:
                 resolve_fire(b, u, b.state.units[t], needed, mods, rng)
                 return
