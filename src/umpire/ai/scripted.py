@@ -15,7 +15,7 @@ from umpire.battle.state import Unit
 from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw import steps as S
-from umpire.rules.quick_acw.odds import charge_odds, expected_stands
+from umpire.rules.quick_acw.odds import charge_favourable, expected_stands
 
 CHARGE_THRESHOLD = 0.5
 """Charge when P(the enemy is driven off) exceeds this (exact odds)."""
@@ -27,7 +27,7 @@ def charge_chance(b: Battle, u: Unit, t: Unit, flank: bool) -> float:
     n_d, mods_d = R.morale_test(t.side, S.attached_bonus(b, t), t.marker, b.r)
     ma = R.melee_modifiers(S.melee_facts(b, u, t, True, flank), b.r)
     md = R.melee_modifiers(S.melee_facts(b, t, u, False, False), b.r)
-    odds = charge_odds(
+    return charge_favourable(
         n_a,
         sum(m.value for m in mods_a),
         n_d,
@@ -35,7 +35,6 @@ def charge_chance(b: Battle, u: Unit, t: Unit, flank: bool) -> float:
         sum(m.value for m in ma),
         sum(m.value for m in md),
     )
-    return float(odds.favourable)
 
 
 class ScriptedAI:

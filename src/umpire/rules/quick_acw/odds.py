@@ -169,3 +169,17 @@ def charge_odds(
         morale_odds(stand_number, stand_mod),
         melee_odds(a_melee_mod, b_melee_mod),
     )
+
+
+@cache
+def charge_favourable(
+    charge_number: int,
+    charge_mod: int,
+    stand_number: int,
+    stand_mod: int,
+    a_melee_mod: int,
+    b_melee_mod: int,
+) -> float:
+    """:attr:`ChargeOdds.favourable` of :func:`charge_odds` as a float (the AI's hot path)."""
+    odds = charge_odds(charge_number, charge_mod, stand_number, stand_mod, a_melee_mod, b_melee_mod)
+    return float(odds.favourable)

@@ -14,7 +14,7 @@ from typing import Any
 
 from umpire.battle.engine import Battle, Order, Ruleset
 from umpire.battle.state import Unit, base_size
-from umpire.board.geometry import local
+from umpire.board.geometry import Box, local
 from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import rules as R
 
@@ -161,8 +161,9 @@ def targets(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list
             continue  # beyond the longest range even from the nearest corners
         band = -1
         if not exact:
-            band_lo = R.range_band(low - 1e-7, b.r)
-            if band_lo is not None and band_lo == R.range_band(centre + 1e-7, b.r):
+            lo, hi = range_bounds(b.box(u), b.box(t), ru, rad[c])
+            band_lo = R.range_band(lo - 1e-7, b.r)
+            if band_lo is not None and band_lo == R.range_band(hi + 1e-7, b.r):
                 band = band_lo
         if band >= 0:
             dd = math.nan
@@ -177,6 +178,30 @@ def targets(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list
         out.append((c, needed, fire_mods(b, u, fc, t), dd))
     b.memo[key] = out
     return out
+
+
+def range_bounds(a: Box, b_: Box, ra: float, rb: float) -> tuple[float, float]:
+    """Bounds on the nearest-point distance of two bases, from each centre to the other base.
+
+    Every point of a base lies within its radius of its centre, and the distance to a
+    convex base changes no faster than the point moves: so the range is at least the
+    distance from one centre to the other base less that base's radius, and at most
+    that distance.
+    """
+    d1 = _point_box(b_[0], b_[1], a)
+    d2 = _point_box(a[0], a[1], b_)
+    return max(d1 - rb, d2 - ra), min(d1, d2)
+
+
+def _point_box(px: float, py: float, b: Box) -> float:
+    """The distance from a point to a base (0 inside)."""
+    x, y, c, s, hw, hd = b
+    dx, dy = px - x, py - y
+    f = abs(dx * c + dy * s) - hd
+    lat = abs(-dx * s + dy * c) - hw
+    f = f if f > 0.0 else 0.0
+    lat = lat if lat > 0.0 else 0.0
+    return math.sqrt(f * f + lat * lat)
 
 
 @cache
