@@ -9,6 +9,7 @@ the enemy off favour it, and rallies (units with a Morale Marker hold still).
 from __future__ import annotations
 
 import math
+from heapq import heapify, heappop, heappush
 
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.state import Unit
@@ -152,23 +153,16 @@ class ScriptedAI:
                 pts.append((x, y))
                 clear.append(score)
                 rough.append(worse)
-        known: list[bool | None] = [None] * len(pts)  # None: rough ground not looked at yet
-        left = list(range(len(pts)))
+        heap = [(-score, k, False) for k, score in enumerate(clear)]  # (-score, order, known)
+        heapify(heap)
         out: list[tuple[float, float, float, float, str]] = []
-        while left and len(out) < 4:
-            best = left[0]
-            for k in left[1:]:  # the highest score; the earlier candidate on a tie
-                sk = clear[k] if not known[k] else rough[k]
-                sb = clear[best] if not known[best] else rough[best]
-                if sk > sb:
-                    best = k
-            if known[best] is None:
-                x, y = pts[best]
-                known[best] = board.is_rough(x, y) or board.path_rough(u.x, u.y, x, y)
+        while heap and len(out) < 4:
+            neg, k, known = heappop(heap)
+            x, y = pts[k]
+            if not known and (board.is_rough(x, y) or board.path_rough(u.x, u.y, x, y)):
+                heappush(heap, (-rough[k], k, True))  # its real score; look again
                 continue
-            left.remove(best)
-            x, y = pts[best]
-            out.append((rough[best] if known[best] else clear[best], x, y, face, change))
+            out.append((-neg, x, y, face, change))
         res = [(x, y, th, ch) for _, x, y, th, ch in out[:4]]
         res.append((u.x, u.y, face, change))
         res.append((u.x, u.y, face, ""))

@@ -582,7 +582,12 @@ class RallyStep:
 
 
 class FireStep:
-    """Seed 002 Defensive Fire (2nd player) / Offensive Fire (1st player)."""
+    """Seed 002 Defensive Fire (2nd player) / Offensive Fire (1st player).
+
+    "Fire with all eligible units": a unit is asked only when it has a target at the
+    moment its turn to fire comes (otherwise holding is its only order, so no one is
+    asked and nothing is logged).
+    """
 
     kind = "fire"
 
@@ -594,7 +599,7 @@ class FireStep:
 
     def eligible(self, b: Battle, actor: int) -> bool:
         u = b.state.units[actor]
-        return u.alive and fire_class(u) is not None
+        return u.alive and fire_class(u) is not None and bool(targets(b, u, exact=False))
 
     def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
         u = b.state.units[actor]
