@@ -89,3 +89,39 @@ def test_fast_path_equals_saved_game_path() -> None:
     assert state_hash(fast.state) == state_hash(game.state["battle"])
     assert game.source.position == len(fast.faces)
     game.reexecute()
+
+
+@pytest.mark.parametrize(("scen_name", "kind"), [("standard", "ai"), ("mcpherson_ridge", "random")])
+def test_cached_geometry_equals_fresh(scen_name: str, kind: str) -> None:
+    """The hot path's caches (contacts, ranges, sight, targets) always equal a fresh look.
+
+    Every few decisions the battle's cached answers are compared with those of a new
+    Battle built from the same state (nothing cached), for every pair of units.
+    """
+    from umpire.battle.engine import Battle
+    from umpire.battle.setup import new_state
+    from umpire.rules.quick_acw import steps as S
+
+    scen = load_scenario(scen_name)
+    pols = {"union": make_policy(kind, 3), "confederate": make_policy(kind, 4)}
+    b = new_battle(scen, Recorder(SeededSource(3)))
+    for n in range(20000):
+        req = b.next_request()
+        if req is None:
+            break
+        b.apply(req, pols[req.side].decide(b, req))
+        if n % 7:
+            continue
+        st = new_state(scen)
+        st.load_json(b.state.to_json())
+        fresh = Battle(b.setup, st, b.ruleset, SeededSource(0))
+        alive = [u for u in b.state.units if u.alive]
+        for u in alive:
+            f = fresh.state.units[u.i]
+            assert b.touching(u) == fresh.touching(f)
+            assert S.targets(b, u, exact=False) == S.targets(fresh, f, exact=False)
+            for v in alive:
+                if v.i != u.i:
+                    assert b.dist(u.i, v.i) == fresh.dist(u.i, v.i)
+                    assert b.sees(u, v) == fresh.sees(f, fresh.state.units[v.i])
+    assert b.state.over
