@@ -238,6 +238,7 @@ def test_illegal_human_order_saves_nothing(
         (("resolve", "fire", "--range", "40"), "no fire"),
         (("resolve", "fire", "--rules", "warhammer", "--range", "4"), "unknown rules"),
         (("resolve", "melee", "--a", "confederate,foot"), "side,type,formation,stands"),
+        (("battle", "mcpherson_ridge", "--log", "/no/such/dir/log.json"), "cannot write"),
     ],
 )
 def test_bad_input_one_line(

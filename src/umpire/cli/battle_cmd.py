@@ -136,17 +136,16 @@ def battle(
         for side, kind in kinds.items()
     }
     res = play(scen, seed, pols, narrate=not as_json or log is not None)
-    saved: str | None = None
+    game_obj = None
     if store is not None:
         from umpire.battle.game import save_game
 
-        g = save_game(scen, seed, res.orders)
-        if state_hash(g.state["battle"]) != state_hash(res.state):
+        game_obj = save_game(scen, seed, res.orders)
+        if state_hash(game_obj.state["battle"]) != state_hash(res.state):
             raise UmpireError("internal error: the saved game does not reach the played state")
-        store.create(name, g)
-        saved = name
+    saved = name if store is not None else None
     summary = {**res.to_json(), "players": kinds, "game": saved}
-    if log is not None:
+    if log is not None:  # written before the save, so a failure leaves no game behind
         from umpire.cli.games_cmd import atomic_write
 
         atomic_write(
@@ -163,6 +162,8 @@ def battle(
                 }
             ),
         )
+    if store is not None and game_obj is not None:
+        store.create(name, game_obj)
     if as_json:
         print_json(summary)
         return
