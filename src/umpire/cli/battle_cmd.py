@@ -148,20 +148,21 @@ def battle(
     if log is not None:  # written before the save, so a failure leaves no game behind
         from umpire.cli.games_cmd import atomic_write
 
-        atomic_write(
-            log,
-            json.dumps(
-                {
-                    "scenario": scenario,
-                    "scenario_data": scen.model_dump(mode="json"),
-                    "seed": seed,
-                    "faces": res.faces,
-                    "orders": res.orders,
-                    "narrative": res.lines,
-                    "result": summary,
-                }
-            ),
+        text = json.dumps(
+            {
+                "scenario": scenario,
+                "scenario_data": scen.model_dump(mode="json"),
+                "seed": seed,
+                "faces": res.faces,
+                "orders": res.orders,
+                "narrative": res.lines,
+                "result": summary,
+            }
         )
+        try:
+            atomic_write(log, text)
+        except OSError as exc:
+            raise UmpireError(f"cannot write {log}: {exc.strerror}") from None
     if store is not None and game_obj is not None:
         store.create(name, game_obj)
     if as_json:
