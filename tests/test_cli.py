@@ -137,3 +137,22 @@ def test_fast_roll_json_matches_full_app(capsys: pytest.CaptureFixture[str]) -> 
     code, out, _ = run(capsys, "roll", "4d6kh3", "--seed", "9", "--json")
     assert code == 0 and json.loads(out) == json.loads(proc.stdout)
     assert set(json.loads(out)) >= {"expr", "dice", "total", "seed"}
+
+
+def test_main_job_demo_plays_saves_verifies_and_draws(
+    capsys: pytest.CaptureFixture[str], _private_db: Path
+) -> None:
+    """The README's main job: a whole battle, saved, verified against its seed, drawn."""
+    code, out, err = run(capsys, "demo", "--seed", "3")
+    assert code == 0, err
+    assert "every die matches the seed" in out
+    code, out, _ = run(capsys, "games", "verify", "demo-standard-3", "--json")
+    assert code == 0 and json.loads(out)["rolls_checked"]
+    picture = _private_db.parent / "demo-standard-3.svg"
+    assert picture.read_text().startswith("<svg") or "<svg" in picture.read_text()[:200]
+
+
+def test_session_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "session", "demo", "--seed", "2", "--name", "dd")
+    assert code == 0, err
+    assert "verified 9 actions" in out

@@ -1,104 +1,49 @@
-"""``umpire demo``: the main job until a full battle exists — a committed dice-book game.
+"""``umpire demo``: the main job — a whole battle, saved, verified and drawn.
 
-It starts a saved game with committed dice, rolls what seeds 001, 002 and 004 ask of
-players (a morale test, the solo random-event check, a blind card draw for random
-movement), ends the game, exports it and verifies every roll against the seed.
+Two scripted AI generals fight the standard scenario under the quick ACW rules (seed
+002). The battle is saved in the default SQLite file, every roll is checked against the
+seed by replaying the saved log, and the final field is drawn as an SVG picture.
 """
 
 from __future__ import annotations
 
-import time
-from pathlib import Path
+import secrets
 from typing import Annotated
 
 import typer
 
-from umpire.cli.common import console, open_store, percent, print_events
+from umpire.cli.common import console, open_store
 
 
 def demo_cmd(
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed for the committed dice (random if absent).")
+        int | None, typer.Option("--seed", help="The dice seed (random and printed if absent).")
     ] = None,
-    name: Annotated[str | None, typer.Option("--name", help="Name of the saved game.")] = None,
+    scenario: Annotated[
+        str, typer.Option("--scenario", help="A shipped scenario name or a scenario file.")
+    ] = "standard",
+    name: Annotated[str | None, typer.Option("--game", help="Name of the saved game.")] = None,
 ) -> None:
-    """Play a short logged game of dice, tables and cards, then verify it."""
-    from umpire.cli.common import make_source
-    from umpire.cli.games_cmd import atomic_write
-    from umpire.dice import parse
-    from umpire.engine import Game
+    """Play a whole battle AI against AI, save it, verify every roll, and draw the field."""
+    from umpire.cli.main import app
     from umpire.store import verify_export
 
-    c = console()
+    if seed is None:
+        seed = secrets.randbits(32)
     store = open_store()
-    game_name = name or time.strftime("demo-%Y%m%d-%H%M%S")
-    source = make_source(seed, "committed")
-    game = Game.new("session", {"title": "Umpire demonstration"}, source)
-    store.create(game_name, game)
-    c.rule(f"[bold]Umpire demo: {game_name}")
-    c.print(f"Save file: {store.path}")
-    c.print(f"Committed dice: sha256(seed) = {source.commitment}")
-
-    def step(title: str, action: str, params: dict[str, object]) -> None:
-        c.print(f"\n[bold]{title}[/]")
-        print_events(store.play(game_name, store.load(game_name), action, params))
-
-    morale = parse("2d6>=8").distribution().probability(True)
-    step(
-        f"Seed 002 morale: a Union unit must roll 8+ on 2d6 to charge "
-        f"(exact odds {morale} = {percent(morale)})",
-        "roll",
-        {"expr": "2d6>=8", "purpose": "Union charge test (002 MORALE)"},
-    )
-    try:
-        step(
-            "Seed 001: is there a random event this turn? (1d6: 1 or 6)",
-            "table",
-            {"table": "solo_event_check", "purpose": "random event check"},
-        )
-        step(
-            "Seed 001: which side does it strike? (1d6: odd attacker, even defender)",
-            "table",
-            {"table": "solo_event_side", "purpose": "side struck"},
-        )
-        step("Seed 001: the d20 event", "table", {"table": "solo_events", "purpose": "solo event"})
-    except Exception as exc:  # tables not installed: say so, keep going
-        c.print(f"(solo event tables unavailable: {exc})")
-    step(
-        "Seed 004: put the brigade cards of both sides in one box",
-        "deck",
-        {
-            "name": "box",
-            "cards": [
-                "Iron Brigade",
-                "Stone's",
-                "Archer's",
-                "Davis's",
-                "Cutler's",
-                "Brockenbrough's",
-            ],
-        },
-    )
-    for i in range(3):
-        step(f"Seed 004: draw card {i + 1} blind", "draw", {"deck": "box"})
-    step(
-        "Seed 000: a division chosen at random",
-        "pick",
-        {
-            "options": ["Wadsworth", "Doubleday", "Robinson"],
-            "count": 1,
-            "purpose": "corps attack stoppage",
-        },
-    )
-
-    info = store.end(game_name)
-    export = store.export(game_name)
-    out = store.path.parent / f"{game_name}.json"
-    import json
-
-    atomic_write(Path(out), json.dumps(export, indent=1) + "\n")
-    report = verify_export(export)
+    game = name or f"demo-{scenario}-{seed}"
+    c = console()
+    c.rule(f"[bold]Umpire demo: {scenario}, seed {seed}")
+    app(args=["battle", scenario, "--seed", str(seed), "--game", game], standalone_mode=False)
     c.rule("[bold]Proof")
-    c.print(f"Seed revealed: {info.seed}; sha256 matches the commitment.")
-    c.print(f"Exported to {out}; verified {report.actions} actions and {report.dice} dice.")
-    c.print(f"Look again with: umpire games show {game_name}  |  umpire games verify {out}")
+    report = verify_export(store.export(game))
+    c.print(
+        f"Saved as '{game}' in {store.path}: {report.actions} actions, {report.dice} dice; "
+        "replayed from the log, every die matches the seed."
+    )
+    picture = store.path.parent / f"{game}.svg"
+    app(args=["render", game, "-o", str(picture)], standalone_mode=False)
+    c.print(
+        f"Next: umpire games show {game}  |  umpire games undo {game}  |  "
+        f"umpire render {game} --turn 3 -o turn3.svg"
+    )

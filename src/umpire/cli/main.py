@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"umpire: error: {exc.format_message()}\n")
         return exc.exit_code
     except KeyboardInterrupt:
-        sys.stderr.write("umpire: interrupted; the save holds every finished action\n")
+        sys.stderr.write("umpire: interrupted; saved games hold every action committed before\n")
         return 130
     except BrokenPipeError:
         return 0

@@ -14,6 +14,13 @@ from umpire.cli.common import console, make_source, open_store, print_events, ru
 
 session_app = typer.Typer(no_args_is_help=True)
 
+
+def _mount_demo() -> None:
+    from umpire.cli.session_demo import session_demo_cmd
+
+    session_app.command("demo")(session_demo_cmd)
+
+
 NameArg = Annotated[str, typer.Argument(help="The session's name.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the action's events as JSON.")]
 
@@ -110,3 +117,6 @@ def shuffle_cmd(name: NameArg, deck: Annotated[str, typer.Argument(help="The dec
 def new_day_cmd(name: NameArg) -> None:
     """Start a new day: per-day table limits start again."""
     print_events(run_action(name, "new_day", {}))
+
+
+_mount_demo()
