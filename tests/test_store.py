@@ -164,3 +164,13 @@ def test_import_round_trip_and_refusal(tmp_path: Path) -> None:
     assert "c2" not in store.names()
     with pytest.raises(UmpireError, match="not an umpire game export"):
         store.import_({"format": "umpire-game/1"}, name="c3")
+
+
+def test_corrupt_change_path_is_reported(tmp_path: Path) -> None:
+    data = committed_export(tmp_path)
+    bad = json.loads(json.dumps(data))
+    change = next(e for e in bad["actions"][2]["events"] if e["kind"] == "change")
+    change["op"] = "remove"
+    change["path"] = ["nowhere", "at", "all"]
+    with pytest.raises(VerifyError, match="action 3 does not replay"):
+        verify_export(bad)

@@ -7,7 +7,7 @@ actions again with the logged faces and answers to prove the rules give the same
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -131,6 +131,13 @@ class Game:
     ) -> JSON:
         """The state the log describes: change events applied in order, nothing else."""
         state = module.initial_state(copy_state(dict(scenario)))
+        for _ in Game.replay_steps(state, actions):
+            pass
+        return state
+
+    @staticmethod
+    def replay_steps(state: JSON, actions: Sequence[ActionRecord]) -> Iterator[ActionRecord]:
+        """Apply each action's change events to ``state`` in place, yielding after each."""
         for record in actions:
             for event in record.events:
                 if event.kind == "change":
@@ -140,7 +147,7 @@ class Game:
                         list(event.data["path"]),
                         event.data.get("value"),
                     )
-        return state
+            yield record
 
     def reexecute(self, upto: int | None = None) -> None:
         """Run every logged action again with the logged faces and answers.
