@@ -138,6 +138,90 @@ def test_undo_and_fork_a_battle(capsys: pytest.CaptureFixture[str], tiny: Path) 
     assert all("actor" in e["params"] for e in log[1:])
 
 
+def test_resume_after_undo_replays_the_same_battle(
+    capsys: pytest.CaptureFixture[str], tiny: Path
+) -> None:
+    """Undo, then --resume with the AI: it plays to the end, saves every action, verifies.
+
+    The dice continue the seeded stream where the log stops and the AI is deterministic,
+    so the resumed battle ends exactly as the first one did.
+    """
+    code, out, err = run(capsys, "battle", str(tiny), "--seed", "3", "--game", "g", "--json")
+    assert code == 0, err
+    first = json.loads(out)
+    total = saved(capsys)["g"]
+    assert run(capsys, "games", "undo", "g", "--to", "4")[0] == 0
+    code, out, err = run(capsys, "battle", "--resume", "g", "--ai", "union,confederate")
+    assert code == 0, err
+    assert out.startswith("Resuming 'g' after action 4") and "--- Turn " in out
+    assert "Result: " in out and "umpire games show g" in out
+    assert saved(capsys)["g"] == total
+    code, out, err = run(capsys, "games", "verify", "g", "--json")
+    assert code == 0 and json.loads(out)["rolls_checked"], err
+    code, out, _ = run(capsys, "games", "show", "g", "--json")
+    from umpire.battle.run import state_hash
+
+    assert state_hash(json.loads(out)["state"]["battle"]) == first["state_hash"]
+    # Played out: a second resume is refused in one line.
+    code, out, err = run(capsys, "battle", "--resume", "g")
+    one_line_error(code, out, err, "battle 'g' is over")
+
+
+def test_resume_a_fork_with_other_players(capsys: pytest.CaptureFixture[str], tiny: Path) -> None:
+    """Fork at an action (or at 0) and play the fork on with other players, as JSON."""
+    assert run(capsys, "battle", str(tiny), "--seed", "8", "--game", "g")[0] == 0
+    assert run(capsys, "games", "fork", "g", "h", "--at", "6")[0] == 0
+    code, out, err = run(capsys, "battle", "--resume", "h", "--random", "union", "--json")
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["game"] == "h" and res["resumed_after"] == 6 and res["seed"] == 8
+    assert res["players"] == {"union": "random", "confederate": "ai"}
+    assert res["winner"] in ("union", "confederate", "draw") and res["actions"] > 6
+    assert saved(capsys)["h"] == res["actions"]
+    assert run(capsys, "games", "fork", "g", "z", "--at", "0")[0] == 0
+    code, out, err = run(capsys, "battle", "--resume", "z", "--json")
+    assert code == 0, err
+    assert json.loads(out)["resumed_after"] == 0
+    for name in ("h", "z"):
+        code, out, err = run(capsys, "games", "verify", name, "--json")
+        assert code == 0 and json.loads(out)["rolls_checked"], err
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("battle", "--resume", "nope"), "unknown game 'nope'"),
+        (("battle", "--resume", "g", "--seed", "3"), "drop --seed"),
+        (("battle", "mcpherson_ridge", "--resume", "g"), "drop SCENARIO"),
+        (("battle", "--resume", "g", "--human", "rebels"), "unknown side 'rebels'"),
+        (("battle",), "give a SCENARIO"),
+    ],
+)
+def test_resume_bad_input_one_line(
+    capsys: pytest.CaptureFixture[str], tiny: Path, args: tuple[str, ...], needle: str
+) -> None:
+    """An unknown game, options that do not apply, a bad side: exit 2, one line."""
+    assert run(capsys, "battle", str(tiny), "--seed", "3", "--game", "g")[0] == 0
+    before = saved(capsys)
+    code, out, err = run(capsys, *args)
+    one_line_error(code, out, err, needle)
+    assert saved(capsys) == before
+
+
+def test_default_seed_is_fresh_and_printed(capsys: pytest.CaptureFixture[str], tiny: Path) -> None:
+    """Without --seed two runs draw different 48-bit seeds, print them and do not collide."""
+    code, out1, err = run(capsys, "battle", str(tiny))
+    assert code == 0, err
+    code, out2, err = run(capsys, "battle", str(tiny))
+    assert code == 0, err
+    seeds = [int(o.splitlines()[0].split()[1]) for o in (out1, out2)]
+    assert seeds[0] != seeds[1] and all(0 <= s < 2**48 for s in seeds)
+    assert out1.splitlines()[0].startswith(f"Seed {seeds[0]} ")
+    assert saved(capsys).keys() == {f"battle-tiny-{s}" for s in seeds}
+    code, out, err = run(capsys, "battle", str(tiny), "--json", "--no-save")
+    assert code == 0 and 0 <= json.loads(out)["seed"] < 2**48, err
+
+
 def test_log_file_and_render_from_it(
     capsys: pytest.CaptureFixture[str], tiny: Path, tmp_path: Path
 ) -> None:
@@ -199,7 +283,7 @@ def test_illegal_human_order_saves_nothing(
 ) -> None:
     """Moving further than allowed: one-line reason, exit 2, nothing saved."""
     feed(monkeypatch, ["move 10 20"])
-    code, out, err = run(capsys, "battle", str(tiny), "--human", "union")
+    code, out, err = run(capsys, "battle", str(tiny), "--seed", "1", "--human", "union")
     one_line_error(code, out, err, 'may move 6.00" this turn')
     assert saved(capsys) == {}
     # Firing at a unit out of range is refused the same way (a second Confederate
@@ -211,12 +295,12 @@ def test_illegal_human_order_saves_nothing(
         encoding="utf-8",
     )
     asked = feed(monkeypatch, ["fire c1"])
-    code, out, err = run(capsys, "battle", str(near), "--human", "union")
+    code, out, err = run(capsys, "battle", str(near), "--seed", "1", "--human", "union")
     assert asked == ["union defensive_fire> "]
     one_line_error(code, out, err, "cannot fire at 1st VA: out of range")
     # Input running out is a clean error too.
     feed(monkeypatch, [])
-    code, out, err = run(capsys, "battle", str(tiny), "--human", "union")
+    code, out, err = run(capsys, "battle", str(tiny), "--seed", "1", "--human", "union")
     one_line_error(code, out, err, "standard input closed")
     assert saved(capsys) == {}
 

@@ -93,9 +93,14 @@ def _human(as_json: bool) -> Any:
 
 
 def battle(
-    scenario: str = typer.Argument(..., help="A scenario file or shipped name"),
-    seed: int = typer.Option(
-        1, "--seed", help="The dice seed (same seed, same orders: same battle)"
+    scenario: str | None = typer.Argument(
+        None, help="A scenario file or shipped name (not with --resume)"
+    ),
+    seed: int | None = typer.Option(
+        None,
+        "--seed",
+        help="The dice seed (same seed, same orders: same battle); default a fresh random "
+        "48-bit seed, printed",
     ),
     ai: str | None = typer.Option(
         None, "--ai", help="Sides the AI plays (default: every side no one else plays)"
@@ -111,12 +116,41 @@ def battle(
         None, "--game", help="Save under this name (default battle-SCENARIO-SEED)"
     ),
     no_save: bool = typer.Option(False, "--no-save", help="Do not save the battle"),
+    resume: str | None = typer.Option(
+        None, "--resume", help="Play on a saved battle (after undo or fork) to the end"
+    ),
 ) -> None:
     """Play a battle to the end, print the narrative and the result, and save it."""
     from umpire.ai import make_policy
     from umpire.battle.run import play, state_hash
     from umpire.scenarios import load_scenario, resolve_path
 
+    if resume is not None:
+        extra = [
+            opt
+            for opt, given in (
+                ("SCENARIO", scenario is not None),
+                ("--seed", seed is not None),
+                ("--log", log is not None),
+                ("--game", game is not None),
+                ("--no-save", no_save),
+            )
+            if given
+        ]
+        if extra:
+            raise UmpireError(
+                f"--resume plays on the saved game with its own scenario and dice; "
+                f"drop {', '.join(extra)}"
+            )
+        resume_battle(resume, assign_players(ai, human, random_sides, player), as_json)
+        return
+    if scenario is None:
+        raise UmpireError("give a SCENARIO to play, or --resume NAME to play on a saved battle")
+    fresh_seed = seed is None
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbits(48)
     if seed < 0:
         raise UmpireError(f"--seed must be a whole number >= 0, got {seed}")
     scen = load_scenario(scenario)
@@ -168,6 +202,8 @@ def battle(
     if as_json:
         print_json(summary)
         return
+    if fresh_seed:
+        typer.echo(f"Seed {seed} (drawn at random; --seed {seed} plays this battle again)")
     for line in res.lines:
         typer.echo(line)
     typer.echo(
@@ -176,6 +212,88 @@ def battle(
     )
     if saved:
         typer.echo(f"Saved as game '{saved}' (umpire games show {saved})")
+
+
+def resume_battle(name: str, kinds: dict[str, str], as_json: bool) -> None:
+    """Play a saved battle on from where its log stops, saving each action as it is made.
+
+    The game is loaded from the store (its dice continue the seeded stream where the log
+    stops); each decision is applied as an ``order`` action through ``store.play``, which
+    commits it in its own transaction, so an interrupt loses at most the action in
+    flight. The narrative is printed as it happens, the result at the end.
+    """
+    from umpire.ai import make_policy
+    from umpire.battle.game import actor_id, final_state, pending
+    from umpire.battle.run import state_hash
+    from umpire.cli.common import open_store
+
+    store = open_store()
+    info = store.info(name)
+    if info.module != "quick_acw":
+        raise UmpireError(f"game '{name}' is a {info.module} game, not a battle")
+    if info.ended:
+        raise UmpireError(f"game '{name}' has ended; fork it to play on")
+    game = store.load(name)
+    done = game.state["battle"]
+    if done["over"]:
+        raise UmpireError(
+            f"battle '{name}' is over ({done['winner']} after {done['turn']} turns); "
+            f"undo or fork it to play on from an earlier action"
+        )
+    start = len(game.actions)
+    seed = int(info.seed) if info.source_kind == "seeded" and info.seed is not None else None
+    pols: dict[str, Any] = {
+        side: _human(as_json) if kind == "human" else make_policy(kind, (seed or 0) + start)
+        for side, kind in kinds.items()
+    }
+
+    def narrate(record: Any) -> None:
+        if not as_json:
+            for e in record.events:
+                if e.kind == "note":
+                    typer.echo(str(e.data.get("text", "")))
+
+    if not as_json:
+        typer.echo(f"Resuming '{name}' after action {start}")
+    if start == 0:
+        narrate(store.play(name, game, "start", {}))
+    last_turn = 0
+    while True:
+        view, req = pending(game)
+        if req is None:
+            break
+        if not as_json and view.state.turn != last_turn:
+            last_turn = view.state.turn
+            typer.echo(f"--- Turn {last_turn} ---")
+        order = pols[req.side].decide(view, req)
+        params = {"actor": actor_id(view, req), "order": list(order)}
+        narrate(store.play(name, game, "order", params))
+    st = final_state(game)
+    order_ = ("confederate", "union")
+    removed = {s: sum(1 for u in st.units if u.side == s and not u.alive) for s in order_}
+    summary = {
+        "winner": st.winner,
+        "turns": st.turn,
+        "losses": {"stands": dict(st.losses), "units_removed": removed},
+        "seed": seed,
+        "dice": game.source.position,
+        "state_hash": state_hash(game.state["battle"]),
+        "players": kinds,
+        "game": name,
+        "resumed_after": start,
+        "actions": len(game.actions),
+    }
+    if as_json:
+        print_json(summary)
+        return
+    typer.echo(
+        f"Result: {st.winner} after {st.turn} turns; stands lost {dict(st.losses)}, "
+        f"units removed {removed} (seed {seed})"
+    )
+    typer.echo(
+        f"Saved game '{name}': {len(game.actions) - start} actions played on, "
+        f"{len(game.actions)} in all (umpire games show {name})"
+    )
 
 
 def _battle_at(source: str, turn: int | None) -> Any:
