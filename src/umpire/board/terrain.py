@@ -204,6 +204,19 @@ class Board:
             field = self._fields[key] = clear_distance(mask).ravel().tolist()
         return field
 
+    def skip_field(self, key: int) -> list[int]:
+        """The walk's clear-distance field: to rough cells (-1), or to woods/town and hills
+        above level ``key`` (for batch walks that must read the same field)."""
+        return self._field(key)
+
+    def cell_boxes(self) -> dict[str, list[tuple[int, ...]]]:
+        """The cell boxes of the rough, woods/town and (level-first) hill features."""
+        return {
+            "rough": list(self._rough_boxes),
+            "block": list(self._block_boxes),
+            "hill": list(self._hill_boxes),
+        }
+
     def _walk(
         self, x0: float, y0: float, x1: float, y1: float, field: list[int]
     ) -> Iterator[tuple[int, float]]:

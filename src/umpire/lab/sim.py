@@ -1,0 +1,1403 @@
+"""The batch simulator: N battles of one scenario in lock step, AI against AI.
+
+The state is numpy arrays of shape (battles, units) (positions, facings, stands,
+markers, formations, ...) and (battles, leaders). The sequence is the scalar engine's
+(seed 002 TURN ORDER: the Confederate player goes through command, move, rally,
+defensive fire, offensive fire and melee, then the Union player), and within a step
+the actors act one after another in the scalar engine's order, each step of the loop
+answering every battle at once. The AI is the scalar ``ScriptedAI`` heuristic and the
+rules are the scalar rules, repeated with vectorised functions (``vrules``, ``vgeom``)
+that read the same data; with the scalar engine's own dice a battle here ends exactly
+as it does there (``tests/test_lab_agreement.py``).
+
+Where the scalar engine keeps geometry in caches, the batch recomputes it per step
+(contacts, fire targets) with cheap prefilters (bounding circles, cell boxes) and the
+exact tests only on the pairs that survive them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from umpire.ai.scripted import CHARGE_THRESHOLD
+from umpire.lab import vgeom as G
+from umpire.lab import vrules as V
+from umpire.lab.dice import Dice
+from umpire.lab.static import Static
+
+I = NDArray[np.int64]  # noqa: E741
+F = NDArray[np.float64]
+B = NDArray[np.bool_]
+
+# The scripted AI's numbers (``umpire.ai.scripted``): charges looked at within 20",
+# a leader goes to his brigade's middle unit if it is within half his move, foot in
+# column forms line within 14", dismounted cavalry mounts beyond 16", attackers stop 4"
+# (8" mounted) short of the enemy, defenders make for the objective's inner half.
+CHARGE_LOOK = 20.0
+FORM_LINE_WITHIN = 14.0
+MOUNT_BEYOND = 16.0
+STOP_FOOT, STOP_MOUNTED = 4.0, 8.0
+OFFSETS = np.array([0.0, 0.0, 0.5, 0.5, -0.5, -0.5, 1.0, 1.0, -1.0, -1.0])
+FRACS = np.array([1.0, 0.5, 1.0, 0.5, 1.0, 0.5, 1.0, 0.5, 1.0, 0.5])
+COVER_BONUS, ROUGH_PENALTY, OUT_OF_RADIUS = 3.0, 1.0, 4.0
+KEEP = 4  # destinations tried before holding in place
+FINISH_BONUS = 1.5  # fire: finishing a unit off is worth more
+UNSEEN, SEEN, BLOCKED = 0, 1, 2  # line of sight of a candidate shot
+
+
+@dataclass(slots=True)
+class Outcome:
+    """Per battle: winner (0/1 a side in TURN ORDER, 2 draw), turns, stands lost, removed."""
+
+    winner: I
+    turns: I
+    losses: I  # (battles, 2)
+    removed: I  # (battles, 2)
+    dice: int
+    faces: NDArray[np.uint8]
+
+
+class Sim:
+    """The state of N battles and the steps that play them."""
+
+    def __init__(
+        self, st: Static, n: int, dice: Dice, on_finish: Callable[[int], None] | None = None
+    ):
+        self.S = st
+        self.t = st.t
+        self.T = st.terrain
+        self.dice = dice
+        self.on_finish = on_finish
+        u = st.n_units
+        self.U = u
+        self.ids = np.arange(n)
+
+        def tile(a: NDArray[np.generic]) -> NDArray[np.generic]:
+            return np.tile(a, (n, 1))
+
+        self.x: F = tile(st.x0).astype(float)
+        self.y: F = tile(st.y0).astype(float)
+        self.th: F = tile(st.th0).astype(float)
+        self.c: F = np.cos(self.th)
+        self.s: F = np.sin(self.th)
+        self.form: I = tile(st.form0).astype(np.int64)
+        self.mounted: B = tile(st.mounted0).astype(bool)
+        self.limbered: B = tile(st.limbered0).astype(bool)
+        self.stands: I = tile(st.stands0).astype(np.int64)
+        self.alive: B = np.ones((n, u), dtype=bool)
+        self.marker: B = np.zeros((n, u), dtype=bool)
+        self.moved: B = np.zeros((n, u), dtype=bool)
+        self.charged: B = np.zeros((n, u), dtype=bool)
+        self.in_cmd: B = np.ones((n, u), dtype=bool)
+        self.lost_ldr: B = np.zeros((n, u), dtype=bool)
+        self.hw: F = np.zeros((n, u))
+        self.hd: F = np.zeros((n, u))
+        self.rad: F = np.zeros((n, u))
+        rows = np.repeat(np.arange(n), u)
+        cols = np.tile(np.arange(u), n)
+        self._resize(rows, cols)
+        self.lx: F = tile(st.lx0).astype(float)
+        self.ly: F = tile(st.ly0).astype(float)
+        self.latt: I = tile(st.latt0).astype(np.int64)
+        self.lalive: B = np.ones((n, st.n_leaders), dtype=bool)
+        self.bonus: I = np.zeros((n, u), dtype=np.int64)
+        self._refresh_bonus()
+        self.losses: I = np.zeros((n, 2), dtype=np.int64)
+        self.cont: I = np.full((n, u), -1, dtype=np.int64)
+        self.cont_flank: B = np.zeros((n, u), dtype=bool)
+        self._tan_arc = math.tan(math.radians(self.t.geometry["fire_arc_degrees"]))
+        self.turn = 1
+        self._first = 0  # the player whose sequence is running
+        self.touch: B | None = None  # contacts found at his offensive fire
+        self.res_winner = np.full(n, -1, dtype=np.int64)
+        self.res_turns = np.zeros(n, dtype=np.int64)
+        self.res_losses = np.zeros((n, 2), dtype=np.int64)
+        self.res_removed = np.zeros((n, 2), dtype=np.int64)
+
+    # -- bookkeeping ----------------------------------------------------------------
+    _PER_BATTLE: tuple[str, ...] = (
+        "x", "y", "th", "c", "s", "form", "mounted", "limbered", "stands", "alive", "marker",
+        "moved", "charged", "in_cmd", "lost_ldr", "hw", "hd", "rad", "lx", "ly", "latt",
+        "lalive", "bonus", "losses", "cont", "cont_flank", "ids",
+    )  # fmt: skip
+
+    def _keep(self, keep: B) -> None:
+        """Drop the battles that are over (every array keeps the rows still playing)."""
+        for name in self._PER_BATTLE:
+            setattr(self, name, getattr(self, name)[keep])
+        if self.touch is not None:
+            self.touch = self.touch[keep]
+
+    @property
+    def n(self) -> int:
+        """Battles still playing."""
+        return len(self.ids)
+
+    def _resize(self, r: I, u: I) -> None:
+        """Bases from type, formation and stands (default ``stand_sizes``)."""
+        hw, hd = V.base_size(self.t, self.S.utype[u], _g(self.form, r, u), _g(self.stands, r, u))
+        _s(self.hw, r, u, hw)
+        _s(self.hd, r, u, hd)
+        _s(self.rad, r, u, G.mhypot(hw, hd))
+
+    def _refresh_bonus(self, r: I | None = None) -> None:
+        """Each unit's attached-leader bonus (the first living leader attached; 0 none),
+        in battles ``r`` (all by default)."""
+        if r is None:
+            r = np.arange(self.n)
+        r = np.unique(r)
+        self.bonus[r] = 0
+        for ld in range(self.S.n_leaders - 1, -1, -1):
+            rows = r[self.lalive[r, ld] & (self.latt[r, ld] >= 0)]
+            _s(self.bonus, rows, _g(self.latt, rows, ld), self.S.l_bonus[ld])
+
+    def box(self, r: I, u: I) -> G.VBox:
+        """Bases of units ``u`` in battles ``r`` as arrays."""
+        fi = r * self.U + u
+        return (
+            np.take(self.x, fi),
+            np.take(self.y, fi),
+            np.take(self.c, fi),
+            np.take(self.s, fi),
+            np.take(self.hw, fi),
+            np.take(self.hd, fi),
+        )
+
+    def place(self, r: I, u: I, x: F, y: F, th: F) -> None:
+        """Move bases (and any living leader attached to them)."""
+        _s(self.x, r, u, x)
+        _s(self.y, r, u, y)
+        _s(self.th, r, u, th)
+        _s(self.c, r, u, np.cos(th))
+        _s(self.s, r, u, np.sin(th))
+        att = self.lalive[r] & (self.latt[r] == u[:, None])
+        if att.any():
+            ri, li = np.nonzero(att)
+            self.lx[r[ri], li] = x[ri]
+            self.ly[r[ri], li] = y[ri]
+
+    def remove(self, r: I, u: I) -> None:
+        """Take units off the table (default ``leader_detached_when_unit_removed``)."""
+        if len(r) == 0:
+            return
+        _s(self.alive, r, u, False)
+        _s(self.marker, r, u, False)
+        att = self.latt[r] == u[:, None]
+        if att.any():
+            ri, li = np.nonzero(att)
+            self.latt[r[ri], li] = -1
+            self._refresh_bonus(r[ri])
+
+    def add_marker(self, r: I, u: I) -> None:
+        """Seed 002: MM are not cumulative, one per unit (living units only)."""
+        _s(self.marker, r, u, _g(self.marker, r, u) | _g(self.alive, r, u))
+
+    def lose_stands(self, r: I, u: I, n: I) -> None:
+        """Seed 002: lose stands; attached leaders lost on 5-6; removal below half.
+
+        One call takes each battle at most once.
+        """
+        keep = (n > 0) & _g(self.alive, r, u)
+        r, u, n = r[keep], u[keep], n[keep]
+        if len(r) == 0:
+            return
+        n = np.minimum(n, _g(self.stands, r, u))
+        _s(self.stands, r, u, _g(self.stands, r, u) - n)
+        np.add.at(self.losses, (r, self.S.side[u]), n)
+        self._resize(r, u)
+        att = self.lalive[r] & (self.latt[r] == u[:, None])
+        if att.any():
+            self._leader_rolls(r, att)
+        gone = V.is_removed(self.t, _g(self.stands, r, u), self.S.stands0[u])
+        self.remove(r[gone], u[gone])
+
+    def _leader_rolls(self, r: I, att: B) -> None:
+        """Seed 002 LEADERS: one 1d6 per attached leader, in leader order per battle."""
+        order = np.cumsum(att, axis=1) * att  # 1 = the first leader attached, ...
+        lost_rows: list[I] = []
+        for k in range(1, int(order.max()) + 1):
+            ri, li = np.nonzero(order == k)
+            face = self.dice.roll(self.ids[r[ri]], 1)[:, 0]
+            lost = V.leader_lost(self.t, face)
+            if not lost.any():
+                continue
+            rr, ll = r[ri[lost]], li[lost]
+            lost_rows.append(rr)
+            self.lalive[rr, ll] = False
+            self.latt[rr, ll] = -1
+            for row, ld in zip(rr.tolist(), ll.tolist(), strict=True):
+                self.lost_ldr[row, self.S.l_units[ld]] = True
+        if lost_rows:
+            self._refresh_bonus(np.concatenate(lost_rows))
+
+    # -- geometry over the current state -------------------------------------------------
+    def on_table(self, b: G.VBox) -> B:
+        """Are all four corners of each base on the table?"""
+        w, h = self.T.width, self.T.height
+        cs = G.corners(b)
+        ok = np.ones(np.shape(b[0]), dtype=bool)
+        for k in range(0, 8, 2):
+            ok &= (cs[k] >= 0) & (cs[k] <= w) & (cs[k + 1] >= 0) & (cs[k + 1] <= h)
+        return ok
+
+    def overlaps_any(self, r: I, u: I, b: G.VBox, ignore: I | None = None) -> B:
+        """Does each base ``b`` (for unit ``u`` in battle ``r``) overlap another living base?
+
+        As the unit loop of ``Battle.free_at``: bounding circles first, then the
+        separating-axis test on the pairs whose circles meet.
+        """
+        m = len(r)
+        out = np.zeros(m, dtype=bool)
+        if m == 0:
+            return out
+        x, y = b[0], b[1]
+        reach = G.norm(b[4], b[5]) + 1e-6
+        dx = self.x[r] - x[:, None]
+        dy = self.y[r] - y[:, None]
+        lim = reach[:, None] + self.rad[r]
+        near = (dx * dx + dy * dy < lim * lim) & self.alive[r]
+        ar = np.arange(m)
+        near[ar, u] = False
+        if ignore is not None:
+            near[ar, ignore] = False
+        pi, pj = np.nonzero(near)
+        if len(pi):
+            ov = G.overlap(tuple(v[pi] for v in b), self.box(r[pi], pj))  # type: ignore[arg-type]
+            out[pi[ov]] = True
+        return out
+
+    def free_at(self, r: I, u: I, b: G.VBox, ignore: I | None = None) -> B:
+        """``Battle.free_at``: on the table and clear of every other living base."""
+        ok = self.on_table(b)
+        idx = np.flatnonzero(ok)
+        if len(idx):
+            sub = tuple(v[idx] for v in b)
+            ign = None if ignore is None else ignore[idx]
+            ok[idx] = ~self.overlaps_any(r[idx], u[idx], sub, ign)  # type: ignore[arg-type]
+        return ok
+
+    def crosses_enemy(self, r: I, u: I, x1: F, y1: F) -> B:
+        """``Battle.crosses_enemy``: does the centre's path cross an enemy base?"""
+        m = len(r)
+        out = np.zeros(m, dtype=bool)
+        if m == 0:
+            return out
+        x0, y0 = _g(self.x, r, u), _g(self.y, r, u)
+        lo_x, hi_x = np.minimum(x0, x1), np.maximum(x0, x1)
+        lo_y, hi_y = np.minimum(y0, y1), np.maximum(y0, y1)
+        X, Y, R = self.x[r], self.y[r], self.rad[r]
+        enemy = self.alive[r] & (self.S.side[None, :] != self.S.side[u][:, None])
+        near = (
+            enemy
+            & (lo_x[:, None] <= X + R)
+            & (hi_x[:, None] >= X - R)
+            & (lo_y[:, None] <= Y + R)
+            & (hi_y[:, None] >= Y - R)
+        )
+        pi, pj = np.nonzero(near)
+        if len(pi):
+            hit = G.segment_hits_box(x0[pi], y0[pi], x1[pi], y1[pi], self.box(r[pi], pj))
+            out[pi[hit]] = True
+        return out
+
+    def touches_enemy(self, r: I, u: I, b: G.VBox) -> B:
+        """``Battle.touching_box`` is not empty: the base would touch an enemy base."""
+        m = len(r)
+        out = np.zeros(m, dtype=bool)
+        if m == 0:
+            return out
+        tol = self.t.geometry["contact"]
+        reach = G.norm(b[4], b[5]) + tol
+        X, Y = self.x[r], self.y[r]
+        enemy = self.alive[r] & (self.S.side[None, :] != self.S.side[u][:, None])
+        dx, dy = X - b[0][:, None], Y - b[1][:, None]
+        lim = reach[:, None] + self.rad[r]
+        near = enemy & (dx * dx + dy * dy <= lim * lim * (1 + 1e-9))
+        pi, pj = np.nonzero(near)
+        if len(pi):
+            sub = tuple(v[pi] for v in b)
+            touch = G.distance_le(sub, self.box(r[pi], pj), tol)  # type: ignore[arg-type]
+            out[pi[touch]] = True
+        return out
+
+    def touching(self, r: I, a: I, b: I) -> B:
+        """Do the bases of units ``a`` and ``b`` touch (the scalar contact lists)?"""
+        tol = self.t.geometry["contact"]
+        dx, dy = _g(self.x, r, b) - _g(self.x, r, a), _g(self.y, r, b) - _g(self.y, r, a)
+        lim = _g(self.rad, r, a) + tol + _g(self.rad, r, b)
+        near = dx * dx + dy * dy <= lim * lim * (1 + 1e-9)
+        out: B = near & _g(self.alive, r, a) & _g(self.alive, r, b)
+        idx = np.flatnonzero(out)
+        if len(idx):
+            out[idx] = G.distance_le(self.box(r[idx], a[idx]), self.box(r[idx], b[idx]), tol)
+        return out
+
+    def adjacency(self, r: I, A: I, Bu: I, d2: F | None = None) -> B:
+        """(battles, units A, units Bu): whose bases touch (the scalar contact lists).
+
+        ``d2``: the squared centre distances, if already known. Bounding circles first
+        (a pair that touches has its centres within both radii and the tolerance), then
+        the exact nearest-point distance.
+        """
+        tol = self.t.geometry["contact"]
+        X, Y, R, AL = self.x[r], self.y[r], self.rad[r], self.alive[r]
+        if d2 is None:
+            dx = X[:, None, Bu] - X[:, A, None]
+            dy = Y[:, None, Bu] - Y[:, A, None]
+            d2 = dx * dx + dy * dy
+        lim = R[:, A, None] + tol + R[:, None, Bu]
+        near = (d2 <= lim * lim * (1 + 1e-9)) & AL[:, A, None] & AL[:, None, Bu]
+        pi, pa, pb = np.nonzero(near)
+        if len(pi):
+            near[pi, pa, pb] = G.distance_le(self.box(r[pi], A[pa]), self.box(r[pi], Bu[pb]), tol)
+        return near
+
+    def slide(self, r: I, u: I, dx: F, dy: F, dist: F, th: F) -> B:
+        """``Battle.slide``: move up to ``dist`` along (dx, dy) in half-inch steps.
+
+        Stops before another base (default ``blocked_retreat_stops``); False where the
+        unit would leave the table (the caller removes it). One unit per battle. Nothing
+        else moves meanwhile, so every step is tested at once and the first that fails
+        decides, as in the scalar loop.
+        """
+        m = len(r)
+        ok = np.ones(m, dtype=bool)
+        if m == 0:
+            return ok
+        step = self.t.geometry["retreat_step"]
+        nst = np.maximum(1, np.ceil(dist / step)).astype(np.int64)
+        k = np.arange(1, int(nst.max()) + 1)
+        fi = r * self.U + u
+        x0, y0 = np.take(self.x, fi), np.take(self.y, fi)
+        d = np.minimum(dist[:, None], k[None, :] * step)
+        nx, ny = x0[:, None] + dx[:, None] * d, y0[:, None] + dy[:, None] * d
+        w, h = self.T.width, self.T.height
+        real = k[None, :] <= nst[:, None]
+        off = ~((nx >= 0) & (nx <= w) & (ny >= 0) & (ny <= h))
+        shape = nx.shape
+        c = np.broadcast_to(np.cos(th)[:, None], shape)
+        sn = np.broadcast_to(np.sin(th)[:, None], shape)
+        hw = np.broadcast_to(np.take(self.hw, fi)[:, None], shape)
+        hd = np.broadcast_to(np.take(self.hd, fi)[:, None], shape)
+        b = (nx, ny, c, sn, hw, hd)
+        lost = off | ~self.on_table(b)  # off the table: the unit is removed
+        blocked = np.zeros(shape, dtype=bool)
+        look = np.nonzero(real & ~lost)
+        if len(look[0]):
+            sub = tuple(v[look] for v in b)
+            blocked[look] = self.overlaps_any(r[look[0]], u[look[0]], sub)  # type: ignore[arg-type]
+        fail = real & (lost | blocked)
+        first = np.where(fail.any(1), np.argmax(fail, axis=1), nst)  # the first failing step
+        ar = np.arange(m)
+        ok = np.asarray(~(lost[ar, np.minimum(first, len(k) - 1)] & (first < nst)), dtype=bool)
+        last = first - 1  # the last free step (-1: none, stays)
+        bx = np.where(last >= 0, nx[ar, np.maximum(last, 0)], x0)
+        by = np.where(last >= 0, ny[ar, np.maximum(last, 0)], y0)
+        g = np.flatnonzero(ok)
+        self.place(r[g], u[g], bx[g], by[g], th[g])
+        return ok
+
+    def move_away(self, r: I, u: I, frm: I, dist: F) -> None:
+        """Retreat ``dist`` directly away from ``frm``, keeping facing; off the table: removed."""
+        dx = _g(self.x, r, u) - _g(self.x, r, frm)
+        dy = _g(self.y, r, u) - _g(self.y, r, frm)
+        n = G.mhypot(dx, dy)
+        n = np.where(n == 0, 1.0, n)
+        ok = self.slide(r, u, dx / n, dy / n, dist, _g(self.th, r, u))
+        self.remove(r[~ok], u[~ok])
+
+    def retreat_inches(self, r: I, u: I) -> F:
+        """Seed 002: retreat 2D6", 3D6" for mounted cavalry (reading ``cav_retreat_mounted``)."""
+        out = np.zeros(len(r))
+        cav = (self.S.utype[u] == V.CAV) & _g(self.mounted, r, u)
+        for mask, n in ((cav, 3), (~cav, 2)):
+            idx = np.flatnonzero(mask)
+            if len(idx):
+                out[idx] = self.dice.roll(self.ids[r[idx]], n).sum(1)
+        return out
+
+    # -- the turn -------------------------------------------------------------------------
+    def run(self) -> None:
+        """Play every battle to its end."""
+        order = (0, 1)
+        for turn in range(1, self.S.turns + 1):
+            self.turn = turn
+            for p in order:
+                self._first = p
+                steps: tuple[tuple[Callable[[int], None], int], ...] = (
+                    (self.command_step, p),
+                    (self.move_step, p),
+                    (self.rally_step, p),
+                    (self.fire_step, 1 - p),  # defensive fire: the second player's
+                    (self.fire_step, p),  # offensive fire: the first player's
+                    (self.melee_step, p),
+                )
+                for step, side in steps:
+                    if self.n == 0:
+                        return
+                    step(side)
+                    self.end_check()
+        if self.n:
+            self.final()
+
+    def end_check(self) -> None:
+        """Default ``victory``: a side with no units, or past its break fraction, loses."""
+        broken = np.zeros((self.n, 2), dtype=bool)
+        for side in (0, 1):
+            left = self.alive[:, self.S.by_side[side]].sum(1)
+            lost = self.S.units0[side] - left
+            broken[:, side] = (left == 0) | (
+                lost >= self.S.break_fraction[side] * self.S.units0[side]
+            )
+        over = _rows_any(broken)
+        if over.any():
+            winner = np.where(broken.all(1), 2, np.where(broken[:, 0], 1, 0))
+            self._finish(over, winner)
+
+    def final(self) -> None:
+        """Default ``victory``: at the turn limit the objectives held decide."""
+        pts = np.zeros((self.n, 2), dtype=np.int64)
+        for (ox, oy, orad), p in zip(self.S.obj.tolist(), self.S.obj_points.tolist(), strict=True):
+            near = self.alive & G.hypot_le(self.x - ox, self.y - oy, orad)
+            held = np.stack([near[:, s].any(1) for s in self.S.by_side], axis=1)
+            only = held.sum(1) == 1
+            pts[only, np.argmax(held[only], axis=1)] += p
+        tie = pts[:, 0] == pts[:, 1]
+        winner = np.where(tie, self.S.tie, np.where(pts[:, 0] > pts[:, 1], 0, 1))
+        self._finish(np.ones(self.n, dtype=bool), winner)
+
+    def _finish(self, over: B, winner: I) -> None:
+        ids = self.ids[over]
+        if self.on_finish is not None:
+            self.on_finish(len(ids))
+        self.res_winner[ids] = winner[over]
+        self.res_turns[ids] = self.turn
+        self.res_losses[ids] = self.losses[over]
+        for side in (0, 1):
+            self.res_removed[ids, side] = (~self.alive[over][:, self.S.by_side[side]]).sum(1)
+        self._keep(~over)
+
+    # -- command ----------------------------------------------------------------------------
+    def command_step(self, p: int) -> None:
+        """Seed 002 Command, with the AI: each leader joins his brigade's middle unit.
+
+        As ``ScriptedAI.leader``: the unit nearest the brigade's centroid, if within half
+        the leader's move; the order is always legal (half the move even in rough).
+        """
+        st = self.S
+        moved = False
+        for ld in np.flatnonzero(st.l_side == p).tolist():
+            units = st.l_units[ld]
+            if len(units) == 0:
+                continue
+            al = self.alive[:, units]
+            cnt = al.sum(1)
+            rows = np.flatnonzero(self.lalive[:, ld] & (cnt > 0))
+            if len(rows) == 0:
+                continue
+            al = al[rows]
+            ux, uy = self.x[rows][:, units], self.y[rows][:, units]
+            sx = np.zeros(len(rows))
+            sy = np.zeros(len(rows))
+            for j in range(len(units)):  # sums in unit order, as the scalar sum()
+                sx = sx + np.where(al[:, j], ux[:, j], 0.0)
+                sy = sy + np.where(al[:, j], uy[:, j], 0.0)
+            cx, cy = sx / cnt[rows], sy / cnt[rows]
+            d2 = np.where(al, (ux - cx[:, None]) ** 2 + (uy - cy[:, None]) ** 2, np.inf)
+            best = np.argmin(d2, axis=1)
+            ar = np.arange(len(rows))
+            bx, by = ux[ar, best], uy[ar, best]
+            ddx, ddy = bx - _g(self.lx, rows, ld), by - _g(self.ly, rows, ld)
+            dist = G.norm(ddx, ddy)
+            go = G.hypot_le(ddx, ddy, self.t.leader_open * 0.5)
+            allow = np.full(len(rows), self.t.leader_open)
+            slow = go & (dist > self.t.leader_open * self.t.leader_rough + 1e-6)
+            if slow.any():  # a path through rough ground halves the leader's move
+                sl = np.flatnonzero(slow)
+                rough = self.T.path_rough(
+                    _g(self.lx, rows[sl], ld), _g(self.ly, rows[sl], ld), bx[sl], by[sl]
+                )
+                allow[sl] = np.where(rough, self.t.leader_open * self.t.leader_rough, allow[sl])
+            go &= dist <= allow + 1e-6
+            g = np.flatnonzero(go)
+            self.lx[rows[g], ld] = bx[g]
+            self.ly[rows[g], ld] = by[g]
+            self.latt[rows[g], ld] = units[best[g]]
+            moved = True
+        if moved:
+            self._refresh_bonus()
+
+    # -- move -----------------------------------------------------------------------------
+    def move_step(self, p: int) -> None:
+        """Seed 002 Move (with COMMAND): each unit in turn, as the scalar ``MoveStep``."""
+        st = self.S
+        side_units = st.by_side[p]
+        self.moved[:, side_units] = False
+        self.charged[:, side_units] = False
+        self.cont[:] = -1
+        self.cont_flank[:] = False
+        for u in side_units.tolist():
+            ld = int(st.uleader[u])
+            if ld >= 0:
+                dx, dy = self.x[:, u] - self.lx[:, ld], self.y[:, u] - self.ly[:, ld]
+                near = G.hypot_le(dx, dy, st.l_radius[ld] + 1e-9)
+                self.in_cmd[:, u] = ~self.lalive[:, ld] | near
+            else:
+                self.in_cmd[:, u] = True
+        enemies = st.by_side[1 - p]
+        for u in side_units.tolist():
+            if self.n == 0:
+                return
+            self.unit_move(u, p, enemies)
+
+    def unit_move(self, u: int, p: int, E: I) -> None:
+        """``ScriptedAI.move`` for unit ``u`` in every battle, then the order carried out."""
+        st = self.S
+        r = np.flatnonzero(self.alive[:, u] & ~self.marker[:, u])  # a unit with a MM holds
+        if len(r) == 0:
+            return
+        ux, uy = _g(self.x, r, u), _g(self.y, r, u)
+        ex, ey = self.x[r][:, E], self.y[r][:, E]
+        ealive = self.alive[r][:, E]
+        d2 = np.where(ealive, (ex - ux[:, None]) ** 2 + (ey - uy[:, None]) ** 2, np.inf)
+        near = np.argmin(d2, axis=1)
+        has = ealive.any(1)
+        if not has.all():
+            keep = np.flatnonzero(has)
+            r, ux, uy, ex, ey, ealive, near, d2 = (
+                r[keep],
+                ux[keep],
+                uy[keep],
+                ex[keep],
+                ey[keep],
+                ealive[keep],
+                near[keep],
+                d2[keep],
+            )
+            if len(r) == 0:
+                return
+        ar = np.arange(len(r))
+        enx, eny = ex[ar, near], ey[ar, near]
+        dist_en = G.exact_near(enx - ux, eny - uy, (FORM_LINE_WITHIN, MOUNT_BEYOND))
+        face = G.matan2(eny - uy, enx - ux)
+        uu = np.full(len(r), u)
+        if st.utype[u] == V.ART:  # unlimber facing the enemy, or turn to face him
+            chg = np.where(_g(self.limbered, r, u), V.FORMATION, V.NO_CHANGE)
+            lim = np.zeros(len(r), dtype=bool)
+            ok = self.move_ok(
+                r,
+                uu,
+                ux,
+                uy,
+                face,
+                _g(self.form, r, u),
+                _g(self.mounted, r, u),
+                lim,
+                chg,
+                np.zeros(len(r), dtype=bool),
+            )
+            g = np.flatnonzero(ok)
+            self.do_move(
+                r[g],
+                uu[g],
+                ux[g],
+                uy[g],
+                face[g],
+                _g(self.form, r[g], u),
+                _g(self.mounted, r[g], u),
+                lim[g],
+                chg[g],
+            )
+            return
+        charged = self.charges(r, u, E, ex, ey, d2)
+        if charged.any():
+            keep = np.flatnonzero(~charged)
+            r, ux, uy, enx, eny, dist_en, face, uu = (
+                r[keep],
+                ux[keep],
+                uy[keep],
+                enx[keep],
+                eny[keep],
+                dist_en[keep],
+                face[keep],
+                uu[keep],
+            )
+            if len(r) == 0:
+                return
+        self.advance(r, u, p, ux, uy, enx, eny, dist_en, face)
+
+    def move_ok(
+        self,
+        r: I,
+        u: I,
+        x: F,
+        y: F,
+        th: F,
+        form: I,
+        mounted: B,
+        limbered: B,
+        chg: I,
+        rough: B,
+    ) -> B:
+        """``steps.move_ok`` for a move to (x, y, th) ending in the given formation.
+
+        ``rough``: the path or the end is rough ground (counted only for a real move).
+        """
+        st = self.S
+        ut = st.utype[u]
+        dist = G.norm(x - _g(self.x, r, u), y - _g(self.y, r, u))
+        rough = rough & (dist > 0)
+        key = V.move_key(ut, form, mounted, limbered)
+        key = np.where((ut == V.ART) & (chg == V.FORMATION), 4, key)  # limber/unlimber
+        allow = V.move_inches(
+            self.t, key, rough, _g(self.in_cmd, r, u), _g(self.lost_ldr, r, u), chg
+        )
+        ok = dist <= allow + 1e-6
+        idx = np.flatnonzero(ok)
+        if len(idx) == 0:
+            return ok
+        ri, ui = r[idx], u[idx]
+        hw, hd = V.base_size(self.t, ut[idx], form[idx], _g(self.stands, ri, ui))
+        tt = th[idx]
+        b = (x[idx], y[idx], np.cos(tt), np.sin(tt), hw, hd)
+        good = self.free_at(ri, ui, b)
+        mv = good & (dist[idx] > 0)
+        if mv.any():
+            j = np.flatnonzero(mv)
+            good[j] = ~self.crosses_enemy(ri[j], ui[j], x[idx][j], y[idx][j])
+        if good.any():
+            j = np.flatnonzero(good)
+            sub = tuple(v[j] for v in b)
+            good[j] = ~self.touches_enemy(ri[j], ui[j], sub)  # type: ignore[arg-type]
+        ok[idx] = good
+        return ok
+
+    def do_move(
+        self, r: I, u: I, x: F, y: F, th: F, form: I, mounted: B, limbered: B, chg: I
+    ) -> None:
+        """``MoveStep.apply`` of a legal move: formation, base, position, moved."""
+        if len(r) == 0:
+            return
+        dist = G.norm(x - _g(self.x, r, u), y - _g(self.y, r, u))
+        _s(self.form, r, u, form)
+        _s(self.mounted, r, u, mounted)
+        _s(self.limbered, r, u, limbered)
+        self._resize(r, u)
+        self.place(r, u, x, y, th)
+        _s(self.moved, r, u, _g(self.moved, r, u) | (dist > 1e-9) | (chg != V.NO_CHANGE))
+
+    def advance(
+        self, r: I, u: int, p: int, ux: F, uy: F, enx: F, eny: F, dist_en: F, face: F
+    ) -> None:
+        """``ScriptedAI.move`` without a charge: change formation, pick a destination, go."""
+        st = self.S
+        t = self.t
+        m = len(r)
+        ut = st.utype[u]
+        uu = np.full(m, u)
+        form, mounted, lim = _g(self.form, r, u), _g(self.mounted, r, u), _g(self.limbered, r, u)
+        if ut == V.FOOT:
+            chg = np.where((form == V.COLUMN) & (dist_en < FORM_LINE_WITHIN), V.FORMATION, 0)
+        elif ut == V.CAV:
+            chg = np.where(~mounted & (dist_en > MOUNT_BEYOND), V.MOUNT, 0)
+        else:
+            chg = np.zeros(m, dtype=np.int64)
+        form2 = np.where((chg == V.FORMATION) & (ut != V.ART), V.LINE, form)
+        mounted2 = np.where(chg == V.MOUNT, ~mounted, mounted)
+        # the goal
+        if st.defend[p]:
+            d2 = (st.obj[None, :, 0] - ux[:, None]) ** 2 + (st.obj[None, :, 1] - uy[:, None]) ** 2
+            ob = np.argmin(d2, axis=1)
+            ox, oy, orad = st.obj[ob, 0], st.obj[ob, 1], st.obj[ob, 2]
+            out = ~G.hypot_le(ox - ux, oy - uy, orad)
+            gx, gy = np.where(out, ox, ux), np.where(out, oy, uy)
+            stop = np.where(out, orad * 0.5, 0.0)
+        else:
+            gx, gy = enx, eny
+            stop = np.where((ut == V.FOOT) | ~mounted, STOP_FOOT, STOP_MOUNTED)
+        key = V.move_key(np.full(m, ut), form2, mounted2, lim)
+        no = np.zeros(m, dtype=bool)
+        allow = V.move_inches(t, key, no, _g(self.in_cmd, r, u), _g(self.lost_ldr, r, u), chg)
+        # want = min(allow, d - stop): the distance to the goal matters (to the last
+        # bit, as it places the unit) only where it is not the full allowance
+        gdx, gdy = gx - ux, gy - uy
+        d = G.norm(gdx, gdy)
+        short = np.flatnonzero(d - stop <= allow + G.HAIR)
+        if len(short):
+            d[short] = G.mhypot(gdx[short], gdy[short])
+        want = np.maximum(0.0, np.minimum(allow, d - stop))
+        left = np.ones(m, dtype=bool)  # no legal destination found yet
+        go = np.flatnonzero(want > 1e-6)  # at the goal: only the places where it stands
+        if len(go):
+            left[go] = ~self._destinations(
+                r[go],
+                u,
+                ux[go],
+                uy[go],
+                gx[go],
+                gy[go],
+                want[go],
+                face[go],
+                form[go],
+                form2[go],
+                mounted[go],
+                mounted2[go],
+                lim[go],
+                chg[go],
+            )
+        # A unit at its goal, facing as it faces, without a change: holding in place is
+        # all it can do, legal or not (nothing changes either way).
+        same = (want <= 1e-6) & (chg == V.NO_CHANGE) & (face == _g(self.th, r, u))
+        left &= ~same
+        # then where it stands, with the formation change and without
+        for cj in (chg, np.zeros(m, dtype=np.int64)):
+            a = np.flatnonzero(left)
+            if len(a) == 0:
+                return
+            c = cj[a]
+            fj = np.where(c == V.FORMATION, form2[a], form[a])
+            mj = np.where(c == V.MOUNT, mounted2[a], mounted[a])
+            ok = self.move_ok(r[a], uu[a], ux[a], uy[a], face[a], fj, mj, lim[a], c, no[a])
+            g = a[ok]
+            self.do_move(r[g], uu[g], ux[g], uy[g], face[g], fj[ok], mj[ok], lim[g], c[ok])
+            left[g] = False
+
+    def _destinations(
+        self,
+        r: I,
+        u: int,
+        ux: F,
+        uy: F,
+        gx: F,
+        gy: F,
+        want: F,
+        face: F,
+        form: I,
+        form2: I,
+        mounted: B,
+        mounted2: B,
+        lim: B,
+        chg: I,
+    ) -> B:
+        """``ScriptedAI._candidates`` + ``_try`` for the destinations: True where one is taken.
+
+        Ten places toward the goal (five bearings, full and half the move) scored
+        -(distance to the goal) + 3 in cover - 1 on rough ground - 4 out of the
+        leader's radius; the best four are tried in order. As the scalar AI's best-first
+        heap, rough ground (a walk along the path) is looked at only when a candidate
+        whose score is still an upper bound comes out on top; scores within a hair of
+        each other are recomputed with math.hypot so ties break as the scalar's do.
+        """
+        st = self.S
+        m = len(r)
+        uu = np.full(m, u)
+        base = G.matan2(gy - uy, gx - ux)
+        step = want[:, None] * FRACS[None, :]
+        valid = ~((step <= 1e-6) & ((OFFSETS != 0.0) | (FRACS < 1.0))[None, :])
+        ang = base[:, None] + OFFSETS[None, :]
+        px = ux[:, None] + np.cos(ang) * step
+        py = uy[:, None] + np.sin(ang) * step
+        cover = np.where(self.T.in_cover(px, py), COVER_BONUS, 0.0)
+        ld = int(st.uleader[u])
+        far = np.zeros(px.shape, dtype=bool)
+        if ld >= 0:
+            far = _g(self.lalive, r, ld)[:, None] & ~G.hypot_le(
+                _g(self.lx, r, ld)[:, None] - px, _g(self.ly, r, ld)[:, None] - py, st.l_radius[ld]
+            )
+        gdx, gdy = gx[:, None] - px, gy[:, None] - py
+        score, worse = _scores(G.norm(gdx, gdy), cover, far)
+        exact = np.zeros(px.shape, dtype=bool)
+        rough = self.T.is_rough(px, py)
+        known = rough.copy()  # the end is rough: the path is rough
+        key = np.where(valid, np.where(rough, worse, score), -np.inf)
+        tried = np.zeros(m, dtype=np.int64)
+        taken = np.zeros(m, dtype=bool)
+        rows = np.arange(m)
+        while len(rows):
+            kr = key[rows]
+            best = np.argmax(kr, axis=1)
+            top = kr[np.arange(len(rows)), best]
+            live = np.isfinite(top)
+            rows, kr, best, top = rows[live], kr[live], best[live], top[live]
+            if len(rows) == 0:
+                break
+            near = np.abs(kr - top[:, None]) < G.HAIR
+            fix = near & ~exact[rows] & (near.sum(1) > 1)[:, None]
+            tie = fix.any(1)
+            if tie.any():  # near ties: recompute with the scalar AI's own floats, look again
+                ci, cj = np.nonzero(fix)
+                cr = rows[ci]
+                s2, w2 = _scores(G.mhypot(gdx[cr, cj], gdy[cr, cj]), cover[cr, cj], far[cr, cj])
+                score[cr, cj], worse[cr, cj] = s2, w2
+                exact[cr, cj] = True
+                key[cr, cj] = np.where(rough[cr, cj], w2, s2)
+            again = [rows[tie]]
+            rows, best = rows[~tie], best[~tie]
+            unk = ~known[rows, best]
+            if unk.any():  # the best is still an upper bound: walk its path, look again
+                ur, ub = rows[unk], best[unk]
+                hit = self.T.path_rough(ux[ur], uy[ur], px[ur, ub], py[ur, ub])
+                known[ur, ub] = True
+                rough[ur, ub] = hit
+                key[ur, ub] = np.where(hit, worse[ur, ub], score[ur, ub])
+                again.append(ur)
+            a, j = rows[~unk], best[~unk]
+            if len(a):  # try the best: is it legal?
+                cj = chg[a]
+                fj = np.where(cj == V.FORMATION, form2[a], form[a])
+                mj = np.where(cj == V.MOUNT, mounted2[a], mounted[a])
+                ok = self.move_ok(
+                    r[a], uu[a], px[a, j], py[a, j], face[a], fj, mj, lim[a], cj, rough[a, j]
+                )
+                g = np.flatnonzero(ok)
+                ga = a[g]
+                self.do_move(
+                    r[ga],
+                    uu[ga],
+                    px[ga, j[g]],
+                    py[ga, j[g]],
+                    face[ga],
+                    fj[g],
+                    mj[g],
+                    lim[ga],
+                    cj[g],
+                )
+                taken[ga] = True
+                bad = np.flatnonzero(~ok)
+                ab = a[bad]
+                key[ab, j[bad]] = -np.inf
+                tried[ab] += 1
+                again.append(ab[tried[ab] < KEEP])
+            rows = np.sort(np.concatenate(again))
+        return taken
+
+    # -- charges ----------------------------------------------------------------------------
+    def charges(self, r: I, u: int, E: I, ex: F, ey: F, d2: F) -> B:
+        """``ScriptedAI.move``'s charges: the best legal charge with exact odds over 1/2.
+
+        ``d2``: squared centre distances to the enemies (inf for the dead). Returns the
+        battles where unit ``u`` charged (the charge is carried out). An enemy whose
+        centre is further than the open move plus his radius and the charger's half
+        depth cannot be reached (the contact point lies within those of his centre).
+        """
+        st = self.S
+        t = self.t
+        m = len(r)
+        out = np.zeros(m, dtype=bool)
+        ux, uy = _g(self.x, r, u), _g(self.y, r, u)
+        ut = np.full(m, st.utype[u])
+        key0 = V.move_key(ut, _g(self.form, r, u), _g(self.mounted, r, u), _g(self.limbered, r, u))
+        no, chg0 = np.zeros(m, dtype=bool), np.zeros(m, dtype=np.int64)
+        open0 = V.move_inches(t, key0, no, _g(self.in_cmd, r, u), _g(self.lost_ldr, r, u), chg0)
+        lim = np.minimum(
+            open0[:, None] + _g(self.hd, r, u)[:, None] + self.rad[r][:, E] + 1e-6, CHARGE_LOOK
+        )
+        maybe = d2 <= lim * lim * (1 + 1e-9)
+        pi, pe = np.nonzero(maybe)
+        if len(pi) == 0:
+            return out
+        look = G.hypot_le(ex[pi, pe] - ux[pi], ey[pi, pe] - uy[pi], CHARGE_LOOK)
+        pi, pe = pi[look], pe[look]
+        if len(pi) == 0:
+            return out
+        rr, tu = r[pi], E[pe]
+        uu = np.full(len(pi), u)
+        cx, cy, nx, ny, flank = self.contact_point(rr, uu, tu)
+        cdist = G.norm(cx - ux[pi], cy - uy[pi])
+        ut = np.full(len(pi), st.utype[u])
+        key = V.move_key(
+            ut, _g(self.form, rr, u), _g(self.mounted, rr, u), _g(self.limbered, rr, u)
+        )
+        no = np.zeros(len(pi), dtype=bool)
+        chg0 = np.zeros(len(pi), dtype=np.int64)
+        open_allow = V.move_inches(
+            t, key, no, _g(self.in_cmd, rr, u), _g(self.lost_ldr, rr, u), chg0
+        )
+        reach = cdist <= open_allow + 1e-6  # too far even in the open: no charge
+        if not reach.any():
+            return out
+        k = np.flatnonzero(reach)
+        pi, rr, uu, tu, cx, cy, nx, ny, flank, key = _sub(
+            k, pi, rr, uu, tu, cx, cy, nx, ny, flank, key
+        )
+        prob = self.charge_chance(rr, uu, tu, flank)
+        good = prob > CHARGE_THRESHOLD
+        if not good.any():
+            return out
+        k = np.flatnonzero(good)
+        pi, rr, uu, tu, cx, cy, nx, ny, flank, key, prob = _sub(
+            k, pi, rr, uu, tu, cx, cy, nx, ny, flank, key, prob
+        )
+        cdist = G.mhypot(cx - _g(self.x, rr, u), cy - _g(self.y, rr, u))
+        cth = G.matan2(-ny, -nx)
+        # legal? rough ground on the way, room at the contact point (the target ignored)
+        rough = self.T.path_rough(_g(self.x, rr, u), _g(self.y, rr, u), cx, cy)
+        chg0 = np.zeros(len(pi), dtype=np.int64)
+        allow = V.move_inches(t, key, rough, _g(self.in_cmd, rr, u), _g(self.lost_ldr, rr, u), chg0)
+        legal = cdist <= allow + 1e-6
+        j = np.flatnonzero(legal)
+        if len(j):
+            b = (
+                cx[j],
+                cy[j],
+                np.cos(cth[j]),
+                np.sin(cth[j]),
+                _g(self.hw, rr[j], u),
+                _g(self.hd, rr[j], u),
+            )
+            legal[j] = self.free_at(rr[j], uu[j], b, ignore=tu[j])
+        if not legal.any():
+            return out
+        k = np.flatnonzero(legal)
+        pi, rr, uu, tu, cx, cy, cth, flank, cdist, prob = _sub(
+            k, pi, rr, uu, tu, cx, cy, cth, flank, cdist, prob
+        )
+        # per battle the best chance, the first enemy on a tie (the scalar's strict ">")
+        order = np.lexsort((tu, -prob, pi))
+        first = order[np.r_[True, pi[order][1:] != pi[order][:-1]]]
+        out[pi[first]] = True
+        self.do_charge(
+            rr[first], u, tu[first], cx[first], cy[first], cth[first], flank[first], cdist[first]
+        )
+        return out
+
+    def contact_point(self, r: I, u: I, t: I) -> tuple[F, F, F, F, B]:
+        """``steps.contact_point``: where the charger ends (x, y), the outward normal of
+        the edge it meets (its facing is the opposite), and whether flank or rear."""
+        tx, ty, c, s = _g(self.x, r, t), _g(self.y, r, t), _g(self.c, r, t), _g(self.s, r, t)
+        thw, thd = _g(self.hw, r, t), _g(self.hd, r, t)
+        fwd, lat = G.local(tx, ty, c, s, _g(self.x, r, u), _g(self.y, r, u))
+        front = fwd > thd
+        rear = fwd < -thd
+        side = ~front & ~rear & (np.abs(lat) > thw)
+        sign = np.where(lat > 0, 1.0, -1.0)
+        nx = np.where(rear, -c, np.where(side, -s * sign, c))
+        ny = np.where(rear, -s, np.where(side, c * sign, s))
+        off = np.where(side, thw, thd)
+        flank = rear | side
+        x = tx + nx * (off + _g(self.hd, r, u))
+        y = ty + ny * (off + _g(self.hd, r, u))
+        return x, y, nx, ny, flank
+
+    def melee_mod(self, r: I, u: I, e: I, attacking: B, flank: B) -> I:
+        """``steps.melee_facts`` + ``rules.melee_modifiers``: ``u``'s modifier against ``e``."""
+        st = self.S
+        ux, uy, ex, ey = _g(self.x, r, u), _g(self.y, r, u), _g(self.x, r, e), _g(self.y, r, e)
+        obstacle = ~attacking & G.crosses_any(ux, uy, ex, ey, self.T.obstacles)
+        uphill = self.T.height_at(ux, uy) > self.T.height_at(ex, ey)
+        return V.melee_modifier(
+            self.t,
+            st.side[u],
+            st.utype[u],
+            _g(self.mounted, r, u),
+            _g(self.form, r, u),
+            _g(self.stands, r, u),
+            attacking,
+            obstacle,
+            uphill,
+            _g(self.marker, r, u),
+            _g(self.bonus, r, u),
+            flank,
+        )
+
+    def charge_chance(self, r: I, u: I, t: I, flank: B) -> F:
+        """``scripted.charge_chance``: exact P(the charge drives the enemy off)."""
+        st = self.S
+        n_a, mod_a = V.morale(self.t, st.side[u], _g(self.bonus, r, u), _g(self.marker, r, u))
+        n_d, mod_d = V.morale(self.t, st.side[t], _g(self.bonus, r, t), _g(self.marker, r, t))
+        yes = np.ones(len(r), dtype=bool)
+        ma = self.melee_mod(r, u, t, yes, flank)
+        md = self.melee_mod(r, t, u, ~yes, ~yes)
+        return V.charge_favourable(n_a - mod_a, n_d - mod_d, ma - md)
+
+    def morale_pass(self, r: I, u: I) -> B:
+        """Seed 002 MORALE: 2d6 + attached leader bonus - 1 with a MM >= the side's number."""
+        number, mod = V.morale(self.t, self.S.side[u], _g(self.bonus, r, u), _g(self.marker, r, u))
+        faces = self.dice.roll(self.ids[r], 2)
+        out: B = faces.sum(1) + mod >= number
+        return out
+
+    def do_charge(self, r: I, u: int, tg: I, cx: F, cy: F, cth: F, flank: B, cdist: F) -> None:
+        """Seed 002 charge paragraph (``steps.do_charge``), battles in parallel."""
+        m = len(r)
+        uu = np.full(m, u)
+        _s(self.moved, r, u, True)
+        _s(self.charged, r, u, True)
+        dd = np.where(cdist == 0, 1.0, cdist)
+        dx, dy = (cx - _g(self.x, r, u)) / dd, (cy - _g(self.y, r, u)) / dd
+        passed = self.morale_pass(r, uu)
+        f = np.flatnonzero(~passed)  # failed: half the distance and a MM
+        if len(f):
+            ok = self.slide(
+                r[f], uu[f], dx[f], dy[f], cdist[f] * self.t.failed_charge_fraction, cth[f]
+            )
+            self.remove(r[f[~ok]], uu[f[~ok]])
+            self.add_marker(r[f[ok]], uu[f[ok]])
+        g = np.flatnonzero(passed)
+        if len(g) == 0:
+            return
+        stands = self.morale_pass(r[g], tg[g])
+        run = g[~stands]  # the target retreats 2D6" (3D6" mounted cavalry) and takes a MM
+        if len(run):
+            inches = self.retreat_inches(r[run], tg[run])
+            self.move_away(r[run], tg[run], uu[run], inches)
+            self.add_marker(r[run], tg[run])
+            ok = self.slide(r[run], uu[run], dx[run], dy[run], cdist[run], cth[run])
+            self.remove(r[run[~ok]], uu[run[~ok]])
+        hold = g[stands]
+        if len(hold):
+            ok = self.slide(r[hold], uu[hold], dx[hold], dy[hold], cdist[hold], cth[hold])
+            h = hold[ok]
+            touch = self.touching(r[h], uu[h], tg[h])
+            c = h[touch]
+            self.cont[r[c], u] = tg[c]
+            self.cont_flank[r[c], u] = flank[c]
+
+    # -- rally ------------------------------------------------------------------------------
+    def rally_step(self, p: int) -> None:
+        """Seed 002 Rally: remove the MM of the player's units that did not move."""
+        units = self.S.by_side[p]
+        self.marker[:, units] &= self.moved[:, units] | ~self.alive[:, units]
+
+    # -- fire --------------------------------------------------------------------------------
+    def fire_step(self, f: int) -> None:
+        """Seed 002 Defensive/Offensive Fire: every eligible unit in turn fires (``FireStep``).
+
+        Every firer's candidate targets (range band, arc, modifiers) are found at the
+        start of the step; the line of sight, the dearest test, is looked at only for
+        the target the AI would pick, in the order of its value, until one is seen (so
+        the pick is the best target it can see, as the scalar AI's). A target that
+        loses stands is measured again (its base shrinks), and a battle where a unit in
+        contact changed is looked at afresh (who touches whom may have changed).
+        """
+        st = self.S
+        FU, TU = st.by_side[f], st.by_side[1 - f]
+        fc = V.fire_class(st.utype[FU][None, :], self.mounted[:, FU], self.limbered[:, FU])
+        actor = self.alive[:, FU] & (fc >= 0)
+        rows = np.arange(self.n)
+        need, mod, los, adj = self.fire_matrix(rows, f, fc, actor)
+        if f == self._first:
+            self.touch = adj  # for this player's melee step
+        contact = _rows_any(adj, 1)
+        stands0 = st.stands0[TU][None, :]
+        for kk in range(len(FU)):
+            r = np.flatnonzero(actor[:, kk] & (need[:, kk] > 0).any(1))
+            shots: list[tuple[I, I]] = []
+            while len(r):
+                nd = need[r, kk]
+                valid = (nd > 0) & self.alive[r][:, TU] & (los[r, kk] != BLOCKED)
+                value = V.expected_stands(nd, mod[r, kk], self.t.r)
+                last = V.is_removed(self.t, self.stands[r][:, TU] - 1, stands0)
+                value = np.where(last, value * FINISH_BONUS, value)
+                value = np.where(valid, value, -np.inf)
+                pick = np.argmax(value, axis=1)
+                has = valid.any(1)
+                r, pick = r[has], pick[has]
+                unknown = los[r, kk, pick] == UNSEEN
+                if unknown.any():
+                    ru, pu = r[unknown], pick[unknown]
+                    tx, ty = _g(self.x, ru, TU[pu]), _g(self.y, ru, TU[pu])
+                    seen = self.sees(ru, np.full(len(ru), FU[kk]), tx, ty)
+                    los[ru, kk, pu] = np.where(seen, SEEN, BLOCKED)
+                ok = los[r, kk, pick] == SEEN
+                shots.append((r[ok], pick[ok]))
+                r = r[~ok]
+            if not shots:
+                continue
+            r = np.concatenate([x for x, _ in shots])
+            pick = np.concatenate([y for _, y in shots])
+            if len(r) == 0:
+                continue
+            order = np.argsort(r, kind="stable")
+            r, pick = r[order], pick[order]
+            tg = TU[pick]
+            needed, m = need[r, kk, pick], mod[r, kk, pick]
+            faces = self.dice.roll(self.ids[r], 2)
+            lost = V.fire_stands_lost(self.t, faces.sum(1), needed, m)
+            hit = lost > 0
+            r, tg, pick, lost = r[hit], tg[hit], pick[hit], lost[hit]
+            if len(r) == 0:
+                continue
+            self.lose_stands(r, tg, lost)
+            self.add_marker(r, tg)
+            # keep the targets current for the firers still to come
+            dirty = contact[r, pick]
+            if dirty.any():
+                d = r[dirty]
+                need[d], mod[d], los[d], adj[d] = self.fire_matrix(d, f, fc[d], actor[d])
+                contact[d] = adj[d].any(1)
+            again = np.flatnonzero(~dirty & _g(self.alive, r, tg))
+            if len(again):
+                self._reband(r[again], pick[again], f, fc, need, mod, kk + 1)
+
+    def fire_matrix(self, r: I, f: int, fc: I, actor: B) -> tuple[I, I, NDArray[np.int8], B]:
+        """Every firer's candidate targets: (needed, modifier) with 0 = none, line of
+        sight (UNSEEN until looked at, SEEN where not needed), and who touches whom."""
+        st = self.S
+        FU, TU = st.by_side[f], st.by_side[1 - f]
+        m, nf, nt = len(r), len(FU), len(TU)
+        need = np.zeros((m, nf, nt), dtype=np.int64)
+        mod = np.zeros((m, nf, nt), dtype=np.int64)
+        los = np.full((m, nf, nt), UNSEEN, dtype=np.int8)
+        X, Y, R = self.x[r], self.y[r], self.rad[r]
+        dx = X[:, None, TU] - X[:, FU, None]
+        dy = Y[:, None, TU] - Y[:, FU, None]
+        d2 = dx * dx + dy * dy
+        adj = self.adjacency(r, FU, TU, d2)
+        engaged = _rows_any(adj, 2)  # firers in contact fire only at what they touch
+        los[engaged] = SEEN  # ... and need no line of sight
+        touched = adj.any(1)
+        free = self.alive[r][:, TU] & ~touched
+        cand = np.where(engaged[:, :, None], adj, free[:, None, :]) & actor[:, :, None]
+        # beyond the longest range even from the nearest corners: no shot
+        reach = (self.t.max_range[np.maximum(fc, 0)] + 1e-6)[:, :, None] + R[:, FU, None]
+        reach = reach + R[:, None, TU]
+        cand &= d2 <= reach * reach * (1 + 1e-9)
+        pi, pf, pt = np.nonzero(cand)
+        if len(pi):
+            nd, md = self.fire_pairs(r[pi], FU[pf], TU[pt], fc[pi, pf], engaged[pi, pf], False)
+            flat = (pi * nf + pf) * nt + pt
+            np.put(need, flat, nd)
+            np.put(mod, flat, md)
+        return need, mod, los, adj
+
+    def fire_pairs(self, r: I, fu: I, tu: I, fc: I, engaged: B, known: bool) -> tuple[I, I]:
+        """``steps.targets`` for explicit pairs, but the line of sight: arc, range band,
+        modifiers (``known``: the pair is in arc, only its range and cover moved)."""
+        st = self.S
+        t = self.t
+        n = len(r)
+        need = np.zeros(n, dtype=np.int64)
+        mod = np.zeros(n, dtype=np.int64)
+        ux, uy, tx, ty = _g(self.x, r, fu), _g(self.y, r, fu), _g(self.x, r, tu), _g(self.y, r, tu)
+        if known:
+            k = np.arange(n)
+        else:
+            fwd, lat = G.local(ux, uy, _g(self.c, r, fu), _g(self.s, r, fu), tx, ty)
+            half = t.geometry["fire_arc_degrees"]
+            front = np.flatnonzero(fwd > 0)
+            # degrees(atan2(|lat|, fwd)) <= half, as |lat| <= fwd tan(half), and with
+            # math.atan2 where the two are within a hair of each other
+            ratio = np.abs(lat[front]) / fwd[front]
+            inarc = ratio <= self._tan_arc
+            close = np.flatnonzero(np.abs(ratio - self._tan_arc) < 1e-6)
+            if len(close):
+                fc_ = front[close]
+                inarc[close] = np.degrees(G.matan2(np.abs(lat[fc_]), fwd[fc_])) <= half
+            k = front[inarc]
+        if len(k) == 0:
+            return need, mod
+        rk, fk, tk = r[k], fu[k], tu[k]
+        ub, tb = self.box(rk, fk), self.box(rk, tk)
+        if known:
+            band = self._band(ub, tb)
+        else:
+            lo, hi = G.range_bounds(ub, tb, _g(self.rad, rk, fk), _g(self.rad, rk, tk))
+            blo = V.range_band(t, lo - 1e-7)
+            band = np.where((blo >= 0) & (blo == V.range_band(t, hi + 1e-7)), blo, -2)
+            loose = np.flatnonzero(band == -2)
+            if len(loose):
+                sub = tuple(v[loose] for v in ub), tuple(v[loose] for v in tb)
+                band[loose] = self._band(*sub)  # type: ignore[arg-type]
+        nd = np.where(band >= 0, t.fire_table[fc[k], np.maximum(band, 0)], 0)
+        j = np.flatnonzero(nd > 0)
+        if len(j) == 0:
+            return need, mod
+        k, rk, fk, tk = k[j], rk[j], fk[j], tk[j]
+        txk, tyk = tx[k], ty[k]
+        cover = self.T.in_cover(txk, tyk)
+        rch = _g(self.hd, rk, tk) + 1.0
+        wall = np.flatnonzero(self.T.near_wall(txk, tyk, rch))
+        if len(wall):  # a wall within reach of the target: does it lie across the fire?
+            wx, wy = txk[wall], tyk[wall]
+            ddx, ddy = ux[k][wall] - wx, uy[k][wall] - wy
+            nn = G.mhypot(ddx, ddy)
+            nn = np.where(nn == 0, 1.0, nn)
+            ww = rch[wall]
+            ends = wx + ddx / nn * ww, wy + ddy / nn * ww
+            cover[wall] |= G.crosses_any(wx, wy, ends[0], ends[1], self.T.walls)
+        need[k] = nd[j]
+        mod[k] = V.fire_modifier(
+            t,
+            st.side[fk],
+            fc[k],
+            _g(self.form, rk, fk),
+            _g(self.marker, rk, fk),
+            st.utype[tk],
+            _g(self.mounted, rk, tk),
+            _g(self.form, rk, tk),
+            cover,
+        )
+        return need, mod
+
+    def _band(self, a: G.VBox, b: G.VBox) -> I:
+        """The FIRE column of the exact range between bases (the scalar form near a band top)."""
+        d = G.quick_distance(a, b)
+        band = V.range_band(self.t, d)
+        near = np.abs(d[:, None] - (self.t.bands[None, :] + 1e-9)) < G.HAIR
+        close = np.flatnonzero(near.any(1))
+        if len(close):
+            sub = tuple(v[close] for v in a), tuple(v[close] for v in b)
+            band[close] = V.range_band(self.t, G.distance(*sub))  # type: ignore[arg-type]
+        return band
+
+    def sees(self, r: I, u: I, tx: F, ty: F) -> B:
+        """``Battle.sees``: terrain, then the firer's friends' bases across the line."""
+        x0, y0 = _g(self.x, r, u), _g(self.y, r, u)
+        ok = self.T.sight_clear(x0, y0, tx, ty)
+        k = np.flatnonzero(ok)
+        if len(k) == 0:
+            return ok
+        rk, uk = r[k], u[k]
+        x0, y0, x1, y1 = x0[k], y0[k], tx[k], ty[k]
+        lo_x, hi_x = np.minimum(x0, x1), np.maximum(x0, x1)
+        lo_y, hi_y = np.minimum(y0, y1), np.maximum(y0, y1)
+        side = self.S.side[uk[0]]  # one side fires in a step
+        FU = self.S.by_side[side]
+        X, Y, R = self.x[rk[:, None], FU], self.y[rk[:, None], FU], self.rad[rk[:, None], FU]
+        near = (
+            self.alive[rk[:, None], FU]
+            & (FU[None, :] != uk[:, None])
+            & (lo_x[:, None] <= X + R)
+            & (hi_x[:, None] >= X - R)
+            & (lo_y[:, None] <= Y + R)
+            & (hi_y[:, None] >= Y - R)
+        )
+        pi, pj = np.nonzero(near)
+        if len(pi):
+            hit = G.segment_hits_box(x0[pi], y0[pi], x1[pi], y1[pi], self.box(rk[pi], FU[pj]))
+            blocked = np.zeros(len(k), dtype=bool)
+            blocked[pi[hit]] = True
+            ok[k[blocked]] = False
+        return ok
+
+    def _reband(self, r: I, tcol: I, f: int, fc: I, need: I, mod: I, after: int) -> None:
+        """Measure again the shots of the firers still to come at targets whose bases shrank."""
+        FU = self.S.by_side[f]
+        pi, pf = np.nonzero(need[r, after:, tcol] > 0)
+        pf = pf + after
+        if len(pi) == 0:
+            return
+        rr, tt = r[pi], tcol[pi]
+        tu = self.S.by_side[1 - f][tt]
+        no = np.zeros(len(pi), dtype=bool)
+        nd, md = self.fire_pairs(rr, FU[pf], tu, fc[rr, pf], no, True)
+        need[rr, pf, tt] = nd
+        mod[rr, pf, tt] = np.where(nd > 0, md, 0)
+
+    # -- melee --------------------------------------------------------------------------------
+    def melee_step(self, p: int) -> None:
+        """Seed 002 Melee: "any enemy units touching now fight" (default ``melee_pairs``).
+
+        Each battle's pairs in the scalar order: the charges of this move step in
+        charge order, then every other touching pair by the player's units in order
+        (their enemies in order). Round k fights the k-th pair of every battle that has
+        one, if both are still on the table and touching.
+        """
+        st = self.S
+        SU, EU = st.by_side[p], st.by_side[1 - p]
+        n, ns, ne = self.n, len(SU), len(EU)
+        adj = self.touch if self.touch is not None else self.adjacency(np.arange(n), SU, EU)
+        self.touch = None
+        cont = self.cont[:, SU]
+        charged = cont >= 0
+        if adj.any():  # contacts found at the offensive fire: bases only shrank or left since
+            pi, pa, pb = np.nonzero(adj)
+            adj = adj.copy()
+            adj[pi, pa, pb] = self.touching(pi, SU[pa], EU[pb])
+            # a charge's own pair is not fought twice
+            ci, cu = np.nonzero(charged)
+            ce = np.searchsorted(EU, cont[ci, cu])
+            adj[ci, cu, ce] = False
+        self.cont[:] = -1
+        ci, cu = np.nonzero(charged)
+        ti, tu, te = np.nonzero(adj)
+        if len(ci) + len(ti) == 0:
+            self.cont_flank[:] = False
+            return
+        row = np.concatenate([ci, ti])
+        a = np.concatenate([SU[cu], SU[tu]])
+        d = np.concatenate([cont[ci, cu], EU[te]])
+        chg = np.concatenate([np.ones(len(ci), dtype=bool), np.zeros(len(ti), dtype=bool)])
+        fl = np.concatenate([self.cont_flank[ci, SU[cu]], np.zeros(len(ti), dtype=bool)])
+        self.cont_flank[:] = False
+        key = np.concatenate([cu, ns + tu * ne + te])
+        order = np.lexsort((key, row))
+        row, a, d, chg, fl = row[order], a[order], d[order], chg[order], fl[order]
+        start = np.r_[0, np.flatnonzero(row[1:] != row[:-1]) + 1]
+        rank = np.arange(len(row)) - np.repeat(start, np.diff(np.r_[start, len(row)]))
+        for k in range(int(rank.max()) + 1):
+            j = np.flatnonzero(rank == k)
+            j = j[self.touching(row[j], a[j], d[j])]
+            if len(j):
+                self.resolve_melee(row[j], a[j], d[j], chg[j], fl[j])
+
+    def resolve_melee(self, r: I, a: I, d: I, charged: B, flank: B) -> None:
+        """Seed 002 MELEE (``steps.resolve_melee``): 2d6 + stands + modifiers each side."""
+        no = np.zeros(len(r), dtype=bool)
+        ma = self.melee_mod(r, a, d, charged, flank)
+        md = self.melee_mod(r, d, a, no, no)
+        sa = self.dice.roll(self.ids[r], 2).sum(1) + ma
+        sd = self.dice.roll(self.ids[r], 2).sum(1) + md
+        win_loss, win_ret, lose_loss, lose_ret = V.melee_row(self.t, sa - sd)
+        a_wins = sa >= sd
+        win, lose = np.where(a_wins, a, d), np.where(a_wins, d, a)
+        self.lose_stands(r, win, win_loss)
+        self.lose_stands(r, lose, lose_loss)
+        for u, other, ret in ((win, lose, win_ret), (lose, win, lose_ret)):
+            k = np.flatnonzero(ret & _g(self.alive, r, u))
+            if len(k):
+                inches = self.retreat_inches(r[k], u[k])
+                self.move_away(r[k], u[k], other[k], inches)
+                self.add_marker(r[k], u[k])
+
+    def outcome(self) -> Outcome:
+        """Every battle's result (call after :meth:`run`)."""
+        return Outcome(
+            self.res_winner,
+            self.res_turns,
+            self.res_losses,
+            self.res_removed,
+            self.dice.drawn,
+            self.dice.faces(),
+        )
+
+
+def _rows_any(a: B, axis: int = 1) -> B:
+    """``a.any(axis)`` as an array (for the type checker)."""
+    return np.asarray(a.any(axis), dtype=bool)
+
+
+def _sub(k: I, *arrays: NDArray[Any]) -> tuple[NDArray[Any], ...]:
+    """The entries ``k`` of each array."""
+    return tuple(a[k] for a in arrays)
+
+
+def _g(a: NDArray[Any], r: I, u: I | int) -> NDArray[Any]:
+    """``a[r, u]`` as a flat take (two index arrays cost numpy several times more)."""
+    out: NDArray[Any] = np.take(a, r * a.shape[1] + u)
+    return out
+
+
+def _s(a: NDArray[Any], r: I, u: I | int, v: Any) -> None:
+    """``a[r, u] = v`` as a flat put."""
+    np.put(a, r * a.shape[1] + u, v)
+
+
+def _scores(dist: F, cover: F, far: B) -> tuple[F, F]:
+    """The scripted AI's destination score and its rough-ground version (``_candidates``).
+
+    Score = -(distance to the goal) + 3 in cover - 4 out of the leader's radius; rough
+    ground costs 1 more. The operations are the scalar's, in its order.
+    """
+    score = -dist + cover
+    worse = score - ROUGH_PENALTY
+    score = score - np.where(far, OUT_OF_RADIUS, 0.0)
+    worse = worse - np.where(far, OUT_OF_RADIUS, 0.0)
+    return score, worse

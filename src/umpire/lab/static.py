@@ -1,0 +1,118 @@
+"""What never changes in a batch: a scenario's units, leaders, objectives and board as arrays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from umpire.battle.setup import new_state, setup_for
+from umpire.lab.vgeom import Terrain
+from umpire.lab.vrules import FORMS, TYPES, Tables, tables
+from umpire.rules.quick_acw.rules import rules
+from umpire.scenarios import Scenario
+
+I = NDArray[np.int64]  # noqa: E741
+F = NDArray[np.float64]
+B = NDArray[np.bool_]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Static:
+    """The fixed arrays of one scenario, built once (as the scalar ``Setup``)."""
+
+    scenario: Scenario
+    t: Tables
+    terrain: Terrain
+    n_units: int
+    n_leaders: int
+    side: I  # per unit: index in TURN ORDER
+    utype: I
+    stands0: I
+    uleader: I  # the unit's leader, -1 none
+    by_side: tuple[I, I]  # unit indices of each side, in order
+    l_side: I
+    l_bonus: I
+    l_radius: F
+    l_units: tuple[I, ...]  # per leader: his units (his brigade), in order
+    obj: F  # (k, 3): x, y, radius
+    obj_points: I
+    defend: tuple[bool, bool]  # per side: the AI's posture is "defend" (with objectives)
+    break_fraction: F
+    units0: I
+    turns: int
+    tie: int  # 0/1 a side, 2 draw
+    # the starting state
+    x0: F
+    y0: F
+    th0: F
+    form0: I
+    mounted0: B
+    limbered0: B
+    lx0: F
+    ly0: F
+    latt0: I
+
+
+_STATICS: dict[int, tuple[Scenario, Static]] = {}
+
+
+def static_for(scen: Scenario) -> Static:
+    """The arrays of a scenario, built once per scenario object (like the scalar board)."""
+    hit = _STATICS.get(id(scen))
+    if hit is not None and hit[0] is scen:
+        return hit[1]
+    if len(_STATICS) >= 16:
+        _STATICS.pop(next(iter(_STATICS)))
+    out = _build(scen)
+    _STATICS[id(scen)] = (scen, out)  # keeps ``scen`` alive, so its id is not reused
+    return out
+
+
+def _build(scen: Scenario) -> Static:
+    r = rules()
+    t = tables(r)
+    setup = setup_for(scen)
+    st = new_state(scen, r)
+    order = r.order
+    units, leaders = st.units, st.leaders
+    side = np.array([order.index(u.side) for u in units], dtype=np.int64)
+    l_units = tuple(
+        np.array([u.i for u in units if u.leader == ld.i], dtype=np.int64) for ld in leaders
+    )
+    obj = np.array([(o.x, o.y, o.radius) for o in setup.objectives], dtype=float).reshape(-1, 3)
+    defend = [setup.posture[s] == "defend" and len(setup.objectives) > 0 for s in order]
+    tie = {"confederate": order.index("confederate"), "union": order.index("union"), "draw": 2}
+    return Static(
+        scen,
+        t,
+        Terrain.of(setup.board),
+        len(units),
+        len(leaders),
+        side,
+        np.array([TYPES.index(u.type) for u in units], dtype=np.int64),
+        np.array([u.stands0 for u in units], dtype=np.int64),
+        np.array([u.leader for u in units], dtype=np.int64),
+        (np.flatnonzero(side == 0), np.flatnonzero(side == 1)),
+        np.array([order.index(ld.side) for ld in leaders], dtype=np.int64),
+        np.array([ld.bonus for ld in leaders], dtype=np.int64),
+        np.array([ld.radius for ld in leaders], dtype=float),
+        l_units,
+        obj,
+        np.array([o.points for o in setup.objectives], dtype=np.int64),
+        (defend[0], defend[1]),
+        np.array([setup.break_fraction[s] for s in order]),
+        np.array([setup.units0[s] for s in order], dtype=np.int64),
+        setup.turns,
+        tie[setup.tie],
+        np.array([u.x for u in units]),
+        np.array([u.y for u in units]),
+        np.array([u.theta for u in units]),
+        np.array([FORMS.index(u.formation) for u in units], dtype=np.int64),
+        np.array([u.mounted for u in units], dtype=bool),
+        np.array([u.limbered for u in units], dtype=bool),
+        np.array([ld.x for ld in leaders], dtype=float),
+        np.array([ld.y for ld in leaders], dtype=float),
+        np.array([ld.attached for ld in leaders], dtype=np.int64),
+    )
