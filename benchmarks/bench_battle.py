@@ -1,11 +1,17 @@
 """Battles per second per core on the standard scenario, AI against AI (goal: >= 500).
 
-Also prints the dice per second the engine consumed, the raw dice rates of numpy and of
-umpire's own seeded source measured in the same run, and the ratios between them. One
-process, one core; the best of ``--repeat`` timed runs is reported (the first battle,
-which builds the board and warms the caches, is not timed).
+Two implementations of the same rules and AI are timed in one process on one core:
 
-Run: .venv/bin/python benchmarks/bench_battle.py [N] [--scenario NAME] [--repeat R]
+- the scalar engine (``umpire.battle.run.play``, one battle at a time, seeds 0..N-1);
+- the batch simulator (``umpire.lab.run_batch``, N battles in lock step with numpy).
+
+For each it prints battles/s/core and the dice per second it consumed, and beside them
+the raw dice rates of numpy's generator and of umpire's ``SeededSource`` measured in the
+same run, with the ratios. The best of ``--repeat`` timed runs is reported; the first
+run of each (board, odds tables) is not timed.
+
+Run: .venv/bin/python benchmarks/bench_battle.py [N] [--lab-n M] [--batch B]
+     [--scenario NAME] [--repeat R]
 """
 
 from __future__ import annotations
@@ -18,12 +24,13 @@ import numpy as np
 from umpire.ai import make_policy
 from umpire.battle.run import play
 from umpire.dice import SeededSource
+from umpire.lab import run_batch
 from umpire.scenarios import load_scenario
 
 GOAL = 500.0
 
 
-def battles(scenario: str, n: int, repeat: int) -> tuple[float, int, int]:
+def scalar(scenario: str, n: int, repeat: int) -> tuple[float, int, int]:
     """(best seconds for n battles, dice drawn, decisions taken) over seeds 0..n-1."""
     scen = load_scenario(scenario)
     pols = {"union": make_policy("ai"), "confederate": make_policy("ai")}
@@ -40,6 +47,23 @@ def battles(scenario: str, n: int, repeat: int) -> tuple[float, int, int]:
     return best, dice, orders
 
 
+def batch(scenario: str, n: int, size: int, repeat: int) -> tuple[float, int]:
+    """(best seconds for n battles in batches of ``size``, dice drawn)."""
+    scen = load_scenario(scenario)
+    run_batch(scen, 32, 1)  # build the arrays and the exact odds tables
+    best, dice = float("inf"), 0
+    for rep in range(repeat):
+        t0 = time.perf_counter()
+        dice = 0
+        done = 0
+        while done < n:
+            k = min(size, n - done)
+            dice += run_batch(scen, k, 1000 * rep + done).dice
+            done += k
+        best = min(best, time.perf_counter() - t0)
+    return best, dice
+
+
 def numpy_rate(size: int = 10_000_000) -> float:
     """Raw d6 faces per second from numpy's generator, in one vectorised call."""
     rng = np.random.default_rng(0)
@@ -49,38 +73,53 @@ def numpy_rate(size: int = 10_000_000) -> float:
 
 
 def seeded_rate(size: int = 200_000) -> float:
-    """Raw d6 faces per second from umpire's SeededSource (blake2b counter), 2 at a time."""
+    """Raw d6 faces per second from umpire's SeededSource (blake2b counter), in bulk."""
     src = SeededSource(0)
     t0 = time.perf_counter()
-    for _ in range(size // 2):
-        src.dice(2, 6)
+    for _ in range(size // 2000):
+        src.dice(2000, 6)
     return size / (time.perf_counter() - t0)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("n", nargs="?", type=int, default=50, help="battles per timed run")
+    ap.add_argument("n", nargs="?", type=int, default=50, help="scalar battles per timed run")
+    ap.add_argument("--lab-n", type=int, default=8192, help="batch-simulator battles per run")
+    ap.add_argument("--batch", type=int, default=4096, help="battles per batch")
     ap.add_argument("--scenario", default="standard")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs; the best is kept")
     args = ap.parse_args()
-    secs, dice, orders = battles(args.scenario, args.n, args.repeat)
-    rate = args.n / secs
-    engine_dice = dice / secs
+    s_secs, s_dice, orders = scalar(args.scenario, args.n, args.repeat)
+    b_secs, b_dice = batch(args.scenario, args.lab_n, args.batch, args.repeat)
     raw_np = numpy_rate()
     raw_seeded = seeded_rate()
-    print(f"scenario: {args.scenario}, {args.n} battles AI vs AI, best of {args.repeat} runs")
+    s_rate, b_rate = args.n / s_secs, args.lab_n / b_secs
+    s_dps, b_dps = s_dice / s_secs, b_dice / b_secs
+    print(f"scenario: {args.scenario}, AI against AI, one process, one core, best of {args.repeat}")
     print(
-        f"battles/second/core: {rate:.1f} (goal {GOAL:.0f}: {rate / GOAL:.1%} of it); "
-        f"{secs / args.n * 1000:.1f} ms per battle, {orders / args.n:.0f} decisions, "
-        f"{secs / orders * 1e6:.1f} us per decision"
+        f"scalar engine:   {s_rate:8.1f} battles/s/core ({args.n} battles; "
+        f"{s_secs / args.n * 1000:.2f} ms per battle, {orders / args.n:.0f} decisions, "
+        f"{s_secs / orders * 1e6:.1f} us per decision)"
     )
-    print(f"engine dice/second: {engine_dice:,.0f} ({dice / args.n:.0f} dice per battle)")
-    print(f"numpy raw dice/second: {raw_np:,.0f}")
-    print(f"umpire SeededSource raw dice/second: {raw_seeded:,.0f}")
     print(
-        f"ratios: numpy raw / engine = {raw_np / engine_dice:,.0f}x; "
-        f"SeededSource raw / engine = {raw_seeded / engine_dice:,.0f}x; "
-        f"dice drawing is {engine_dice / raw_seeded:.2%} of the engine's time"
+        f"batch simulator: {b_rate:8.1f} battles/s/core ({args.lab_n} battles in batches of "
+        f"{args.batch}; {b_secs / args.lab_n * 1000:.2f} ms per battle)"
+    )
+    print(
+        f"goal {GOAL:.0f}: scalar {s_rate / GOAL:.1%} of it, batch {b_rate / GOAL:.1%} of it; "
+        f"batch / scalar = {b_rate / s_rate:.1f}x"
+    )
+    print(
+        f"dice/s consumed: scalar {s_dps:,.0f} ({s_dice / args.n:.0f} per battle), "
+        f"batch {b_dps:,.0f} ({b_dice / args.lab_n:.0f} per battle)"
+    )
+    print(
+        f"numpy raw dice/s: {raw_np:,.0f}; umpire SeededSource raw dice/s (bulk): {raw_seeded:,.0f}"
+    )
+    print(
+        f"ratios: numpy raw / scalar dice = {raw_np / s_dps:,.0f}x, numpy raw / batch dice = "
+        f"{raw_np / b_dps:,.0f}x; SeededSource / batch dice = {raw_seeded / b_dps:,.1f}x "
+        f"(drawing the batch's dice is {b_dps / raw_seeded:.1%} of its time)"
     )
 
 
