@@ -178,7 +178,7 @@ class Sim:
         _s(self.s, r, u, np.sin(th))
         att = self.lalive[r] & (self.latt[r] == u[:, None])
         if att.any():
-            ri, li = np.nonzero(att)
+            ri, li = G.nz(att)
             self.lx[r[ri], li] = x[ri]
             self.ly[r[ri], li] = y[ri]
 
@@ -190,7 +190,7 @@ class Sim:
         _s(self.marker, r, u, False)
         att = self.latt[r] == u[:, None]
         if att.any():
-            ri, li = np.nonzero(att)
+            ri, li = G.nz(att)
             self.latt[r[ri], li] = -1
             self._refresh_bonus(r[ri])
 
@@ -222,7 +222,7 @@ class Sim:
         order = np.cumsum(att, axis=1) * att  # 1 = the first leader attached, ...
         lost_rows: list[I] = []
         for k in range(1, int(order.max()) + 1):
-            ri, li = np.nonzero(order == k)
+            ri, li = G.nz(order == k)
             face = self.dice.roll(self.ids[r[ri]], 1)[:, 0]
             lost = V.leader_lost(self.t, face)
             if not lost.any():
@@ -266,7 +266,7 @@ class Sim:
         near[ar, u] = False
         if ignore is not None:
             near[ar, ignore] = False
-        pi, pj = np.nonzero(near)
+        pi, pj = G.nz(near)
         if len(pi):
             ov = G.overlap(tuple(v[pi] for v in b), self.box(r[pi], pj))  # type: ignore[arg-type]
             out[pi[ov]] = True
@@ -300,7 +300,7 @@ class Sim:
             & (lo_y[:, None] <= Y + R)
             & (hi_y[:, None] >= Y - R)
         )
-        pi, pj = np.nonzero(near)
+        pi, pj = G.nz(near)
         if len(pi):
             hit = G.segment_hits_box(x0[pi], y0[pi], x1[pi], y1[pi], self.box(r[pi], pj))
             out[pi[hit]] = True
@@ -319,7 +319,7 @@ class Sim:
         dx, dy = X - b[0][:, None], Y - b[1][:, None]
         lim = reach[:, None] + self.rad[r]
         near = enemy & (dx * dx + dy * dy <= lim * lim * (1 + 1e-9))
-        pi, pj = np.nonzero(near)
+        pi, pj = G.nz(near)
         if len(pi):
             sub = tuple(v[pi] for v in b)
             touch = G.distance_le(sub, self.box(r[pi], pj), tol)  # type: ignore[arg-type]
@@ -353,7 +353,7 @@ class Sim:
             d2 = dx * dx + dy * dy
         lim = R[:, A, None] + tol + R[:, None, Bu]
         near = (d2 <= lim * lim * (1 + 1e-9)) & AL[:, A, None] & AL[:, None, Bu]
-        pi, pa, pb = np.nonzero(near)
+        pi, pa, pb = G.nz(near)
         if len(pi):
             near[pi, pa, pb] = G.distance_le(self.box(r[pi], A[pa]), self.box(r[pi], Bu[pb]), tol)
         return near
@@ -388,12 +388,12 @@ class Sim:
         b = (nx, ny, c, sn, hw, hd)
         lost = off | ~self.on_table(b)  # off the table: the unit is removed
         blocked = np.zeros(shape, dtype=bool)
-        look = np.nonzero(real & ~lost)
+        look = G.nz(real & ~lost)
         if len(look[0]):
             sub = tuple(v[look] for v in b)
             blocked[look] = self.overlaps_any(r[look[0]], u[look[0]], sub)  # type: ignore[arg-type]
         fail = real & (lost | blocked)
-        first = np.where(fail.any(1), np.argmax(fail, axis=1), nst)  # the first failing step
+        first = np.where(G.any_last(fail), np.argmax(fail, axis=1), nst)  # the first failing step
         ar = np.arange(m)
         ok = np.asarray(~(lost[ar, np.minimum(first, len(k) - 1)] & (first < nst)), dtype=bool)
         last = first - 1  # the last free step (-1: none, stays)
@@ -567,7 +567,7 @@ class Sim:
         ealive = self.alive[r][:, E]
         d2 = np.where(ealive, (ex - ux[:, None]) ** 2 + (ey - uy[:, None]) ** 2, np.inf)
         near = np.argmin(d2, axis=1)
-        has = ealive.any(1)
+        has = G.any_last(ealive)
         if not has.all():
             keep = np.flatnonzero(has)
             r, ux, uy, ex, ey, ealive, near, d2 = (
@@ -828,10 +828,10 @@ class Sim:
             if len(rows) == 0:
                 break
             near = np.abs(kr - top[:, None]) < G.HAIR
-            fix = near & ~exact[rows] & (near.sum(1) > 1)[:, None]
-            tie = fix.any(1)
+            fix = near & ~exact[rows] & (G.count_last(near) > 1)[:, None]
+            tie = G.any_last(fix)
             if tie.any():  # near ties: recompute with the scalar AI's own floats, look again
-                ci, cj = np.nonzero(fix)
+                ci, cj = G.nz(fix)
                 cr = rows[ci]
                 s2, w2 = _scores(G.mhypot(gdx[cr, cj], gdy[cr, cj]), cover[cr, cj], far[cr, cj])
                 score[cr, cj], worse[cr, cj] = s2, w2
@@ -899,7 +899,7 @@ class Sim:
             open0[:, None] + _g(self.hd, r, u)[:, None] + self.rad[r][:, E] + 1e-6, CHARGE_LOOK
         )
         maybe = d2 <= lim * lim * (1 + 1e-9)
-        pi, pe = np.nonzero(maybe)
+        pi, pe = G.nz(maybe)
         if len(pi) == 0:
             return out
         look = G.hypot_le(ex[pi, pe] - ux[pi], ey[pi, pe] - uy[pi], CHARGE_LOOK)
@@ -1087,7 +1087,7 @@ class Sim:
         contact = _rows_any(adj, 1)
         stands0 = st.stands0[TU][None, :]
         for kk in range(len(FU)):
-            r = np.flatnonzero(actor[:, kk] & (need[:, kk] > 0).any(1))
+            r = np.flatnonzero(actor[:, kk] & G.any_last(need[:, kk] > 0))
             shots: list[tuple[I, I]] = []
             while len(r):
                 nd = need[r, kk]
@@ -1097,7 +1097,7 @@ class Sim:
                 value = np.where(last, value * FINISH_BONUS, value)
                 value = np.where(valid, value, -np.inf)
                 pick = np.argmax(value, axis=1)
-                has = valid.any(1)
+                has = G.any_last(valid)
                 r, pick = r[has], pick[has]
                 unknown = los[r, kk, pick] == UNSEEN
                 if unknown.any():
@@ -1152,14 +1152,14 @@ class Sim:
         adj = self.adjacency(r, FU, TU, d2)
         engaged = _rows_any(adj, 2)  # firers in contact fire only at what they touch
         los[engaged] = SEEN  # ... and need no line of sight
-        touched = adj.any(1)
+        touched = _rows_any(adj, 1)
         free = self.alive[r][:, TU] & ~touched
         cand = np.where(engaged[:, :, None], adj, free[:, None, :]) & actor[:, :, None]
         # beyond the longest range even from the nearest corners: no shot
         reach = (self.t.max_range[np.maximum(fc, 0)] + 1e-6)[:, :, None] + R[:, FU, None]
         reach = reach + R[:, None, TU]
         cand &= d2 <= reach * reach * (1 + 1e-9)
-        pi, pf, pt = np.nonzero(cand)
+        pi, pf, pt = G.nz(cand)
         if len(pi):
             nd, md = self.fire_pairs(r[pi], FU[pf], TU[pt], fc[pi, pf], engaged[pi, pf], False)
             flat = (pi * nf + pf) * nt + pt
@@ -1241,7 +1241,7 @@ class Sim:
         d = G.quick_distance(a, b)
         band = V.range_band(self.t, d)
         near = np.abs(d[:, None] - (self.t.bands[None, :] + 1e-9)) < G.HAIR
-        close = np.flatnonzero(near.any(1))
+        close = np.flatnonzero(G.any_last(near))
         if len(close):
             sub = tuple(v[close] for v in a), tuple(v[close] for v in b)
             band[close] = V.range_band(self.t, G.distance(*sub))  # type: ignore[arg-type]
@@ -1269,7 +1269,7 @@ class Sim:
             & (lo_y[:, None] <= Y + R)
             & (hi_y[:, None] >= Y - R)
         )
-        pi, pj = np.nonzero(near)
+        pi, pj = G.nz(near)
         if len(pi):
             hit = G.segment_hits_box(x0[pi], y0[pi], x1[pi], y1[pi], self.box(rk[pi], FU[pj]))
             blocked = np.zeros(len(k), dtype=bool)
@@ -1280,7 +1280,7 @@ class Sim:
     def _reband(self, r: I, tcol: I, f: int, fc: I, need: I, mod: I, after: int) -> None:
         """Measure again the shots of the firers still to come at targets whose bases shrank."""
         FU = self.S.by_side[f]
-        pi, pf = np.nonzero(need[r, after:, tcol] > 0)
+        pi, pf = G.nz(need[r, after:, tcol] > 0)
         pf = pf + after
         if len(pi) == 0:
             return
@@ -1308,16 +1308,16 @@ class Sim:
         cont = self.cont[:, SU]
         charged = cont >= 0
         if adj.any():  # contacts found at the offensive fire: bases only shrank or left since
-            pi, pa, pb = np.nonzero(adj)
+            pi, pa, pb = G.nz(adj)
             adj = adj.copy()
             adj[pi, pa, pb] = self.touching(pi, SU[pa], EU[pb])
             # a charge's own pair is not fought twice
-            ci, cu = np.nonzero(charged)
+            ci, cu = G.nz(charged)
             ce = np.searchsorted(EU, cont[ci, cu])
             adj[ci, cu, ce] = False
         self.cont[:] = -1
-        ci, cu = np.nonzero(charged)
-        ti, tu, te = np.nonzero(adj)
+        ci, cu = G.nz(charged)
+        ti, tu, te = G.nz(adj)
         if len(ci) + len(ti) == 0:
             self.cont_flank[:] = False
             return
@@ -1370,8 +1370,10 @@ class Sim:
 
 
 def _rows_any(a: B, axis: int = 1) -> B:
-    """``a.any(axis)`` as an array (for the type checker)."""
-    return np.asarray(a.any(axis), dtype=bool)
+    """``a.any(axis)``, fast along the last axis."""
+    if axis == a.ndim - 1:
+        return G.any_last(a)
+    return np.logical_or.reduce(a, axis=axis)
 
 
 def _sub(k: I, *arrays: NDArray[Any]) -> tuple[NDArray[Any], ...]:

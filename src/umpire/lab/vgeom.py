@@ -304,7 +304,7 @@ class Terrain:
         out = np.zeros(x0.shape, dtype=bool)
         if len(self.rough_boxes) == 0 or len(x0) == 0:
             return out
-        need = np.flatnonzero(self._meets(self._near(x0, y0, x1, y1), self.rough_boxes).any(1))
+        need = np.flatnonzero(any_last(self._meets(self._near(x0, y0, x1, y1), self.rough_boxes)))
         if len(need):
             hit, _ = self._walk(x0[need], y0[need], x1[need], y1[need], None)
             out[need] = hit
@@ -322,10 +322,10 @@ class Terrain:
         )
         look = np.zeros(x0.shape, dtype=bool)
         if len(self.block_boxes):
-            look |= self._meets(near, self.block_boxes).any(1)
+            look |= any_last(self._meets(near, self.block_boxes))
         if len(self.hill_boxes):
             lv = self.hill_boxes[None, :, 0]
-            hills = (self._meets(near, self.hill_boxes[:, 1:]) & (lv > top[:, None])).any(1)
+            hills = any_last(self._meets(near, self.hill_boxes[:, 1:]) & (lv > top[:, None]))
             look |= hills & (top < self.max_level)
         need = np.flatnonzero(look)
         if len(need):
@@ -393,11 +393,11 @@ class Terrain:
                     last[z][:, None],
                 )
                 if top is None:
-                    over = (self.rough[cw] & inside).any(1)
+                    over = any_last(self.rough[cw] & inside)
                 else:
                     high = (self.level[cw] > top[z][:, None]) & inside
-                    count[z] += (self.block[cw] & inside).sum(1)
-                    over = high.any(1) | (count[z] * seg[z] > limit)
+                    count[z] += count_last(self.block[cw] & inside)
+                    over = any_last(high) | (count[z] * seg[z] > limit)
                 hit[z[over]] = True
                 done[near] = over
                 adv[near] = WINDOW
@@ -477,3 +477,44 @@ def hypot_le(dx: F, dy: F, limit: F | float) -> B:
     if close.any():
         out[close] = mhypot(dx[close], dy[close]) <= lim[close]
     return out
+
+
+# -- fast forms of numpy calls that are slow on short rows -------------------------------
+# numpy's N-d nonzero, and reductions along a short last axis, cost many times a plain
+# elementwise pass; these give the same answers by flat indexing and byte views.
+
+_ONES = np.ones(64, dtype=np.uint8)
+
+
+def nz(mask: NDArray[np.bool_]) -> tuple[I, ...]:
+    """``np.nonzero`` of a 1-, 2- or 3-d mask (row-major order), via ``flatnonzero``."""
+    shape = mask.shape
+    if not mask.any():  # the usual answer for a prefilter, found without a scan of indexes
+        return tuple(np.zeros(0, dtype=np.int64) for _ in shape)
+    f = np.flatnonzero(mask)
+    if len(shape) == 1:
+        return (f,)
+    if len(shape) == 2:
+        q = f // shape[1]
+        return q, f - q * shape[1]
+    inner = shape[1] * shape[2]
+    a = f // inner
+    rest = f - a * inner
+    b = rest // shape[2]
+    return a, b, rest - b * shape[2]
+
+
+def any_last(mask: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """``mask.any(axis=-1)``, by summing the bytes of each row."""
+    k = mask.shape[-1]
+    flat = np.ascontiguousarray(mask).reshape(-1, k).view(np.uint8)
+    out: NDArray[np.bool_] = (flat @ _ONES[:k]) > 0 if k < 256 else flat.any(1)
+    return out.reshape(mask.shape[:-1])
+
+
+def count_last(mask: NDArray[np.bool_]) -> I:
+    """``mask.sum(axis=-1)`` of a mask with fewer than 256 columns."""
+    k = mask.shape[-1]
+    flat = np.ascontiguousarray(mask).reshape(-1, k).view(np.uint8)
+    out: I = (flat @ _ONES[:k]).astype(np.int64)
+    return out.reshape(mask.shape[:-1])
