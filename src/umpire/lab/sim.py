@@ -1373,7 +1373,7 @@ def _rows_any(a: B, axis: int = 1) -> B:
     """``a.any(axis)``, fast along the last axis."""
     if axis == a.ndim - 1:
         return G.any_last(a)
-    return np.logical_or.reduce(a, axis=axis)
+    return np.asarray(np.logical_or.reduce(a, axis=axis), dtype=bool)
 
 
 def _sub(k: I, *arrays: NDArray[Any]) -> tuple[NDArray[Any], ...]:

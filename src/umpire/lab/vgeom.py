@@ -508,7 +508,7 @@ def any_last(mask: NDArray[np.bool_]) -> NDArray[np.bool_]:
     """``mask.any(axis=-1)``, by summing the bytes of each row."""
     k = mask.shape[-1]
     flat = np.ascontiguousarray(mask).reshape(-1, k).view(np.uint8)
-    out: NDArray[np.bool_] = (flat @ _ONES[:k]) > 0 if k < 256 else flat.any(1)
+    out = np.asarray((flat @ _ONES[:k]) > 0 if k < 256 else flat.any(1), dtype=bool)
     return out.reshape(mask.shape[:-1])
 
 
