@@ -71,6 +71,12 @@ def _register() -> None:
         ),
         ("umpire.cli.rules_cmd", "rules_app", "rules", "Rule modules and their labelled defaults."),
         ("umpire.cli.cwb_cmd", "cwb_app", "cwb", "Gettysburg command-phase assistant (seed 000)."),
+        (
+            "umpire.lab.cli",
+            "lab_app",
+            "lab",
+            "Batch simulation: many battles of one scenario at once, with win rates.",
+        ),
     ]
     for module, attr, name, help_text in groups:
         try:
