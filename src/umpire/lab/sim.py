@@ -111,6 +111,18 @@ class Sim:
         self.losses: I = np.zeros((n, 2), dtype=np.int64)
         self.cont: I = np.full((n, u), -1, dtype=np.int64)
         self.cont_flank: B = np.zeros((n, u), dtype=bool)
+        self.ver: I = np.zeros((n, u), dtype=np.int64)  # bumped whenever a unit moves
+        # terrain sight per firing side: (battle, firer, target) -> versions seen, answer
+        # (kept by battle number, so dropping finished battles does not copy it)
+        ns = self.los_n = max(len(st.by_side[0]), len(st.by_side[1]))
+        self.los = [
+            (
+                np.full(n * ns * ns, -1, dtype=np.int64),
+                np.full(n * ns * ns, -1, dtype=np.int64),
+                np.zeros(n * ns * ns, dtype=bool),
+            )
+            for _ in (0, 1)
+        ]
         self._tan_arc = math.tan(math.radians(self.t.geometry["fire_arc_degrees"]))
         self.turn = 1
         self._first = 0  # the player whose sequence is running
@@ -124,7 +136,7 @@ class Sim:
     _PER_BATTLE: tuple[str, ...] = (
         "x", "y", "th", "c", "s", "form", "mounted", "limbered", "stands", "alive", "marker",
         "moved", "charged", "in_cmd", "lost_ldr", "hw", "hd", "rad", "lx", "ly", "latt",
-        "lalive", "bonus", "losses", "cont", "cont_flank", "ids",
+        "lalive", "bonus", "losses", "cont", "cont_flank", "ids", "ver",
     )  # fmt: skip
 
     def _keep(self, keep: B) -> None:
@@ -171,6 +183,9 @@ class Sim:
 
     def place(self, r: I, u: I, x: F, y: F, th: F) -> None:
         """Move bases (and any living leader attached to them)."""
+        fi = r * self.U + u
+        moved = (np.take(self.x, fi) != x) | (np.take(self.y, fi) != y)
+        np.put(self.ver, fi, np.take(self.ver, fi) + moved)  # the sight cache's key
         _s(self.x, r, u, x)
         _s(self.y, r, u, y)
         _s(self.th, r, u, th)
@@ -1103,7 +1118,7 @@ class Sim:
                 if unknown.any():
                     ru, pu = r[unknown], pick[unknown]
                     tx, ty = _g(self.x, ru, TU[pu]), _g(self.y, ru, TU[pu])
-                    seen = self.sees(ru, np.full(len(ru), FU[kk]), tx, ty)
+                    seen = self.sees(ru, np.full(len(ru), FU[kk]), TU[pu], tx, ty)
                     los[ru, kk, pu] = np.where(seen, SEEN, BLOCKED)
                 ok = los[r, kk, pick] == SEEN
                 shots.append((r[ok], pick[ok]))
@@ -1247,10 +1262,28 @@ class Sim:
             band[close] = V.range_band(self.t, G.distance(*sub))  # type: ignore[arg-type]
         return band
 
-    def sees(self, r: I, u: I, tx: F, ty: F) -> B:
-        """``Battle.sees``: terrain, then the firer's friends' bases across the line."""
+    def sees(self, r: I, u: I, t: I, tx: F, ty: F) -> B:
+        """``Battle.sees``: terrain, then the firer's friends' bases across the line.
+
+        The terrain's answer depends on the two centres only; it is kept per battle and
+        pair with the position versions of both units (as the scalar engine's memo by
+        end points), and looked up again only when one of them has moved.
+        """
         x0, y0 = _g(self.x, r, u), _g(self.y, r, u)
-        ok = self.T.sight_clear(x0, y0, tx, ty)
+        cache = self.los[self.S.side[u[0]]]
+        ns = self.los_n
+        slot = (self.ids[r] * ns + self.S.local[u]) * ns + self.S.local[t]
+        vu, vt = _g(self.ver, r, u), _g(self.ver, r, t)
+        hit = (np.take(cache[0], slot) == vu) & (np.take(cache[1], slot) == vt)
+        ok = np.take(cache[2], slot)
+        miss = np.flatnonzero(~hit)
+        if len(miss):
+            clear = self.T.sight_clear(x0[miss], y0[miss], tx[miss], ty[miss])
+            ok[miss] = clear
+            sm = slot[miss]
+            np.put(cache[0], sm, vu[miss])
+            np.put(cache[1], sm, vt[miss])
+            np.put(cache[2], sm, clear)
         k = np.flatnonzero(ok)
         if len(k) == 0:
             return ok

@@ -32,6 +32,7 @@ class Static:
     stands0: I
     uleader: I  # the unit's leader, -1 none
     by_side: tuple[I, I]  # unit indices of each side, in order
+    local: I  # per unit: its place in its side's list
     l_side: I
     l_bonus: I
     l_radius: F
@@ -95,6 +96,7 @@ def _build(scen: Scenario) -> Static:
         np.array([u.stands0 for u in units], dtype=np.int64),
         np.array([u.leader for u in units], dtype=np.int64),
         (np.flatnonzero(side == 0), np.flatnonzero(side == 1)),
+        np.array([int((side[:i] == side[i]).sum()) for i in range(len(units))], dtype=np.int64),
         np.array([order.index(ld.side) for ld in leaders], dtype=np.int64),
         np.array([ld.bonus for ld in leaders], dtype=np.int64),
         np.array([ld.radius for ld in leaders], dtype=float),

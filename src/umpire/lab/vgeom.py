@@ -371,7 +371,8 @@ class Terrain:
         count = np.zeros(m, dtype=np.int64)
         n = np.zeros(m, dtype=np.int64)
         live = np.arange(m)
-        win = np.arange(WINDOW)
+        width = WINDOW if top is not None else ROUGH_WINDOW
+        win = np.arange(width)
         while len(live):
             nn = n[live]
             c = self._cells(x0[live], y0[live], dx[live], dy[live], nn, step[live], last[live])
@@ -400,7 +401,7 @@ class Terrain:
                     over = any_last(high) | (count[z] * seg[z] > limit)
                 hit[z[over]] = True
                 done[near] = over
-                adv[near] = WINDOW
+                adv[near] = width
             sp = span[live]
             jump = ~near & (sp > 0)
             if jump.any():
@@ -423,6 +424,8 @@ class Terrain:
 
 WINDOW = 32
 """Samples read at once when a sight line meets woods or a hill (4" of line)."""
+ROUGH_WINDOW = 8
+"""Samples read at once when a path comes near rough ground (1" of path)."""
 
 
 # -- the scalar engine's own transcendental functions ------------------------------------
