@@ -49,6 +49,7 @@ COVER_BONUS, ROUGH_PENALTY, OUT_OF_RADIUS = 3.0, 1.0, 4.0
 KEEP = 4  # destinations tried before holding in place
 FINISH_BONUS = 1.5  # fire: finishing a unit off is worth more
 UNSEEN, SEEN, BLOCKED = 0, 1, 2  # line of sight of a candidate shot
+SLACK = 1e-3  # inches added to single-precision prefilters (their rounding is ~1e-5)
 
 
 @dataclass(slots=True)
@@ -112,6 +113,12 @@ class Sim:
         self.cont: I = np.full((n, u), -1, dtype=np.int64)
         self.cont_flank: B = np.zeros((n, u), dtype=bool)
         self.ver: I = np.zeros((n, u), dtype=np.int64)  # bumped whenever a unit moves
+        # single-precision copies for the prefilters (bounding circles and boxes, with a
+        # margin of SLACK inches far above their rounding, so they only ever let through
+        # more pairs than needed; every decision is then taken in double precision)
+        self.x32 = self.x.astype(np.float32)
+        self.y32 = self.y.astype(np.float32)
+        self.r32 = self.rad.astype(np.float32)
         # terrain sight per firing side: (battle, firer, target) -> versions seen, answer
         # (kept by battle number, so dropping finished battles does not copy it)
         ns = self.los_n = max(len(st.by_side[0]), len(st.by_side[1]))
@@ -136,7 +143,7 @@ class Sim:
     _PER_BATTLE: tuple[str, ...] = (
         "x", "y", "th", "c", "s", "form", "mounted", "limbered", "stands", "alive", "marker",
         "moved", "charged", "in_cmd", "lost_ldr", "hw", "hd", "rad", "lx", "ly", "latt",
-        "lalive", "bonus", "losses", "cont", "cont_flank", "ids", "ver",
+        "lalive", "bonus", "losses", "cont", "cont_flank", "ids", "ver", "x32", "y32", "r32",
     )  # fmt: skip
 
     def _keep(self, keep: B) -> None:
@@ -156,7 +163,10 @@ class Sim:
         hw, hd = V.base_size(self.t, self.S.utype[u], _g(self.form, r, u), _g(self.stands, r, u))
         _s(self.hw, r, u, hw)
         _s(self.hd, r, u, hd)
-        _s(self.rad, r, u, G.mhypot(hw, hd))
+        rad = G.mhypot(hw, hd)
+        _s(self.rad, r, u, rad)
+        if hasattr(self, "r32"):
+            _s(self.r32, r, u, rad)
 
     def _refresh_bonus(self, r: I | None = None) -> None:
         """Each unit's attached-leader bonus (the first living leader attached; 0 none),
@@ -188,6 +198,8 @@ class Sim:
         np.put(self.ver, fi, np.take(self.ver, fi) + moved)  # the sight cache's key
         _s(self.x, r, u, x)
         _s(self.y, r, u, y)
+        np.put(self.x32, fi, x)
+        np.put(self.y32, fi, y)
         _s(self.th, r, u, th)
         _s(self.c, r, u, np.cos(th))
         _s(self.s, r, u, np.sin(th))
@@ -271,11 +283,11 @@ class Sim:
         out = np.zeros(m, dtype=bool)
         if m == 0:
             return out
-        x, y = b[0], b[1]
-        reach = G.norm(b[4], b[5]) + 1e-6
-        dx = self.x[r] - x[:, None]
-        dy = self.y[r] - y[:, None]
-        lim = reach[:, None] + self.rad[r]
+        x, y = b[0].astype(np.float32), b[1].astype(np.float32)
+        reach = (G.norm(b[4], b[5]) + (1e-6 + SLACK)).astype(np.float32)
+        dx = self.x32[r] - x[:, None]
+        dy = self.y32[r] - y[:, None]
+        lim = reach[:, None] + self.r32[r]
         near = (dx * dx + dy * dy < lim * lim) & self.alive[r]
         ar = np.arange(m)
         near[ar, u] = False
@@ -306,14 +318,15 @@ class Sim:
         x0, y0 = _g(self.x, r, u), _g(self.y, r, u)
         lo_x, hi_x = np.minimum(x0, x1), np.maximum(x0, x1)
         lo_y, hi_y = np.minimum(y0, y1), np.maximum(y0, y1)
-        X, Y, R = self.x[r], self.y[r], self.rad[r]
+        X, Y, R = self.x32[r], self.y32[r], self.r32[r] + np.float32(SLACK)
         enemy = self.alive[r] & (self.S.side[None, :] != self.S.side[u][:, None])
+        f32 = np.float32
         near = (
             enemy
-            & (lo_x[:, None] <= X + R)
-            & (hi_x[:, None] >= X - R)
-            & (lo_y[:, None] <= Y + R)
-            & (hi_y[:, None] >= Y - R)
+            & (lo_x.astype(f32)[:, None] <= X + R)
+            & (hi_x.astype(f32)[:, None] >= X - R)
+            & (lo_y.astype(f32)[:, None] <= Y + R)
+            & (hi_y.astype(f32)[:, None] >= Y - R)
         )
         pi, pj = G.nz(near)
         if len(pi):
@@ -328,12 +341,12 @@ class Sim:
         if m == 0:
             return out
         tol = self.t.geometry["contact"]
-        reach = G.norm(b[4], b[5]) + tol
-        X, Y = self.x[r], self.y[r]
+        reach = (G.norm(b[4], b[5]) + (tol + SLACK)).astype(np.float32)
         enemy = self.alive[r] & (self.S.side[None, :] != self.S.side[u][:, None])
-        dx, dy = X - b[0][:, None], Y - b[1][:, None]
-        lim = reach[:, None] + self.rad[r]
-        near = enemy & (dx * dx + dy * dy <= lim * lim * (1 + 1e-9))
+        dx = self.x32[r] - b[0].astype(np.float32)[:, None]
+        dy = self.y32[r] - b[1].astype(np.float32)[:, None]
+        lim = reach[:, None] + self.r32[r]
+        near = enemy & (dx * dx + dy * dy <= lim * lim)
         pi, pj = G.nz(near)
         if len(pi):
             sub = tuple(v[pi] for v in b)
@@ -361,13 +374,13 @@ class Sim:
         the exact nearest-point distance.
         """
         tol = self.t.geometry["contact"]
-        X, Y, R, AL = self.x[r], self.y[r], self.rad[r], self.alive[r]
+        X, Y, R, AL = self.x32[r], self.y32[r], self.r32[r], self.alive[r]
         if d2 is None:
             dx = X[:, None, Bu] - X[:, A, None]
             dy = Y[:, None, Bu] - Y[:, A, None]
             d2 = dx * dx + dy * dy
-        lim = R[:, A, None] + tol + R[:, None, Bu]
-        near = (d2 <= lim * lim * (1 + 1e-9)) & AL[:, A, None] & AL[:, None, Bu]
+        lim = R[:, A, None] + np.float32(tol + SLACK) + R[:, None, Bu]
+        near = (d2 <= lim * lim) & AL[:, A, None] & AL[:, None, Bu]
         pi, pa, pb = G.nz(near)
         if len(pi):
             near[pi, pa, pb] = G.distance_le(self.box(r[pi], A[pa]), self.box(r[pi], Bu[pb]), tol)
@@ -1160,7 +1173,7 @@ class Sim:
         need = np.zeros((m, nf, nt), dtype=np.int64)
         mod = np.zeros((m, nf, nt), dtype=np.int64)
         los = np.full((m, nf, nt), UNSEEN, dtype=np.int8)
-        X, Y, R = self.x[r], self.y[r], self.rad[r]
+        X, Y, R = self.x32[r], self.y32[r], self.r32[r]
         dx = X[:, None, TU] - X[:, FU, None]
         dy = Y[:, None, TU] - Y[:, FU, None]
         d2 = dx * dx + dy * dy
@@ -1171,9 +1184,9 @@ class Sim:
         free = self.alive[r][:, TU] & ~touched
         cand = np.where(engaged[:, :, None], adj, free[:, None, :]) & actor[:, :, None]
         # beyond the longest range even from the nearest corners: no shot
-        reach = (self.t.max_range[np.maximum(fc, 0)] + 1e-6)[:, :, None] + R[:, FU, None]
-        reach = reach + R[:, None, TU]
-        cand &= d2 <= reach * reach * (1 + 1e-9)
+        top = (self.t.max_range[np.maximum(fc, 0)] + (1e-6 + SLACK)).astype(np.float32)
+        reach = top[:, :, None] + R[:, FU, None] + R[:, None, TU]
+        cand &= d2 <= reach * reach
         pi, pf, pt = G.nz(cand)
         if len(pi):
             nd, md = self.fire_pairs(r[pi], FU[pf], TU[pt], fc[pi, pf], engaged[pi, pf], False)
@@ -1293,14 +1306,16 @@ class Sim:
         lo_y, hi_y = np.minimum(y0, y1), np.maximum(y0, y1)
         side = self.S.side[uk[0]]  # one side fires in a step
         FU = self.S.by_side[side]
-        X, Y, R = self.x[rk[:, None], FU], self.y[rk[:, None], FU], self.rad[rk[:, None], FU]
+        X, Y = self.x32[rk[:, None], FU], self.y32[rk[:, None], FU]
+        R = self.r32[rk[:, None], FU] + np.float32(SLACK)
+        f32 = np.float32
         near = (
             self.alive[rk[:, None], FU]
             & (FU[None, :] != uk[:, None])
-            & (lo_x[:, None] <= X + R)
-            & (hi_x[:, None] >= X - R)
-            & (lo_y[:, None] <= Y + R)
-            & (hi_y[:, None] >= Y - R)
+            & (lo_x.astype(f32)[:, None] <= X + R)
+            & (hi_x.astype(f32)[:, None] >= X - R)
+            & (lo_y.astype(f32)[:, None] <= Y + R)
+            & (hi_y.astype(f32)[:, None] >= Y - R)
         )
         pi, pj = G.nz(near)
         if len(pi):
