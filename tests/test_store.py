@@ -174,3 +174,37 @@ def test_corrupt_change_path_is_reported(tmp_path: Path) -> None:
     change["path"] = ["nowhere", "at", "all"]
     with pytest.raises(VerifyError, match="action 3 does not replay"):
         verify_export(bad)
+
+
+def test_kill_mid_play_leaves_a_sound_save(tmp_path: Path) -> None:
+    """A process killed with SIGKILL while saving loses at most the action in flight."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    db = tmp_path / "kill.db"
+    script = (
+        "import sys\n"
+        "from umpire.dice import SeededSource\n"
+        "from umpire.engine import Game\n"
+        "from umpire.store import Store\n"
+        "s = Store(sys.argv[1])\n"
+        "s.create('k', Game.new('session', {}, SeededSource(1)))\n"
+        "print('ready', flush=True)\n"
+        "while True:\n"
+        "    s.play('k', s.load('k'), 'roll', {'expr': '3d6'})\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, str(db)], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+    time.sleep(0.8)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    store = Store(db)
+    assert store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    info = store.info("k")
+    assert info.actions > 0
+    report = verify_export(store.export("k"))
+    assert report.actions == info.actions and report.dice == 3 * info.actions
