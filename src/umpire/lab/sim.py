@@ -134,6 +134,9 @@ class Sim:
         self.turn = 1
         self._first = 0  # the player whose sequence is running
         self.touch: B | None = None  # contacts found at his offensive fire
+        # centre distances and contacts between the sides, kept from the end of a move
+        # step to the next movement (the fire steps only shrink or remove bases)
+        self.geo: tuple[NDArray[np.float32], B] | None = None
         self.res_winner = np.full(n, -1, dtype=np.int64)
         self.res_turns = np.zeros(n, dtype=np.int64)
         self.res_losses = np.zeros((n, 2), dtype=np.int64)
@@ -152,6 +155,8 @@ class Sim:
             setattr(self, name, getattr(self, name)[keep])
         if self.touch is not None:
             self.touch = self.touch[keep]
+        if self.geo is not None:
+            self.geo = (self.geo[0][keep], self.geo[1][keep])
 
     @property
     def n(self) -> int:
@@ -570,6 +575,7 @@ class Sim:
         self.charged[:, side_units] = False
         self.cont[:] = -1
         self.cont_flank[:] = False
+        self.geo = None
         for u in side_units.tolist():
             ld = int(st.uleader[u])
             if ld >= 0:
@@ -716,7 +722,9 @@ class Sim:
         _s(self.form, r, u, form)
         _s(self.mounted, r, u, mounted)
         _s(self.limbered, r, u, limbered)
-        self._resize(r, u)
+        changed = np.flatnonzero(chg != V.NO_CHANGE)  # only a change of formation resizes
+        if len(changed):
+            self._resize(r[changed], u[changed])
         self.place(r, u, x, y, th)
         _s(self.moved, r, u, _g(self.moved, r, u) | (dist > 1e-9) | (chg != V.NO_CHANGE))
 
@@ -1109,21 +1117,25 @@ class Sim:
         fc = V.fire_class(st.utype[FU][None, :], self.mounted[:, FU], self.limbered[:, FU])
         actor = self.alive[:, FU] & (fc >= 0)
         rows = np.arange(self.n)
-        need, mod, los, adj = self.fire_matrix(rows, f, fc, actor)
+        d2, adj = self._pair_geometry()
+        if f == 1:
+            d2, adj = d2.transpose(0, 2, 1), adj.transpose(0, 2, 1)
+        need, mod, los, adj = self.fire_matrix(rows, f, fc, actor, (d2, adj))
         if f == self._first:
             self.touch = adj  # for this player's melee step
         contact = _rows_any(adj, 1)
         stands0 = st.stands0[TU][None, :]
+        # the AI's value of each shot: exact expected stands, times 1.5 if one more stand
+        # lost removes the target; kept current as targets lose stands or leave
+        es = V.expected_stands(need, mod, self.t.r)
+        alive_t = self.alive[:, TU].copy()
+        bonus = np.where(V.is_removed(self.t, self.stands[:, TU] - 1, stands0), FINISH_BONUS, 1.0)
         for kk in range(len(FU)):
             r = np.flatnonzero(actor[:, kk] & G.any_last(need[:, kk] > 0))
             shots: list[tuple[I, I]] = []
             while len(r):
-                nd = need[r, kk]
-                valid = (nd > 0) & self.alive[r][:, TU] & (los[r, kk] != BLOCKED)
-                value = V.expected_stands(nd, mod[r, kk], self.t.r)
-                last = V.is_removed(self.t, self.stands[r][:, TU] - 1, stands0)
-                value = np.where(last, value * FINISH_BONUS, value)
-                value = np.where(valid, value, -np.inf)
+                valid = (need[r, kk] > 0) & alive_t[r] & (los[r, kk] != BLOCKED)
+                value = np.where(valid, es[r, kk] * bonus[r], -np.inf)
                 pick = np.argmax(value, axis=1)
                 has = G.any_last(valid)
                 r, pick = r[has], pick[has]
@@ -1155,29 +1167,74 @@ class Sim:
             self.lose_stands(r, tg, lost)
             self.add_marker(r, tg)
             # keep the targets current for the firers still to come
+            alive_t[r, pick] = _g(self.alive, r, tg)
+            left = _g(self.stands, r, tg) - 1
+            bonus[r, pick] = np.where(V.is_removed(self.t, left, st.stands0[tg]), FINISH_BONUS, 1.0)
             dirty = contact[r, pick]
             if dirty.any():
                 d = r[dirty]
                 need[d], mod[d], los[d], adj[d] = self.fire_matrix(d, f, fc[d], actor[d])
-                contact[d] = adj[d].any(1)
-            again = np.flatnonzero(~dirty & _g(self.alive, r, tg))
+                contact[d] = _rows_any(adj[d], 1)
+                es[d] = V.expected_stands(need[d], mod[d], self.t.r)
+                alive_t[d] = self.alive[d][:, TU]
+            again = np.flatnonzero(~dirty & alive_t[r, pick])
             if len(again):
-                self._reband(r[again], pick[again], f, fc, need, mod, kk + 1)
+                ra, pa = r[again], pick[again]
+                self._reband(ra, pa, f, fc, need, mod, kk + 1)
+                es[ra, kk + 1 :, pa] = V.expected_stands(
+                    need[ra, kk + 1 :, pa], mod[ra, kk + 1 :, pa], self.t.r
+                )
 
-    def fire_matrix(self, r: I, f: int, fc: I, actor: B) -> tuple[I, I, NDArray[np.int8], B]:
+    def _pair_geometry(self) -> tuple[NDArray[np.float32], B]:
+        """(squared centre distances, contacts) between the two sides' units, per battle.
+
+        Made after a move step and kept for its fire steps: no base moves until the
+        melee, and one that shrinks or leaves can only stop touching, so the contacts
+        found before are looked at again and no other pair.
+        """
+        s0, s1 = self.S.by_side
+        if self.geo is None:
+            r = np.arange(self.n)
+            X, Y = self.x32, self.y32
+            dx = X[:, None, s1] - X[:, s0, None]
+            dy = Y[:, None, s1] - Y[:, s0, None]
+            d2 = dx * dx + dy * dy
+            self.geo = (d2, self.adjacency(r, s0, s1, d2))
+        else:
+            d2, adj = self.geo
+            if adj.any():
+                pi, pa, pb = G.nz(adj)
+                adj[pi, pa, pb] = self.touching(pi, s0[pa], s1[pb])
+        return self.geo
+
+    def fire_matrix(
+        self,
+        r: I,
+        f: int,
+        fc: I,
+        actor: B,
+        geo: tuple[NDArray[np.float32], B] | None = None,
+    ) -> tuple[I, I, NDArray[np.int8], B]:
         """Every firer's candidate targets: (needed, modifier) with 0 = none, line of
-        sight (UNSEEN until looked at, SEEN where not needed), and who touches whom."""
+        sight (UNSEEN until looked at, SEEN where not needed), and who touches whom.
+
+        ``geo``: the squared centre distances and contacts of these battles (firers by
+        targets), if known."""
         st = self.S
         FU, TU = st.by_side[f], st.by_side[1 - f]
         m, nf, nt = len(r), len(FU), len(TU)
         need = np.zeros((m, nf, nt), dtype=np.int64)
         mod = np.zeros((m, nf, nt), dtype=np.int64)
         los = np.full((m, nf, nt), UNSEEN, dtype=np.int8)
-        X, Y, R = self.x32[r], self.y32[r], self.r32[r]
-        dx = X[:, None, TU] - X[:, FU, None]
-        dy = Y[:, None, TU] - Y[:, FU, None]
-        d2 = dx * dx + dy * dy
-        adj = self.adjacency(r, FU, TU, d2)
+        R = self.r32[r]
+        if geo is None:
+            X, Y = self.x32[r], self.y32[r]
+            dx = X[:, None, TU] - X[:, FU, None]
+            dy = Y[:, None, TU] - Y[:, FU, None]
+            d2 = dx * dx + dy * dy
+            adj = self.adjacency(r, FU, TU, d2)
+        else:
+            d2, adj = geo
         engaged = _rows_any(adj, 2)  # firers in contact fire only at what they touch
         los[engaged] = SEEN  # ... and need no line of sight
         touched = _rows_any(adj, 1)
@@ -1353,6 +1410,7 @@ class Sim:
         n, ns, ne = self.n, len(SU), len(EU)
         adj = self.touch if self.touch is not None else self.adjacency(np.arange(n), SU, EU)
         self.touch = None
+        self.geo = None  # melee retreats move bases
         cont = self.cont[:, SU]
         charged = cont >= 0
         if adj.any():  # contacts found at the offensive fire: bases only shrank or left since
