@@ -30,7 +30,7 @@ from umpire.scenarios import Scenario
 
 __all__ = ["Outcome", "Summary", "batch_seed", "run_batch", "simulate"]
 
-BATCH = 4096
+BATCH = 8192
 """Battles per batch: large enough that numpy's per-call cost is spread thin."""
 
 Z95 = 1.959963984540054

@@ -1223,8 +1223,8 @@ class Sim:
         st = self.S
         FU, TU = st.by_side[f], st.by_side[1 - f]
         m, nf, nt = len(r), len(FU), len(TU)
-        need = np.zeros((m, nf, nt), dtype=np.int64)
-        mod = np.zeros((m, nf, nt), dtype=np.int64)
+        need = np.zeros((m, nf, nt), dtype=np.int8)  # small numbers: 2..12 and -4..+6
+        mod = np.zeros((m, nf, nt), dtype=np.int8)
         los = np.full((m, nf, nt), UNSEEN, dtype=np.int8)
         R = self.r32[r]
         if geo is None:
