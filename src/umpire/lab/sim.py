@@ -34,6 +34,7 @@ from umpire.lab.static import Static
 I = NDArray[np.int64]  # noqa: E741
 F = NDArray[np.float64]
 B = NDArray[np.bool_]
+I8 = NDArray[np.int8]
 
 # The scripted AI's numbers (``umpire.ai.scripted``): charges looked at within 20",
 # a leader goes to his brigade's middle unit if it is within half his move, foot in
@@ -1214,7 +1215,7 @@ class Sim:
         fc: I,
         actor: B,
         geo: tuple[NDArray[np.float32], B] | None = None,
-    ) -> tuple[I, I, NDArray[np.int8], B]:
+    ) -> tuple[I8, I8, I8, B]:
         """Every firer's candidate targets: (needed, modifier) with 0 = none, line of
         sight (UNSEEN until looked at, SEEN where not needed), and who touches whom.
 
@@ -1382,7 +1383,7 @@ class Sim:
             ok[k[blocked]] = False
         return ok
 
-    def _reband(self, r: I, tcol: I, f: int, fc: I, need: I, mod: I, after: int) -> None:
+    def _reband(self, r: I, tcol: I, f: int, fc: I, need: I8, mod: I8, after: int) -> None:
         """Measure again the shots of the firers still to come at targets whose bases shrank."""
         FU = self.S.by_side[f]
         pi, pf = G.nz(need[r, after:, tcol] > 0)

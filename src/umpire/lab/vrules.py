@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -20,7 +21,7 @@ from numpy.typing import NDArray
 from umpire.rules.quick_acw import odds
 from umpire.rules.quick_acw.rules import Rules, rules
 
-I = NDArray[np.int64]  # noqa: E741
+I = NDArray[np.signedinteger[Any]]  # noqa: E741
 F = NDArray[np.float64]
 B = NDArray[np.bool_]
 
