@@ -88,10 +88,10 @@ class Sim:
         self.th: F = tile(st.th0).astype(float)
         self.c: F = np.cos(self.th)
         self.s: F = np.sin(self.th)
-        self.form: I = tile(st.form0).astype(np.int64)
+        self.form: NDArray[Any] = tile(st.form0).astype(np.int8)
         self.mounted: B = tile(st.mounted0).astype(bool)
         self.limbered: B = tile(st.limbered0).astype(bool)
-        self.stands: I = tile(st.stands0).astype(np.int64)
+        self.stands: NDArray[Any] = tile(st.stands0).astype(np.int16)
         self.alive: B = np.ones((n, u), dtype=bool)
         self.marker: B = np.zeros((n, u), dtype=bool)
         self.moved: B = np.zeros((n, u), dtype=bool)
@@ -106,14 +106,14 @@ class Sim:
         self._resize(rows, cols)
         self.lx: F = tile(st.lx0).astype(float)
         self.ly: F = tile(st.ly0).astype(float)
-        self.latt: I = tile(st.latt0).astype(np.int64)
+        self.latt: NDArray[Any] = tile(st.latt0).astype(np.int16)
         self.lalive: B = np.ones((n, st.n_leaders), dtype=bool)
-        self.bonus: I = np.zeros((n, u), dtype=np.int64)
+        self.bonus: NDArray[Any] = np.zeros((n, u), dtype=np.int8)
         self._refresh_bonus()
         self.losses: I = np.zeros((n, 2), dtype=np.int64)
-        self.cont: I = np.full((n, u), -1, dtype=np.int64)
+        self.cont: NDArray[Any] = np.full((n, u), -1, dtype=np.int16)
         self.cont_flank: B = np.zeros((n, u), dtype=bool)
-        self.ver: I = np.zeros((n, u), dtype=np.int64)  # bumped whenever a unit moves
+        self.ver: NDArray[Any] = np.zeros((n, u), dtype=np.int32)  # bumped when a unit moves
         # single-precision copies for the prefilters (bounding circles and boxes, with a
         # margin of SLACK inches far above their rounding, so they only ever let through
         # more pairs than needed; every decision is then taken in double precision)
@@ -125,8 +125,8 @@ class Sim:
         ns = self.los_n = max(len(st.by_side[0]), len(st.by_side[1]))
         self.los = [
             (
-                np.full(n * ns * ns, -1, dtype=np.int64),
-                np.full(n * ns * ns, -1, dtype=np.int64),
+                np.full(n * ns * ns, -1, dtype=np.int32),
+                np.full(n * ns * ns, -1, dtype=np.int32),
                 np.zeros(n * ns * ns, dtype=bool),
             )
             for _ in (0, 1)
