@@ -598,8 +598,8 @@ class Sim:
         if len(r) == 0:
             return
         ux, uy = _g(self.x, r, u), _g(self.y, r, u)
-        ex, ey = self.x[r][:, E], self.y[r][:, E]
-        ealive = self.alive[r][:, E]
+        es = st.span[1 - st.side[u]]
+        ex, ey, ealive = _cols(self.x, r, es), _cols(self.y, r, es), _cols(self.alive, r, es)
         d2 = np.where(ealive, (ex - ux[:, None]) ** 2 + (ey - uy[:, None]) ** 2, np.inf)
         near = np.argmin(d2, axis=1)
         has = G.any_last(ealive)
@@ -933,7 +933,11 @@ class Sim:
         no, chg0 = np.zeros(m, dtype=bool), np.zeros(m, dtype=np.int64)
         open0 = V.move_inches(t, key0, no, _g(self.in_cmd, r, u), _g(self.lost_ldr, r, u), chg0)
         lim = np.minimum(
-            open0[:, None] + _g(self.hd, r, u)[:, None] + self.rad[r][:, E] + 1e-6, CHARGE_LOOK
+            open0[:, None]
+            + _g(self.hd, r, u)[:, None]
+            + _cols(self.rad, r, st.span[1 - st.side[u]])
+            + 1e-6,
+            CHARGE_LOOK,
         )
         maybe = d2 <= lim * lim * (1 + 1e-9)
         pi, pe = G.nz(maybe)
@@ -1115,8 +1119,9 @@ class Sim:
         """
         st = self.S
         FU, TU = st.by_side[f], st.by_side[1 - f]
-        fc = V.fire_class(st.utype[FU][None, :], self.mounted[:, FU], self.limbered[:, FU])
-        actor = self.alive[:, FU] & (fc >= 0)
+        fs, ts = st.span[f], st.span[1 - f]
+        fc = V.fire_class(st.utype[FU][None, :], self.mounted[:, fs], self.limbered[:, fs])
+        actor = self.alive[:, fs] & (fc >= 0)
         rows = np.arange(self.n)
         d2, adj = self._pair_geometry()
         if f == 1:
@@ -1129,8 +1134,8 @@ class Sim:
         # the AI's value of each shot: exact expected stands, times 1.5 if one more stand
         # lost removes the target; kept current as targets lose stands or leave
         es = V.expected_stands(need, mod, self.t.r)
-        alive_t = self.alive[:, TU].copy()
-        bonus = np.where(V.is_removed(self.t, self.stands[:, TU] - 1, stands0), FINISH_BONUS, 1.0)
+        alive_t = self.alive[:, ts].copy()
+        bonus = np.where(V.is_removed(self.t, self.stands[:, ts] - 1, stands0), FINISH_BONUS, 1.0)
         for kk in range(len(FU)):
             r = np.flatnonzero(actor[:, kk] & G.any_last(need[:, kk] > 0))
             shots: list[tuple[I, I]] = []
@@ -1177,7 +1182,7 @@ class Sim:
                 need[d], mod[d], los[d], adj[d] = self.fire_matrix(d, f, fc[d], actor[d])
                 contact[d] = _rows_any(adj[d], 1)
                 es[d] = V.expected_stands(need[d], mod[d], self.t.r)
-                alive_t[d] = self.alive[d][:, TU]
+                alive_t[d] = _cols(self.alive, d, ts)
             again = np.flatnonzero(~dirty & alive_t[r, pick])
             if len(again):
                 ra, pa = r[again], pick[again]
@@ -1239,7 +1244,7 @@ class Sim:
         engaged = _rows_any(adj, 2)  # firers in contact fire only at what they touch
         los[engaged] = SEEN  # ... and need no line of sight
         touched = _rows_any(adj, 1)
-        free = self.alive[r][:, TU] & ~touched
+        free = _cols(self.alive, r, st.span[1 - f]) & ~touched
         cand = np.where(engaged[:, :, None], adj, free[:, None, :]) & actor[:, :, None]
         # beyond the longest range even from the nearest corners: no shot
         top = (self.t.max_range[np.maximum(fc, 0)] + (1e-6 + SLACK)).astype(np.float32)
@@ -1474,6 +1479,13 @@ class Sim:
             self.dice.drawn,
             self.dice.faces(),
         )
+
+
+def _cols(a: NDArray[Any], r: I, cols: slice | I) -> NDArray[Any]:
+    """``a[r][:, cols]``: battles ``r``, one side's units (a slice where they are in a row)."""
+    if isinstance(cols, slice):
+        return a[r, cols]
+    return a[r][:, cols]
 
 
 def _rows_any(a: B, axis: int = 1) -> B:

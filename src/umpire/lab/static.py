@@ -33,6 +33,7 @@ class Static:
     uleader: I  # the unit's leader, -1 none
     by_side: tuple[I, I]  # unit indices of each side, in order
     local: I  # per unit: its place in its side's list
+    span: tuple[slice | I, slice | I]  # each side's units as a slice when they are in a row
     l_side: I
     l_bonus: I
     l_radius: F
@@ -97,6 +98,7 @@ def _build(scen: Scenario) -> Static:
         np.array([u.leader for u in units], dtype=np.int64),
         (np.flatnonzero(side == 0), np.flatnonzero(side == 1)),
         np.array([int((side[:i] == side[i]).sum()) for i in range(len(units))], dtype=np.int64),
+        (_span(np.flatnonzero(side == 0)), _span(np.flatnonzero(side == 1))),
         np.array([order.index(ld.side) for ld in leaders], dtype=np.int64),
         np.array([ld.bonus for ld in leaders], dtype=np.int64),
         np.array([ld.radius for ld in leaders], dtype=float),
@@ -118,3 +120,10 @@ def _build(scen: Scenario) -> Static:
         np.array([ld.y for ld in leaders], dtype=float),
         np.array([ld.attached for ld in leaders], dtype=np.int64),
     )
+
+
+def _span(idx: I) -> slice | I:
+    """A run of consecutive unit numbers as a slice (a view, cheaper than a gather)."""
+    if len(idx) and (np.diff(idx) == 1).all():
+        return slice(int(idx[0]), int(idx[-1]) + 1)
+    return idx
