@@ -324,11 +324,13 @@ class Sim:
         x0, y0 = _g(self.x, r, u), _g(self.y, r, u)
         lo_x, hi_x = np.minimum(x0, x1), np.maximum(x0, x1)
         lo_y, hi_y = np.minimum(y0, y1), np.maximum(y0, y1)
-        X, Y, R = self.x32[r], self.y32[r], self.r32[r] + np.float32(SLACK)
-        enemy = self.alive[r] & (self.S.side[None, :] != self.S.side[u][:, None])
+        es = 1 - self.S.side[u[0]]  # one unit moves at a time
+        span, E = self.S.span[es], self.S.by_side[es]
+        X, Y = _cols(self.x32, r, span), _cols(self.y32, r, span)
+        R = _cols(self.r32, r, span) + np.float32(SLACK)
         f32 = np.float32
         near = (
-            enemy
+            _cols(self.alive, r, span)
             & (lo_x.astype(f32)[:, None] <= X + R)
             & (hi_x.astype(f32)[:, None] >= X - R)
             & (lo_y.astype(f32)[:, None] <= Y + R)
@@ -336,7 +338,7 @@ class Sim:
         )
         pi, pj = G.nz(near)
         if len(pi):
-            hit = G.segment_hits_box(x0[pi], y0[pi], x1[pi], y1[pi], self.box(r[pi], pj))
+            hit = G.segment_hits_box(x0[pi], y0[pi], x1[pi], y1[pi], self.box(r[pi], E[pj]))
             out[pi[hit]] = True
         return out
 
@@ -347,16 +349,17 @@ class Sim:
         if m == 0:
             return out
         tol = self.t.geometry["contact"]
+        es = 1 - self.S.side[u[0]]  # one unit moves at a time
+        span, E = self.S.span[es], self.S.by_side[es]
         reach = (G.norm(b[4], b[5]) + (tol + SLACK)).astype(np.float32)
-        enemy = self.alive[r] & (self.S.side[None, :] != self.S.side[u][:, None])
-        dx = self.x32[r] - b[0].astype(np.float32)[:, None]
-        dy = self.y32[r] - b[1].astype(np.float32)[:, None]
-        lim = reach[:, None] + self.r32[r]
-        near = enemy & (dx * dx + dy * dy <= lim * lim)
+        dx = _cols(self.x32, r, span) - b[0].astype(np.float32)[:, None]
+        dy = _cols(self.y32, r, span) - b[1].astype(np.float32)[:, None]
+        lim = reach[:, None] + _cols(self.r32, r, span)
+        near = _cols(self.alive, r, span) & (dx * dx + dy * dy <= lim * lim)
         pi, pj = G.nz(near)
         if len(pi):
             sub = tuple(v[pi] for v in b)
-            touch = G.distance_le(sub, self.box(r[pi], pj), tol)  # type: ignore[arg-type]
+            touch = G.distance_le(sub, self.box(r[pi], E[pj]), tol)  # type: ignore[arg-type]
             out[pi[touch]] = True
         return out
 
@@ -1369,11 +1372,12 @@ class Sim:
         lo_y, hi_y = np.minimum(y0, y1), np.maximum(y0, y1)
         side = self.S.side[uk[0]]  # one side fires in a step
         FU = self.S.by_side[side]
-        X, Y = self.x32[rk[:, None], FU], self.y32[rk[:, None], FU]
-        R = self.r32[rk[:, None], FU] + np.float32(SLACK)
+        span = self.S.span[side]
+        X, Y = _cols(self.x32, rk, span), _cols(self.y32, rk, span)
+        R = _cols(self.r32, rk, span) + np.float32(SLACK)
         f32 = np.float32
         near = (
-            self.alive[rk[:, None], FU]
+            _cols(self.alive, rk, span)
             & (FU[None, :] != uk[:, None])
             & (lo_x.astype(f32)[:, None] <= X + R)
             & (hi_x.astype(f32)[:, None] >= X - R)
