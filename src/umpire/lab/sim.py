@@ -843,15 +843,14 @@ class Sim:
         ang = base[:, None] + OFFSETS[None, :]
         px = ux[:, None] + np.cos(ang) * step
         py = uy[:, None] + np.sin(ang) * step
-        cover = np.where(self.T.in_cover(px, py), COVER_BONUS, 0.0)
+        cover = self.T.in_cover(px, py) * np.float32(COVER_BONUS)  # 3.0 or 0.0, exactly
         ld = int(st.uleader[u])
         far = np.zeros(px.shape, dtype=bool)
         if ld >= 0:
             far = _g(self.lalive, r, ld)[:, None] & ~G.hypot_le(
                 _g(self.lx, r, ld)[:, None] - px, _g(self.ly, r, ld)[:, None] - py, st.l_radius[ld]
             )
-        gdx, gdy = gx[:, None] - px, gy[:, None] - py
-        score, worse = _scores(G.norm(gdx, gdy), cover, far)
+        score, worse = _scores(G.norm(gx[:, None] - px, gy[:, None] - py), cover, far)
         exact = np.zeros(px.shape, dtype=bool)
         rough = self.T.is_rough(px, py)
         known = rough.copy()  # the end is rough: the path is rough
@@ -859,21 +858,27 @@ class Sim:
         tried = np.zeros(m, dtype=np.int64)
         taken = np.zeros(m, dtype=bool)
         rows = np.arange(m)
+        first = True
         while len(rows):
-            kr = key[rows]
+            kr = key if first else key[rows]  # (every battle at first: no copy)
+            first = False
             best = np.argmax(kr, axis=1)
             top = kr[np.arange(len(rows)), best]
             live = np.isfinite(top)
-            rows, kr, best, top = rows[live], kr[live], best[live], top[live]
-            if len(rows) == 0:
-                break
+            if not live.all():
+                rows, kr, best, top = rows[live], kr[live], best[live], top[live]
+                if len(rows) == 0:
+                    break
             near = np.abs(kr - top[:, None]) < G.HAIR
-            fix = near & ~exact[rows] & (G.count_last(near) > 1)[:, None]
-            tie = G.any_last(fix)
+            tie = G.count_last(near) > 1
             if tie.any():  # near ties: recompute with the scalar AI's own floats, look again
+                t = np.flatnonzero(tie)
+                fix = near[t] & ~exact[rows[t]]
+                tie[t] = G.any_last(fix)
                 ci, cj = G.nz(fix)
-                cr = rows[ci]
-                s2, w2 = _scores(G.mhypot(gdx[cr, cj], gdy[cr, cj]), cover[cr, cj], far[cr, cj])
+                cr = rows[t][ci]
+                dxx, dyy = gx[cr] - px[cr, cj], gy[cr] - py[cr, cj]
+                s2, w2 = _scores(G.mhypot(dxx, dyy), cover[cr, cj], far[cr, cj])
                 score[cr, cj], worse[cr, cj] = s2, w2
                 exact[cr, cj] = True
                 key[cr, cj] = np.where(rough[cr, cj], w2, s2)
