@@ -1520,7 +1520,7 @@ def _s(a: NDArray[Any], r: I, u: I | int, v: Any) -> None:
     np.put(a, r * a.shape[1] + u, v)
 
 
-def _scores(dist: F, cover: F, far: B) -> tuple[F, F]:
+def _scores(dist: F, cover: NDArray[np.floating[Any]], far: B) -> tuple[F, F]:
     """The scripted AI's destination score and its rough-ground version (``_candidates``).
 
     Score = -(distance to the goal) + 3 in cover - 4 out of the leader's radius; rough
