@@ -152,15 +152,16 @@ def simulate(
     name: str = "",
     on_finish: Callable[[int], None] | None = None,
 ) -> Summary:
-    """Play ``n`` battles in batches of ``batch`` and summarise them."""
+    """Play ``n`` battles in batches of at most ``batch`` and summarise them."""
     from umpire.rules.quick_acw.rules import rules
 
     if n < 1 or batch < 1:
         raise ValueError("the number of battles and the batch size must be at least 1")
     t0 = time.perf_counter()
     outs = []
-    for b in range(math.ceil(n / batch)):
-        size = min(batch, n - b * batch)
+    count = math.ceil(n / batch)
+    for b in range(count):  # batches of near-equal size, none larger than ``batch``
+        size = n * (b + 1) // count - n * b // count
         outs.append(run_batch(scen, size, batch_seed(seed, b), on_finish=on_finish))
     secs = time.perf_counter() - t0
     winner = np.concatenate([o.winner for o in outs])
