@@ -566,25 +566,3 @@ def _show(out: dict[str, Any], as_json: bool) -> None:
                 typer.echo(f"  {m['value']:+d} {m['text']} [{m['source']}]")
         else:
             typer.echo(f"{k}: {v}")
-
-
-def _mount_lab() -> None:
-    """Mount ``umpire lab`` on the main app until ``cli/main.py`` lists it itself.
-
-    ``cli/main.py`` imports this module while it registers commands, so its ``app``
-    exists; once main.py mounts ``umpire.lab.cli:lab_app`` as the group ``lab``, this
-    does nothing.
-    """
-    import sys
-
-    app = getattr(sys.modules.get("umpire.cli.main"), "app", None)
-    if app is None or any(g.name == "lab" for g in app.registered_groups):
-        return
-    from umpire.lab.cli import lab_app
-
-    app.add_typer(
-        lab_app, name="lab", help="Batch simulation: many battles of one scenario at once."
-    )
-
-
-_mount_lab()
