@@ -11,6 +11,23 @@ from typing import Any
 
 from umpire.rules.quick_acw.rules import Rules, rules
 
+UNIT_JSON_FIELDS = (
+    "formation",
+    "mounted",
+    "limbered",
+    "stands",
+    "marker",
+    "x",
+    "y",
+    "theta",
+    "alive",
+    "moved",
+    "charged",
+    "in_command",
+    "leader_lost",
+)
+"""A unit's mutable fields, in the order of its JSON form (one list serves both ways)."""
+
 
 class Unit:
     """One unit on the table: troop type, formation, stands, marker, base and facing."""
@@ -101,39 +118,12 @@ class Unit:
 
     def to_json(self) -> list[Any]:
         """The mutable fields as a flat list (fixed order)."""
-        return [
-            self.formation,
-            self.mounted,
-            self.limbered,
-            self.stands,
-            self.marker,
-            self.x,
-            self.y,
-            self.theta,
-            self.alive,
-            self.moved,
-            self.charged,
-            self.in_command,
-            self.leader_lost,
-        ]
+        return [getattr(self, f) for f in UNIT_JSON_FIELDS]
 
     def load_json(self, v: list[Any]) -> None:
         """Restore the fields written by :meth:`to_json`."""
-        (
-            self.formation,
-            self.mounted,
-            self.limbered,
-            self.stands,
-            self.marker,
-            self.x,
-            self.y,
-            self.theta,
-            self.alive,
-            self.moved,
-            self.charged,
-            self.in_command,
-            self.leader_lost,
-        ) = v
+        for f, x in zip(UNIT_JSON_FIELDS, v, strict=True):
+            setattr(self, f, x)
         self.resize()
 
 

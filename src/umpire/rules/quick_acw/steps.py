@@ -445,6 +445,22 @@ def do_charge(b: Battle, u: Unit, t: Unit) -> None:
 # -- steps -----------------------------------------------------------------------------
 
 
+class AutoStep:
+    """A step the rules carry out alone: it asks nobody, so it has no actors or orders."""
+
+    kind = ""
+    actor = "first"
+
+    def actors(self, b: Battle, side: str) -> list[int]:
+        return []
+
+    def eligible(self, b: Battle, actor: int) -> bool:
+        return False
+
+    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+
 class CommandStep:
     """Seed 002 Command: leaders move (24", half in rough) and may attach to a unit."""
 
@@ -558,20 +574,8 @@ class MoveStep:
         raise NotImplementedError
 
 
-class RallyStep:
+class RallyStep(AutoStep):
     """Seed 002 Rally: remove MMs of the 1st player's units that did not move."""
-
-    kind = ""
-    actor = "first"
-
-    def actors(self, b: Battle, side: str) -> list[int]:
-        return []
-
-    def eligible(self, b: Battle, actor: int) -> bool:
-        return False
-
-    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:  # pragma: no cover
-        raise NotImplementedError
 
     def auto(self, b: Battle, side: str) -> None:
         for u in b.state.units:
@@ -702,20 +706,8 @@ def resolve_melee(b: Battle, a: Unit, d: Unit, charged: bool, flank: bool) -> No
             add_marker(b, u)
 
 
-class MeleeStep:
+class MeleeStep(AutoStep):
     """Seed 002 Melee: "any enemy units touching now fight" (default ``melee_pairs``)."""
-
-    kind = ""
-    actor = "first"
-
-    def actors(self, b: Battle, side: str) -> list[int]:
-        return []
-
-    def eligible(self, b: Battle, actor: int) -> bool:
-        return False
-
-    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:  # pragma: no cover
-        raise NotImplementedError
 
     def auto(self, b: Battle, side: str) -> None:
         us = b.state.units
