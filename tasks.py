@@ -80,6 +80,7 @@ def test(args: list[str]) -> None:
     run(BIN / "ruff", "check", "src", "tests", "benchmarks")
     run(BIN / "ruff", "format", "--check", "src", "tests", "benchmarks")
     run(BIN / "mypy", "--strict", "src")
+    run(BIN / "lint-imports")
     code = run(BIN / "pytest", "-q", "-n", "2", *args, check=False)
     if code == 5:
         print("pytest ran no tests: that is a failure", flush=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import re
 import struct
 from collections.abc import Iterator
 from fractions import Fraction
@@ -260,20 +261,20 @@ def feed(monkeypatch: pytest.MonkeyPatch, answers: list[str]) -> list[str]:
 def test_human_policy_from_scripted_input(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tiny: Path
 ) -> None:
-    """--human union: the options (with exact odds) are shown and typed orders are played.
+    """--human union: a numbered menu of legal orders with exact odds; typed orders too.
 
     A unit is asked to fire only when it has a target; so the first Union decision is
-    its move, and fire prompts (with P(hit)) come once the armies are in range.
+    its move, and fire prompts (with their hit chances) come once the armies are in range.
     """
     asked = feed(monkeypatch, ["move 26 12"] + ["hold"] * 20)
     code, out, err = run(capsys, "battle", str(tiny), "--seed", "1", "--human", "union")
     assert code == 0, err
-    assert asked[0] == "union move> "
-    assert "union defensive_fire> " in asked or "union offensive_fire> " in asked
+    assert asked[0].startswith("union move [1-")
+    assert any(a.startswith(("union defensive_fire [", "union offensive_fire [")) for a in asked)
     assert "2nd WI (foot, line) at (30.0, 12.0)" in out
-    assert 'up to 6.00" in open ground' in out
+    assert '1. advance 6.0" toward 1st VA' in out  # moves in words, numbered
     assert '2nd WI moves 4.0"' in out
-    assert "P(hit)" in out  # fire options carry their exact odds
+    assert re.search(r"fire at 1st VA, [0-9.]+\", needs \d+\+.*: \d+% hit", out)
     code, out, err = run(capsys, "games", "verify", "battle-tiny-1")
     assert code == 0, err
 
@@ -296,7 +297,7 @@ def test_illegal_human_order_saves_nothing(
     )
     asked = feed(monkeypatch, ["fire c1"])
     code, out, err = run(capsys, "battle", str(near), "--seed", "1", "--human", "union")
-    assert asked == ["union defensive_fire> "]
+    assert asked == ["union defensive_fire [1-2]> "]
     one_line_error(code, out, err, "cannot fire at 1st VA: out of range")
     # Input running out is a clean error too.
     feed(monkeypatch, [])

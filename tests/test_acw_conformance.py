@@ -114,7 +114,7 @@ def test_cached_geometry_equals_fresh(scen_name: str, kind: str) -> None:
             continue
         st = new_state(scen)
         st.load_json(b.state.to_json())
-        fresh = Battle(b.setup, st, b.ruleset, SeededSource(0))
+        fresh = Battle(b.setup, st, SeededSource(0))
         alive = [u for u in b.state.units if u.alive]
         for u in alive:
             f = fresh.state.units[u.i]

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from umpire.rules.quick_acw import MODULE
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw.odds import charge_odds, fire_odds, melee_odds, morale_odds
+from umpire.rules.quick_acw.roles import MODULE
 
 
 def ff(**kw: object) -> R.FireFacts:

@@ -22,11 +22,11 @@ import pytest
 
 from umpire.ai import make_policy
 from umpire.battle.run import play
+from umpire.dice.bulk import Dice
 from umpire.errors import DiceSourceError
 from umpire.lab import batch_seed, run_batch, simulate, wilson
-from umpire.lab.dice import Dice
-from umpire.lab.sim import Sim
-from umpire.lab.static import static_for
+from umpire.rules.quick_acw.batch.sim import Sim
+from umpire.rules.quick_acw.batch.static import static_for
 from umpire.rules.quick_acw.rules import rules
 from umpire.scenarios import load_scenario
 
@@ -106,7 +106,7 @@ def test_a_batch_replays_exactly_from_its_faces() -> None:
 
 def test_batch_end_state_keeps_the_rules_invariants() -> None:
     """No negative stands, removal below half, markers only on units in play, no overlap."""
-    from umpire.lab import vgeom as G
+    from umpire.board import vgeom as G
 
     st = static_for(load_scenario("standard"))
     sim = Sim(st, 200, Dice.seeded(11))

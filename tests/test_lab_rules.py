@@ -12,11 +12,11 @@ import random
 import numpy as np
 import pytest
 
+from umpire.board import vgeom as G
 from umpire.board.geometry import box_distance, box_of, box_overlap, crosses_any, segment_hits_box
-from umpire.lab import vgeom as G
-from umpire.lab import vrules as V
 from umpire.rules.quick_acw import odds
 from umpire.rules.quick_acw import rules as R
+from umpire.rules.quick_acw.batch import vrules as V
 from umpire.rules.quick_acw.steps import range_bounds
 from umpire.scenarios import load_scenario
 
@@ -197,7 +197,9 @@ def test_removal_at_half_and_leader_loss_002(rng: random.Random) -> None:
     from umpire.battle.state import base_size
 
     for i in range(N):
-        assert (hw[i], hd[i]) == base_size(V.TYPES[ut[i]], V.FORMS[form[i]], int(stands[i]))
+        assert (hw[i], hd[i]) == base_size(
+            V.TYPES[ut[i]], V.FORMS[form[i]], int(stands[i]), R.rules().bases
+        )
 
 
 def boxes(rng: random.Random, n: int) -> tuple[list[tuple[float, ...]], G.VBox]:

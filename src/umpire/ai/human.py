@@ -1,9 +1,12 @@
-"""The human policy at the CLI: shows what a unit may do, with exact odds, and asks.
+"""The human policy at the CLI: a numbered menu of the legal orders with their odds.
 
-Orders are typed as ``hold``, ``move X Y [FACING_DEG] [CHANGE]``, ``charge UNIT``,
-``rout``, ``turn``, ``fire UNIT`` or ``leader X Y [UNIT]``. An illegal order is refused
-with its one-line reason and asked again at a terminal (``retry``); when the orders come
-from a script or a pipe, the first illegal order ends the battle with that reason.
+Each decision shows the unit (or leader), then every legal order the combat role
+offers, in words with its exact odds ("fire at 26th NC, 5.6", needs 8+: 72% hit");
+type its number. Free orders stay possible for those who want them: ``hold``, ``move
+X Y [FACING_DEG] [CHANGE]``, ``charge UNIT``, ``rout``, ``turn``, ``fire UNIT`` or
+``leader X Y [UNIT]``. An illegal order is refused with its one-line reason and asked
+again at a terminal (``retry``); from a script or a pipe the first illegal order ends
+the battle with that reason.
 """
 
 from __future__ import annotations
@@ -12,9 +15,10 @@ import math
 from collections.abc import Callable
 
 from umpire.battle.engine import Battle, Order, Request
+from umpire.battle.roles import Choice
 from umpire.errors import IllegalActionError
-from umpire.rules.quick_acw import steps as S
-from umpire.rules.quick_acw.odds import fire_odds
+
+FREE = "or type: hold | move X Y [FACING] [CHANGE] | charge UNIT | fire UNIT | leader X Y [UNIT]"
 
 
 class HumanPolicy:
@@ -32,59 +36,45 @@ class HumanPolicy:
         self.ask = ask
         self.show = show
         self.retry = retry
+        self._menu: list[Choice] = []
 
-    def options(self, b: Battle, req: Request) -> list[str]:
-        """What the actor may do now, with exact odds."""
+    def header(self, b: Battle, req: Request) -> str:
+        """Who is asked, where it stands and its state."""
         if req.kind == "leader":
             ld = b.state.leaders[req.actor]
-            return [f"{ld.name} at ({ld.x:.1f}, {ld.y:.1f}): hold | leader X Y [UNIT_ID]"]
+            return f"{ld.name} (leader) at ({ld.x:.1f}, {ld.y:.1f})"
         u = b.state.units[req.actor]
-        lines = [
+        mark = b.status.label(u)
+        return (
             f"{u.label()} at ({u.x:.1f}, {u.y:.1f}) facing {math.degrees(u.theta) % 360:.0f}, "
-            f"{u.stands}/{u.stands0} stands" + (", MM" if u.marker else "")
-        ]
-        if req.kind == "fire":
-            for t, needed, mods, rng in S.targets(b, u):
-                m = sum(x.value for x in mods)
-                o = fire_odds(needed, m, b.r)
-                lines.append(
-                    f'  fire {b.state.units[t].id}: {rng:.1f}", {needed}+ with {m:+d} -> '
-                    f"P(hit) {float(o.hit):.3f}, P(2 stands) {float(o.two):.3f}"
-                )
-            lines.append("  hold")
-            return lines
-        if u.marker:
-            return [*lines, "  hold (rallies) | turn | rout"]
-        from umpire.ai.scripted import charge_chance
-
-        form, m_, lim, cost = S.after_change(u, "")
-        lines.append(
-            f"  move X Y [FACING] [CHANGE]: up to "
-            f'{S.allowance(b, u, form, m_, lim, cost, False):.2f}" in open ground'
+            f"{u.stands}/{u.stands0} stands" + (f", {mark}" if mark else "")
         )
-        for v in b.state.units:
-            if v.alive and v.side != u.side:
-                try:
-                    *_, flank, dist = S.charge_reach(b, u, v)
-                except IllegalActionError:
-                    continue
-                p = charge_chance(b, u, v, flank)
-                lines.append(f'  charge {v.id}: {dist:.1f}", P(drive it off) {p:.3f}')
-        lines.append("  hold")
+
+    def options(self, b: Battle, req: Request) -> list[str]:
+        """What the actor may do now: a numbered menu with exact odds."""
+        self._menu = b.comp.combat.options(b, req)
+        lines = [self.header(b, req)]
+        lines += [f"  {k}. {c.text}" for k, c in enumerate(self._menu, 1)]
+        lines.append(f"  {FREE}")
         return lines
 
     def decide(self, b: Battle, req: Request) -> Order:
-        """Prompt until a legal order is typed."""
+        """Prompt until a legal order is chosen or typed."""
         for line in self.options(b, req):
             self.show(line)
         ids = {u.id: u.i for u in b.state.units}
         while True:
-            text = self.ask(f"{req.side} {req.step}> ").strip().split()
+            text = self.ask(f"{req.side} {req.step} [1-{len(self._menu)}]> ").strip().split()
             try:
+                if len(text) == 1 and text[0].isdigit():
+                    k = int(text[0])
+                    if not 1 <= k <= len(self._menu):
+                        raise IllegalActionError(f"choose 1 to {len(self._menu)}, not {k}")
+                    return self._menu[k - 1].order
                 order = parse_order(text, ids)
                 if order[0] == "move" and order[3] is None:
                     order = (*order[:3], b.state.units[req.actor].theta, order[4])
-                check(b, req, order)
+                b.comp.combat.check(b, req, order)
                 return order
             except IllegalActionError as exc:
                 if not self.retry:
@@ -114,17 +104,3 @@ def parse_order(words: list[str], ids: dict[str, int]) -> Order:
     except (IndexError, ValueError, KeyError):
         raise IllegalActionError(f"cannot read order '{' '.join(words)}'") from None
     raise IllegalActionError(f"unknown order '{kind}'")
-
-
-def check(b: Battle, req: Request, order: Order) -> None:
-    """Refuse an order that would be illegal (the engine checks again when applying)."""
-    if req.kind == "fire" and order[0] == "fire":
-        u = b.state.units[req.actor]
-        if order[1] not in [t for t, *_ in S.targets(b, u)]:
-            raise IllegalActionError(S.why_not_fire(b, u, int(order[1])))
-    if req.kind == "move" and order[0] == "move":
-        u = b.state.units[req.actor]
-        S.check_move(b, u, order[1], order[2], order[3], order[4])
-    if req.kind == "move" and order[0] == "charge":
-        u = b.state.units[req.actor]
-        S.charge_reach(b, u, b.state.units[order[1]])

@@ -1,11 +1,12 @@
-"""The tactical engine: a cursor through a module-provided sequence of steps.
+"""The tactical engine: a cursor through the steps a composition of rule modules gives.
 
-A rule module gives a :class:`Ruleset`: the side order, the per-player sequence of step
-names, and a :class:`Step` object for each name. A step either runs by itself
-(``kind == ""``: rally, melee, events) or asks one decision per actor (``"leader"``,
-``"move"``, ``"fire"``). The engine only walks the cursor, asks, applies and checks
-the end of the battle; what a step does is the module's business, so later modules
-(seeds 003, 004, 001) replace or add steps without touching this file.
+A :class:`~umpire.battle.roles.Composition` names the roles (sequence, combat, status,
+events; see ``umpire.battle.roles``). The sequence says which phase stands at each
+position of a turn; a step either runs by itself (``kind == ""``: rally, melee, events,
+a card draw) or asks one decision per actor (``"leader"``, ``"move"``, ``"fire"``). The
+engine only walks the cursor, asks, applies and checks the end of the battle; what a
+step does is its module's business, so a new module adds or replaces steps without
+touching this file.
 
 The same :class:`Battle` runs on two paths: the fast path mutates the compact state
 and draws dice straight from the game's source (recording the faces), the saved-game
@@ -16,12 +17,13 @@ from __future__ import annotations
 
 import math
 from bisect import insort
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from collections.abc import Sequence
+from typing import Any, Protocol
 
+from umpire.battle.roles import Order, Phase, Request, Step
 from umpire.battle.setup import Setup
 from umpire.battle.state import State, Unit
+from umpire.battle.victory import end_check, final
 from umpire.board.geometry import (
     Box,
     box_corners,
@@ -32,11 +34,8 @@ from umpire.board.geometry import (
     segment_hits_box,
 )
 from umpire.errors import IllegalActionError
-from umpire.rules.quick_acw.rules import Rules, rules
 
-Order = tuple[Any, ...]
-"""A decision: ``("hold",)``, ``("move", x, y, theta, change)``, ``("charge", t)``,
-``("rout",)``, ``("turn",)``, ``("fire", t)``, ``("leader", x, y, attach)``."""
+__all__ = ["Battle", "Order", "Recorder", "Request", "Roller", "Step"]
 
 
 class Roller(Protocol):
@@ -63,95 +62,52 @@ class Recorder:
         return out
 
 
-class Request(NamedTuple):
-    """A decision the engine needs: which kind, for which side, which actor."""
-
-    kind: str
-    side: str
-    actor: int
-    step: str
-
-
-class Step(Protocol):
-    """One step of the sequence, provided by a rule module."""
-
-    kind: str  # "" = runs by itself; else the decision kind
-    actor: str  # "first" or "second": which player acts
-
-    def actors(self, b: Battle, side: str) -> list[int]:
-        """The actors to ask, fixed when the step begins."""
-        ...
-
-    def eligible(self, b: Battle, actor: int) -> bool:
-        """May this actor still act now (alive, not removed meanwhile)?"""
-        ...
-
-    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
-        """Validate and carry out one decision; raise IllegalActionError to refuse."""
-        ...
-
-    def auto(self, b: Battle, side: str) -> None:
-        """Run a step that needs no decision."""
-        ...
-
-
-@dataclass(slots=True)
-class Ruleset:
-    """What a module provides to the engine: side order, sequence and step hooks."""
-
-    id: str
-    order: tuple[str, ...]
-    sequence: tuple[str, ...]
-    steps: dict[str, Step]
-    end_check: Callable[[Battle], None] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def flat(self) -> list[tuple[int, str]]:
-        """The whole turn: (first player's index, step name) for each player in order."""
-        return [(p, name) for p in range(len(self.order)) for name in self.sequence]
+SIDES = ("confederate", "union")
 
 
 class Battle:
-    """A battle in progress: setup, state, rules, dice and (optionally) a narrative."""
+    """A battle in progress: setup, state, composition, dice and (optionally) a narrative."""
 
     __slots__ = (
         "_adj",
         "_boxes",
         "_dist",
-        "_flat",
         "_los",
         "_seen",
         "_sver",
         "_ver",
+        "comp",
+        "geo",
         "lines",
         "memo",
         "narrate",
         "r",
         "rad",
         "roller",
-        "ruleset",
+        "scope",
         "setup",
         "state",
+        "status",
     )
 
     def __init__(
         self,
         setup: Setup,
         state: State,
-        ruleset: Ruleset,
         roller: Roller,
         *,
         narrate: bool = False,
-        r: Rules | None = None,
     ):
         self.setup = setup
         self.state = state
-        self.ruleset = ruleset
+        comp = self.comp = setup.comp
         self.roller = roller
         self.narrate = narrate
         self.lines: list[str] = []
-        self.r = r or rules()
-        self._flat = ruleset.flat()
+        self.r: Any = comp.combat.data  # the combat module's rules data, for its own steps
+        self.geo = comp.combat.geometry
+        self.status = comp.status
+        self.scope: frozenset[int] | None = None  # the units the current phase is limited to
         self._boxes: list[Box | None] = []
         self.rad: list[float] = []  # radius of each unit's base circle, kept current
         self._ver: list[int] = []  # per unit: bumped by changed()
@@ -174,29 +130,37 @@ class Battle:
         return self.roller.dice(n, sides, purpose)
 
     # -- the cursor ----------------------------------------------------------------
+    def sides(self) -> tuple[str, ...]:
+        """The sides in the order they act this turn (side A first)."""
+        return self.comp.sequence.sides(self)
+
+    def phase(self) -> Phase:
+        """The phase at the cursor (the sequence always has one inside a turn)."""
+        ph = self.comp.sequence.at(self, self.state.seq)
+        if ph is None:  # pragma: no cover - _advance never leaves the cursor past a turn
+            raise IllegalActionError("the turn is over")
+        self.scope = ph.units
+        return ph
+
     def current(self) -> tuple[str, str, Step]:
         """(side, step name, step) at the cursor."""
-        first, name = self._flat[self.state.seq]
-        order = self.ruleset.order
-        step = self.ruleset.steps[name]
-        side = order[first] if step.actor == "first" else order[(first + 1) % len(order)]
-        return side, name, step
-
-    def first_player(self) -> str:
-        """The player whose sequence is running."""
-        return self.ruleset.order[self._flat[self.state.seq][0]]
+        ph = self.phase()
+        return ph.side, ph.name, ph.step
 
     def next_request(self) -> Request | None:
         """Run automatic steps until a decision is needed; None when the battle is over."""
         st = self.state
         while not st.over:
-            side, name, step = self.current()
+            side, name, step, units = self.phase()
             if st.pos < 0:
                 if not step.kind:
                     step.auto(self, side)
                     self._advance()
                     continue
-                st.actors = step.actors(self, side)
+                actors = step.actors(self, side)
+                if units is not None:
+                    actors = self.in_scope(step.kind, actors, units)
+                st.actors = actors
                 st.pos = 0
             while st.pos < len(st.actors) and not step.eligible(self, st.actors[st.pos]):
                 st.pos += 1
@@ -204,6 +168,14 @@ class Battle:
                 return Request(step.kind, side, st.actors[st.pos], name)
             self._advance()
         return None
+
+    def in_scope(self, kind: str, actors: list[int], units: frozenset[int]) -> list[int]:
+        """The actors a scoped phase keeps: its units, or the leaders of its units."""
+        if kind == "leader":
+            us = self.state.units
+            lead = {us[i].leader for i in units}
+            return [a for a in actors if a in lead]
+        return [a for a in actors if a in units]
 
     def apply(self, req: Request, order: Order) -> None:
         """Carry out the decision for ``req`` (which must be the pending one)."""
@@ -218,17 +190,16 @@ class Battle:
         st = self.state
         st.pos = -1
         st.actors = []
-        if self.ruleset.end_check is not None:
-            self.ruleset.end_check(self)
+        end_check(self)
         if st.over:
             return
         st.seq += 1
-        if st.seq >= len(self._flat):
+        if self.comp.sequence.at(self, st.seq) is None:
             st.seq = 0
             st.turn += 1
             if st.turn > self.setup.turns:
                 st.turn = self.setup.turns
-                self.ruleset.extra["final"](self)
+                final(self)
 
     # -- geometry over the current state -------------------------------------------
     # The hot path asks the same questions many times between two changes of the
@@ -243,7 +214,7 @@ class Battle:
         self._boxes = [None] * n
         self.rad = [math.hypot(u.hw, u.hd) for u in self.state.units]
         self._ver = [0] * n
-        self._sver = dict.fromkeys(self.ruleset.order, 0)
+        self._sver = dict.fromkeys(SIDES, 0)
         self._dist = {}
         self._seen = {}
         self._adj = None
@@ -269,7 +240,7 @@ class Battle:
         adj[i] = []
         if not u.alive:
             return
-        tol = self.r.geometry["contact"]
+        tol = self.geo["contact"]
         rad = self.rad
         ru = rad[i]
         hypot = math.hypot
@@ -334,7 +305,7 @@ class Battle:
 
     def touching_box(self, u: Unit, b: Box, *, cached: bool = False) -> list[int]:
         """Enemy units that would touch ``u`` if its base were ``b``."""
-        tol = self.r.geometry["contact"]
+        tol = self.geo["contact"]
         x, y, _, _, hw, hd = b
         reach = math.hypot(hw, hd) + tol
         hypot = math.hypot
@@ -355,7 +326,7 @@ class Battle:
         fwd, lat = local(u.x, u.y, u.theta, v.x, v.y)
         if fwd <= 0:
             return False
-        return math.degrees(math.atan2(abs(lat), fwd)) <= self.r.geometry["fire_arc_degrees"]
+        return math.degrees(math.atan2(abs(lat), fwd)) <= self.geo["fire_arc_degrees"]
 
     def sees(self, u: Unit, t: Unit) -> bool:
         """Line of sight from ``u`` to ``t``: terrain, then friendly bases; cached."""
@@ -453,7 +424,7 @@ class Battle:
 
         Default ``blocked_retreat_stops``. Returns False if the unit left the table.
         """
-        step = self.r.geometry["retreat_step"]
+        step = self.geo["retreat_step"]
         n = max(1, math.ceil(dist / step))
         best = (u.x, u.y)
         board = self.setup.board

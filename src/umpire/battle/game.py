@@ -1,4 +1,4 @@
-"""The saved-game path: a battle as an engine Game, every decision an action.
+"""The saved-game path: a battle as an engine Game (module ``battle``), every decision an action.
 
 The engine's state holds the scenario and the compact battle state as JSON. Action
 ``start`` runs the automatic steps up to the first decision; action ``order`` applies
@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from umpire.battle.engine import Battle, Request
 from umpire.battle.setup import new_state, setup_for
 from umpire.battle.state import State
-from umpire.rules.quick_acw.steps import ruleset
 from umpire.scenarios import Scenario
 
 if TYPE_CHECKING:
@@ -61,7 +60,7 @@ def _scenario(scen_json: Mapping[str, Any]) -> tuple[Scenario, str]:
     hit = _SCENARIOS.get(key)
     if hit is None:
         scen = Scenario.model_validate(scen_json)
-        start = {"scenario": scen.model_dump(mode="json"), "battle": new_state(scen).to_json()}
+        start = {"scenario": scen.to_json(), "battle": new_state(scen).to_json()}
         hit = (scen, json.dumps(start))
         if len(_SCENARIOS) >= 16:
             _SCENARIOS.pop(next(iter(_SCENARIOS)))
@@ -80,7 +79,7 @@ def battle_from(state: Mapping[str, Any], roller: Any = None, narrate: bool = Fa
     scen, _ = _scenario(state["scenario"])
     st = new_state(scen)
     st.load_json(dict(state["battle"]))
-    return Battle(setup_for(scen), st, ruleset(), roller or NoDice(), narrate=narrate)
+    return Battle(setup_for(scen), st, roller or NoDice(), narrate=narrate)
 
 
 def _save(ctx: Context, before: Mapping[str, Any], b: Battle) -> None:
@@ -150,10 +149,10 @@ def pending_actor(game: Game) -> str | None:
     st = game.state["battle"]
     if st["over"] or not 0 <= st["pos"] < len(st["actors"]):
         return None
-    rs = ruleset()
-    step = rs.steps[rs.flat()[st["seq"]][1]]
+    b = battle_from(game.state)
+    kind = b.phase().step.kind
     i = st["actors"][st["pos"]]
-    spec = game.state["scenario"]["leaders" if step.kind == "leader" else "units"][i]
+    spec = game.state["scenario"]["leaders" if kind == "leader" else "units"][i]
     return str(spec["id"])
 
 
@@ -168,7 +167,7 @@ def save_game(scen: Scenario, seed: int, orders: Sequence[Sequence[Any]]) -> Gam
     from umpire.engine.game import Game
     from umpire.rules import get_module
 
-    game = Game.new(get_module("quick_acw"), scen.model_dump(mode="json"), SeededSource(seed))
+    game = Game.new(get_module("battle"), scen.to_json(), SeededSource(seed))
     game.act("start", {})
     for rec in orders:
         game.act("order", {"actor": pending_actor(game), "order": list(rec[1:])})
@@ -183,7 +182,7 @@ def play_game(
     from umpire.engine.game import Game
     from umpire.rules import get_module
 
-    game = Game.new(get_module("quick_acw"), scen.model_dump(mode="json"), SeededSource(seed))
+    game = Game.new(get_module("battle"), scen.to_json(), SeededSource(seed))
     game.act("start", {})
     for _ in range(max_actions):
         view, req = pending(game)

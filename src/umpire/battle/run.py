@@ -17,7 +17,6 @@ from typing import Any
 from umpire.ai import Policy
 from umpire.battle.engine import Battle, Order, Recorder, Roller
 from umpire.battle.setup import build
-from umpire.rules.quick_acw.steps import ruleset
 from umpire.scenarios import Scenario
 
 
@@ -56,13 +55,13 @@ def state_hash(state: Mapping[str, Any]) -> str:
 def new_battle(scen: Scenario, roller: Roller, narrate: bool = False) -> Battle:
     """A battle at its start on ``scen``."""
     setup, state = build(scen)
-    return Battle(setup, state, ruleset(), roller, narrate=narrate)
+    return Battle(setup, state, roller, narrate=narrate)
 
 
 def result_of(b: Battle, seed: int | None, faces: list[int], orders: list[list[Any]]) -> Result:
     """Summarise a finished (or stopped) battle."""
     st = b.state
-    removed = {s: sum(1 for u in st.units if u.side == s and not u.alive) for s in b.ruleset.order}
+    removed = {s: sum(1 for u in st.units if u.side == s and not u.alive) for s in b.sides()}
     return Result(
         st.winner,
         st.turn,

@@ -1,17 +1,20 @@
-"""Build the board and the initial state from a validated scenario."""
+"""Build the board and the initial state from a validated scenario and its composition."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-from umpire.battle.state import Leader, Objective, State, Unit
+from umpire.battle.compose import compose_for
+from umpire.battle.roles import Composition
+from umpire.battle.state import Bases, Leader, Objective, State, Unit
 from umpire.board import Board, Feature
-from umpire.rules.quick_acw.rules import Rules, rules
 from umpire.scenarios import Scenario, UnitSpec
 
+SIDES = ("confederate", "union")
 
-def unit_from_spec(i: int, u: UnitSpec, leader: int) -> Unit:
+
+def unit_from_spec(i: int, u: UnitSpec, leader: int, bases: Bases) -> Unit:
     """A Unit from its scenario entry (facing in degrees, 0 = +x, counter-clockwise)."""
     return Unit(
         i,
@@ -27,12 +30,13 @@ def unit_from_spec(i: int, u: UnitSpec, leader: int) -> Unit:
         mounted=u.type == "cavalry" and u.mounted,
         limbered=u.type == "artillery" and u.limbered,
         leader=leader,
+        bases=bases,
     )
 
 
 @dataclass(slots=True)
 class Setup:
-    """What never changes during a battle: the board, objectives, sides, limits."""
+    """What never changes during a battle: the board, objectives, sides, limits, the rules."""
 
     scenario: Scenario
     board: Board
@@ -42,46 +46,50 @@ class Setup:
     units0: dict[str, int]
     turns: int
     tie: str
+    comp: Composition
 
 
-def new_state(s: Scenario, r: Rules | None = None) -> State:
+def new_state(s: Scenario, comp: Composition | None = None) -> State:
     """A fresh battle state for a scenario (cheap: no board, no terrain raster)."""
-    r = r or rules()
+    comp = comp or compose_for(s)
+    combat = comp.combat
     lidx = {ld.id: i for i, ld in enumerate(s.leaders)}
-    units = [unit_from_spec(i, u, lidx.get(u.leader, -1)) for i, u in enumerate(s.units)]
+    units = [
+        unit_from_spec(i, u, lidx.get(u.leader, -1), combat.bases) for i, u in enumerate(s.units)
+    ]
     uidx = {u.id: u.i for u in units}
     leaders = []
     for i, ld in enumerate(s.leaders):
-        side = r.sides[ld.side]
-        named = r.named_leaders.get(ld.id)
-        bonus = ld.bonus if ld.bonus is not None else (named[0] if named else side.leader_bonus)
-        radius = ld.radius if ld.radius is not None else (named[1] if named else side.leader_radius)
+        bonus, radius = combat.leader_rating(ld.side, ld.id)
+        bonus = ld.bonus if ld.bonus is not None else bonus
+        radius = ld.radius if ld.radius is not None else radius
         att = uidx.get(ld.attached, -1)
         x, y = (units[att].x, units[att].y) if att >= 0 else (ld.x, ld.y)
         leaders.append(Leader(i, ld.id, ld.name or ld.id, ld.side, bonus, radius, x, y, att))
     state = State(units, leaders)
-    state.losses = {"confederate": 0, "union": 0}
+    state.losses = dict.fromkeys(SIDES, 0)
     return state
 
 
-def new_setup(s: Scenario, r: Rules | None = None) -> Setup:
+def new_setup(s: Scenario, comp: Composition | None = None) -> Setup:
     """The fixed part of a battle: the board (terrain rasterised once), objectives, sides."""
-    r = r or rules()
+    comp = comp or compose_for(s)
     board = Board(
         s.table.width,
         s.table.height,
         [Feature(t.kind, tuple(t.points), t.name, t.level) for t in s.terrain],
-        see_woods=r.geometry["woods_see_through"],
+        see_woods=comp.combat.geometry["woods_see_through"],
     )
     return Setup(
         s,
         board,
         [Objective(o.name, o.x, o.y, o.radius, o.points) for o in s.objectives],
-        {k: s.sides[k].posture if k in s.sides else "attack" for k in r.order},
-        {k: s.sides[k].break_fraction if k in s.sides else 0.5 for k in r.order},
-        {k: sum(1 for u in s.units if u.side == k) for k in r.order},
+        {k: s.sides[k].posture if k in s.sides else "attack" for k in SIDES},
+        {k: s.sides[k].break_fraction if k in s.sides else 0.5 for k in SIDES},
+        {k: sum(1 for u in s.units if u.side == k) for k in SIDES},
         s.table.turns,
         s.victory.tie,
+        comp,
     )
 
 
@@ -104,8 +112,7 @@ def setup_for(s: Scenario) -> Setup:
     return setup
 
 
-def build(s: Scenario, r: Rules | None = None) -> tuple[Setup, State]:
+def build(s: Scenario) -> tuple[Setup, State]:
     """The setup (shared per scenario object) and a fresh state for a scenario."""
-    if r is None or r is rules():
-        return setup_for(s), new_state(s, r)
-    return new_setup(s, r), new_state(s, r)
+    setup = setup_for(s)
+    return setup, new_state(s, setup.comp)

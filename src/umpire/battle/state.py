@@ -1,15 +1,22 @@
 """The compact, mutable battle state: plain objects with ``__slots__``.
 
 The fast path mutates these directly; the saved-game path serialises them to the JSON
-state of the engine (``to_json``/``from_json`` round-trip exactly, floats included).
+state of the engine (``to_json``/``load_json`` round-trip exactly, floats included).
+What a rule module keeps beyond the core fields (a status on the ladder, this turn's
+event effects, the card deck) lives in the ``extra`` dicts of a unit and of the state,
+written to JSON only when not empty, so a module that keeps nothing there leaves the
+JSON form as it always was.
 """
 
 from __future__ import annotations
 
+import copy
 import math
+from collections.abc import Mapping
 from typing import Any
 
-from umpire.rules.quick_acw.rules import Rules, rules
+Bases = Mapping[str, tuple[float, float]]
+"""Stand width and depth in inches per troop type (the combat module's data)."""
 
 UNIT_JSON_FIELDS = (
     "formation",
@@ -34,7 +41,9 @@ class Unit:
 
     __slots__ = (
         "alive",
+        "bases",
         "charged",
+        "extra",
         "formation",
         "hd",
         "hw",
@@ -74,6 +83,7 @@ class Unit:
         limbered: bool = False,
         leader: int = -1,
         stands0: int | None = None,
+        bases: Bases,
     ):
         self.i = i
         self.id = uid
@@ -95,13 +105,15 @@ class Unit:
         self.charged = False
         self.in_command = True
         self.leader_lost = False
+        self.extra: dict[str, Any] = {}  # a rule module's own fields (JSON when not empty)
+        self.bases = bases
         self.hw = 0.0
         self.hd = 0.0
         self.resize()
 
-    def resize(self, r: Rules | None = None) -> None:
-        """Recompute the base from type, formation and stands (default ``stand_sizes``)."""
-        self.hw, self.hd = base_size(self.type, self.formation, self.stands, r)
+    def resize(self, bases: Bases | None = None) -> None:
+        """Recompute the base from type, formation and stands (stand sizes from the combat)."""
+        self.hw, self.hd = base_size(self.type, self.formation, self.stands, bases or self.bases)
 
     def box(self) -> tuple[float, float, float, float, float]:
         """(x, y, theta, hw, hd) for the geometry functions."""
@@ -117,21 +129,24 @@ class Unit:
         return f"{self.name} ({self.type}, {f})"
 
     def to_json(self) -> list[Any]:
-        """The mutable fields as a flat list (fixed order)."""
-        return [getattr(self, f) for f in UNIT_JSON_FIELDS]
+        """The mutable fields as a flat list (fixed order), then ``extra`` if not empty."""
+        out = [getattr(self, f) for f in UNIT_JSON_FIELDS]
+        if self.extra:
+            out.append(copy.deepcopy(self.extra))
+        return out
 
     def load_json(self, v: list[Any]) -> None:
         """Restore the fields written by :meth:`to_json`."""
-        for f, x in zip(UNIT_JSON_FIELDS, v, strict=True):
+        n = len(UNIT_JSON_FIELDS)
+        for f, x in zip(UNIT_JSON_FIELDS, v[:n], strict=True):
             setattr(self, f, x)
+        self.extra = copy.deepcopy(v[n]) if len(v) > n else {}
         self.resize()
 
 
-def base_size(
-    utype: str, formation: str, stands: int, r: Rules | None = None
-) -> tuple[float, float]:
-    """(half frontage, half depth) of a unit's base (default ``stand_sizes``)."""
-    w, d = (r or rules()).bases[utype]
+def base_size(utype: str, formation: str, stands: int, bases: Bases) -> tuple[float, float]:
+    """(half frontage, half depth) of a unit's base: stands side by side, in column one deep."""
+    w, d = bases[utype]
     n = max(stands, 1)
     if utype != "artillery" and formation == "column":
         return w / 2, n * d / 2
@@ -194,6 +209,7 @@ class State:
     __slots__ = (
         "actors",
         "contacts",
+        "extra",
         "leaders",
         "losses",
         "over",
@@ -215,10 +231,11 @@ class State:
         self.over = False
         self.winner = ""
         self.losses: dict[str, int] = {}
+        self.extra: dict[str, Any] = {}  # the roles' own state (JSON when not empty)
 
     def to_json(self) -> dict[str, Any]:
         """The whole mutable state as JSON."""
-        return {
+        out: dict[str, Any] = {
             "turn": self.turn,
             "seq": self.seq,
             "pos": self.pos,
@@ -230,6 +247,9 @@ class State:
             "units": [u.to_json() for u in self.units],
             "leaders": [ld.to_json() for ld in self.leaders],
         }
+        if self.extra:
+            out["extra"] = copy.deepcopy(self.extra)
+        return out
 
     def load_json(self, s: dict[str, Any]) -> None:
         """Restore from :meth:`to_json` output (units and leaders must already exist)."""
@@ -241,6 +261,7 @@ class State:
         self.over = s["over"]
         self.winner = s["winner"]
         self.losses = dict(s["losses"])
+        self.extra = copy.deepcopy(s.get("extra", {}))
         for u, v in zip(self.units, s["units"], strict=True):
             u.load_json(list(v))
         for ld, v in zip(self.leaders, s["leaders"], strict=True):

@@ -70,7 +70,6 @@ def _register() -> None:
             "The dice book: a logged game of rolls, tables, random picks and decks.",
         ),
         ("umpire.cli.rules_cmd", "rules_app", "rules", "Rule modules and their labelled defaults."),
-        ("umpire.cli.cwb_cmd", "cwb_app", "cwb", "Gettysburg command-phase assistant (seed 000)."),
         (
             "umpire.lab.cli",
             "lab_app",
@@ -78,6 +77,11 @@ def _register() -> None:
             "Batch simulation: many battles of one scenario at once, with win rates.",
         ),
     ]
+    from umpire.rules import COMMANDS
+
+    for name, (target, help_text) in COMMANDS.items():  # commands that rule modules add
+        module, _, attr = target.partition(":")
+        groups.append((module, attr, name, help_text))
     for module, attr, name, help_text in groups:
         try:
             sub = getattr(importlib.import_module(module), attr)
@@ -90,11 +94,6 @@ def _register() -> None:
         pass
     else:
         app.command("battle")(battle_cmd.battle)
-        app.add_typer(
-            battle_cmd.resolve_app,
-            name="resolve",
-            help="Table assistant: resolve one fire, charge or melee with its trace and odds.",
-        )
         app.command("render")(battle_cmd.render)
     try:
         from umpire.cli.demo_cmd import demo_cmd

@@ -1,12 +1,11 @@
-"""The lab: many battles of one scenario played at once, in lock step, with numpy arrays.
+"""The lab: many battles of one scenario, AI against AI, summarised with intervals.
 
-``run_batch(scenario, n, seed)`` plays N AI-against-AI battles of seed 002 (the
-``quick_acw`` rules and the scripted AI) and returns every battle's outcome and the dice
-faces it drew; ``simulate`` runs as many batches as needed and summarises them (win
-rates with confidence intervals, turns, losses). The batch simulator is a second
-implementation of the scalar engine's rules and AI (``umpire.battle`` +
-``umpire.rules.quick_acw`` + ``umpire.ai.scripted``): given the scalar engine's dice it
-plays the very same battles (see ``docs/battle.md``).
+``simulate`` runs as many batches as needed and summarises them (win rates with
+confidence intervals, turns, losses). Where the scenario's rules have a batch simulator
+(a module's ``batch`` seam: seed 002's plays N battles in lock step with numpy, the very
+battles the scalar engine plays with the same dice; see ``docs/battle.md``),
+``run_batch(scenario, n, seed)`` plays one batch on it and returns every battle's
+outcome and the dice faces it drew.
 
 Dice: one ``SeededSource`` per batch (batch ``b`` of a run seeded ``S`` uses
 ``SeededSource(S + b * 2**64)``), drawn in bulk; every batch's faces are kept, and
@@ -19,16 +18,13 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
-from umpire.lab.dice import Dice
-from umpire.lab.sim import Outcome, Sim
-from umpire.lab.static import static_for
 from umpire.scenarios import Scenario
 
-__all__ = ["Outcome", "Summary", "batch_seed", "run_batch", "simulate"]
+__all__ = ["Summary", "batch_seed", "batch_simulator", "run_batch", "simulate"]
 
 BATCH = 8192
 """Battles per batch: large enough that numpy's per-call cost is spread thin."""
@@ -37,36 +33,31 @@ Z95 = 1.959963984540054
 """The two-sided 95% normal quantile."""
 
 
+def batch_simulator(scen: Scenario) -> Any:
+    """The batch simulator of a scenario's rules, or raise when none covers them."""
+    from umpire.battle.compose import compose_for
+    from umpire.errors import UmpireError
+
+    comp = compose_for(scen)
+    for module in comp.modules.values():
+        offer = getattr(module, "batch", None)
+        found = offer(comp) if offer is not None else None
+        if found is not None:
+            return found
+    raise UmpireError(
+        f"no batch simulator plays these rules ({comp.describe()}); "
+        "the batch simulator covers pure quick-acw battles"
+    )
+
+
+def run_batch(scen: Scenario, n: int, seed: int | None = None, **kw: Any) -> Any:
+    """Play ``n`` battles of ``scen`` at once on its rules' batch simulator (see there)."""
+    return batch_simulator(scen).run_batch(scen, n, seed, **kw)
+
+
 def batch_seed(seed: int, b: int) -> int:
     """The dice seed of batch ``b`` of a run seeded ``seed`` (batch 0 uses ``seed``)."""
     return seed + (b << 64)
-
-
-def run_batch(
-    scen: Scenario,
-    n: int,
-    seed: int | None = None,
-    *,
-    faces: NDArray[np.uint8] | None = None,
-    dice: Dice | None = None,
-    on_finish: Callable[[int], None] | None = None,
-) -> Outcome:
-    """Play ``n`` battles of ``scen`` at once, AI against AI.
-
-    Dice from ``SeededSource(seed)``, or the kept ``faces`` of an earlier batch (the
-    batch is then played again exactly), or any :class:`~umpire.lab.dice.Dice`.
-    ``on_finish(k)`` is told whenever ``k`` more battles have ended.
-    """
-    if dice is None:
-        if faces is not None:
-            dice = Dice.replay(faces)
-        elif seed is not None:
-            dice = Dice.seeded(seed)
-        else:
-            raise ValueError("give a seed, the faces of a batch, or a Dice")
-    sim = Sim(static_for(scen), n, dice, on_finish=on_finish)
-    sim.run()
-    return sim.outcome()
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +144,7 @@ def simulate(
     on_finish: Callable[[int], None] | None = None,
 ) -> Summary:
     """Play ``n`` battles in batches of at most ``batch`` and summarise them."""
-    from umpire.rules.quick_acw.rules import rules
-
+    sim = batch_simulator(scen)
     if n < 1 or batch < 1:
         raise ValueError("the number of battles and the batch size must be at least 1")
     t0 = time.perf_counter()
@@ -162,14 +152,14 @@ def simulate(
     count = math.ceil(n / batch)
     for b in range(count):  # batches of near-equal size, none larger than ``batch``
         size = n * (b + 1) // count - n * b // count
-        outs.append(run_batch(scen, size, batch_seed(seed, b), on_finish=on_finish))
+        outs.append(sim.run_batch(scen, size, batch_seed(seed, b), on_finish=on_finish))
     secs = time.perf_counter() - t0
     winner = np.concatenate([o.winner for o in outs])
     turns = np.concatenate([o.turns for o in outs]).astype(float)
     lost = np.concatenate([o.losses for o in outs]).astype(float)
     removed = np.concatenate([o.removed for o in outs]).astype(float)
     counts = np.bincount(winner, minlength=3)
-    order = rules().order
+    order = sim.SIDES
     return Summary(
         name or scen.name,
         n,

@@ -7,21 +7,51 @@ need none of them start fast.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from umpire.errors import UnknownNameError
 
 if TYPE_CHECKING:
+    from umpire.battle.roles import RoleModule
     from umpire.engine.context import ActionFn
     from umpire.rules.labels import Labelled
 
 REGISTRY: dict[str, str] = {
     "session": "umpire.rules.session:MODULE",
     "cwb_events": "umpire.rules.cwb_events:MODULE",
-    "quick_acw": "umpire.rules.quick_acw:MODULE",
+    "battle": "umpire.battle.module:MODULE",
+    "quick_acw": "umpire.battle.module:LEGACY",
 }
-"""Module id -> ``"package.path:ATTRIBUTE"``; a module listed but not yet built is skipped."""
+"""Game module id -> ``"package.path:ATTRIBUTE"``: what a saved game is a game of.
+
+``battle`` is the tactical engine, whose rules are composed per scenario from the role
+modules below; ``quick_acw`` is its old id, kept so that older saves load and verify.
+"""
+
+ROLE_REGISTRY: dict[str, str] = {
+    "quick-acw": "umpire.rules.quick_acw.roles:MODULE",
+    "five-step": "umpire.rules.sequence_cards:FIVE_STEP",
+    "card-draw": "umpire.rules.sequence_cards:CARD_DRAW",
+    "solo-events": "umpire.rules.solo_events:MODULE",
+}
+"""Role module id -> where it lives: the modules a scenario's ``[rules]`` can name."""
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "cwb": (
+        "umpire.rules.cwb_events.cli:cwb_app",
+        "Gettysburg command-phase assistant (seed 000).",
+    ),
+    "resolve": (
+        "umpire.rules.quick_acw.cli:resolve_app",
+        "Table assistant: resolve one fire, charge or melee with its trace and odds.",
+    ),
+}
+"""Command groups that rule modules add to ``umpire``: name -> (where, help)."""
+
+HIDDEN = {"battle", "quick_acw"}
+"""Game modules that ``umpire rules list`` does not show (the role modules stand for them)."""
 
 
 class RuleModule(Protocol):
@@ -39,6 +69,19 @@ class RuleModule(Protocol):
     def actions(self) -> Mapping[str, ActionFn]:
         """The actions this module accepts, by name."""
         ...
+
+    def defaults(self) -> list[Labelled]:
+        """Every labelled default and reading the module uses."""
+        ...
+
+
+class Listed(Protocol):
+    """What ``umpire rules list`` shows of any module."""
+
+    id: str
+    name: str
+    seed: str
+    provides: tuple[str, ...]
 
     def defaults(self) -> list[Labelled]:
         """Every labelled default and reading the module uses."""
@@ -63,12 +106,38 @@ def get_module(module_id: str) -> RuleModule:
     return found
 
 
-def all_modules() -> list[RuleModule]:
-    """Every registered module that is present, in registry order."""
+def _load(target: str) -> Any:
+    path, attr = target.split(":")
+    return getattr(importlib.import_module(path), attr)
+
+
+def role_module_ids() -> list[str]:
+    """The ids of the role modules that are present."""
     out = []
+    for mid, target in ROLE_REGISTRY.items():
+        if importlib.util.find_spec(target.split(":")[0]) is not None:
+            out.append(mid)
+    return out
+
+
+def role_module(module_id: str) -> RoleModule:
+    """A role module by id; KeyError when unknown or not present."""
+    target = ROLE_REGISTRY.get(module_id)
+    if target is None or module_id not in role_module_ids():
+        raise KeyError(module_id)
+    found: RoleModule = _load(target)
+    return found
+
+
+def all_modules() -> list[Listed]:
+    """Every module that is present, game modules then role modules, for ``rules list``."""
+    out: list[Listed] = []
     for module_id in REGISTRY:
+        if module_id in HIDDEN:
+            continue
         try:
             out.append(get_module(module_id))
         except UnknownNameError:
             continue
+    out.extend(role_module(mid) for mid in role_module_ids())
     return out

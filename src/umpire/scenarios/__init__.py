@@ -65,6 +65,7 @@ class LeaderSpec(_Strict):
     bonus: int | None = Field(default=None, ge=-3, le=6)
     radius: float | None = Field(default=None, gt=0, le=48)
     attached: str = ""
+    division: str = ""
 
 
 class UnitSpec(_Strict):
@@ -82,6 +83,8 @@ class UnitSpec(_Strict):
     y: float
     facing: float = 0.0
     leader: str = ""
+    rifles: bool = False
+    card: str = ""
 
 
 class ObjectiveSpec(_Strict):
@@ -92,6 +95,24 @@ class ObjectiveSpec(_Strict):
     y: float
     radius: float = Field(default=3.0, gt=0)
     points: int = Field(default=1, ge=0)
+
+
+class RulesTable(_Strict):
+    """The ``[rules]`` table: which module fills each role of the tactical engine.
+
+    Module ids: ``quick-acw`` (seed 002), ``five-step`` and ``card-draw`` (004),
+    ``solo-events`` (001). ``first`` is side A (who goes first: 004 "Side A"), and
+    ``attacker`` the side seed 001's events call the attacker; ``cards`` groups units
+    into the cards of seed 004's random movement.
+    """
+
+    sequence: str = "quick-acw"
+    combat: str = "quick-acw"
+    status: str = ""
+    events: list[str] = Field(default_factory=list)
+    first: Literal["union", "confederate"] | None = None
+    attacker: Literal["union", "confederate"] | None = None
+    cards: Literal["regiment", "brigade", "division"] = "brigade"
 
 
 class VictorySpec(_Strict):
@@ -105,7 +126,7 @@ class Scenario(_Strict):
 
     name: str
     description: str = ""
-    rules: Literal["quick_acw", "quick-acw"] = "quick_acw"
+    rules: str | RulesTable = "quick_acw"
     table: Table
     sides: dict[Literal["union", "confederate"], SideSpec] = Field(default_factory=dict)
     victory: VictorySpec = VictorySpec()
@@ -113,6 +134,15 @@ class Scenario(_Strict):
     leaders: list[LeaderSpec] = Field(default_factory=list)
     units: list[UnitSpec] = Field(min_length=1)
     objectives: list[ObjectiveSpec] = Field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The scenario as JSON for a saved game: only the fields it sets.
+
+        Saves made before a field existed validate and dump back to the very same JSON,
+        so their state hashes still verify.
+        """
+        out: dict[str, Any] = self.model_dump(mode="json", exclude_unset=True)
+        return out
 
 
 def _locate(text: str, loc: tuple[Any, ...]) -> int | None:
@@ -180,8 +210,20 @@ def parse_scenario(text: str, file: str = "<scenario>") -> Scenario:
 
 
 def _check(s: Scenario, text: str, file: str) -> None:
-    """Semantic checks: unique ids, known leaders, units on the table and not overlapping."""
+    """Semantic checks: the rules compose, unique ids, known leaders, units placed well."""
+    from umpire.battle.compose import compose_for
     from umpire.battle.setup import unit_from_spec
+    from umpire.errors import UmpireError
+
+    try:
+        comp = compose_for(s)
+        for role in (comp.sequence, comp.combat, comp.status, *comp.events):
+            validate = getattr(role, "validate", None)
+            if validate is not None:
+                validate(s)
+    except UmpireError as exc:
+        raise DataFileError(f"rules: {exc}", file=file, line=_locate(text, ("rules",))) from None
+    bases = comp.combat.bases
 
     ids: set[str] = set()
     lids = {ld.id for ld in s.leaders}
@@ -219,7 +261,7 @@ def _check(s: Scenario, text: str, file: str) -> None:
                 file=file,
                 line=_locate(text, ("units", i, "limbered")),
             )
-        unit = unit_from_spec(i, u, -1)
+        unit = unit_from_spec(i, u, -1, bases)
         from umpire.board.geometry import corners
 
         for cx, cy in corners(*unit.box()):

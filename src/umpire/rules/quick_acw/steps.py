@@ -1,9 +1,10 @@
-"""The seed 002 sequence as engine steps: command, move, rally, fire, melee.
+"""The seed 002 steps: command, move, rally, fire, melee.
 
-Each class is one step of "TURN ORDER" in seed 002 and is registered in
-:data:`RULESET`; another module can swap any of them (or add an events step) without
-touching the engine. Rules numbers come from ``rules.py``/``data``; these classes only
-apply them to the board.
+Each class is one step of "TURN ORDER" in seed 002; ``roles.py`` offers them to the
+engine through the combat and status roles, so another sequence (seed 004's) can run
+them in its own order, and another status module can take over what a hit or a failed
+test does (``b.status``). Rules numbers come from ``rules.py``/``data``; these classes
+only apply them to the board.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import math
 from functools import cache
 from typing import Any
 
-from umpire.battle.engine import Battle, Order, Ruleset
+from umpire.battle.effects import fx, fx_why, set_fx
+from umpire.battle.engine import Battle, Order
 from umpire.battle.state import Unit, base_size
 from umpire.board.geometry import Box, local
 from umpire.errors import IllegalActionError
@@ -47,7 +49,7 @@ def lose_stands(b: Battle, u: Unit, n: int, cause: str) -> None:
     n = min(n, u.stands)
     u.stands -= n
     b.state.losses[u.side] = b.state.losses.get(u.side, 0) + n
-    u.resize(b.r)
+    u.resize()
     b.changed(u)
     if b.narrate:
         b.say(f"  {u.name} loses {n} stand{'s' if n > 1 else ''} ({cause}), {u.stands} left")
@@ -137,6 +139,10 @@ def targets(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list
     """
     fc = fire_class(u)
     if fc is None or not u.alive:
+        return []
+    if u.extra and fx(u, "no_fire"):
+        return []
+    if not b.status.may_fire(b, u):
         return []
     key = ("targets", u.i, u.marker, fc, exact)
     hit: list[tuple[int, int, list[R.Mod], float]] | None = b.memo.get(key)
@@ -335,10 +341,21 @@ def _move(
     b: Battle, u: Unit, x: float, y: float, theta: float, change: str, why: bool
 ) -> float | str:
     """The length of a legal move, or why it is illegal ("" unless ``why``)."""
-    if u.marker:
-        return f"{u.name} has a Morale Marker: it may only hold, turn about or rout" if why else ""
+    limit = b.status.move_limit(b, u)
+    if limit != "free" and limit != "no_advance":
+        if not why:
+            return ""
+        if limit == "rally":
+            return f"{u.name} has a Morale Marker: it may only hold, turn about or rout"
+        return f"{u.name} may not move now ({b.status.label(u) or 'held'})"
+    if u.extra and fx(u, "no_move"):
+        return f"{u.name} may not move this turn ({fx_why(u, 'no_move')})" if why else ""
     form, mounted, limbered, cost = after_change(u, change)
     dist = math.hypot(x - u.x, y - u.y)
+    if limit == "no_advance" and dist > 0:
+        en = nearest_enemy(b, u)
+        if en is not None and math.hypot(en.x - x, en.y - y) < math.hypot(en.x - u.x, en.y - u.y):
+            return f"{u.name} is {b.status.label(u)} and may not advance" if why else ""
     board = b.setup.board
     rough = dist > 0 and (board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y))
     allow = allowance(b, u, form, mounted, limbered, cost, rough)
@@ -348,7 +365,7 @@ def _move(
         return f'{u.name} may move {allow:.2f}" this turn, not {dist:.2f}"' + (
             " (rough ground)" if rough else ""
         )
-    hw, hd = base_size(u.type, form, u.stands, b.r)
+    hw, hd = base_size(u.type, form, u.stands, b.r.bases)
     if not b.free_at(u, x, y, theta, hw, hd):
         return f"{u.name} cannot end there: off the table or on another unit" if why else ""
     if dist > 0 and b.crosses_enemy(u, x, y):
@@ -378,8 +395,15 @@ def charge_option(b: Battle, u: Unit, t: Unit) -> Charge | None:
 
 
 def _charge(b: Battle, u: Unit, t: Unit, why: bool) -> Charge | str:
-    if u.marker:
-        return f"{u.name} has a Morale Marker and cannot charge" if why else ""
+    limit = b.status.move_limit(b, u)
+    if limit != "free":
+        if not why:
+            return ""
+        if limit == "rally":
+            return f"{u.name} has a Morale Marker and cannot charge"
+        return f"{u.name} is {b.status.label(u) or 'held'} and cannot charge"
+    if u.extra and (fx(u, "no_move") or fx(u, "no_charge")):
+        return f"{u.name} may not charge this turn" if why else ""
     if not t.alive or t.side == u.side:
         return f"{t.name} is not an enemy unit on the table" if why else ""
     if u.type == "artillery":
@@ -428,13 +452,10 @@ def do_charge(b: Battle, u: Unit, t: Unit) -> None:
         if not b.slide(u, dx, dy, half, th):
             remove(b, u, "charged off the table")
             return
-        add_marker(b, u)
+        b.status.on_setback(b, u, "charge_failed", t)
         return
     if not morale_roll(b, t, "stand test"):
-        n, sides = retreat_dice(t)
-        inches = sum(b.roll(n, sides, "retreat"))
-        move_away(b, t, u, inches, False, "retreat")
-        add_marker(b, t)
+        b.status.on_setback(b, t, "stand_failed", u)
         if not b.slide(u, dx, dy, dist, th):
             remove(b, u, "charged off the table")
         return
@@ -509,9 +530,10 @@ class MoveStep:
 
     def actors(self, b: Battle, side: str) -> list[int]:
         leaders = b.state.leaders
+        scope = b.scope
         out = []
         for u in b.state.units:
-            if u.side != side:
+            if u.side != side or (scope is not None and u.i not in scope):
                 continue
             u.moved = False
             u.charged = False
@@ -534,7 +556,7 @@ class MoveStep:
         if kind == "hold":
             return
         if kind == "turn":
-            if not u.marker:
+            if b.status.move_limit(b, u) != "rally":
                 raise IllegalActionError(
                     f"{u.name}: 'turn' is the about-face of a unit with a MM; use a move"
                 )
@@ -543,7 +565,7 @@ class MoveStep:
                 b.say(f"{u.name} turns about")
             return
         if kind == "rout":
-            if not u.marker:
+            if b.status.move_limit(b, u) != "rally":
                 raise IllegalActionError(f"{u.name} has no Morale Marker and cannot rout")
             if b.narrate:
                 b.say(f"{u.name} routs")
@@ -555,7 +577,7 @@ class MoveStep:
             dist = check_move(b, u, x, y, th, change)
             form, mounted, limbered, _ = after_change(u, change)
             u.formation, u.mounted, u.limbered = form, mounted, limbered
-            u.resize(b.r)
+            u.resize()
             b.place(u, x, y, th)
             if dist > 1e-9 or change:
                 u.moved = True
@@ -578,7 +600,10 @@ class RallyStep(AutoStep):
     """Seed 002 Rally: remove MMs of the 1st player's units that did not move."""
 
     def auto(self, b: Battle, side: str) -> None:
+        scope = b.scope
         for u in b.state.units:
+            if scope is not None and u.i not in scope:
+                continue
             if u.alive and u.side == side and u.marker and not u.moved:
                 u.marker = False
                 if b.narrate:
@@ -591,19 +616,63 @@ class FireStep:
     "Fire with all eligible units": a unit is asked only when it has a target at the
     moment its turn to fire comes (otherwise holding is its only order, so no one is
     asked and nothing is logged).
+
+    Other sequences narrow it: ``units`` is ``all``, ``artillery`` (seed 004 step 1:
+    artillery except canister) or ``other`` (step 2: the rest, and artillery firing
+    canister); ``targets`` is ``any`` or ``chargers`` (step 4: units that charged the
+    firer's side or crossed its field of fire this step). The sequence module marks
+    what this step reads (``fx`` flags and ``crossed``).
     """
 
     kind = "fire"
 
-    def __init__(self, actor: str):
-        self.actor = actor
+    def __init__(
+        self, units: str = "all", targets: str = "any", mark: str = "", blocked_by: str = ""
+    ):
+        self.units = units
+        self.targets = targets
+        self.mark = mark  # an fx flag set (to the turn) on each unit that fires here
+        self.blocked_by = blocked_by  # an fx flag that bars a unit from firing here
+        self.plain = units == "all" and targets == "any" and not mark and not blocked_by
 
     def actors(self, b: Battle, side: str) -> list[int]:
-        return [u.i for u in b.state.units if u.alive and u.side == side and fire_class(u)]
+        want = self.units
+        return [
+            u.i
+            for u in b.state.units
+            if u.alive
+            and u.side == side
+            and fire_class(u)
+            and (want != "artillery" or u.type == "artillery")
+        ]
 
     def eligible(self, b: Battle, actor: int) -> bool:
         u = b.state.units[actor]
-        return u.alive and fire_class(u) is not None and bool(targets(b, u, exact=False))
+        if self.plain:
+            return u.alive and fire_class(u) is not None and bool(targets(b, u, exact=False))
+        return u.alive and fire_class(u) is not None and bool(self.shots(b, u, exact=False))
+
+    def shots(self, b: Battle, u: Unit, exact: bool) -> list[tuple[int, int, list[R.Mod], float]]:
+        """The targets this step allows ``u`` (see the class docstring)."""
+        found = targets(b, u, exact=exact)
+        if self.plain:
+            return found
+        if self.blocked_by and u.extra and fx(u, self.blocked_by):
+            return []
+        us = b.state.units
+        out = []
+        for shot in found:
+            t = us[shot[0]]
+            if u.type == "artillery" and self.units != "all":
+                canister = is_canister(b, u, t)
+                if canister == (self.units == "artillery"):
+                    continue
+            if self.targets == "chargers" and not (
+                (t.charged and t.i in charged_at(b, u.side)) or u.i in t.extra.get("crossed", ())
+            ):
+                continue
+            out.append(shot)
+        return out
 
     def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
         u = b.state.units[actor]
@@ -612,14 +681,31 @@ class FireStep:
         if order[0] != "fire":
             raise IllegalActionError(f"a fire order is needed for {u.name}, not '{order[0]}'")
         t = int(order[1])
-        for c, needed, mods, rng in targets(b, u, exact=b.narrate):
+        for c, needed, mods, rng in self.shots(b, u, exact=b.narrate):
             if c == t:
                 resolve_fire(b, u, b.state.units[t], needed, mods, rng)
+                if self.mark:
+                    set_fx(u, self.mark, b.state.turn)
                 return
+        if not self.plain and any(c == t for c, *_ in targets(b, u)):
+            raise IllegalActionError(
+                f"{u.name} cannot fire at {b.state.units[t].name} in this step"
+            )
         raise IllegalActionError(why_not_fire(b, u, t))
 
     def auto(self, b: Battle, side: str) -> None:  # pragma: no cover
         raise NotImplementedError
+
+
+def is_canister(b: Battle, u: Unit, t: Unit) -> bool:
+    """Reading ``canister_band``: artillery fire in the closest range band is canister."""
+    return u.type == "artillery" and b.dist(u.i, t.i) <= b.r.fire_bands[0] + 1e-9
+
+
+def charged_at(b: Battle, side: str) -> set[int]:
+    """Units that charged into contact with ``side`` this step (from the contact list)."""
+    us = b.state.units
+    return {c[0] for c in b.state.contacts if us[c[1]].side == side}
 
 
 def why_not_fire(b: Battle, u: Unit, t: int) -> str:
@@ -654,8 +740,7 @@ def resolve_fire(b: Battle, u: Unit, t: Unit, needed: int, mods: list[R.Mod], rn
             f"{sum(faces) + mod}: " + (f"{lost} stand(s)" if lost else "miss")
         )
     if lost:
-        lose_stands(b, t, lost, "fire")
-        add_marker(b, t)
+        b.status.on_hit(b, t, sum(faces) + mod - needed, lost, "fire")
     return lost
 
 
@@ -700,10 +785,7 @@ def resolve_melee(b: Battle, a: Unit, d: Unit, charged: bool, flank: bool) -> No
         lose_stands(b, u, n, "melee")
     for u, other, _, ret in results:
         if ret and u.alive:
-            n, sides = retreat_dice(u)
-            inches = sum(b.roll(n, sides, "retreat"))
-            move_away(b, u, other, inches, False, "retreat")
-            add_marker(b, u)
+            b.status.on_setback(b, u, "melee_retreat", other)
 
 
 class MeleeStep(AutoStep):
@@ -726,58 +808,3 @@ class MeleeStep(AutoStep):
             if ua.alive and ud.alive and d in b.touching(ua):
                 resolve_melee(b, ua, ud, charged, flank)
         b.state.contacts = []
-
-
-def end_check(b: Battle) -> None:
-    """Default ``victory``: a side with no units, or past its break fraction, loses."""
-    st = b.state
-    broken = []
-    for side in b.ruleset.order:
-        alive = sum(1 for u in st.units if u.alive and u.side == side)
-        lost = b.setup.units0[side] - alive
-        if alive == 0 or lost >= b.setup.break_fraction[side] * b.setup.units0[side]:
-            broken.append(side)
-    if broken:
-        st.over = True
-        if len(broken) == len(b.ruleset.order):
-            st.winner = "draw"
-        else:
-            st.winner = next(s for s in b.ruleset.order if s not in broken)
-        if b.narrate:
-            b.say(
-                f"{', '.join(broken)} army breaks: {st.winner} wins"
-                if st.winner != "draw"
-                else "both armies break: a draw"
-            )
-
-
-def final(b: Battle) -> None:
-    """Default ``victory``: at the turn limit the objectives held decide."""
-    st = b.state
-    points = dict.fromkeys(b.ruleset.order, 0)
-    for ob in b.setup.objectives:
-        near = {
-            u.side for u in st.units if u.alive and math.hypot(u.x - ob.x, u.y - ob.y) <= ob.radius
-        }
-        if len(near) == 1:
-            points[near.pop()] += ob.points
-    st.over = True
-    best = max(points.values())
-    leaders = [s for s, p in points.items() if p == best]
-    st.winner = leaders[0] if len(leaders) == 1 else b.setup.tie
-    if b.narrate:
-        b.say(f"Turn limit: objective points {points}; result: {st.winner}")
-
-
-def ruleset() -> Ruleset:
-    """The quick ACW rules as engine hooks: seed 002 TURN ORDER."""
-    r = R.rules()
-    steps: dict[str, Any] = {
-        "command": CommandStep(),
-        "move": MoveStep(),
-        "rally": RallyStep(),
-        "defensive_fire": FireStep("second"),
-        "offensive_fire": FireStep("first"),
-        "melee": MeleeStep(),
-    }
-    return Ruleset("quick_acw", r.order, r.sequence, steps, end_check, {"final": final})

@@ -25,18 +25,18 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from umpire.ai.scripted import CHARGE_THRESHOLD
-from umpire.lab import vgeom as G
-from umpire.lab import vrules as V
-from umpire.lab.dice import Dice
-from umpire.lab.static import Static
+from umpire.board import vgeom as G
+from umpire.dice.bulk import Dice
+from umpire.rules.quick_acw.ai import CHARGE_THRESHOLD
+from umpire.rules.quick_acw.batch import vrules as V
+from umpire.rules.quick_acw.batch.static import Static
 
 I = NDArray[np.int64]  # noqa: E741
 F = NDArray[np.float64]
 B = NDArray[np.bool_]
 I8 = NDArray[np.int8]
 
-# The scripted AI's numbers (``umpire.ai.scripted``): charges looked at within 20",
+# The scripted AI's numbers (``umpire.rules.quick_acw.ai``): charges looked at within 20",
 # a leader goes to his brigade's middle unit if it is within half his move, foot in
 # column forms line within 14", dismounted cavalry mounts beyond 16", attackers stop 4"
 # (8" mounted) short of the enemy, defenders make for the objective's inner half.

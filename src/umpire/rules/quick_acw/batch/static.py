@@ -8,8 +8,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from umpire.battle.setup import new_state, setup_for
-from umpire.lab.vgeom import Terrain
-from umpire.lab.vrules import FORMS, TYPES, Tables, tables
+from umpire.board.vgeom import Terrain
+from umpire.rules.quick_acw.batch.vrules import FORMS, TYPES, Tables, tables
 from umpire.rules.quick_acw.rules import rules
 from umpire.scenarios import Scenario
 
@@ -76,7 +76,7 @@ def _build(scen: Scenario) -> Static:
     r = rules()
     t = tables(r)
     setup = setup_for(scen)
-    st = new_state(scen, r)
+    st = new_state(scen)
     order = r.order
     units, leaders = st.units, st.leaders
     side = np.array([order.index(u.side) for u in units], dtype=np.int64)

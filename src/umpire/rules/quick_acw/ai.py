@@ -1,4 +1,6 @@
-"""The scripted AI for either side of a quick ACW battle.
+"""The specialised policies of pure seed 002 battles: the scripted AI, and a random one.
+
+The scripted AI plays either side of a quick ACW battle.
 
 It keeps units in command (leaders go to the middle of their brigade and units stay
 inside the radius), uses cover (destinations in cover score higher), fires at the
@@ -9,6 +11,7 @@ the enemy off favour it, and rallies (units with a Morale Marker hold still).
 from __future__ import annotations
 
 import math
+import random
 from heapq import heapify, heappop, heappush
 
 from umpire.battle.engine import Battle, Order, Request
@@ -190,3 +193,82 @@ class ScriptedAI:
             if best is None or value > best[0]:
                 best = (value, t)
         return ("hold",) if best is None else ("fire", best[1])
+
+
+class RandomQuickPolicy:
+    """The random policy of pure seed 002 battles: a few legal orders of each kind, uniformly.
+
+    It draws its own moves (any distance, any direction) rather than picking from the
+    menu, so it explores more of the table; its own seeded generator, recorded as orders.
+    """
+
+    kind = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def decide(self, b: Battle, req: Request) -> Order:
+        """A random legal order for ``req``."""
+        rng = self.rng
+        if req.kind == "leader":
+            ld = b.state.leaders[req.actor]
+            mine = [
+                u
+                for u in b.state.units
+                if u.alive and u.side == ld.side and math.hypot(u.x - ld.x, u.y - ld.y) <= 12
+            ]
+            if mine and rng.random() < 0.7:
+                u = rng.choice(mine)
+                return ("leader", u.x, u.y, u.i)
+            return ("hold",)
+        if req.kind == "fire":
+            u = b.state.units[req.actor]
+            opts = S.targets(b, u, exact=False)
+            if not opts or rng.random() < 0.1:
+                return ("hold",)
+            return ("fire", rng.choice(opts)[0])
+        u = b.state.units[req.actor]
+        if u.marker:
+            return (rng.choice(["hold", "hold", "turn", "rout"]),)
+        roll = rng.random()
+        if roll < 0.25:
+            en = [
+                v
+                for v in b.state.units
+                if v.alive and v.side != u.side and math.hypot(v.x - u.x, v.y - u.y) < 20
+            ]
+            rng.shuffle(en)
+            for v in en[:3]:
+                try:
+                    S.charge_reach(b, u, v)
+                except IllegalActionError:
+                    continue
+                return ("charge", v.i)
+        if roll < 0.1:
+            return ("hold",)
+        changes = [""] * 6 + {
+            "foot": ["line", "column"],
+            "cavalry": ["line", "column", "mount", "dismount"],
+            "artillery": ["limber", "unlimber"],
+        }[u.type]
+        en_near = S.nearest_enemy(b, u)
+        for _ in range(4):
+            ch = rng.choice(changes)
+            try:
+                form, m, lim, cost = S.after_change(u, ch)
+            except IllegalActionError:
+                continue
+            allow = S.allowance(b, u, form, m, lim, cost, False)
+            if en_near is not None and rng.random() < 0.6:
+                ang = math.atan2(en_near.y - u.y, en_near.x - u.x) + rng.uniform(-0.6, 0.6)
+            else:
+                ang = rng.uniform(-math.pi, math.pi)
+            dist = rng.uniform(0, allow)
+            x, y = u.x + math.cos(ang) * dist, u.y + math.sin(ang) * dist
+            th = rng.uniform(-math.pi, math.pi) if rng.random() < 0.2 else ang
+            try:
+                S.check_move(b, u, x, y, th, ch)
+            except IllegalActionError:
+                continue
+            return ("move", x, y, th, ch)
+        return ("hold",)

@@ -1,0 +1,102 @@
+"""The generic AI: plays any composition by the combat role's exact odds.
+
+For each request it reads the legal orders with their odds (``options`` seam) and
+chooses: fire at the best expected stands lost (more for finishing a unit off); charge
+when the exact chance of driving the enemy off and the expected stands gained beat the
+expected stands lost; otherwise move by the scenario's posture (attack: close with the
+nearest enemy; defend: hold the nearest objective), preferring cover and command.
+"""
+
+from __future__ import annotations
+
+import math
+
+from umpire.battle.engine import Battle, Order, Request
+from umpire.battle.roles import Choice
+
+CHARGE_THRESHOLD = 0.5
+"""Charge when P(the enemy is driven off) exceeds this and the charge gains stands."""
+
+
+class OddsAI:
+    """A sensible, deterministic player of either side under any rules."""
+
+    kind = "ai"
+
+    def decide(self, b: Battle, req: Request) -> Order:
+        """The best offered order for ``req``."""
+        opts = b.comp.combat.options(b, req)
+        if req.kind == "leader":
+            return self.leader(b, req, opts)
+        if req.kind == "fire":
+            return self.fire(opts)
+        return self.move(b, req, opts)
+
+    def leader(self, b: Battle, req: Request, opts: list[Choice]) -> Order:
+        """Join the unit nearest the middle of his own units."""
+        ld = b.state.leaders[req.actor]
+        mine = [u for u in b.state.units if u.alive and u.leader == ld.i]
+        joins = [c for c in opts if c.kind == "leader"]
+        if not mine or not joins:
+            return ("hold",)
+        cx = sum(u.x for u in mine) / len(mine)
+        cy = sum(u.y for u in mine) / len(mine)
+        best = min(joins, key=lambda c: (c.order[1] - cx) ** 2 + (c.order[2] - cy) ** 2)
+        return best.order
+
+    def fire(self, opts: list[Choice]) -> Order:
+        """Fire at the highest expected loss; finishing a unit off counts half again."""
+        best: tuple[float, Order] | None = None
+        for c in opts:
+            if c.kind != "fire":
+                continue
+            value = c.odds.get("inflict", c.odds.get("p", 0.0))
+            value *= 1.5 if c.odds.get("finish") else 1.0
+            if best is None or value > best[0]:
+                best = (value, c.order)
+        return ("hold",) if best is None else best[1]
+
+    def move(self, b: Battle, req: Request, opts: list[Choice]) -> Order:
+        """Charge when it pays, else move toward the posture's goal, into cover if near."""
+        charges = [
+            c
+            for c in opts
+            if c.kind == "charge"
+            and c.odds.get("p", 0.0) > CHARGE_THRESHOLD
+            and c.odds.get("inflict", 0.0) >= c.odds.get("suffer", 0.0)
+        ]
+        if charges:
+            return max(charges, key=lambda c: (c.odds["p"], c.odds.get("inflict", 0.0))).order
+        moves = [c for c in opts if c.kind == "move"]
+        if not moves:
+            kinds = {c.kind for c in opts}
+            return ("hold",) if "hold" in kinds or not opts else opts[0].order
+        u = b.state.units[req.actor]
+        gx, gy, stop = self.goal(b, req)
+        board = b.setup.board
+
+        def score(x: float, y: float) -> float:
+            s = -abs(math.hypot(gx - x, gy - y) - stop)
+            if board.in_cover(x, y):
+                s += 3.0
+            return s
+
+        here = score(u.x, u.y) + 0.25  # holding wins ties: no move for nothing
+        best = max(moves, key=lambda c: score(float(c.order[1]), float(c.order[2])))
+        if score(float(best.order[1]), float(best.order[2])) > here:
+            return best.order
+        return ("hold",)
+
+    def goal(self, b: Battle, req: Request) -> tuple[float, float, float]:
+        """(x, y, distance to keep): the nearest enemy to attack, or an objective to hold."""
+        u = b.state.units[req.actor]
+        posture = b.setup.posture.get(u.side, "attack")
+        if posture == "defend" and b.setup.objectives:
+            ob = min(b.setup.objectives, key=lambda o: (o.x - u.x) ** 2 + (o.y - u.y) ** 2)
+            return ob.x, ob.y, 0.0
+        enemies = [v for v in b.state.units if v.alive and v.side != u.side]
+        if not enemies:
+            return u.x, u.y, 0.0
+        en = min(enemies, key=lambda v: (v.x - u.x) ** 2 + (v.y - u.y) ** 2)
+        stop = 4.0 if u.type != "artillery" else 10.0
+        return en.x, en.y, stop

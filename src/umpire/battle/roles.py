@@ -1,0 +1,269 @@
+"""The seams of the tactical engine: the four roles a rule module can fill.
+
+A battle is run by a :class:`Composition` of four roles, each filled by a rule module
+that the scenario names in its ``[rules]`` table (docs/engine-api.md):
+
+- **sequence**: the steps of a turn, who acts in each and in what order;
+- **combat**: command, movement, fire, charges and melee, each with exact odds;
+- **status**: morale markers or a status ladder: what a hit or a failed test does;
+- **events**: things that happen at named points of the turn.
+
+The core (this package, ``umpire.ai``, ``umpire.lab``, ``umpire.cli``) talks to these
+protocols only; a module's internals stay behind them (held by import-linter).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+if TYPE_CHECKING:
+    from umpire.battle.engine import Battle
+    from umpire.battle.state import Unit
+    from umpire.rules.labels import Labelled
+
+ROLES = ("sequence", "combat", "status", "events")
+"""The roles a composition fills, in the order a scenario's ``[rules]`` names them."""
+
+Order = tuple[Any, ...]
+"""A decision: ``("hold",)``, ``("move", x, y, theta, change)``, ``("charge", t)``,
+``("rout",)``, ``("turn",)``, ``("fire", t)``, ``("leader", x, y, attach)``."""
+
+
+class Request(NamedTuple):
+    """A decision the engine needs: which kind, for which side, which actor, in which step."""
+
+    kind: str
+    side: str
+    actor: int
+    step: str
+
+
+class Step(Protocol):
+    """One step of a turn, made by the role that owns it.
+
+    ``kind`` is ``""`` for a step that runs by itself (melee, rally, events, a card
+    draw), else the kind of decision it asks of each actor (``leader``, ``move``,
+    ``fire``).
+    """
+
+    kind: str
+
+    def actors(self, b: Battle, side: str) -> list[int]:
+        """The actors to ask, fixed when the step begins."""
+        ...
+
+    def eligible(self, b: Battle, actor: int) -> bool:
+        """May this actor still act now (alive, not removed meanwhile, has a target)?"""
+        ...
+
+    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
+        """Validate and carry out one decision; raise IllegalActionError to refuse."""
+        ...
+
+    def auto(self, b: Battle, side: str) -> None:
+        """Run a step that needs no decision."""
+        ...
+
+
+class Phase(NamedTuple):
+    """Where the cursor stands: the acting side, the step's name and object, its scope.
+
+    ``units`` limits the step to those units (a drawn card's), None for every unit.
+    """
+
+    side: str
+    name: str
+    step: Step
+    units: frozenset[int] | None = None
+
+
+class Choice(NamedTuple):
+    """One legal order offered to a player or the AI, in words, with its exact odds.
+
+    ``odds`` keys used by the generic AI: ``inflict`` (expected enemy stands lost),
+    ``suffer`` (expected own stands lost), ``goes_in`` (P a charge makes contact and
+    the enemy stands or is driven off), ``p`` (the headline probability of ``text``).
+    """
+
+    order: Order
+    text: str
+    kind: str
+    odds: Mapping[str, float] = {}
+
+
+class SequenceRole(Protocol):
+    """The steps of a turn and who acts in each (a fixed side order, or card draws)."""
+
+    id: str
+
+    def sides(self, b: Battle) -> tuple[str, ...]:
+        """The sides in the order they act this turn (side A first)."""
+        ...
+
+    def at(self, b: Battle, seq: int) -> Phase | None:
+        """The phase at position ``seq`` of the current turn; None once the turn is over."""
+        ...
+
+
+class CombatRole(Protocol):
+    """Command, movement, fire, charge and melee: rules and their exact odds."""
+
+    id: str
+    data: Any
+    """The module's rules data (``Battle.r``), passed back to its own steps."""
+    geometry: Mapping[str, float]
+    """``contact``, ``fire_arc_degrees``, ``retreat_step``, ``woods_see_through`` (inches)."""
+    bases: Mapping[str, tuple[float, float]]
+    """Stand width and depth per troop type (inches)."""
+
+    def step(self, kind: str, **params: Any) -> Step:
+        """The step of ``kind`` (``command``, ``move``, ``fire``, ``melee``) with options."""
+        ...
+
+    def leader_rating(self, side: str, leader_id: str) -> tuple[int, float]:
+        """(bonus, command radius) of a leader the scenario does not rate."""
+        ...
+
+    def options(self, b: Battle, req: Request) -> list[Choice]:
+        """The legal orders for a pending request, in words, with exact odds."""
+        ...
+
+    def check(self, b: Battle, req: Request, order: Order) -> None:
+        """Refuse an illegal order with IllegalActionError and its reason, changing nothing."""
+        ...
+
+    def describe(self, b: Battle, order: Order, req: Request) -> str:
+        """An order in words (for logs and menus)."""
+        ...
+
+
+class StatusRole(Protocol):
+    """What hits and failed tests do to a unit, what its markers allow, and rallying."""
+
+    id: str
+
+    def on_hit(self, b: Battle, u: Unit, margin: int, stands: int, cause: str) -> None:
+        """A hit by fire: beaten by ``margin``, worth ``stands`` under the combat's table."""
+        ...
+
+    def on_setback(self, b: Battle, u: Unit, kind: str, frm: Unit | None) -> None:
+        """A failed test: ``charge_failed``, ``stand_failed`` or ``melee_retreat``."""
+        ...
+
+    def move_limit(self, b: Battle, u: Unit) -> str:
+        """What ``u`` may do in a movement step: ``free``, ``no_advance``, ``rally`` or ``none``.
+
+        ``rally`` is 002's Morale Marker: hold, turn about or rout.
+        """
+        ...
+
+    def may_fire(self, b: Battle, u: Unit) -> bool:
+        """May ``u`` fire now?"""
+        ...
+
+    def step(self, kind: str, **params: Any) -> Step | None:
+        """The status steps a sequence asks for (``rally``, ``turn_end``); None: nothing to do."""
+        ...
+
+    def label(self, u: Unit) -> str:
+        """The marker on ``u`` in a word or two ("" for none)."""
+        ...
+
+
+class EventsRole(Protocol):
+    """Things that happen at named points of the turn (``turn_start``, ``turn_end``, ...)."""
+
+    id: str
+
+    def points(self) -> tuple[str, ...]:
+        """The points of the turn this module acts at."""
+        ...
+
+    def step(self, point: str) -> Step:
+        """The automatic step run at ``point``."""
+        ...
+
+
+class RoleModule(Protocol):
+    """A rule module that fills roles of the tactical engine."""
+
+    id: str
+    name: str
+    seed: str
+    provides: tuple[str, ...]
+
+    def defaults(self) -> list[Labelled]:
+        """Every labelled default and reading the module uses."""
+        ...
+
+    def role(self, kind: str, spec: RulesSpec) -> Any:
+        """The role object of ``kind`` for a scenario's rules."""
+        ...
+
+    def needs(self, kind: str) -> Mapping[str, tuple[frozenset[str], str]]:
+        """For the role ``kind``: other role -> (the module ids that can fill it, why)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class RulesSpec:
+    """A scenario's ``[rules]`` table: which module fills each role, and its options."""
+
+    sequence: str = "quick-acw"
+    combat: str = "quick-acw"
+    status: str = ""
+    events: tuple[str, ...] = ()
+    first: str = ""
+    attacker: str = ""
+    cards: str = "brigade"
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def key(self) -> tuple[Any, ...]:
+        """A hashable key (for caches)."""
+        return (
+            self.sequence,
+            self.combat,
+            self.status,
+            self.events,
+            self.first,
+            self.attacker,
+            self.cards,
+            tuple(sorted(self.options.items())),
+        )
+
+
+@dataclass(slots=True, eq=False)
+class Composition:
+    """The roles that run one scenario's battles, with their steps made once."""
+
+    spec: RulesSpec
+    sequence: SequenceRole
+    combat: CombatRole
+    status: StatusRole
+    events: list[EventsRole]
+    modules: dict[str, RoleModule]
+
+    def hooks(self, point: str) -> list[tuple[str, Step]]:
+        """The events steps at a named point of the turn, as (name, step)."""
+        return [(f"{e.id}:{point}", e.step(point)) for e in self.events if point in e.points()]
+
+    def defaults(self) -> list[Labelled]:
+        """Every labelled default of the modules in use, each once."""
+        seen: set[tuple[str, str]] = set()
+        out: list[Labelled] = []
+        for m in self.modules.values():
+            for d in m.defaults():
+                if (m.id, d.id) not in seen:
+                    seen.add((m.id, d.id))
+                    out.append(d)
+        return out
+
+    def describe(self) -> str:
+        """The composition in one line."""
+        ev = ", ".join(e.id for e in self.events) or "none"
+        return (
+            f"sequence {self.sequence.id}, combat {self.combat.id}, "
+            f"status {self.status.id}, events {ev}"
+        )

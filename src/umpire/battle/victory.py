@@ -1,0 +1,57 @@
+"""How a battle ends, whatever rules fight it (core default ``victory``, battle/data/labels.toml).
+
+A side with no units left, or that has lost its scenario break fraction of its units,
+quits; at the turn limit the objectives held decide. An events module may end a battle
+sooner (seed 001's army morale) by setting ``state.over`` and ``state.winner`` itself.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from umpire.battle.engine import Battle
+
+SIDES = ("confederate", "union")
+
+
+def end_check(b: Battle) -> None:
+    """Default ``victory``: a side with no units, or past its break fraction, loses."""
+    st = b.state
+    broken = []
+    for side in SIDES:
+        alive = sum(1 for u in st.units if u.alive and u.side == side)
+        lost = b.setup.units0[side] - alive
+        if alive == 0 or lost >= b.setup.break_fraction[side] * b.setup.units0[side]:
+            broken.append(side)
+    if broken:
+        st.over = True
+        if len(broken) == len(SIDES):
+            st.winner = "draw"
+        else:
+            st.winner = next(s for s in SIDES if s not in broken)
+        if b.narrate:
+            b.say(
+                f"{', '.join(broken)} army breaks: {st.winner} wins"
+                if st.winner != "draw"
+                else "both armies break: a draw"
+            )
+
+
+def final(b: Battle) -> None:
+    """Default ``victory``: at the turn limit the objectives held decide."""
+    st = b.state
+    points = dict.fromkeys(SIDES, 0)
+    for ob in b.setup.objectives:
+        near = {
+            u.side for u in st.units if u.alive and math.hypot(u.x - ob.x, u.y - ob.y) <= ob.radius
+        }
+        if len(near) == 1:
+            points[near.pop()] += ob.points
+    st.over = True
+    best = max(points.values())
+    leaders = [s for s, p in points.items() if p == best]
+    st.winner = leaders[0] if len(leaders) == 1 else b.setup.tie
+    if b.narrate:
+        b.say(f"Turn limit: objective points {points}; result: {st.winner}")

@@ -1,0 +1,52 @@
+"""The batch simulator of quick ACW: N battles of one scenario in lock step with numpy.
+
+A second implementation of the scalar engine's seed 002 rules and of the scripted AI
+(``umpire.rules.quick_acw.ai``): given the scalar engine's dice it plays the very same
+battles (docs/battle.md, "The lab"). The lab reaches it through the module's
+``batch`` seam, never by importing it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from umpire.dice.bulk import Dice
+from umpire.rules.quick_acw.batch.sim import Outcome, Sim
+from umpire.rules.quick_acw.batch.static import static_for
+from umpire.rules.quick_acw.rules import rules
+from umpire.scenarios import Scenario
+
+__all__ = ["SIDES", "Outcome", "run_batch"]
+
+SIDES = rules().order
+"""The sides in the order the outcome arrays number them."""
+
+
+def run_batch(
+    scen: Scenario,
+    n: int,
+    seed: int | None = None,
+    *,
+    faces: NDArray[np.uint8] | None = None,
+    dice: Dice | None = None,
+    on_finish: Callable[[int], None] | None = None,
+) -> Outcome:
+    """Play ``n`` battles of ``scen`` at once, AI against AI.
+
+    Dice from ``SeededSource(seed)``, or the kept ``faces`` of an earlier batch (the
+    batch is then played again exactly), or any :class:`~umpire.dice.bulk.Dice`.
+    ``on_finish(k)`` is told whenever ``k`` more battles have ended.
+    """
+    if dice is None:
+        if faces is not None:
+            dice = Dice.replay(faces)
+        elif seed is not None:
+            dice = Dice.seeded(seed)
+        else:
+            raise ValueError("give a seed, the faces of a batch, or a Dice")
+    sim = Sim(static_for(scen), n, dice, on_finish=on_finish)
+    sim.run()
+    return sim.outcome()

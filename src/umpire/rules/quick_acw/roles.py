@@ -1,0 +1,208 @@
+"""The ``quick-acw`` module: seed 002 as the sequence, combat and status roles.
+
+- sequence: TURN ORDER (command, move, rally, defensive fire by the 2nd player,
+  offensive fire, melee), the Confederate first, then the Union;
+- combat: command, movement, charges, fire and melee with their exact odds;
+- status: the Morale Marker (one per unit; rallied by not moving).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from umpire.battle.roles import Choice, Composition, Order, Phase, Request, RulesSpec, Step
+from umpire.rules.labels import Labelled, load_labels
+from umpire.rules.quick_acw import steps as S
+from umpire.rules.quick_acw.rules import DATA, Rules, rules
+
+if TYPE_CHECKING:
+    from umpire.battle.engine import Battle
+    from umpire.battle.state import Unit
+
+SECOND = {"defensive_fire"}
+"""Seed 002 TURN ORDER: "Defensive Fire (2nd player)"; every other step is the 1st player's."""
+
+
+class QuickSequence:
+    """Seed 002 TURN ORDER: each player in turn goes through the whole sequence."""
+
+    id = "quick-acw"
+
+    def __init__(self, r: Rules):
+        self.r = r
+        self.order = r.order
+        self._phases: list[Phase] = []
+
+    def bind(self, comp: Composition) -> None:
+        """Make the turn's phases once: the steps come from the combat and status roles."""
+        made: dict[str, Step | None] = {
+            "command": comp.combat.step("command"),
+            "move": comp.combat.step("move"),
+            "rally": comp.status.step("rally"),
+            "defensive_fire": comp.combat.step("fire", mode="defensive"),
+            "offensive_fire": comp.combat.step("fire", mode="offensive"),
+            "melee": comp.combat.step("melee"),
+        }
+        phases = [Phase(self.order[0], name, step) for name, step in comp.hooks("turn_start")]
+        n = len(self.order)
+        for p, side in enumerate(self.order):
+            for name in self.r.sequence:
+                who = self.order[(p + 1) % n] if name in SECOND else side
+                step = made[name]
+                if step is not None:
+                    phases.append(Phase(who, name, step))
+        phases += [Phase(self.order[-1], name, step) for name, step in comp.hooks("turn_end")]
+        end = comp.status.step("turn_end")
+        if end is not None:
+            phases.append(Phase(self.order[-1], "status_turn_end", end))
+        self._phases = phases
+
+    def sides(self, b: Battle) -> tuple[str, ...]:
+        """Confederate first, then Union (seed 002 TURN ORDER)."""
+        return self.order
+
+    def at(self, b: Battle, seq: int) -> Phase | None:
+        """The phase at ``seq``; None past the end of the turn."""
+        return self._phases[seq] if seq < len(self._phases) else None
+
+
+class QuickCombat:
+    """Seed 002 COMMAND, MOVE, FIRE, charges and MELEE."""
+
+    id = "quick-acw"
+
+    def __init__(self, r: Rules):
+        self.data = r
+        self.geometry = r.geometry
+        self.bases = r.bases
+
+    def step(self, kind: str, **params: Any) -> Step:
+        """The seed 002 step of ``kind``; fire takes ``mode`` and an optional ``units`` filter."""
+        if kind == "command":
+            return S.CommandStep()
+        if kind == "move":
+            return S.MoveStep()
+        if kind == "fire":
+            return S.FireStep(params.get("units", "all"), params.get("targets", "any"))
+        if kind == "melee":
+            return S.MeleeStep()
+        raise KeyError(f"quick-acw has no '{kind}' step")
+
+    def leader_rating(self, side: str, leader_id: str) -> tuple[int, float]:
+        """Seed 002 LEADERS: the named ratings, else the side's bonus and radius."""
+        named = self.data.named_leaders.get(leader_id)
+        if named:
+            return named
+        s = self.data.sides[side]
+        return s.leader_bonus, s.leader_radius
+
+    def options(self, b: Battle, req: Request) -> list[Choice]:
+        """The legal orders in words with their exact odds (menus and the generic AI)."""
+        from umpire.rules.quick_acw.menu import options
+
+        return options(b, req)
+
+    def check(self, b: Battle, req: Request, order: Order) -> None:
+        """Refuse an illegal order with its reason (the step checks again when applying)."""
+        from umpire.rules.quick_acw.menu import check
+
+        check(b, req, order)
+
+    def describe(self, b: Battle, order: Order, req: Request) -> str:
+        """An order in words."""
+        from umpire.rules.quick_acw.menu import describe
+
+        return describe(b, order, req)
+
+
+class QuickStatus:
+    """Seed 002 Morale Markers: "MM are not cumulative"; rallied by not moving."""
+
+    id = "quick-acw"
+
+    def on_hit(self, b: Battle, u: Unit, margin: int, stands: int, cause: str) -> None:
+        """Seed 002 FIRE: "Any hit unit loses one stand & gets a MM" (two if beaten by 8)."""
+        S.lose_stands(b, u, stands, cause)
+        S.add_marker(b, u)
+
+    def on_setback(self, b: Battle, u: Unit, kind: str, frm: Unit | None) -> None:
+        """Seed 002: a failed charge takes a MM; a failed stand or "#" retreats, then a MM."""
+        if kind != "charge_failed" and frm is not None and u.alive:
+            n, sides = S.retreat_dice(u)
+            inches = sum(b.roll(n, sides, "retreat"))
+            S.move_away(b, u, frm, inches, False, "retreat")
+        S.add_marker(b, u)
+
+    def move_limit(self, b: Battle, u: Unit) -> str:
+        """Seed 002 MOVE: a unit with a MM may only hold, turn about or rout."""
+        return "rally" if u.marker else "free"
+
+    def may_fire(self, b: Battle, u: Unit) -> bool:
+        """A MM does not stop fire (it is -1 to the roll)."""
+        return True
+
+    def step(self, kind: str, **params: Any) -> Step | None:
+        """``rally``: seed 002 Rally; nothing at the end of the turn."""
+        if kind == "rally":
+            return S.RallyStep()
+        return None
+
+    def label(self, u: Unit) -> str:
+        """ "MM" for a Morale Marker."""
+        return "MM" if u.marker else ""
+
+
+class QuickACW:
+    """The role module ``quick-acw``."""
+
+    id = "quick-acw"
+    name = "Quick ACW miniatures rules (MWAN #101)"
+    seed = "002"
+    provides = ("sequence", "combat", "status")
+
+    def defaults(self) -> list[Labelled]:
+        """Every labelled default and reading of ``data/labels.toml``."""
+        return load_labels(DATA / "labels.toml")
+
+    def role(self, kind: str, spec: RulesSpec) -> Any:
+        """The role object of ``kind``."""
+        r = rules()
+        if kind == "sequence":
+            return QuickSequence(r)
+        if kind == "combat":
+            return QuickCombat(r)
+        if kind == "status":
+            return QuickStatus()
+        raise KeyError(kind)
+
+    def needs(self, kind: str) -> Mapping[str, tuple[frozenset[str], str]]:
+        """Seed 002's roles run with any module in the other roles."""
+        return {}
+
+    def policy(self, kind: str, comp: Composition, seed: int) -> Any:
+        """The specialised policies for a pure seed 002 battle: the scripted AI, random."""
+        pure = comp.sequence.id == comp.combat.id == comp.status.id == self.id and not comp.events
+        if not pure:
+            return None
+        if kind == "ai":
+            from umpire.rules.quick_acw.ai import ScriptedAI
+
+            return ScriptedAI()
+        if kind == "random":
+            from umpire.rules.quick_acw.ai import RandomQuickPolicy
+
+            return RandomQuickPolicy(seed)
+        return None
+
+    def batch(self, comp: Composition) -> Any:
+        """The batch simulator, for pure seed 002 battles (``umpire.lab``'s fast path)."""
+        pure = comp.sequence.id == comp.combat.id == comp.status.id == self.id and not comp.events
+        if not pure:
+            return None
+        from umpire.rules.quick_acw import batch
+
+        return batch
+
+
+MODULE = QuickACW()
