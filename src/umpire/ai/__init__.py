@@ -2,7 +2,7 @@
 
 A policy is any object with ``decide(battle, request) -> order``. Policies read the
 state; they never change it. They know no rule module: they read the legal orders and
-their exact odds from the combat role (``b.comp.combat.options``). A module may offer a
+their exact odds from the seams (``umpire.battle.roles.offered``). A module may offer a
 specialised policy for the compositions it knows best (seed 002's scripted AI plays
 pure quick ACW battles); ``make_policy`` picks it when the battle's rules fit.
 """

@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable
 
 from umpire.battle.engine import Battle, Order, Request
-from umpire.battle.roles import Choice
+from umpire.battle.roles import Choice, offered
 from umpire.errors import IllegalActionError
 
 FREE = "or type: hold | move X Y [FACING] [CHANGE] | charge UNIT | fire UNIT | leader X Y [UNIT]"
@@ -52,10 +52,11 @@ class HumanPolicy:
 
     def options(self, b: Battle, req: Request) -> list[str]:
         """What the actor may do now: a numbered menu with exact odds."""
-        self._menu = b.comp.combat.options(b, req)
+        self._menu = offered(b, req)
         lines = [self.header(b, req)]
         lines += [f"  {k}. {c.text}" for k, c in enumerate(self._menu, 1)]
-        lines.append(f"  {FREE}")
+        if req.kind in ("leader", "move", "fire"):
+            lines.append(f"  {FREE}")
         return lines
 
     def decide(self, b: Battle, req: Request) -> Order:
@@ -71,6 +72,8 @@ class HumanPolicy:
                     if not 1 <= k <= len(self._menu):
                         raise IllegalActionError(f"choose 1 to {len(self._menu)}, not {k}")
                     return self._menu[k - 1].order
+                if req.kind not in ("leader", "move", "fire"):
+                    raise IllegalActionError(f"choose a number from 1 to {len(self._menu)}")
                 order = parse_order(text, ids)
                 if order[0] == "move" and order[3] is None:
                     order = (*order[:3], b.state.units[req.actor].theta, order[4])

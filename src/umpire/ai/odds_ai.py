@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from umpire.battle.engine import Battle, Order, Request
-from umpire.battle.roles import Choice
+from umpire.battle.roles import Choice, offered
 
 CHARGE_THRESHOLD = 0.5
 """Charge when P(the enemy is driven off) exceeds this and the charge gains stands."""
@@ -25,12 +25,20 @@ class OddsAI:
 
     def decide(self, b: Battle, req: Request) -> Order:
         """The best offered order for ``req``."""
-        opts = b.comp.combat.options(b, req)
+        opts = offered(b, req)
         if req.kind == "leader":
             return self.leader(b, req, opts)
         if req.kind == "fire":
             return self.fire(opts)
-        return self.move(b, req, opts)
+        if req.kind == "move":
+            return self.move(b, req, opts)
+        return self.pick(opts)
+
+    def pick(self, opts: list[Choice]) -> Order:
+        """Any other decision (an event's choice): the option its odds value most."""
+        if not opts:
+            return ("hold",)
+        return max(opts, key=lambda c: c.odds.get("value", c.odds.get("p", 0.0))).order
 
     def leader(self, b: Battle, req: Request, opts: list[Choice]) -> Order:
         """Join the unit nearest the middle of his own units."""

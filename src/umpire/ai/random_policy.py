@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from umpire.battle.engine import Battle, Order, Request
+from umpire.battle.roles import offered
 
 
 class RandomPolicy:
@@ -21,8 +22,10 @@ class RandomPolicy:
 
     def decide(self, b: Battle, req: Request) -> Order:
         """A random legal order for ``req``."""
-        opts = b.comp.combat.options(b, req)
+        opts = offered(b, req)
         acts = [c for c in opts if c.kind != "hold"]
-        if not acts or self.rng.random() < 0.1:
+        if not acts:
+            return opts[0].order if opts else ("hold",)
+        if any(c.kind == "hold" for c in opts) and self.rng.random() < 0.1:
             return ("hold",)
         return self.rng.choice(acts).order

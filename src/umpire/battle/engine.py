@@ -165,7 +165,8 @@ class Battle:
             while st.pos < len(st.actors) and not step.eligible(self, st.actors[st.pos]):
                 st.pos += 1
             if st.pos < len(st.actors):
-                return Request(step.kind, side, st.actors[st.pos], name)
+                who = getattr(step, "who", None)
+                return Request(step.kind, who(self, side) if who else side, st.actors[st.pos], name)
             self._advance()
         return None
 
@@ -183,6 +184,9 @@ class Battle:
         side, _name, step = self.current()
         if st.pos < 0 or st.pos >= len(st.actors) or st.actors[st.pos] != req.actor:
             raise IllegalActionError("that decision is not the one pending")
+        who = getattr(step, "who", None)
+        if who is not None:
+            side = who(self, side)
         step.apply(self, side, req.actor, tuple(order))
         st.pos += 1
 

@@ -67,6 +67,32 @@ class Step(Protocol):
         ...
 
 
+class ChoosingStep(Step, Protocol):
+    """A step that asks its own kind of decision (an event's "the player chooses").
+
+    Policies take its ``options`` instead of the combat role's; ``who`` names the side
+    that decides when it is not the phase's side (the event's player).
+    """
+
+    def options(self, b: Battle, req: Request) -> list[Choice]:
+        """The choices offered, in words."""
+        ...
+
+    def who(self, b: Battle, side: str) -> str:
+        """The side that decides now."""
+        ...
+
+
+def offered(b: Battle, req: Request) -> list[Choice]:
+    """The choices for a pending request: the step's own, else the combat role's."""
+    step = b.phase().step
+    own = getattr(step, "options", None)
+    if own is not None:
+        found: list[Choice] = own(b, req)
+        return found
+    return b.comp.combat.options(b, req)
+
+
 class Phase(NamedTuple):
     """Where the cursor stands: the acting side, the step's name and object, its scope.
 
@@ -130,6 +156,29 @@ class CombatRole(Protocol):
         """The legal orders for a pending request, in words, with exact odds."""
         ...
 
+    # Services other roles use (a status ladder moves and thins units by the combat's rules).
+    def lose_stands(self, b: Battle, u: Unit, n: int, cause: str) -> None:
+        """Take ``n`` stands off ``u`` with the combat's consequences (leaders, removal)."""
+        ...
+
+    def move_rate(self, b: Battle, u: Unit) -> float:
+        """A full move of ``u`` in open ground as it stands now (inches)."""
+        ...
+
+    def reach(self, b: Battle, u: Unit) -> float:
+        """The longest range at which ``u`` can fire now (0 when it cannot fire)."""
+        ...
+
+    def morale_check(self, b: Battle, u: Unit, purpose: str) -> bool:
+        """The combat's morale test for ``u`` (rolled and narrated); True when it passes."""
+        ...
+
+    def displace(
+        self, b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why: str
+    ) -> None:
+        """Move ``u`` straight away from ``frm`` (a retreat or rout); off the table removes it."""
+        ...
+
     def check(self, b: Battle, req: Request, order: Order) -> None:
         """Refuse an illegal order with IllegalActionError and its reason, changing nothing."""
         ...
@@ -149,7 +198,12 @@ class StatusRole(Protocol):
         ...
 
     def on_setback(self, b: Battle, u: Unit, kind: str, frm: Unit | None) -> None:
-        """A failed test: ``charge_failed``, ``stand_failed`` or ``melee_retreat``."""
+        """A setback: ``charge_failed``, ``stand_failed``, ``melee_retreat`` (``frm`` is the
+        enemy), or ``disorder`` (an event's disruption: the mildest mark there is)."""
+        ...
+
+    def recover(self, b: Battle, u: Unit, cause: str) -> bool:
+        """Take one step of disorder off ``u`` (an event's recovery); False if it had none."""
         ...
 
     def move_limit(self, b: Battle, u: Unit) -> str:

@@ -97,6 +97,29 @@ class QuickCombat:
         s = self.data.sides[side]
         return s.leader_bonus, s.leader_radius
 
+    def lose_stands(self, b: Battle, u: Unit, n: int, cause: str) -> None:
+        """Seed 002: stands lost, the attached leader's roll, removal below half."""
+        S.lose_stands(b, u, n, cause)
+
+    def move_rate(self, b: Battle, u: Unit) -> float:
+        """Seed 002 MOVEMENT + COMMAND + LEADERS: a full move in the open as it stands now."""
+        return S.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
+
+    def reach(self, b: Battle, u: Unit) -> float:
+        """Seed 002 FIRE: the longest range of its table row (0: cannot fire)."""
+        fc = S.fire_class(u)
+        return 0.0 if fc is None else S.max_range(fc, self.data)
+
+    def morale_check(self, b: Battle, u: Unit, purpose: str) -> bool:
+        """Seed 002 MORALE: 2d6 + leader bonus, -1 with a MM, against 8+ (USA) / 7+ (CSA)."""
+        return S.morale_roll(b, u, purpose)
+
+    def displace(
+        self, b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why: str
+    ) -> None:
+        """Default ``blocked_retreat_stops``: straight away, stopping before a base."""
+        S.move_away(b, u, frm, inches, face_away, why)
+
     def options(self, b: Battle, req: Request) -> list[Choice]:
         """The legal orders in words with their exact odds (menus and the generic AI)."""
         from umpire.rules.quick_acw.menu import options
@@ -125,6 +148,15 @@ class QuickStatus:
         """Seed 002 FIRE: "Any hit unit loses one stand & gets a MM" (two if beaten by 8)."""
         S.lose_stands(b, u, stands, cause)
         S.add_marker(b, u)
+
+    def recover(self, b: Battle, u: Unit, cause: str) -> bool:
+        """Take the Morale Marker off (an event's recovery); False if it had none."""
+        if not (u.alive and u.marker):
+            return False
+        u.marker = False
+        if b.narrate:
+            b.say(f"  {u.name} rallies ({cause})")
+        return True
 
     def on_setback(self, b: Battle, u: Unit, kind: str, frm: Unit | None) -> None:
         """Seed 002: a failed charge takes a MM; a failed stand or "#" retreats, then a MM."""
