@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from umpire.battle.effects import fx
 from umpire.battle.roles import Choice, Order, Request
 from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import rules as R
@@ -53,8 +54,12 @@ def fire_choices(b: Battle, u: Unit) -> list[Choice]:
     """Seed 002 FIRE: one choice per target, with P(hit), P(two stands) and E[stands]."""
     out = []
     us = b.state.units
+    step = b.phase().step
+    reaction = bool(getattr(step, "reaction", False))
     for t, needed, mods, rng in shots(b, u):
         v = us[t]
+        if u.extra:
+            mods = mods + S.fire_effects(b, u, v, reaction)
         m = sum(x.value for x in mods)
         o = fire_odds(needed, m, b.r)
         text = (
@@ -88,6 +93,12 @@ def charge_choice(b: Battle, u: Unit, v: Unit) -> Choice | None:
     n_d, mods_d = R.morale_test(v.side, S.attached_bonus(b, v), v.marker, b.r)
     ma = R.melee_modifiers(S.melee_facts(b, u, v, True, flank), b.r)
     md = R.melee_modifiers(S.melee_facts(b, v, u, False, False), b.r)
+    if u.extra:
+        mods_a = mods_a + S.effect_mods(u, "charge", b.r)
+        ma = ma + S.effect_mods(u, "melee", b.r)
+    if v.extra:
+        mods_d = mods_d + S.effect_mods(v, "morale", b.r)
+        md = md + S.effect_mods(v, "melee", b.r)
     o = charge_odds(
         n_a,
         sum(m.value for m in mods_a),
@@ -150,6 +161,8 @@ def move_choices(b: Battle, u: Unit) -> list[Choice]:
             c = charge_choice(b, u, v)
             if c is not None:
                 out.append(c)
+    if out and u.extra and fx(u, "must_charge"):
+        return out  # unit effect must_charge: a charge it must make, when it can
     moves: list[tuple[Order, str]] = []
     if enemies:
         en = enemies[0]

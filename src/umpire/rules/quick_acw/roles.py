@@ -84,7 +84,13 @@ class QuickCombat:
         if kind == "move":
             return S.MoveStep()
         if kind == "fire":
-            return S.FireStep(params.get("units", "all"), params.get("targets", "any"))
+            return S.FireStep(
+                params.get("units", "all"),
+                params.get("targets", "any"),
+                params.get("mark", ""),
+                params.get("blocked_by", ""),
+                params.get("mode", "offensive"),
+            )
         if kind == "melee":
             return S.MeleeStep()
         raise KeyError(f"quick-acw has no '{kind}' step")

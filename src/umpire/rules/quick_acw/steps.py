@@ -140,7 +140,7 @@ def targets(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list
     fc = fire_class(u)
     if fc is None or not u.alive:
         return []
-    if u.extra and fx(u, "no_fire"):
+    if u.extra and (fx(u, "no_fire") or fx(u, "no_act")):
         return []
     if not b.status.may_fire(b, u):
         return []
@@ -337,6 +337,17 @@ def move_ok(b: Battle, u: Unit, x: float, y: float, theta: float, change: str) -
     return True
 
 
+def terrain_going(u: Unit, rough: bool, dist: float) -> bool | None:
+    """Unit effect ``terrain``: "harder" (open as rough, rough impassable), "easier" (rough as
+    open). Returns whether the move counts as rough, None when it may not be made."""
+    kind = fx(u, "terrain")
+    if kind == "harder":
+        return None if rough else dist > 0
+    if kind == "easier":
+        return False
+    return rough
+
+
 def _move(
     b: Battle, u: Unit, x: float, y: float, theta: float, change: str, why: bool
 ) -> float | str:
@@ -348,8 +359,10 @@ def _move(
         if limit == "rally":
             return f"{u.name} has a Morale Marker: it may only hold, turn about or rout"
         return f"{u.name} may not move now ({b.status.label(u) or 'held'})"
-    if u.extra and fx(u, "no_move"):
-        return f"{u.name} may not move this turn ({fx_why(u, 'no_move')})" if why else ""
+    if u.extra:
+        for key in ("no_move", "no_act"):
+            if fx(u, key):
+                return f"{u.name} may not move this turn ({fx_why(u, key)})" if why else ""
     form, mounted, limbered, cost = after_change(u, change)
     dist = math.hypot(x - u.x, y - u.y)
     if limit == "no_advance" and dist > 0:
@@ -358,6 +371,15 @@ def _move(
             return f"{u.name} is {b.status.label(u)} and may not advance" if why else ""
     board = b.setup.board
     rough = dist > 0 and (board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y))
+    if u.extra and fx(u, "terrain"):
+        going = terrain_going(u, rough, dist)
+        if going is None:
+            return (
+                f"{u.name} cannot enter rough ground this turn ({fx_why(u, 'terrain')})"
+                if why
+                else ""
+            )
+        rough = going
     allow = allowance(b, u, form, mounted, limbered, cost, rough)
     if dist > allow + 1e-6:
         if not why:
@@ -402,8 +424,10 @@ def _charge(b: Battle, u: Unit, t: Unit, why: bool) -> Charge | str:
         if limit == "rally":
             return f"{u.name} has a Morale Marker and cannot charge"
         return f"{u.name} is {b.status.label(u) or 'held'} and cannot charge"
-    if u.extra and (fx(u, "no_move") or fx(u, "no_charge")):
-        return f"{u.name} may not charge this turn" if why else ""
+    if u.extra:
+        for key in ("no_move", "no_charge", "no_act"):
+            if fx(u, key):
+                return f"{u.name} may not charge this turn ({fx_why(u, key)})" if why else ""
     if not t.alive or t.side == u.side:
         return f"{t.name} is not an enemy unit on the table" if why else ""
     if u.type == "artillery":
@@ -414,6 +438,11 @@ def _charge(b: Battle, u: Unit, t: Unit, why: bool) -> Charge | str:
         return ""  # too far even in the open (rough ground only slows)
     board = b.setup.board
     rough = board.path_rough(u.x, u.y, x, y)
+    if u.extra and fx(u, "terrain"):
+        going = terrain_going(u, rough, dist)
+        if going is None:
+            return f"{u.name} cannot enter rough ground this turn" if why else ""
+        rough = going
     allow = allowance(b, u, u.formation, u.mounted, u.limbered, None, rough)
     if dist > allow + 1e-6:
         if not why:
@@ -427,6 +456,8 @@ def _charge(b: Battle, u: Unit, t: Unit, why: bool) -> Charge | str:
 def morale_roll(b: Battle, u: Unit, purpose: str) -> bool:
     """Seed 002 MORALE: 2d6 + attached leader bonus - 1 with a MM >= 8 (USA) / 7 (CSA)."""
     number, mods = R.morale_test(u.side, attached_bonus(b, u), u.marker, b.r)
+    if u.extra:
+        mods = mods + effect_mods(u, "charge" if purpose == "charge test" else "morale", b.r)
     faces = b.roll(2, 6, purpose)
     total = sum(faces) + sum(m.value for m in mods)
     ok = total >= number
@@ -553,6 +584,8 @@ class MoveStep:
     def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
         u = b.state.units[actor]
         kind = order[0]
+        if u.extra and fx(u, "must_charge") and kind != "charge" and must_charge(b, u):
+            raise IllegalActionError(f"{u.name} must charge this turn ({fx_why(u, 'must_charge')})")
         if kind == "hold":
             return
         if kind == "turn":
@@ -604,6 +637,8 @@ class RallyStep(AutoStep):
         for u in b.state.units:
             if scope is not None and u.i not in scope:
                 continue
+            if u.extra and (fx(u, "no_act") or fx(u, "no_rally")):
+                continue
             if u.alive and u.side == side and u.marker and not u.moved:
                 u.marker = False
                 if b.narrate:
@@ -627,12 +662,18 @@ class FireStep:
     kind = "fire"
 
     def __init__(
-        self, units: str = "all", targets: str = "any", mark: str = "", blocked_by: str = ""
+        self,
+        units: str = "all",
+        targets: str = "any",
+        mark: str = "",
+        blocked_by: str = "",
+        mode: str = "offensive",
     ):
         self.units = units
         self.targets = targets
         self.mark = mark  # an fx flag set (to the turn) on each unit that fires here
         self.blocked_by = blocked_by  # an fx flag that bars a unit from firing here
+        self.reaction = targets == "chargers" or mode == "defensive"  # unit effects' "reaction"
         self.plain = units == "all" and targets == "any" and not mark and not blocked_by
 
     def actors(self, b: Battle, side: str) -> list[int]:
@@ -683,7 +724,10 @@ class FireStep:
         t = int(order[1])
         for c, needed, mods, rng in self.shots(b, u, exact=b.narrate):
             if c == t:
-                resolve_fire(b, u, b.state.units[t], needed, mods, rng)
+                target = b.state.units[t]
+                if u.extra:
+                    mods = mods + fire_effects(b, u, target, self.reaction)
+                resolve_fire(b, u, target, needed, mods, rng)
                 if self.mark:
                     set_fx(u, self.mark, b.state.turn)
                 return
@@ -766,6 +810,10 @@ def resolve_melee(b: Battle, a: Unit, d: Unit, charged: bool, flank: bool) -> No
     """Seed 002 MELEE: both roll 2d6 + stands + modifiers; the difference table decides."""
     ma = R.melee_modifiers(melee_facts(b, a, d, charged, flank), b.r)
     md = R.melee_modifiers(melee_facts(b, d, a, False, False), b.r)
+    if a.extra:
+        ma = ma + effect_mods(a, "melee", b.r)
+    if d.extra:
+        md = md + effect_mods(d, "melee", b.r)
     fa = b.roll(2, 6, f"melee {a.id}")
     fd = b.roll(2, 6, f"melee {d.id}")
     sa = sum(fa) + sum(m.value for m in ma)
@@ -808,3 +856,53 @@ class MeleeStep(AutoStep):
             if ua.alive and ud.alive and d in b.touching(ua):
                 resolve_melee(b, ua, ud, charged, flank)
         b.state.contacts = []
+
+
+# -- unit effects (umpire.battle.effects) -------------------------------------------------
+
+
+def effect_mods(u: Unit, what: str, r: R.Rules) -> list[R.Mod]:
+    """Modifiers that unit effects add to a ``fire``, ``melee``, ``charge`` or ``morale`` roll.
+
+    ``ignore_disruption`` cancels the Morale Marker's modifier (its own line in the trace);
+    ``extra_die`` is one more stand fighting in a melee (reading ``extra_die_one_stand``).
+    """
+    out: list[R.Mod] = []
+    why = u.extra.get("fx_why", {})
+    key = {"fire": "fire_mod", "melee": "melee_mod", "charge": "charge_mod"}.get(what)
+    if key and fx(u, key):
+        out.append(R.Mod(key, int(fx(u, key)), why.get(key, key), "unit effect"))
+    if what == "melee" and fx(u, "extra_die"):
+        n = int(fx(u, "extra_die"))
+        out.append(R.Mod("extra_die", n, why.get("extra_die", "extra die"), "unit effect"))
+    if u.marker and fx(u, "ignore_disruption"):
+        cancel = {
+            "fire": -r.fire_mods["firer_marker"],
+            "melee": -r.melee_mods["marker"],
+            "charge": -r.morale_marker,
+            "morale": -r.morale_marker,
+        }[what]
+        text = why.get("ignore_disruption", "ignores its marker")
+        out.append(R.Mod("ignore_disruption", cancel, text, "unit effect"))
+    return out
+
+
+def fire_effects(b: Battle, u: Unit, t: Unit, reaction: bool) -> list[R.Mod]:
+    """Unit effects on one shot: the firer's fire, canister and reaction-fire modifiers."""
+    out = effect_mods(u, "fire", b.r)
+    why = u.extra.get("fx_why", {})
+    if fx(u, "canister_mod") and is_canister(b, u, t):
+        v = int(fx(u, "canister_mod"))
+        out.append(R.Mod("canister_mod", v, why.get("canister_mod", "canister"), "unit effect"))
+    if reaction and fx(u, "reaction_fire_mod"):
+        v = int(fx(u, "reaction_fire_mod"))
+        text = why.get("reaction_fire_mod", "reaction fire")
+        out.append(R.Mod("reaction_fire_mod", v, text, "unit effect"))
+    return out
+
+
+def must_charge(b: Battle, u: Unit) -> bool:
+    """Unit effect ``must_charge``: true while the unit has a legal charge to make."""
+    return any(
+        charge_option(b, u, v) is not None for v in b.state.units if v.alive and v.side != u.side
+    )
