@@ -154,7 +154,7 @@ def test_resume_after_undo_replays_the_same_battle(
     assert run(capsys, "games", "undo", "g", "--to", "4")[0] == 0
     code, out, err = run(capsys, "battle", "--resume", "g", "--ai", "union,confederate")
     assert code == 0, err
-    assert out.startswith("Resuming 'g' after action 4") and "--- Turn " in out
+    assert out.startswith("Resuming 'g' after action 4") and re.search(r"─ Turn \d+ ─", out)
     assert "Result: " in out and "umpire games show g" in out
     assert saved(capsys)["g"] == total
     code, out, err = run(capsys, "games", "verify", "g", "--json")
@@ -282,11 +282,15 @@ def test_human_policy_from_scripted_input(
 def test_illegal_human_order_saves_nothing(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tiny: Path
 ) -> None:
-    """Moving further than allowed: one-line reason, exit 2, nothing saved."""
+    """Moving further than allowed: one-line reason, exit 2; the game keeps only what was
+    legal before it (a person's game is saved as it goes) and verifies."""
     feed(monkeypatch, ["move 10 20"])
     code, out, err = run(capsys, "battle", str(tiny), "--seed", "1", "--human", "union")
-    one_line_error(code, out, err, 'may move 6.00" this turn')
-    assert saved(capsys) == {}
+    one_line_error(code, "", err, 'may move 6.00" this turn')
+    before = saved(capsys)
+    assert list(before) == ["battle-tiny-1"]
+    assert run(capsys, "games", "verify", "battle-tiny-1")[0] == 0
+    assert run(capsys, "games", "delete", "battle-tiny-1", "--yes")[0] == 0
     # Firing at a unit out of range is refused the same way (a second Confederate
     # unit 5" away gives the Union unit a fire decision in the first turn).
     near = tiny.parent / "near.toml"
@@ -302,8 +306,10 @@ def test_illegal_human_order_saves_nothing(
     # Input running out is a clean error too.
     feed(monkeypatch, [])
     code, out, err = run(capsys, "battle", str(tiny), "--seed", "1", "--human", "union")
-    one_line_error(code, out, err, "standard input closed")
-    assert saved(capsys) == {}
+    one_line_error(code, out, err, "standard input closed", "saved as far as it went")
+    assert set(saved(capsys)) == {"battle-near-1", "battle-tiny-1"}
+    for name in ("battle-near-1", "battle-tiny-1"):
+        assert run(capsys, "games", "verify", name)[0] == 0
 
 
 # -- bad input ---------------------------------------------------------------------------

@@ -101,7 +101,7 @@ def test_terrain_harder_and_easier(battle) -> None:  # type: ignore[no-untyped-d
     with pytest.raises(IllegalActionError, match="rough ground"):
         S.check_move(b, u, 22.0, 12.0, 0.0, "")
     # open counts as rough: 4" in the open is more than half of 6"
-    with pytest.raises(IllegalActionError, match='may move 3.00"'):
+    with pytest.raises(IllegalActionError, match=r'may move 3\.00"'):
         S.check_move(b, u, 15.0, 12.0, 0.0, "")
     set_fx(u, "terrain", "easier", "Find the Way")
     b.memo.clear()
@@ -111,7 +111,7 @@ def test_terrain_harder_and_easier(battle) -> None:  # type: ignore[no-untyped-d
 def test_ignore_disruption_cancels_the_marker(battle) -> None:  # type: ignore[no-untyped-def]
     """Seed 001 event 15 (Rally to the Colours): the MM's -1 fire / -2 melee are cancelled."""
     b = battle
-    u, t = b.state.units
+    u = b.state.units[0]
     u.marker = True
     set_fx(u, "ignore_disruption", 1, "Rally to the Colours")
     fire = S.effect_mods(u, "fire", b.r)

@@ -19,6 +19,16 @@ from umpire.battle.roles import Choice, offered
 from umpire.errors import IllegalActionError
 
 FREE = "or type: hold | move X Y [FACING] [CHANGE] | charge UNIT | fire UNIT | leader X Y [UNIT]"
+TABLE_WORDS = ("quit", "undo", "status", "help")
+"""Words a player at the table may type at any prompt, when the game is saved as it goes."""
+
+
+class PlayerCommand(Exception):
+    """A player typed ``quit`` or ``undo``: the CLI's play loop acts on it."""
+
+    def __init__(self, word: str):
+        super().__init__(word)
+        self.word = word
 
 
 class HumanPolicy:
@@ -32,10 +42,14 @@ class HumanPolicy:
         show: Callable[[str], None] = print,
         *,
         retry: bool = True,
+        status: Callable[[Battle], None] | None = None,
+        table_words: bool = False,
     ):
         self.ask = ask
         self.show = show
         self.retry = retry
+        self.status = status  # shows the status table on "status"
+        self.table_words = table_words  # quit / undo / status / help at the prompt
         self._menu: list[Choice] = []
 
     def header(self, b: Battle, req: Request) -> str:
@@ -57,6 +71,8 @@ class HumanPolicy:
         lines += [f"  {k}. {c.text}" for k, c in enumerate(self._menu, 1)]
         if req.kind in ("leader", "move", "fire"):
             lines.append(f"  {FREE}")
+        if self.table_words:
+            lines.append("  (status | undo | quit | help)")
         return lines
 
     def decide(self, b: Battle, req: Request) -> Order:
@@ -66,6 +82,18 @@ class HumanPolicy:
         ids = {u.id: u.i for u in b.state.units}
         while True:
             text = self.ask(f"{req.side} {req.step} [1-{len(self._menu)}]> ").strip().split()
+            if self.table_words and len(text) == 1 and text[0] in TABLE_WORDS:
+                word = text[0]
+                if word == "status" and self.status is not None:
+                    self.status(b)
+                elif word == "help":
+                    self.show(
+                        "  type a number from the menu, or an order; 'status' shows every unit, "
+                        "'undo' takes back your last decision, 'quit' stops (the game is saved)"
+                    )
+                elif word in ("quit", "undo"):
+                    raise PlayerCommand(word)
+                continue
             try:
                 if len(text) == 1 and text[0].isdigit():
                     k = int(text[0])

@@ -156,6 +156,15 @@ def pending_actor(game: Game) -> str | None:
     return str(spec["id"])
 
 
+def new_game(scen: Scenario, seed: int) -> Game:
+    """A battle game at its start (no action yet) on ``SeededSource(seed)``."""
+    from umpire.dice import SeededSource
+    from umpire.engine.game import Game
+    from umpire.rules import get_module
+
+    return Game.new(get_module("battle"), scen.to_json(), SeededSource(seed))
+
+
 def save_game(scen: Scenario, seed: int, orders: Sequence[Sequence[Any]]) -> Game:
     """The saved-game form of a battle played on the fast path with ``SeededSource(seed)``.
 

@@ -68,8 +68,12 @@ def assign_players(
     return kinds
 
 
-def _human(as_json: bool) -> Any:
-    """The human policy at this terminal: options on stdout (stderr with --json)."""
+def _human(as_json: bool, saved: bool = False) -> Any:
+    """The human policy at this terminal: a menu on stdout (stderr with --json).
+
+    When the game is saved as it goes (``saved``), the player may also type ``status``,
+    ``undo`` and ``quit`` at any prompt.
+    """
     import sys
 
     from umpire.ai.human import HumanPolicy
@@ -78,12 +82,24 @@ def _human(as_json: bool) -> Any:
         try:
             return input(prompt)
         except EOFError:
+            if saved:
+                raise UmpireError(
+                    "no order typed (standard input closed); the game is saved as far as it went"
+                ) from None
             raise UmpireError("no order typed (standard input closed); nothing saved") from None
 
     def show(line: str) -> None:
         typer.echo(line, err=as_json)
 
-    return HumanPolicy(ask=ask, show=show, retry=sys.stdin.isatty())
+    def status(b: Any) -> None:
+        from umpire.cli.battle_view import status_table
+        from umpire.cli.common import console
+
+        console().print(status_table(b))
+
+    return HumanPolicy(
+        ask=ask, show=show, retry=sys.stdin.isatty(), status=status, table_words=saved
+    )
 
 
 def battle(
@@ -159,6 +175,17 @@ def battle(
             raise UmpireError(
                 f"a game named '{name}' already exists (choose another with --game, or --no-save)"
             )
+    if store is not None and log is None and "human" in kinds.values():
+        # A person plays: every decision is saved as it is made, so quit, undo and
+        # resume work at the prompt (the AI-only fast path saves at the end instead).
+        from umpire.battle.game import new_game
+
+        started = new_game(scen, seed)
+        store.create(name, started)
+        if fresh_seed and not as_json:
+            typer.echo(f"Seed {seed} (drawn at random; --seed {seed} plays this battle again)")
+        play_stored(store, name, started, kinds, as_json, seed=seed)
+        return
     pols: dict[str, Any] = {
         side: _human(as_json) if kind == "human" else make_policy(kind, seed)
         for side, kind in kinds.items()
@@ -216,9 +243,6 @@ def resume_battle(name: str, kinds: dict[str, str], as_json: bool) -> None:
     commits it in its own transaction, so an interrupt loses at most the action in
     flight. The narrative is printed as it happens, the result at the end.
     """
-    from umpire.ai import make_policy
-    from umpire.battle.game import actor_id, final_state, pending
-    from umpire.battle.run import state_hash
     from umpire.cli.common import open_store
 
     store = open_store()
@@ -234,32 +258,87 @@ def resume_battle(name: str, kinds: dict[str, str], as_json: bool) -> None:
             f"battle '{name}' is over ({done['winner']} after {done['turn']} turns); "
             f"undo or fork it to play on from an earlier action"
         )
-    start = len(game.actions)
     seed = int(info.seed) if info.source_kind == "seeded" and info.seed is not None else None
+    if not as_json:
+        typer.echo(f"Resuming '{name}' after action {len(game.actions)}")
+    play_stored(store, name, game, kinds, as_json, seed=seed, resumed=True)
+
+
+def play_stored(
+    store: Any,
+    name: str,
+    game: Any,
+    kinds: dict[str, str],
+    as_json: bool,
+    *,
+    seed: int | None,
+    resumed: bool = False,
+) -> None:
+    """Play a saved battle on to its end, committing each action as it is made.
+
+    A person at the prompt sees a status table when a phase of theirs begins, card draws
+    and events in bold, and may type ``status``, ``undo`` (back to their previous
+    decision) or ``quit`` (stop; ``umpire battle --resume NAME`` plays on).
+    """
+    from umpire.ai import make_policy
+    from umpire.ai.human import PlayerCommand
+    from umpire.battle.game import actor_id, final_state, pending
+    from umpire.battle.run import state_hash
+    from umpire.cli.battle_view import show_line, status_table
+    from umpire.cli.common import console
+
+    start = len(game.actions)
     pols: dict[str, Any] = {
-        side: _human(as_json) if kind == "human" else make_policy(kind, (seed or 0) + start)
+        side: _human(as_json, saved=True)
+        if kind == "human"
+        else make_policy(kind, (seed or 0) + start)
         for side, kind in kinds.items()
     }
+    c = console()
 
     def narrate(record: Any) -> None:
         if not as_json:
             for e in record.events:
                 if e.kind == "note":
-                    typer.echo(str(e.data.get("text", "")))
+                    show_line(c, str(e.data.get("text", "")))
 
-    if not as_json:
-        typer.echo(f"Resuming '{name}' after action {start}")
     if start == 0:
         narrate(store.play(name, game, "start", {}))
     last_turn = 0
+    last_phase: tuple[int, int] | None = None
+    marks: list[int] = []  # the number of actions before each of a person's decisions
     while True:
         view, req = pending(game)
         if req is None:
             break
         if not as_json and view.state.turn != last_turn:
             last_turn = view.state.turn
-            typer.echo(f"--- Turn {last_turn} ---")
-        order = pols[req.side].decide(view, req)
+            c.rule(f"Turn {last_turn}")
+        human = kinds.get(req.side) == "human"
+        phase = (view.state.turn, view.state.seq)
+        if human and not as_json and phase != last_phase:
+            c.print(status_table(view, f"{req.side.title()}: {req.step.replace('_', ' ')}"))
+        last_phase = phase
+        try:
+            order = pols[req.side].decide(view, req)
+        except PlayerCommand as cmd:
+            if cmd.word == "quit":
+                typer.echo(
+                    f"Saved '{name}' after {len(game.actions)} actions; "
+                    f"play on with: umpire battle --resume {name}"
+                )
+                return
+            if not marks:
+                typer.echo("umpire: nothing of yours to undo yet")
+                continue
+            to = marks.pop()
+            store.undo(name, to)
+            game = store.load(name)
+            last_phase = None
+            typer.echo(f"Undone back to action {to}: your decision again")
+            continue
+        if human:
+            marks.append(len(game.actions))
         params = {"actor": actor_id(view, req), "order": list(order)}
         narrate(store.play(name, game, "order", params))
     st = final_state(game)
@@ -274,9 +353,10 @@ def resume_battle(name: str, kinds: dict[str, str], as_json: bool) -> None:
         "state_hash": state_hash(game.state["battle"]),
         "players": kinds,
         "game": name,
-        "resumed_after": start,
         "actions": len(game.actions),
     }
+    if resumed:
+        summary["resumed_after"] = start
     if as_json:
         print_json(summary)
         return
@@ -284,10 +364,13 @@ def resume_battle(name: str, kinds: dict[str, str], as_json: bool) -> None:
         f"Result: {st.winner} after {st.turn} turns; stands lost {dict(st.losses)}, "
         f"units removed {removed} (seed {seed})"
     )
-    typer.echo(
-        f"Saved game '{name}': {len(game.actions) - start} actions played on, "
-        f"{len(game.actions)} in all (umpire games show {name})"
-    )
+    if resumed:
+        typer.echo(
+            f"Saved game '{name}': {len(game.actions) - start} actions played on, "
+            f"{len(game.actions)} in all (umpire games show {name})"
+        )
+    else:
+        typer.echo(f"Saved as game '{name}' (umpire games show {name})")
 
 
 def _battle_at(source: str, turn: int | None) -> Any:

@@ -1,0 +1,51 @@
+"""Solo play at the terminal: menus by number, status, undo, quit and resume.
+
+Issue "One tactical engine ...", section "Solo play at the terminal": a numbered menu of
+legal orders with exact odds, free coordinates still possible, a status table, save,
+quit, resume, undo and fork.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from test_acw_cli import TINY, feed, one_line_error, run, saved
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY, encoding="utf-8")
+    return path
+
+
+def test_menu_number_status_undo_quit_and_resume(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tiny: Path
+) -> None:
+    """Choose by number, show the status table, undo the choice, quit, then resume."""
+    asked = feed(monkeypatch, ["1", "status", "undo", "2", "quit"])
+    code, out, err = run(capsys, "battle", str(tiny), "--seed", "5", "--human", "union")
+    assert code == 0, err
+    assert "1. advance" in out and "status | undo | quit | help" in out
+    assert "2nd WI" in out and "stands" in out  # the status table's columns
+    assert "Undone back to action" in out
+    assert "play on with: umpire battle --resume battle-tiny-5" in out
+    assert asked[0].startswith("union move [1-")
+    # Saved as far as it went (the start, the AI's orders and the second choice).
+    assert saved(capsys)["battle-tiny-5"] >= 2
+    # Resume with the AI for the Union: it plays to the end and the game verifies.
+    code, out, err = run(capsys, "battle", "--resume", "battle-tiny-5", "--ai", "union,confederate")
+    assert code == 0, err
+    assert "Result: " in out
+    assert run(capsys, "games", "verify", "battle-tiny-5")[0] == 0
+
+
+def test_menu_number_out_of_range_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tiny: Path
+) -> None:
+    """A number outside the menu is a one-line error from a pipe (asked again at a tty)."""
+    feed(monkeypatch, ["99"])
+    code, out, err = run(capsys, "battle", str(tiny), "--seed", "6", "--human", "union")
+    one_line_error(code, out, err, "choose 1 to")
