@@ -60,8 +60,9 @@ def _module(mid: str, role: str) -> RoleModule:
     try:
         return role_module(mid)
     except KeyError:
+        where = "" if role == "rules" else f" for {role}"
         raise CompositionError(
-            f"unknown rules module '{mid}' for {role} (known: {', '.join(role_module_ids())})"
+            f"unknown rules module '{mid}'{where} (known: {', '.join(role_module_ids())})"
         ) from None
 
 

@@ -23,7 +23,7 @@ DATA = Path(__file__).parent / "data"
 class BattleModule:
     """The game module of the tactical engine."""
 
-    name = "Tactical battle (rules composed per scenario)"
+    name = "The tactical engine (its rules are composed per scenario from the role modules)"
     seed = "002-004"
     provides = ("battle",)
 

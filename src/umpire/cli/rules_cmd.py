@@ -17,6 +17,7 @@ def list_cmd(
     brief: Annotated[bool, typer.Option("--brief", help="Modules only, no defaults.")] = False,
 ) -> None:
     """Every rules module, what it provides, and every default and reading it uses."""
+    from umpire.battle.roles import ROLES
     from umpire.rules import all_modules
 
     mods = all_modules()
@@ -36,7 +37,9 @@ def list_cmd(
         return
     c = console()
     for m in mods:
-        c.print(f"[bold]{m.id}[/] — {m.name} (seed {m.seed}); provides: {', '.join(m.provides)}")
+        roles = [r for r in m.provides if r in ROLES] if hasattr(m, "role") else []
+        what = f"roles: {', '.join(roles)}" if roles else f"provides: {', '.join(m.provides)}"
+        c.print(f"[bold]{m.id}[/] — {m.name} (seed {m.seed}); {what}")
         if brief:
             continue
         for d in m.defaults():

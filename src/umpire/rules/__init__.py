@@ -50,8 +50,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 """Command groups that rule modules add to ``umpire``: name -> (where, help)."""
 
-HIDDEN = {"battle", "quick_acw"}
-"""Game modules that ``umpire rules list`` does not show (the role modules stand for them)."""
+HIDDEN = {"quick_acw"}
+"""Old ids that ``umpire rules list`` does not show (they load as the module they became)."""
 
 
 class RuleModule(Protocol):

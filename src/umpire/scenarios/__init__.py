@@ -198,8 +198,11 @@ def parse_scenario(text: str, file: str = "<scenario>") -> Scenario:
     try:
         scen = Scenario.model_validate(raw)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = tuple(err["loc"])
+        errors = exc.errors()
+        if isinstance(raw.get("rules"), dict):  # a [rules] table: report its own errors
+            errors = [e for e in errors if e["loc"][:2] != ("rules", "str")] or errors
+        err = errors[0]
+        loc = tuple(p for p in err["loc"] if p != "RulesTable")
         where = ".".join(str(p) for p in loc)
         msg = err["msg"]
         if err["type"] == "literal_error" and loc and loc[-1] == "type":
