@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_acw_cli import one_line_error, run, saved
 
+from test_acw_cli import one_line_error, run, saved
 from umpire.battle.compose import CompositionError, compose, spec_of
 from umpire.battle.roles import RulesSpec
 from umpire.scenarios import SHIPPED, parse_scenario
@@ -65,5 +65,5 @@ def test_status_defaults_to_the_sequence_module_else_the_combat_module() -> None
 
 
 def test_events_named_twice_is_refused() -> None:
-    with pytest.raises(CompositionError, match="named twice|provides no events"):
+    with pytest.raises(CompositionError, match=r"named twice|provides no events"):
         compose(RulesSpec(events=("quick-acw", "quick-acw")))

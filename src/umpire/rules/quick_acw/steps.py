@@ -142,12 +142,13 @@ def targets(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list
         return []
     if u.extra and (fx(u, "no_fire") or fx(u, "no_act")):
         return []
-    if not b.status.may_fire(b, u):
-        return []
     key = ("targets", u.i, u.marker, fc, exact)
     hit: list[tuple[int, int, list[R.Mod], float]] | None = b.memo.get(key)
     if hit is not None:
         return hit
+    if not b.status.may_fire(b, u):  # a status change clears b.memo
+        b.memo[key] = []
+        return []
     us = b.state.units
     touching = b.touching(u)
     cand: list[int] | None = touching or b.memo.get(("free", u.side))
