@@ -132,10 +132,16 @@ def act_order(ctx: Context, params: dict[str, Any]) -> None:
 
 
 def actor_id(b: Battle, req: Request) -> str:
-    """The scenario id of the leader or unit a request is for."""
-    if req.kind == "leader":
-        return b.state.leaders[req.actor].id
-    return b.state.units[req.actor].id
+    """Who a request is for: a leader's or a unit's scenario id, else the step's name."""
+    return _actor_id(b, req.kind, req.step, req.actor)
+
+
+def _actor_id(b: Battle, kind: str, step: str, i: int) -> str:
+    if kind == "leader":
+        return b.state.leaders[i].id
+    if kind in ("move", "fire"):
+        return b.state.units[i].id
+    return step  # a step's own decision (an event's "the player chooses")
 
 
 def pending(game: Game) -> tuple[Battle, Request | None]:
@@ -150,10 +156,8 @@ def pending_actor(game: Game) -> str | None:
     if st["over"] or not 0 <= st["pos"] < len(st["actors"]):
         return None
     b = battle_from(game.state)
-    kind = b.phase().step.kind
-    i = st["actors"][st["pos"]]
-    spec = game.state["scenario"]["leaders" if kind == "leader" else "units"][i]
-    return str(spec["id"])
+    ph = b.phase()
+    return _actor_id(b, ph.step.kind, ph.name, st["actors"][st["pos"]])
 
 
 def new_game(scen: Scenario, seed: int) -> Game:
