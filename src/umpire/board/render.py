@@ -66,12 +66,13 @@ def scene(b: Battle) -> list[Shape]:
     for u in b.state.units:
         if not u.alive:
             continue
+        mark = b.status.label(u)  # the status role's word: "MM", "Shaken", "Routed" ...
         out.append(
             Shape(
                 "unit",
                 corners(*u.box()),
                 COLOURS[u.side],
-                f"{u.id} {u.stands}" + (" MM" if u.marker else ""),
+                f"{u.id} {u.stands}" + (f" {mark}" if mark else ""),
             )
         )
         fx, fy = math.cos(u.theta), math.sin(u.theta)
