@@ -85,11 +85,13 @@ def show_cmd(
     store = open_store()
     info = store.info(name)
     records = store.records(name)
+    head = store.head(name)
     if as_json:
         game = store.load(name, physical=_no_physical)
         print_json(
             {
                 **info.to_json(),
+                "head": head,
                 "state_hash": game.state_hash(),
                 "state": game.state,
                 "log": [{"no": r.no, "name": r.name, "params": r.params} for r in records],
@@ -110,6 +112,7 @@ def show_cmd(
         c.print(f"dice: {info.source_kind}" + (f", seed {info.seed}" if info.seed else ""))
     if info.parent:
         c.print(f"forked from {info.parent}")
+    c.print(f"chain head after {info.actions} actions: {head}")
     lines = [
         describe_event(e.to_json())
         for r in records
@@ -210,9 +213,17 @@ def import_cmd(
 @games_app.command("verify")
 def verify_cmd(
     game: Annotated[str, typer.Argument(help="A saved game's name or an export file.")],
+    head: Annotated[
+        str | None,
+        typer.Option(
+            "--head",
+            help="A chain head a player kept (HEX, or HEX@COUNT as 'games end' prints it): "
+            "the log must end exactly there.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Replay a game and check every roll against its revealed seed."""
+    """Replay a game, check every roll against its seed and its hash chain."""
     from umpire.store import verify_export
 
     if Path(game).is_file():
@@ -221,7 +232,7 @@ def verify_cmd(
             raise DataFileError("not an umpire game export (expected a JSON object)", file=file)
     else:
         data, file = open_store().export(game), None
-    rep = verify_export(data, file=file)
+    rep = verify_export(data, file=file, head=head)
     if as_json:
         print_json(
             {
@@ -230,15 +241,23 @@ def verify_cmd(
                 "events": rep.events,
                 "dice": rep.dice,
                 "rolls_checked": rep.rolls_checked,
+                "chained": rep.chained,
+                "identity": rep.identity,
+                "head": rep.head,
                 "notes": rep.notes,
             }
         )
         return
     checked = "every die matches the seed" if rep.rolls_checked else "rolls not checked"
-    console().print(
+    chain = "the hash chain holds" if rep.chained else "no hash chain stated"
+    c = console()
+    c.print(
         f"OK: {rep.actions} actions, {rep.events} events, {rep.dice} dice; "
-        f"{checked}; the log replays to the recorded states."
+        f"{checked}; the log replays to the recorded states; {chain}."
     )
+    c.print(f"chain head: {rep.head}@{rep.actions}")
+    for note in rep.notes:
+        c.print(f"note: {note}")
     for note in rep.notes:
         console().print(f"note: {note}")
 
@@ -246,11 +265,16 @@ def verify_cmd(
 @games_app.command("end")
 def end_cmd(name: NameArg) -> None:
     """End a game and reveal its seed, so an export can be verified by anyone."""
-    info = open_store().end(name)
-    console().print(
+    store = open_store()
+    info = store.end(name)
+    head = store.head(name)
+    c = console()
+    c.print(
         f"{name} ended. Seed: {info.seed}"
         + (f" (sha256 {info.commitment})" if info.commitment else "")
     )
+    c.print(f"{info.actions} actions; chain head {head}")
+    c.print(f"Keep it: umpire games verify EXPORT.json --head {head}@{info.actions}")
 
 
 @games_app.command("delete")

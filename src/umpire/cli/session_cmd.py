@@ -44,11 +44,13 @@ def new_cmd(
 
     source = make_source(seed, dice)
     game = Game.new("session", {"title": title or name}, source)
-    open_store().create(name, game)
+    store = open_store()
+    store.create(name, game)
     c = console()
     c.print(f"session {name} started ({dice} dice).")
     if dice == "committed":
         c.print(f"commitment sha256(seed) = {source.commitment}")
+        c.print(f"game identity (module, scenario, dice) = {store.head(name)}")
         c.print(f"the seed is revealed by 'umpire games end {name}'.")
     elif dice == "seeded":
         c.print(f"seed {source.seed}")

@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING, Any
 from umpire.engine.context import Context
 from umpire.engine.decisions import Decision, Policy, RandomPolicy, ScriptedPolicy
 from umpire.engine.events import JSON, Event, apply_change, copy_state, state_hash
-from umpire.errors import DiceSourceError, IllegalActionError, UnknownNameError, VerifyError
+from umpire.errors import (
+    DiceSourceError,
+    UmpireError,
+    UnknownNameError,
+    VerifyError,
+)
 
 if TYPE_CHECKING:
     from umpire.dice import DiceSource
@@ -162,11 +167,22 @@ class Game:
             answers = [e.data for e in record.events if e.kind == "decision"]
             source = ScriptedSource(faces)
             ctx = Context(copy_state(state), source, {}, default_policy=_Replayer(answers))
+            act = self.module.actions().get(record.name)
+            if act is None:
+                raise VerifyError(
+                    f"action {record.no}: '{record.name}' is not an action of {self.module.id}"
+                )
             try:
-                self.module.actions()[record.name](ctx, copy_state(record.params))
-            except (IllegalActionError, DiceSourceError) as exc:
+                act(ctx, copy_state(record.params))
+            except UmpireError as exc:
                 raise VerifyError(
                     f"action {record.no} ({record.name}) does not replay: {exc}"
+                ) from None
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+                # A foreign log can hold anything in its parameters: say where, not how.
+                raise VerifyError(
+                    f"action {record.no} ({record.name}) does not replay: its parameters "
+                    f"are not what the action takes ({type(exc).__name__})"
                 ) from None
             mine = [e.to_json() for e in record.events[1:]]
             theirs = [_strip_pos(e.to_json()) for e in ctx.events]

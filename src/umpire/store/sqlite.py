@@ -341,15 +341,37 @@ class Store:
             conn.execute("DELETE FROM actions WHERE game = ?", (name,))
             conn.execute("DELETE FROM games WHERE name = ?", (name,))
 
+    # -- the hash chain ------------------------------------------------------
+    def chain(self, name: str) -> tuple[str, list[str]]:
+        """The game's identity (the chain's start) and the chain's link after each action."""
+        from umpire.engine.chain import heads, identity
+
+        info = self.info(name)
+        start = identity(info.module, self.scenario(name), info.source_kind, info.commitment)
+        return start, heads(start, (r.to_json() for r in self.records(name)))
+
+    def head(self, name: str) -> str:
+        """The chain's head: the link after the last action (the identity before any)."""
+        start, links = self.chain(name)
+        return links[-1] if links else start
+
     # -- export / import ----------------------------------------------------
     def export(self, name: str) -> dict[str, Any]:
-        """The whole game as one JSON object (an unrevealed committed seed stays hidden)."""
+        """The whole game as one JSON object (an unrevealed committed seed stays hidden).
+
+        The game record states the chain's identity and head, and every action its link,
+        so ``umpire games verify`` can name the first action where a log departs.
+        """
         info = self.info(name)
+        start, links = self.chain(name)
+        actions = [
+            {**r.to_json(), "chain": lk} for r, lk in zip(self.records(name), links, strict=True)
+        ]
         return {
             "format": EXPORT_FORMAT,
-            "game": info.to_json(),
+            "game": {**info.to_json(), "identity": start, "head": links[-1] if links else start},
             "scenario": self.scenario(name),
-            "actions": [r.to_json() for r in self.records(name)],
+            "actions": actions,
         }
 
     def import_(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from umpire.engine.events import state_hash
+from umpire.engine.events import EVENT_KINDS, state_hash
 from umpire.engine.game import ActionRecord, Game
 from umpire.errors import DataFileError, VerifyError
 
@@ -36,6 +36,8 @@ class ExportGame(BaseModel):
     parent: str | None = None
     created: str
     actions: int = 0
+    identity: str | None = None
+    head: str | None = None
 
 
 class ExportAction(BaseModel):
@@ -47,6 +49,7 @@ class ExportAction(BaseModel):
     params: dict[str, Any]
     state_hash: str
     events: list[dict[str, Any]]
+    chain: str | None = None
 
 
 class Export(BaseModel):
@@ -83,6 +86,8 @@ def parse_export(data: Mapping[str, Any], file: str | None = None) -> Export:
         for event in action.events:
             if "kind" not in event:
                 raise DataFileError(f"action {i}: an event has no kind", file=file)
+            if event["kind"] not in EVENT_KINDS:
+                raise DataFileError(f"action {i}: unknown event kind {event['kind']!r}", file=file)
     return export
 
 
@@ -119,10 +124,125 @@ class VerifyReport:
     dice: int = 0
     rolls_checked: bool = False
     notes: list[str] = field(default_factory=list)
+    identity: str = ""
+    head: str = ""
+    chained: bool = False
 
 
-def verify_export(data: Mapping[str, Any], file: str | None = None) -> VerifyReport:
-    """Verify an export: seed against commitment, every die against the seed, replay.
+def check_summary(export: Export, file: str | None = None) -> None:
+    """Every count and flag the export's game record states must agree with its log."""
+    game = export.game
+    n = len(export.actions)
+    if game.actions != n:
+        raise VerifyError(
+            f"the export's game record says {game.actions} actions but its log holds {n}: "
+            f"actions were added or removed",
+            file=file,
+        )
+    if game.ended != game.revealed:
+        raise VerifyError(
+            "the game record says "
+            + ("ended but not revealed" if game.ended else "revealed but not ended")
+            + ": a game reveals its seed when, and only when, it ends",
+            file=file,
+        )
+    if game.source == "committed":
+        if game.commitment is None:
+            raise VerifyError("a committed game without its commitment", file=file)
+        if game.revealed != (game.seed is not None):
+            raise VerifyError("the game record's seed and its 'revealed' flag disagree", file=file)
+
+
+def check_chain(export: Export, report: VerifyReport, file: str | None = None) -> list[str]:
+    """Recompute the hash chain; name the first action whose stated link departs from it."""
+    from umpire.engine.chain import heads, identity
+
+    game = export.game
+    start = identity(game.module, export.scenario, game.source, game.commitment)
+    links = heads(start, (a.model_dump() for a in export.actions))
+    report.identity = start
+    report.head = links[-1] if links else start
+    stated = [a.chain for a in export.actions]
+    if game.identity is None and game.head is None and all(s is None for s in stated):
+        report.notes.append(
+            "this export carries no hash chain (made before chains); its head, computed "
+            f"from its content, is {report.head}"
+        )
+        return links
+    report.chained = True
+    if game.identity != start:
+        raise VerifyError(
+            "the chain does not start from this game's module, scenario and dice: the log "
+            "was moved onto another game, or the game record was changed",
+            file=file,
+        )
+    for no, (said, real) in enumerate(zip(stated, links, strict=True), 1):
+        if said != real:
+            raise VerifyError(
+                f"action {no}: the hash chain breaks here (this action, or one before it, "
+                f"is not what was played)",
+                file=file,
+            )
+    if game.head != report.head:
+        raise VerifyError("the game record's head is not the chain's last link", file=file)
+    return links
+
+
+def check_head(links: list[str], start: str, kept: str, file: str | None = None) -> str:
+    """Compare the log with a head a player kept (``HEX`` or ``HEX@N`` with the count).
+
+    Returns a line for the report; raises VerifyError where the log departs from it.
+    """
+    hexpart, _, count = kept.strip().lower().partition("@")
+    if len(hexpart) != 64 or any(c not in "0123456789abcdef" for c in hexpart):
+        raise VerifyError(f"--head wants 64 hex digits, optionally @COUNT, not '{kept}'")
+    try:
+        n = int(count) if count else None
+    except ValueError:
+        raise VerifyError(f"--head count '{count}' is not a whole number") from None
+    at = [start, *links]  # at[k] = the head after k actions
+    total = len(links)
+    if n is not None:
+        if n > total:
+            raise VerifyError(
+                f"the log is shortened: it holds {total} actions, the head you kept is "
+                f"after action {n}",
+                file=file,
+            )
+        if at[n] != hexpart:
+            raise VerifyError(
+                f"the log departs from the one you kept at or before action {n} "
+                f"(its head there is {at[n][:16]}..., yours {hexpart[:16]}...)",
+                file=file,
+            )
+        if total > n:
+            raise VerifyError(
+                f"the log is extended: it matches your head after action {n}, then "
+                f"{total - n} more action(s) follow, from action {n + 1}",
+                file=file,
+            )
+        return f"the head after action {n} is the one you kept"
+    if at[-1] == hexpart:
+        return f"the head after its {total} actions is the one you kept"
+    if hexpart in at:
+        k = at.index(hexpart)
+        raise VerifyError(
+            f"the log is extended: it matches your head after action {k}, then "
+            f"{total - k} more action(s) follow, from action {k + 1}",
+            file=file,
+        )
+    raise VerifyError(
+        "the log never reaches the head you kept: it was shortened, reordered or changed "
+        "(give HEX@COUNT to learn where it departs)",
+        file=file,
+    )
+
+
+def verify_export(
+    data: Mapping[str, Any], file: str | None = None, *, head: str | None = None
+) -> VerifyReport:
+    """Verify an export: its summary, seed against commitment, every die against the seed,
+    the replay, the hash chain, and (``head``: ``HEX`` or ``HEX@COUNT``) a head a player kept.
 
     Raises :class:`VerifyError` at the first problem, naming its place in the log.
     """
@@ -130,9 +250,10 @@ def verify_export(data: Mapping[str, Any], file: str | None = None) -> VerifyRep
     from umpire.rules import get_module
 
     export = parse_export(data, file=file)
+    check_summary(export, file=file)
     game = export.game
     module = get_module(game.module)
-    records = [ActionRecord.from_json(a.model_dump()) for a in export.actions]
+    records = [ActionRecord.from_json(a.model_dump(exclude={"chain"})) for a in export.actions]
     report = VerifyReport(actions=len(records))
     seed: int | None = None
     if game.source == "committed":
@@ -183,4 +304,7 @@ def verify_export(data: Mapping[str, Any], file: str | None = None) -> VerifyRep
         replayed.reexecute()
     except VerifyError as exc:
         raise VerifyError(exc.message, file=file) from None
+    links = check_chain(export, report, file=file)
+    if head is not None:
+        report.notes.append(check_head(links, report.identity, head, file=file))
     return report
