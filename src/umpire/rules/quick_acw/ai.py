@@ -27,18 +27,7 @@ CHARGE_THRESHOLD = 0.5
 
 def charge_chance(b: Battle, u: Unit, t: Unit, flank: bool) -> float:
     """Exact P(a charge by ``u`` drives ``t`` off): charge test, stand test, melee."""
-    n_a, mods_a = R.morale_test(u.side, S.attached_bonus(b, u), u.marker, b.r)
-    n_d, mods_d = R.morale_test(t.side, S.attached_bonus(b, t), t.marker, b.r)
-    ma = R.melee_modifiers(S.melee_facts(b, u, t, True, flank), b.r)
-    md = R.melee_modifiers(S.melee_facts(b, t, u, False, False), b.r)
-    return charge_favourable(
-        n_a,
-        sum(m.value for m in mods_a),
-        n_d,
-        sum(m.value for m in mods_d),
-        sum(m.value for m in ma),
-        sum(m.value for m in md),
-    )
+    return charge_favourable(*S.charge_mods(b, u, t, flank))
 
 
 class ScriptedAI:

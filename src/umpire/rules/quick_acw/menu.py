@@ -89,24 +89,7 @@ def charge_choice(b: Battle, u: Unit, v: Unit) -> Choice | None:
     if opt is None:
         return None
     *_, flank, dist = opt
-    n_a, mods_a = R.morale_test(u.side, S.attached_bonus(b, u), u.marker, b.r)
-    n_d, mods_d = R.morale_test(v.side, S.attached_bonus(b, v), v.marker, b.r)
-    ma = R.melee_modifiers(S.melee_facts(b, u, v, True, flank), b.r)
-    md = R.melee_modifiers(S.melee_facts(b, v, u, False, False), b.r)
-    if u.extra:
-        mods_a = mods_a + S.effect_mods(u, "charge", b.r)
-        ma = ma + S.effect_mods(u, "melee", b.r)
-    if v.extra:
-        mods_d = mods_d + S.effect_mods(v, "morale", b.r)
-        md = md + S.effect_mods(v, "melee", b.r)
-    o = charge_odds(
-        n_a,
-        sum(m.value for m in mods_a),
-        n_d,
-        sum(m.value for m in mods_d),
-        sum(m.value for m in ma),
-        sum(m.value for m in md),
-    )
+    o = charge_odds(*S.charge_mods(b, u, v, flank))
     melee = o.melee
     a_lost = sum(k * p for k, p in enumerate(melee.a_lost))
     b_lost = sum(k * p for k, p in enumerate(melee.b_lost))

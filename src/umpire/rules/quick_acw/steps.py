@@ -907,3 +907,27 @@ def must_charge(b: Battle, u: Unit) -> bool:
     return any(
         charge_option(b, u, v) is not None for v in b.state.units if v.alive and v.side != u.side
     )
+
+
+def charge_mods(b: Battle, u: Unit, t: Unit, flank: bool) -> tuple[int, int, int, int, int, int]:
+    """The numbers of a charge by ``u`` on ``t``, for its exact odds: (charge number, its
+    modifier, stand number, its modifier, attacker's melee modifier, defender's), unit
+    effects included (seed 002 charge paragraph, MORALE, MELEE)."""
+    n_a, mods_a = R.morale_test(u.side, attached_bonus(b, u), u.marker, b.r)
+    n_d, mods_d = R.morale_test(t.side, attached_bonus(b, t), t.marker, b.r)
+    ma = R.melee_modifiers(melee_facts(b, u, t, True, flank), b.r)
+    md = R.melee_modifiers(melee_facts(b, t, u, False, False), b.r)
+    if u.extra:
+        mods_a = mods_a + effect_mods(u, "charge", b.r)
+        ma = ma + effect_mods(u, "melee", b.r)
+    if t.extra:
+        mods_d = mods_d + effect_mods(t, "morale", b.r)
+        md = md + effect_mods(t, "melee", b.r)
+    return (
+        n_a,
+        sum(m.value for m in mods_a),
+        n_d,
+        sum(m.value for m in mods_d),
+        sum(m.value for m in ma),
+        sum(m.value for m in md),
+    )
