@@ -537,3 +537,20 @@ def test_render_saved_battle_at_a_turn(
     assert run(capsys, "render", "t", "-o", str(end))[0] == 0
     assert ">Turn 2</text>" in at2.read_text()
     assert "result:" in end.read_text()
+
+
+def test_resolve_without_seed_rolls_fresh_dice_and_prints_the_seed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A table player asking three times gets three rolls, each reproducible by its seed."""
+    seeds = set()
+    for _ in range(3):
+        code, out, err = run(capsys, "resolve", "fire", "--range", "4", "--json")
+        assert code == 0, err
+        seeds.add(json.loads(out)["seed"])
+    assert len(seeds) == 3
+    seed = seeds.pop()
+    code, out, _ = run(capsys, "resolve", "fire", "--range", "4", "--seed", str(seed), "--json")
+    again = json.loads(out)
+    code, out, _ = run(capsys, "resolve", "fire", "--range", "4", "--seed", str(seed), "--json")
+    assert json.loads(out)["roll"] == again["roll"]

@@ -35,7 +35,9 @@ def resolve_fire(
     target_formation: str = typer.Option("line"),
     cover: bool = typer.Option(False, "--cover"),
     roll: str = typer.Option("", help="the two dice rolled, e.g. 3,5 (else rolled with --seed)"),
-    seed: int = typer.Option(1),
+    seed: int | None = typer.Option(
+        None, help="dice seed when no faces are given (default: a fresh one, printed)"
+    ),
     odds_only: bool = typer.Option(False, "--odds"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -44,6 +46,7 @@ def resolve_fire(
     from umpire.rules.quick_acw.odds import fire_odds
 
     _rules(rules)
+    seed = _seed(seed)
     if firer not in ("foot", "dismounted_cavalry", "artillery"):
         raise IllegalActionError(f"'{firer}' cannot fire (mounted cavalry can't fire)")
     needed = R.fire_needed(firer, range_)
@@ -66,6 +69,8 @@ def resolve_fire(
     }
     if not odds_only:
         faces = _faces(roll, seed)
+        if not roll:
+            out["seed"] = seed
         lost = R.fire_stands_lost(sum(faces), needed, total)
         out.update(roll=faces, score=sum(faces) + total, stands_lost=lost, marker=lost > 0)
     _show(out, as_json)
@@ -82,7 +87,9 @@ def resolve_charge(
     target_marker: bool = typer.Option(False, "--target-marker"),
     roll: str = typer.Option("", help="charge dice, e.g. 3,4"),
     target_roll: str = typer.Option("", help="stand dice"),
-    seed: int = typer.Option(1),
+    seed: int | None = typer.Option(
+        None, help="dice seed when no faces are given (default: a fresh one, printed)"
+    ),
     odds_only: bool = typer.Option(False, "--odds"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -91,6 +98,7 @@ def resolve_charge(
     from umpire.rules.quick_acw.odds import morale_odds
 
     _rules(rules)
+    seed = _seed(seed)
     n_a, ma = R.morale_test(side, leader or None, marker)
     n_d, md = R.morale_test(target_side, target_leader or None, target_marker)
     sa, sd = sum(m.value for m in ma), sum(m.value for m in md)
@@ -104,6 +112,8 @@ def resolve_charge(
     }
     if not odds_only:
         fa = _faces(roll, seed)
+        if not roll or not target_roll:
+            out["seed"] = seed
         ok = sum(fa) + sa >= n_a
         out.update(charge_roll=fa, charge_passes=ok)
         if ok:
@@ -131,7 +141,9 @@ def resolve_melee(
     b_obstacle: bool = typer.Option(False, help="defending a wall or stream"),
     roll: str = typer.Option(""),
     b_roll: str = typer.Option(""),
-    seed: int = typer.Option(1),
+    seed: int | None = typer.Option(
+        None, help="dice seed when no faces are given (default: a fresh one, printed)"
+    ),
     odds_only: bool = typer.Option(False, "--odds"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -140,6 +152,7 @@ def resolve_melee(
     from umpire.rules.quick_acw.odds import melee_odds
 
     _rules(rules)
+    seed = _seed(seed)
     try:
         sa_, ta, fa_, na = a.split(",")
         sb_, tb, fb_, nb = b.split(",")
@@ -188,6 +201,8 @@ def resolve_melee(
     }
     if not odds_only:
         ra, rb = _faces(roll, seed), _faces(b_roll, seed + 1)
+        if not roll or not b_roll:
+            out["seed"] = seed
         sa, sb = sum(ra) + ta_, sum(rb) + tb_
         row = R.melee_row(sa - sb)
         win, lose = ("a", "b") if sa >= sb else ("b", "a")
@@ -204,6 +219,15 @@ def resolve_melee(
             },
         )
     _show(out, as_json)
+
+
+def _seed(seed: int | None) -> int:
+    """The seed for rolled dice: the one given, else a fresh random one (printed in the output)."""
+    if seed is None:
+        import secrets
+
+        return secrets.randbits(32)
+    return seed
 
 
 def _faces(text: str, seed: int) -> list[int]:
