@@ -442,5 +442,11 @@ class Battle:
                     return False
                 break
             best = (nx, ny)
+        if (
+            best == (u.x, u.y)
+            and theta != u.theta
+            and not self.free_at(u, u.x, u.y, theta, u.hw, u.hd)
+        ):
+            theta = u.theta  # blocked at once, and turning where it stands would overlap a base
         self.place(u, best[0], best[1], theta)
         return True

@@ -436,6 +436,15 @@ class Sim:
         last = first - 1  # the last free step (-1: none, stays)
         bx = np.where(last >= 0, nx[ar, np.maximum(last, 0)], x0)
         by = np.where(last >= 0, ny[ar, np.maximum(last, 0)], y0)
+        # Blocked at once: the unit stays, and keeps its facing where turning would overlap.
+        th0 = np.take(self.th, fi)
+        turn = ok & (last < 0) & (th != th0)
+        if turn.any():
+            t = np.flatnonzero(turn)
+            rot = (x0[t], y0[t], np.cos(th[t]), np.sin(th[t]), hw[t, 0], hd[t, 0])
+            stuck = self.overlaps_any(r[t], u[t], rot) | ~self.on_table(rot)
+            th = th.copy()
+            th[t[stuck]] = th0[t[stuck]]
         g = np.flatnonzero(ok)
         self.place(r[g], u[g], bx[g], by[g], th[g])
         return ok
