@@ -1,0 +1,60 @@
+"""Seed 004: the five-step sequence of action, activation by card draw, the status ladder.
+
+Two role modules: ``five-step`` (III. SEQUENCE OF ACTION) and ``card-draw`` (RANDOM
+MOVEMENT); both also fill the status role with the ladder Stop < Shaken < Retreat <
+Lose < Route (EFFECT). Every default and reading is in ``data/labels.toml``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from umpire.battle.roles import RulesSpec
+from umpire.rules.labels import Labelled, load_labels
+from umpire.rules.sequence_cards.ladder import DATA
+
+LADDER_MODULES = frozenset({"five-step", "card-draw"})
+
+
+class SequenceCards:
+    """A seed 004 role module: a sequence and the status ladder."""
+
+    seed = "004"
+    provides = ("sequence", "status")
+
+    def __init__(self, module_id: str, name: str):
+        self.id = module_id
+        self.name = name
+
+    def defaults(self) -> list[Labelled]:
+        """Every labelled default and reading of ``data/labels.toml``."""
+        return load_labels(DATA / "labels.toml")
+
+    def role(self, kind: str, spec: RulesSpec) -> Any:
+        """The sequence (five steps or card draw) or the ladder."""
+        if kind == "status":
+            from umpire.rules.sequence_cards.status import LadderStatus
+
+            return LadderStatus(self.id)
+        if kind == "sequence":
+            from umpire.rules.sequence_cards.sequence import CardDraw, FiveStep
+
+            return CardDraw(spec) if self.id == "card-draw" else FiveStep(spec)
+        raise KeyError(kind)
+
+    def needs(self, kind: str) -> Mapping[str, tuple[frozenset[str], str]]:
+        """Card draws need the ladder (seed 004 EFFECT); the five steps run with any status."""
+        if self.id == "card-draw" and kind == "sequence":
+            return {
+                "status": (
+                    LADDER_MODULES,
+                    "card draws need the status ladder's Retreated and Routed markers "
+                    "(seed 004 EFFECT)",
+                )
+            }
+        return {}
+
+
+FIVE_STEP = SequenceCards("five-step", "Sequence of action: five steps, side A then B (004 III)")
+CARD_DRAW = SequenceCards("card-draw", "Random movement: a card per grouping, drawn blind (004)")

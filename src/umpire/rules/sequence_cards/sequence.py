@@ -1,0 +1,334 @@
+"""Seed 004's sequences: the five steps (III. SEQUENCE OF ACTION) and the card draw
+(RANDOM MOVEMENT), as sequence roles over any combat role.
+
+For each acting side X (the other is Y) the steps are, after seed 004 III: 1. X's
+artillery fires except canister; 2. X's other units fire; 3. X moves (leaders first,
+reading ``leaders_move_in_step_three``), then its markers lapse (the status's rally);
+4. Y fires at X's chargers and at units that crossed its field of fire; 5. melee. The
+five-step sequence runs them for side A, then side B; the card draw runs them for the
+units of each card drawn.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from umpire.battle.effects import clear_fx, fx, set_fx
+from umpire.battle.roles import Composition, Phase, RulesSpec, Step
+from umpire.board.geometry import local
+from umpire.rules.sequence_cards.ladder import Ladder, ladder
+
+if TYPE_CHECKING:
+    from umpire.battle.engine import Battle, Order
+    from umpire.scenarios import Scenario
+
+SIDES = ("confederate", "union")
+RIFLES = "rifles: fire or move"
+
+
+def other(side: str) -> str:
+    """The other side."""
+    return SIDES[1 - SIDES.index(side)]
+
+
+class Auto:
+    """A step that runs by itself: a function of the battle and the acting side."""
+
+    kind = ""
+
+    def __init__(self, fn: Any):
+        self.fn = fn
+
+    def actors(self, b: Battle, side: str) -> list[int]:
+        return []
+
+    def eligible(self, b: Battle, actor: int) -> bool:
+        return False
+
+    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def auto(self, b: Battle, side: str) -> None:
+        self.fn(b, side)
+
+
+def _mine(b: Battle, side: str) -> list[Any]:
+    scope = b.scope
+    return [
+        u for u in b.state.units if u.alive and u.side == side and (scope is None or u.i in scope)
+    ]
+
+
+def rifles(b: Battle, i: int) -> bool:
+    """Does the scenario flag unit ``i`` as rifles (seed 004: fire or move, not both)?"""
+    return bool(b.setup.scenario.units[i].rifles)
+
+
+def after_fire(b: Battle, side: str) -> None:
+    """Seed 004 III: defensive fire bars only the next steps 1-2; rifles that fired stay put."""
+    for u in _mine(b, side):
+        if fx(u, "fired_defensive"):
+            clear_fx(u, "fired_defensive")
+        if rifles(b, u.i) and fx(u, "fired") == b.state.turn:
+            set_fx(u, "no_move", b.state.turn, RIFLES)
+
+
+def mark_start(b: Battle, side: str) -> None:
+    """Note where each unit stands before it moves (for pass-through fire)."""
+    for u in _mine(b, side):
+        u.extra["from"] = [u.x, u.y]
+        u.extra.pop("crossed", None)
+
+
+def crossing(b: Battle, side: str, step: float) -> None:
+    """Reading ``pass_through``: which enemy fields of fire each moved unit crossed."""
+    foes = [v for v in b.state.units if v.alive and v.side != side]
+    arc = math.radians(b.geo["fire_arc_degrees"])
+    reach = {v.i: b.comp.combat.reach(b, v) for v in foes}
+    for u in _mine(b, side):
+        start = u.extra.pop("from", None)
+        if start is None:
+            continue
+        x0, y0 = float(start[0]), float(start[1])
+        dist = math.hypot(u.x - x0, u.y - y0)
+        if dist < 1e-9:
+            continue
+        if rifles(b, u.i):
+            set_fx(u, "no_fire", b.state.turn, RIFLES)
+        n = max(1, math.ceil(dist / step))
+        crossed = []
+        for v in foes:
+            r = reach[v.i]
+            if r <= 0:
+                continue
+            for k in range(n + 1):
+                px = x0 + (u.x - x0) * k / n
+                py = y0 + (u.y - y0) * k / n
+                if math.hypot(px - v.x, py - v.y) > r + v.hd + u.hd:
+                    continue
+                fwd, lat = local(v.x, v.y, v.theta, px, py)
+                if fwd > 0 and math.atan2(abs(lat), fwd) <= arc:
+                    crossed.append(v.i)
+                    break
+        if crossed:
+            u.extra["crossed"] = crossed
+
+
+def turn_end(b: Battle, side: str) -> None:
+    """This turn's marks end with it (a defensive fire's bar carries on to the next steps 1-2)."""
+    for u in b.state.units:
+        u.extra.pop("crossed", None)
+        u.extra.pop("from", None)
+        why = u.extra.get("fx_why", {})
+        for key in ("no_move", "no_fire"):
+            if why.get(key) == RIFLES:
+                clear_fx(u, key)
+        if fx(u, "fired"):
+            clear_fx(u, "fired")
+
+
+def activation(comp: Composition, lad: Ladder) -> list[tuple[str, bool, Step]]:
+    """Steps 1-5 for one acting side: (name, by the other side?, step)."""
+    combat, status = comp.combat, comp.status
+    made: list[tuple[str, bool, Step | None]] = [
+        (
+            "artillery_fire",
+            False,
+            combat.step("fire", units="artillery", blocked_by="fired_defensive", mark="fired"),
+        ),
+        (
+            "other_fire",
+            False,
+            combat.step("fire", units="other", blocked_by="fired_defensive", mark="fired"),
+        ),
+        ("after_fire", False, Auto(after_fire)),
+        ("command", False, combat.step("command")),
+        ("mark_start", False, Auto(mark_start)),
+        ("move", False, combat.step("move")),
+        ("rally", False, status.step("rally")),
+        ("crossing", False, Auto(lambda b, side: crossing(b, side, lad.crossing_step))),
+        (
+            "defensive_fire",
+            True,
+            combat.step("fire", targets="chargers", mark="fired_defensive", mode="defensive"),
+        ),
+        ("melee", False, combat.step("melee")),
+    ]
+    return [(name, by_other, step) for name, by_other, step in made if step is not None]
+
+
+def ending(comp: Composition) -> list[tuple[str, Step]]:
+    """The end of a turn: the events', the status's, then this turn's marks cleared."""
+    out = list(comp.hooks("turn_end"))
+    end = comp.status.step("turn_end")
+    if end is not None:
+        out.append(("status_turn_end", end))
+    out.append(("turn_end", Auto(turn_end)))
+    return out
+
+
+class FiveStep:
+    """Seed 004 III: the five steps for side A, then for side B."""
+
+    id = "five-step"
+
+    def __init__(self, spec: RulesSpec, lad: Ladder | None = None):
+        self.lad = lad or ladder()
+        a = spec.first or self.lad.first
+        self.order = (a, other(a))
+        self._phases: list[Phase] = []
+
+    def bind(self, comp: Composition) -> None:
+        """Build the turn's phases once."""
+        a = self.order[0]
+        phases = [Phase(a, name, step) for name, step in comp.hooks("turn_start")]
+        for side in self.order:
+            for name, by_other, step in activation(comp, self.lad):
+                phases.append(Phase(other(side) if by_other else side, name, step))
+        phases += [Phase(a, name, step) for name, step in ending(comp)]
+        self._phases = phases
+
+    def sides(self, b: Battle) -> tuple[str, ...]:
+        """Side A, then side B."""
+        return self.order
+
+    def at(self, b: Battle, seq: int) -> Phase | None:
+        """The phase at ``seq``; None past the end of the turn."""
+        return self._phases[seq] if seq < len(self._phases) else None
+
+
+# -- the card draw -----------------------------------------------------------------------
+
+
+def cards_of(s: Scenario, grouping: str) -> dict[str, tuple[str, str, tuple[int, ...]]]:
+    """Reading ``card_groupings``: card id -> (name, side, unit indexes), from the scenario."""
+    leaders = {ld.id: ld for ld in s.leaders}
+    groups: dict[str, list[int]] = {}
+    names: dict[str, str] = {}
+    for i, u in enumerate(s.units):
+        if u.card:
+            key, name = f"{u.side}:{u.card}", u.card
+        elif u.type == "artillery" or grouping == "regiment" or u.leader not in leaders:
+            key, name = f"{u.side}:{u.id}", u.name or u.id
+        elif grouping == "division" and leaders[u.leader].division:
+            div = leaders[u.leader].division
+            key, name = f"{u.side}:div:{div}", div
+        else:
+            ld = leaders[u.leader]
+            key, name = f"{u.side}:{ld.id}", f"{ld.name or ld.id}'s brigade"
+        groups.setdefault(key, []).append(i)
+        names[key] = name
+    return {
+        key: (names[key], s.units[idx[0]].side, tuple(idx)) for key, idx in sorted(groups.items())
+    }
+
+
+class CardDraw:
+    """Seed 004 RANDOM MOVEMENT: a card per grouping of both sides, drawn blind from one box."""
+
+    id = "card-draw"
+
+    def __init__(self, spec: RulesSpec, lad: Ladder | None = None):
+        self.lad = lad or ladder()
+        a = spec.first or self.lad.first
+        self.order = (a, other(a))
+        self.grouping = spec.cards
+        self._cards: dict[int, tuple[Any, dict[str, tuple[str, str, tuple[int, ...]]]]] = {}
+        self._head: list[tuple[str, Step]] = []
+        self._card: list[tuple[str, bool, Step]] = []
+        self._end: list[tuple[str, Step]] = []
+        self._scopes: dict[str, frozenset[int]] = {}
+
+    def bind(self, comp: Composition) -> None:
+        """Build the steps once: the events' turn start, the shuffle, a card's steps, the end."""
+        self._head = [*comp.hooks("turn_start"), ("shuffle", Auto(self.shuffle))]
+        self._card = [("draw", False, Auto(self.draw)), *activation(comp, self.lad)]
+        self._end = ending(comp)
+
+    def cards(self, b: Battle) -> dict[str, tuple[str, str, tuple[int, ...]]]:
+        """The scenario's cards (kept per scenario object)."""
+        s = b.setup.scenario
+        hit = self._cards.get(id(s))
+        if hit is None or hit[0] is not s:
+            hit = self._cards[id(s)] = (s, cards_of(s, self.grouping))
+        return hit[1]
+
+    def sides(self, b: Battle) -> tuple[str, ...]:
+        """Side A draws first."""
+        return self.order
+
+    def at(self, b: Battle, seq: int) -> Phase | None:
+        """The phase at ``seq``, from the number of cards this turn and the card drawn."""
+        head = self._head
+        if seq < len(head):
+            name, step = head[seq]
+            return Phase(self.order[0], name, step)
+        seq -= len(head)
+        deck = b.state.extra.get("cards", {})
+        per = len(self._card)
+        total = int(deck.get("total", 0))
+        if seq < total * per:
+            name, by_other, step = self._card[seq % per]
+            card = deck.get("card", "")
+            if name == "draw":
+                return Phase(deck.get("drawer", self.order[0]), name, step)
+            side = deck.get("side", self.order[0])
+            if by_other:
+                return Phase(other(side), name, step)
+            return Phase(side, name, step, self.scope(b, card))
+        seq -= total * per
+        if seq < len(self._end):
+            name, step = self._end[seq]
+            return Phase(self.order[0], name, step)
+        return None
+
+    def scope(self, b: Battle, card: str) -> frozenset[int]:
+        """The units of a card."""
+        hit = self._scopes.get(card)
+        if hit is None:
+            entry = self.cards(b).get(card)
+            hit = self._scopes[card] = frozenset(entry[2] if entry else ())
+        return hit
+
+    def shuffle(self, b: Battle, side: str) -> None:
+        """Every card with a unit left goes into the box; side A draws first.
+
+        The box is kept as a sorted list: its order is never made (reading
+        ``cards_without_replacement``), each draw picks with a logged die.
+        """
+        us = b.state.units
+        deck = sorted(
+            k for k, (_, _, idx) in self.cards(b).items() if any(us[i].alive for i in idx)
+        )
+        b.state.extra["cards"] = {
+            "deck": deck,
+            "total": len(deck),
+            "drawn": [],
+            "card": "",
+            "side": "",
+            "drawer": self.order[0],
+        }
+        if b.narrate:
+            b.say(f"Turn {b.state.turn}: the cards are shuffled, {len(deck)} in the box")
+
+    def draw(self, b: Battle, side: str) -> None:
+        """Seed 004: the drawer takes one card without looking; its units act next."""
+        deck = b.state.extra["cards"]
+        left: list[str] = deck["deck"]
+        if not left:  # pragma: no cover - the turn ends when the box is empty
+            return
+        k = b.roll(1, len(left), "card draw")[0] - 1
+        card = left.pop(k)
+        name, card_side, idx = self.cards(b)[card]
+        deck["drawn"].append(card)
+        deck["card"] = card
+        deck["side"] = card_side
+        drawer = deck["drawer"]
+        deck["drawer"] = other(card_side)  # "The side that did not move now draws"
+        if b.narrate:
+            alive = sum(1 for i in idx if b.state.units[i].alive)
+            b.say(
+                f"{drawer.title()} draws: {name} ({card_side})"
+                + ("" if alive else ": no units left")
+            )
