@@ -35,11 +35,12 @@ def effects_text(b: Battle, i: int) -> str:
 
 
 def status_table(b: Battle, title: str = "") -> Table:
-    """Every unit: side, troops and formation, strength, status marker, effects, place."""
+    """Every unit (Union blue, Confederate red): troops and formation, strength, status
+    marker, effects, place."""
     from rich.table import Table
 
     t = Table(title=title or None, title_justify="left", show_lines=False, pad_edge=False)
-    for col in ("unit", "side", "troops", "stands", "status", "effects", "at"):
+    for col in ("unit", "troops", "stands", "status", "effects", "at"):
         t.add_column(col, no_wrap=col in ("stands", "at"))
     for u in b.state.units:
         if not u.alive:
@@ -47,7 +48,6 @@ def status_table(b: Battle, title: str = "") -> Table:
         colour = "blue" if u.side == "union" else "red"
         t.add_row(
             f"[{colour}]{u.name}[/]",
-            u.side,
             u.label().removeprefix(u.name).strip(" ()"),
             f"{u.stands}/{u.stands0}",
             b.status.label(u),
