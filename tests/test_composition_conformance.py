@@ -27,6 +27,14 @@ COMPOSITIONS = {
     "five-step": '[rules]\nsequence = "five-step"\nfirst = "union"',
     "five-step+MM": '[rules]\nsequence = "five-step"\nstatus = "quick-acw"',
     "card-draw": '[rules]\nsequence = "card-draw"\ncards = "brigade"',
+    "002+001": '[rules]\nevents = ["solo-events"]\nattacker = "confederate"',
+    "five-step+001": (
+        '[rules]\nsequence = "five-step"\nevents = ["solo-events"]\nattacker = "union"'
+    ),
+    "card-draw+001": (
+        '[rules]\nsequence = "card-draw"\ncards = "regiment"\nevents = ["solo-events"]\n'
+        'attacker = "confederate"'
+    ),
 }
 
 

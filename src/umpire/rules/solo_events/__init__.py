@@ -1,0 +1,44 @@
+"""Seed 001: solo random events (borrowed from Maurice) as the ``solo-events`` events role.
+
+The tables ship in ``umpire/data/tables/solo_events.toml``; ``events.py`` rolls them at
+the start of each turn and acts on the game through the tactical engine's seams;
+``data/mapping.toml`` maps 001's terms (BW, DISR, phases, army morale) onto the host
+rules, and ``data/labels.toml`` holds every default and reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from umpire.battle.roles import RulesSpec
+from umpire.rules.labels import Labelled, load_labels
+from umpire.rules.solo_events.events import DATA
+
+
+class SoloEventsModule:
+    """The role module ``solo-events``."""
+
+    id = "solo-events"
+    name = "Solo random events, a d20 table (borrowed from Maurice)"
+    seed = "001"
+    provides = ("events",)
+
+    def defaults(self) -> list[Labelled]:
+        """Every labelled default and reading of ``data/labels.toml``."""
+        return load_labels(DATA / "labels.toml")
+
+    def role(self, kind: str, spec: RulesSpec) -> Any:
+        """The events role."""
+        if kind != "events":
+            raise KeyError(kind)
+        from umpire.rules.solo_events.events import SoloEvents
+
+        return SoloEvents(spec)
+
+    def needs(self, kind: str) -> Mapping[str, tuple[frozenset[str], str]]:
+        """It mounts on any sequence and combat."""
+        return {}
+
+
+MODULE = SoloEventsModule()
