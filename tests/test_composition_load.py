@@ -34,6 +34,12 @@ def with_rules(table: str) -> str:
         ('[rules]\nsequnce = "quick-acw"', 4, "rules.sequnce: Extra inputs are not permitted"),
         ('[rules]\nfirst = "prussia"', 4, "rules.first: Input should be 'union' or 'confederate'"),
         ('[rules]\nevents = ["quick-acw"]', 3, "quick-acw provides no events role"),
+        (
+            '[rules]\nsequence = "card-draw"\nstatus = "quick-acw"',
+            3,
+            "sequence 'card-draw' cannot run with status 'quick-acw': card draws need",
+        ),
+        ('[rules]\ncombat = "five-step"', 3, "five-step provides no combat role"),
     ],
 )
 def test_bad_rules_table_is_one_line_with_file_and_line(

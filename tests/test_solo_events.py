@@ -255,6 +255,14 @@ def test_impetuous_marks_a_unit_that_can_charge() -> None:
     impetuous_must_charge); with none in range, no effect."""
     b, _ = start_turn([1, 1, 20])
     assert b.state.extra["solo_events"]["log"][0]["result"].startswith("no effect")
+    text = SCEN.format(
+        units=UNIT.format(id="c1", side="confederate", type="foot", x=10, y=20, facing=0, extra="")
+        + UNIT.format(id="u1", side="union", type="foot", x=14, y=20, facing=180, extra="")
+    )
+    b = new_battle(parse_scenario(text), ScriptedSource([1, 1, 20, 1] + [3] * 200), narrate=True)
+    b.next_request()
+    entry = b.state.extra["solo_events"]["log"][0]
+    assert entry["unit"] == "c1" and fx(unit(b, "c1"), "must_charge")
 
 
 def test_army_quits_when_its_morale_is_spent() -> None:

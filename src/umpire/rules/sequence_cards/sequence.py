@@ -79,6 +79,7 @@ def mark_start(b: Battle, side: str) -> None:
     for u in _mine(b, side):
         u.extra["from"] = [u.x, u.y]
         u.extra.pop("crossed", None)
+        u.extra["acted"] = b.state.turn  # the 'Moved' marker of seed 004 EFFECT
 
 
 def crossing(b: Battle, side: str, step: float) -> None:
@@ -120,6 +121,7 @@ def turn_end(b: Battle, side: str) -> None:
     for u in b.state.units:
         u.extra.pop("crossed", None)
         u.extra.pop("from", None)
+        u.extra.pop("acted", None)
         why = u.extra.get("fx_why", {})
         for key in ("no_move", "no_fire"):
             if why.get(key) == RIFLES:

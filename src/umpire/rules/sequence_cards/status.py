@@ -121,9 +121,12 @@ class LadderStatus:
         return None
 
     def label(self, u: Unit) -> str:
-        """Stop, Shaken, Retreated or Routed."""
+        """Stop, Shaken, Retreated or Routed; else Moved once its units acted this turn
+        (seed 004 EFFECT: markers for units 'Retreated' and 'Routed' instead of just 'Moved')."""
         s = status_of(u)
-        return self.lad.words.get(s, s) if s else ""
+        if s:
+            return self.lad.words.get(s, s)
+        return "Moved" if u.extra.get("acted") else ""
 
 
 class LadderRally:
