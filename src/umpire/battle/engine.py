@@ -285,6 +285,16 @@ class Battle:
         self._dist[i, j] = (ver[i], ver[j], d)
         return d
 
+    def nearest_enemy(self, u: Unit) -> Unit | None:
+        """The living enemy whose centre is nearest ``u``'s centre (the first on a tie)."""
+        best, bd = None, math.inf
+        for v in self.state.units:
+            if v.alive and v.side != u.side:
+                d = (v.x - u.x) ** 2 + (v.y - u.y) ** 2
+                if d < bd:
+                    best, bd = v, d
+        return best
+
     def alive(self, side: str | None = None) -> list[Unit]:
         """Living units, of one side or all."""
         return [u for u in self.state.units if u.alive and (side is None or u.side == side)]

@@ -67,6 +67,31 @@ class Step(Protocol):
         ...
 
 
+class AutoStep:
+    """A step the rules carry out alone: it asks nobody, so it has no actors or orders.
+
+    Subclasses give ``auto(b, side)``.
+    """
+
+    kind = ""
+
+    def actors(self, b: Battle, side: str) -> list[int]:
+        """Nobody is asked."""
+        return []
+
+    def eligible(self, b: Battle, actor: int) -> bool:
+        """Nobody is asked."""
+        return False
+
+    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:  # pragma: no cover
+        """Never called: the step asks nothing."""
+        raise NotImplementedError
+
+    def auto(self, b: Battle, side: str) -> None:  # pragma: no cover
+        """What the step does."""
+        raise NotImplementedError
+
+
 class ChoosingStep(Step, Protocol):
     """A step that asks its own kind of decision (an event's "the player chooses").
 

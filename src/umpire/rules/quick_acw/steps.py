@@ -15,6 +15,7 @@ from typing import Any
 
 from umpire.battle.effects import fx, fx_why, set_fx
 from umpire.battle.engine import Battle, Order
+from umpire.battle.roles import AutoStep
 from umpire.battle.state import Unit, base_size
 from umpire.board.geometry import Box, local
 from umpire.errors import IllegalActionError
@@ -82,13 +83,7 @@ def remove(b: Battle, u: Unit, why: str) -> None:
 
 def nearest_enemy(b: Battle, u: Unit) -> Unit | None:
     """The enemy whose centre is nearest ``u``'s centre."""
-    best, bd = None, math.inf
-    for v in b.state.units:
-        if v.alive and v.side != u.side:
-            d = (v.x - u.x) ** 2 + (v.y - u.y) ** 2
-            if d < bd:
-                best, bd = v, d
-    return best
+    return b.nearest_enemy(u)
 
 
 def move_away(b: Battle, u: Unit, frm: Unit, dist: float, face_away: bool, why: str) -> None:
@@ -496,22 +491,6 @@ def do_charge(b: Battle, u: Unit, t: Unit) -> None:
 
 
 # -- steps -----------------------------------------------------------------------------
-
-
-class AutoStep:
-    """A step the rules carry out alone: it asks nobody, so it has no actors or orders."""
-
-    kind = ""
-    actor = "first"
-
-    def actors(self, b: Battle, side: str) -> list[int]:
-        return []
-
-    def eligible(self, b: Battle, actor: int) -> bool:
-        return False
-
-    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:  # pragma: no cover
-        raise NotImplementedError
 
 
 class CommandStep:

@@ -15,12 +15,12 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from umpire.battle.effects import clear_fx, fx, set_fx
-from umpire.battle.roles import Composition, Phase, RulesSpec, Step
+from umpire.battle.roles import AutoStep, Composition, Phase, RulesSpec, Step
 from umpire.board.geometry import local
 from umpire.rules.sequence_cards.ladder import Ladder, ladder
 
 if TYPE_CHECKING:
-    from umpire.battle.engine import Battle, Order
+    from umpire.battle.engine import Battle
     from umpire.scenarios import Scenario
 
 SIDES = ("confederate", "union")
@@ -32,22 +32,11 @@ def other(side: str) -> str:
     return SIDES[1 - SIDES.index(side)]
 
 
-class Auto:
+class Auto(AutoStep):
     """A step that runs by itself: a function of the battle and the acting side."""
-
-    kind = ""
 
     def __init__(self, fn: Any):
         self.fn = fn
-
-    def actors(self, b: Battle, side: str) -> list[int]:
-        return []
-
-    def eligible(self, b: Battle, actor: int) -> bool:
-        return False
-
-    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:  # pragma: no cover
-        raise NotImplementedError
 
     def auto(self, b: Battle, side: str) -> None:
         self.fn(b, side)

@@ -7,10 +7,10 @@ while it is Shaken or worse, so the host combat's Morale Marker modifiers apply.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 from umpire.battle.effects import fx
+from umpire.battle.roles import AutoStep
 from umpire.rules.sequence_cards.ladder import (
     Ladder,
     counts_as_marker,
@@ -20,24 +20,13 @@ from umpire.rules.sequence_cards.ladder import (
 )
 
 if TYPE_CHECKING:
-    from umpire.battle.engine import Battle, Order
+    from umpire.battle.engine import Battle
     from umpire.battle.state import Unit
 
 
 def status_of(u: Unit) -> str:
     """The unit's rung ("" for none)."""
     return str(u.extra.get("status", ""))
-
-
-def nearest_enemy(b: Battle, u: Unit) -> Unit | None:
-    """The living enemy whose centre is nearest ``u``'s."""
-    best, bd = None, math.inf
-    for v in b.state.units:
-        if v.alive and v.side != u.side:
-            d = (v.x - u.x) ** 2 + (v.y - u.y) ** 2
-            if d < bd:
-                best, bd = v, d
-    return best
 
 
 class LadderStatus:
@@ -79,7 +68,7 @@ class LadderStatus:
                 combat.lose_stands(b, u, 1, why)
             if not u.alive:
                 return
-            en = nearest_enemy(b, u)
+            en = b.nearest_enemy(u)
             if en is not None:
                 rout = new == "route"
                 combat.displace(
@@ -129,22 +118,11 @@ class LadderStatus:
         return "Moved" if u.extra.get("acted") else ""
 
 
-class LadderRally:
+class LadderRally(AutoStep):
     """Reading ``marker_expiry``: at the rally step after a movement, older markers lapse."""
-
-    kind = ""
 
     def __init__(self, status: LadderStatus):
         self.status = status
-
-    def actors(self, b: Battle, side: str) -> list[int]:
-        return []
-
-    def eligible(self, b: Battle, actor: int) -> bool:
-        return False
-
-    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:  # pragma: no cover
-        raise NotImplementedError
 
     def auto(self, b: Battle, side: str) -> None:
         """Markers set before the movement step just run lapse; Routed units try to rally."""

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from umpire.battle.effects import clear_fx, set_fx
-from umpire.battle.roles import Choice, Composition, Request, RulesSpec
+from umpire.battle.roles import AutoStep, Choice, Composition, Request, RulesSpec
 from umpire.errors import DataFileError, IllegalActionError, UmpireError
 
 if TYPE_CHECKING:
@@ -349,22 +349,11 @@ class TurnStart:
         raise NotImplementedError
 
 
-class TurnEnd:
+class TurnEnd(AutoStep):
     """The end of the turn: this turn's event effects end; broken units cost army morale."""
-
-    kind = ""
 
     def __init__(self, role: SoloEvents):
         self.role = role
-
-    def actors(self, b: Battle, side: str) -> list[int]:
-        return []
-
-    def eligible(self, b: Battle, actor: int) -> bool:
-        return False
-
-    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:  # pragma: no cover
-        raise NotImplementedError
 
     def auto(self, b: Battle, side: str) -> None:
         book = self.role.book(b)
