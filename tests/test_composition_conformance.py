@@ -73,3 +73,21 @@ def test_saved_game_path_equals_fast_path(key: str) -> None:
     pols = {"union": make_policy("ai", 7), "confederate": make_policy("random", 7)}
     game = play_game(scen, 7, pols)
     assert state_hash(game.state["battle"]) == state_hash(fast.state), key
+
+
+def test_a_module_state_that_empties_is_deleted_from_the_saved_state() -> None:
+    """The saved-game path writes ``extra`` only when not empty; when a module's state
+    empties, the saved state must lose it too (else replay and view would disagree)."""
+    from umpire.battle.game import _save
+    from umpire.dice import ScriptedSource
+    from umpire.engine.context import Context
+
+    scen = scenario("002")
+    b = new_battle(scen, ScriptedSource([]))
+    b.state.extra["x"] = 1
+    before = b.state.to_json()
+    b.state.extra.clear()
+    ctx = Context({"battle": before, "scenario": {}}, ScriptedSource([]), {})
+    _save(ctx, before, b)
+    assert "extra" not in ctx.state["battle"]
+    assert ctx.state["battle"] == b.state.to_json()

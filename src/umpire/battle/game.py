@@ -92,8 +92,11 @@ def _save(ctx: Context, before: Mapping[str, Any], b: Battle) -> None:
                     changes.append((["battle", key, i], new))
         elif before.get(key) != value:
             changes.append((["battle", key], value))
+    gone = [key for key in before if key not in after]  # ``extra`` written only when not empty
     for path, value in changes:
         ctx.set(path, value)
+    for key in gone:
+        ctx.delete(["battle", key])
     for line in b.lines:
         ctx.say(line)
 
