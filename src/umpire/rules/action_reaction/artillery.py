@@ -1,0 +1,194 @@
+"""Seed 003 artillery (part 5, XI): solid shot, bursts, first fire as a poker hand, and
+their exact odds.
+
+Every function is pure: faces in, a ruling out; the ``*_odds`` functions enumerate the
+dice exactly (as multisets with their multinomial weights, so 7d10 is 11,440 cases, not
+ten million) and return fractions. A d10 shows 0 to 9 (reading ``d10_zero``).
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from fractions import Fraction
+from functools import cache
+from itertools import combinations_with_replacement
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from umpire.errors import DataFileError
+
+DATA = Path(__file__).parent / "data"
+D10 = tuple(range(10))
+
+
+@cache
+def data() -> dict[str, Any]:
+    """The shipped numbers of seed 003 (``data/rules.toml``)."""
+    path = DATA / "rules.toml"
+    try:
+        out: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(f"bad TOML: {exc}", file=str(path)) from None
+    return out
+
+
+def multisets(n: int, faces: Sequence[int] = D10) -> Iterator[tuple[tuple[int, ...], Fraction]]:
+    """Every sorted roll of ``n`` dice with its exact probability (multinomial weight)."""
+    total = len(faces) ** n
+    fact = math.factorial(n)
+    for combo in combinations_with_replacement(faces, n):
+        ways = fact
+        for c in Counter(combo).values():
+            ways //= math.factorial(c)
+        yield combo, Fraction(ways, total)
+
+
+def distribution(
+    n: int, rule: Callable[[tuple[int, ...]], Any], faces: Sequence[int] = D10
+) -> dict[Any, Fraction]:
+    """The exact distribution of ``rule`` over every roll of ``n`` dice."""
+    out: dict[Any, Fraction] = {}
+    for combo, p in multisets(n, faces):
+        key = rule(combo)
+        out[key] = out.get(key, Fraction(0)) + p
+    return out
+
+
+# -- solid shot (XI.A.1) -------------------------------------------------------------------
+
+
+def solid_shot_hits(bounce_die: int, hit_dice: Sequence[int]) -> tuple[bool, int]:
+    """XI.A.1: an even D10 bounces 2"; the hit dice (1, or 2 if it bounced): even = hit."""
+    bounced = bounce_die % 2 == 0
+    want = data()["solid_shot"]["dice_bounce" if bounced else "dice_no_bounce"]
+    if len(hit_dice) != want:
+        raise ValueError(f"solid shot: {want} hit dice, not {len(hit_dice)}")
+    return bounced, sum(1 for f in hit_dice if f % 2 == 0)
+
+
+def solid_shot_odds() -> dict[int, Fraction]:
+    """Exact P(hits) of a solid shot: half bounce (2 dice), half not (1 die); even hits."""
+    out: dict[int, Fraction] = {}
+    for bounce in D10:
+        n = data()["solid_shot"]["dice_bounce" if bounce % 2 == 0 else "dice_no_bounce"]
+        for combo, p in multisets(n):
+            hits = sum(1 for f in combo if f % 2 == 0)
+            out[hits] = out.get(hits, Fraction(0)) + p / 10
+    return out
+
+
+# -- bursts (XI.A.2-3) ---------------------------------------------------------------------
+
+
+def burst_hits(faces: Sequence[int]) -> int:
+    """XI.A.2: remove all 0s and each die with the highest number; the rest are hits
+    (reading ``burst_removal``)."""
+    rest = [f for f in faces if f != 0]
+    if not rest:
+        return 0
+    top = max(rest)
+    return sum(1 for f in rest if f != top)
+
+
+def burst_odds(kind: str) -> dict[int, Fraction]:
+    """Exact P(hits) of a shell (5d10) or case (7d10) burst."""
+    n = data()["burst"][f"{kind}_dice"]
+    return distribution(n, burst_hits)
+
+
+# -- first fire as a poker hand (XI.B) -----------------------------------------------------
+
+
+class Hand(NamedTuple):
+    """A first-fire hand: its category, the ruling, and the long/short call."""
+
+    category: str  # straight, five, four, full_house, three, two_pair, pair, misfire, dud
+    result: str  # hit, burst, misfire, dud
+    flight: str  # "long", "short", "both" (roll a d6) or ""
+
+
+def hand_category(faces: Sequence[int]) -> str:
+    """The poker category of 5 d10 (reading ``straight_first``, ``misfire_or_dud``)."""
+    counts = sorted(Counter(faces).values(), reverse=True)
+    distinct = sorted(set(faces))
+    if len(distinct) == 5 and distinct[-1] - distinct[0] == 4:
+        return "straight"
+    if counts[0] == 5:
+        return "five"
+    if counts[0] == 4:
+        return "four"
+    if counts[:2] == [3, 2]:
+        return "full_house"
+    if counts[0] == 3:
+        return "three"
+    if counts[:2] == [2, 2]:
+        return "two_pair"
+    if counts[0] == 2:
+        return "pair"
+    evens = sum(1 for f in faces if f % 2 == 0)
+    return "misfire" if evens * 2 > len(faces) else "dud"
+
+
+RESULT = {
+    "straight": "hit",
+    "five": "hit",
+    "four": "hit",
+    "full_house": "burst",
+    "three": "burst",
+    "two_pair": "burst",
+    "pair": "burst",
+    "misfire": "misfire",
+    "dud": "dud",
+}
+"""XI.B.1.b.(4): pairs and three of a kind burst; four, five of a kind and straights hit."""
+
+
+def flight(faces: Sequence[int], consecutive: bool = False) -> str:
+    """XI.B.1.b.(5)-(7), XI.C.1: "long", "short", "both" (settle with a d6) or ""."""
+    cfg = data()["consecutive_fire" if consecutive else "first_fire"]
+    c = Counter(faces)
+    long_ = any(c[f] >= 2 for f in cfg["long_pair"])
+    short = any(c[f] >= 2 for f in cfg["short_pair"])
+    return "both" if long_ and short else "long" if long_ else "short" if short else ""
+
+
+def first_fire(faces: Sequence[int], consecutive: bool = False) -> Hand:
+    """XI.B / XI.C: read 5 d10 as a first- (or consecutive-) fire hand."""
+    if len(faces) != 5 or not all(0 <= f <= 9 for f in faces):
+        raise ValueError(f"a fire hand is 5 d10 showing 0-9, not {list(faces)}")
+    cat = hand_category(faces)
+    return Hand(cat, RESULT[cat], flight(faces, consecutive))
+
+
+def settle_flight(d6: int) -> str:
+    """XI.B.1.b.(7): both long and short: even is short, odd is long."""
+    return "short" if d6 % 2 == 0 else "long"
+
+
+def dud_flight(d6: int) -> str:
+    """Reading ``dud_short_long``: 1 short, 2 long, otherwise on range."""
+    return {1: "short", 2: "long"}.get(d6, "")
+
+
+def hand_odds() -> dict[str, Fraction]:
+    """Exact P(category) of a 5d10 hand."""
+    return distribution(5, hand_category)
+
+
+def result_odds(consecutive: bool = False) -> dict[tuple[str, str], Fraction]:
+    """Exact P(result, flight) of a 5d10 hand (the flight of a 'both' still to settle)."""
+    return distribution(5, lambda f: (RESULT[hand_category(f)], flight(f, consecutive)))
+
+
+def deviation(d6: int) -> str:
+    """XI.A.1.a / XI.B.1.a: "1" goes left, "6" goes right, else on line."""
+    dev = data()["deviation"]
+    return "left" if d6 == dev["left"] else "right" if d6 == dev["right"] else ""
+
+
+def halved(d6: int) -> int:
+    """'1D6 halved' rounds up (reading ``half_rounds_up``)."""
+    return (d6 + 1) // 2
