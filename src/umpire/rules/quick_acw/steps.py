@@ -758,10 +758,19 @@ def resolve_fire(b: Battle, u: Unit, t: Unit, needed: int, mods: list[R.Mod], rn
     mod = sum(m.value for m in mods)
     lost = R.fire_stands_lost(faces[0] + faces[1], needed, mod, b.r)
     if b.narrate:
+        # Seed 002's own status words the result in stands; another status (004's ladder)
+        # words it as the hit's margin and then says what the hit does.
+        score = sum(faces) + mod
+        if not lost:
+            result = "miss"
+        elif b.status.id == "quick-acw":
+            result = f"{lost} stand(s)"
+        else:
+            result = f"hit, beaten by {score - needed}"
         b.say(
             f'{u.name} fires at {t.name} ({rng:.1f}", needs {needed}+): rolled '
             f"{faces[0]}+{faces[1]}{''.join(f' {m.value:+d}' for m in mods)} = "
-            f"{sum(faces) + mod}: " + (f"{lost} stand(s)" if lost else "miss")
+            f"{score}: " + result
         )
     if lost:
         b.status.on_hit(b, t, sum(faces) + mod - needed, lost, "fire")
