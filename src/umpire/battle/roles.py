@@ -15,7 +15,7 @@ protocols only; a module's internals stay behind them (held by import-linter).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
@@ -208,10 +208,6 @@ class CombatRole(Protocol):
         """Refuse an illegal order with IllegalActionError and its reason, changing nothing."""
         ...
 
-    def describe(self, b: Battle, order: Order, req: Request) -> str:
-        """An order in words (for logs and menus)."""
-        ...
-
 
 class StatusRole(Protocol):
     """What hits and failed tests do to a unit, what its markers allow, and rallying."""
@@ -297,7 +293,6 @@ class RulesSpec:
     first: str = ""
     attacker: str = ""
     cards: str = "brigade"
-    options: Mapping[str, Any] = field(default_factory=dict)
 
     def key(self) -> tuple[Any, ...]:
         """A hashable key (for caches)."""
@@ -309,7 +304,6 @@ class RulesSpec:
             self.first,
             self.attacker,
             self.cards,
-            tuple(sorted(self.options.items())),
         )
 
 

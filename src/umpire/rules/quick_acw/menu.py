@@ -247,22 +247,3 @@ def check(b: Battle, req: Request, order: Order) -> None:
                 raise IllegalActionError(f"{u.name} may {kind} only with a Morale Marker")
         else:
             raise IllegalActionError(f"unknown move order '{kind}'")
-
-
-def describe(b: Battle, order: Order, req: Request) -> str:
-    """An order in words, as the log and the menus say it."""
-    kind = order[0]
-    us = b.state.units
-    if kind == "fire":
-        return f"fire at {us[int(order[1])].name}"
-    if kind == "charge":
-        return f"charge {us[int(order[1])].name}"
-    if kind == "leader":
-        att = int(order[3])
-        return f"join {us[att].name}" if att >= 0 else f"move to ({order[1]:.1f}, {order[2]:.1f})"
-    if kind == "move":
-        u = us[req.actor]
-        d = math.hypot(float(order[1]) - u.x, float(order[2]) - u.y)
-        change = order[4] if len(order) > 4 and order[4] else ""
-        return f'move {d:.1f}"' + (f" and {CHANGE_WORDS.get(change, change)}" if change else "")
-    return {"hold": "hold", "turn": "turn about", "rout": "rout"}.get(kind, str(kind))

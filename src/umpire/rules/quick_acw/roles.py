@@ -138,12 +138,6 @@ class QuickCombat:
 
         check(b, req, order)
 
-    def describe(self, b: Battle, order: Order, req: Request) -> str:
-        """An order in words."""
-        from umpire.rules.quick_acw.menu import describe
-
-        return describe(b, order, req)
-
 
 class QuickStatus:
     """Seed 002 Morale Markers: "MM are not cumulative"; rallied by not moving."""
