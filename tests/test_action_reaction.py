@@ -133,3 +133,29 @@ def test_cheer_and_hear_xiii() -> None:
     for clear in (True, False):
         n = sum(M.reacts(c, h, clear) for c in range(10) for h in range(10))
         assert Fraction(n, 100) == M.reacts_odds(clear)
+
+
+@pytest.mark.parametrize(("n", "m"), [(1, 1), (1, 8), (8, 1), (2, 3), (5, 7), (6, 6)])
+def test_fast_hand_to_hand_odds_equal_the_enumeration(n: int, m: int) -> None:
+    """XIV.A: the dynamic programme over faces (h2h.py) gives exactly the distribution of
+    the multiset enumeration (itself checked against every ordered roll above)."""
+    from umpire.rules.action_reaction import h2h
+
+    want: dict[tuple[int, int], Fraction] = {}
+    for s, p in M.strike_odds(n, m).items():
+        key = (s.attacker_hits, s.defender_hits)
+        want[key] = want.get(key, Fraction(0)) + p
+    assert h2h.strike_distribution(n, m) == want
+
+
+def test_hand_to_hand_odds_up_to_twelve_a_side() -> None:
+    """Twelve a side: the distribution sums to one, the counts are whole rolls of 6**24,
+    and the loser odds are symmetric when both sides roll as many dice."""
+    from umpire.rules.action_reaction import h2h
+
+    counts = h2h.strike_counts(12, 12)
+    assert int(counts.sum()) == 6**24
+    odds = h2h.loser_odds(12, 12)
+    assert sum(odds.values()) == 1 and odds["attacker"] == odds["defender"]
+    with pytest.raises(ValueError, match="1 to 12 dice"):
+        h2h.strike_counts(13, 2)
