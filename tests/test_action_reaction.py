@@ -159,3 +159,46 @@ def test_hand_to_hand_odds_up_to_twelve_a_side() -> None:
     assert sum(odds.values()) == 1 and odds["attacker"] == odds["defender"]
     with pytest.raises(ValueError, match="1 to 12 dice"):
         h2h.strike_counts(13, 2)
+
+
+def test_resolve_hand_to_hand_at_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue example: `umpire resolve hand-to-hand --rules action-reaction --attacker
+    "6 5 4 3 2 1" --defender "6 6 4 4 2 2 2" --json` prints the hits and the loser; without
+    faces it rolls on a fresh seed, printed; bad faces are one line, exit 2."""
+    import json
+
+    from test_acw_cli import one_line_error, run
+
+    code, out, err = run(
+        capsys,
+        "resolve",
+        "hand-to-hand",
+        "--rules",
+        "action-reaction",
+        "--attacker",
+        "6 5 4 3 2 1",
+        "--defender",
+        "6 6 4 4 2 2 2",
+        "--json",
+    )
+    assert code == 0, err
+    res = json.loads(out)
+    assert (res["attacker_hits"], res["defender_hits"], res["loser"]) == (0, 4, "attacker")
+    assert sum(Fraction(v) for v in res["odds"].values()) == 1
+    seeds = set()
+    for _ in range(2):
+        code, out, err = run(
+            capsys, "resolve", "hand-to-hand", "--attacker-pieces", "4", "--defender-pieces", "5",
+            "--json",
+        )  # fmt: skip
+        assert code == 0, err
+        seeds.add(json.loads(out)["seed"])
+    assert len(seeds) == 2
+    code, out, err = run(capsys, "resolve", "hand-to-hand", "--attacker", "7 1", "--defender", "2")
+    one_line_error(code, out, err, "each die shows 1 to 6, not 7")
+    code, out, err = run(capsys, "resolve", "burst", "--ammunition", "grape")
+    one_line_error(code, out, err, "unknown ammunition 'grape'")
+    code, out, err = run(capsys, "resolve", "first-fire", "--roll", "1 2 3", "--json")
+    one_line_error(code, out, err, "--roll: 5 dice, not 3")
+    code, out, err = run(capsys, "resolve", "first-fire", "--rules", "quick-acw")
+    one_line_error(code, out, err, "unknown rules 'quick-acw'")

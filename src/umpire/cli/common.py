@@ -66,6 +66,34 @@ def percent(p: Fraction) -> str:
     return f"{float(p) * 100:.2f}%"
 
 
+def dice_seed(seed: int | None) -> int:
+    """The seed for rolled dice: the one given, else a fresh random one (the output prints it)."""
+    if seed is None:
+        import secrets
+
+        return secrets.randbits(32)
+    return seed
+
+
+def show_ruling(out: dict[str, Any], as_json: bool) -> None:
+    """Print a table ruling: JSON, or one line a field, odds as fractions and percentages."""
+    if as_json:
+        print_json(out)
+        return
+    import typer
+
+    for k, v in out.items():
+        if k == "odds":
+            for name, p in v.items():
+                typer.echo(f"  P({name}) = {p} = {percent(Fraction(p))}")
+        elif isinstance(v, list) and v and isinstance(v[0], dict) and "value" in v[0]:
+            typer.echo(f"{k}:")
+            for m in v:
+                typer.echo(f"  {m['value']:+d} {m['text']} [{m['source']}]")
+        else:
+            typer.echo(f"{k}: {v}")
+
+
 _db_path: str | None = None
 
 

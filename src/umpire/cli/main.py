@@ -82,6 +82,25 @@ def _register() -> None:
     for name, (target, help_text) in COMMANDS.items():  # commands that rule modules add
         module, _, attr = target.partition(":")
         groups.append((module, attr, name, help_text))
+    resolve = typer.Typer(no_args_is_help=True)
+    from umpire.rules import RESOLVERS
+
+    for target in RESOLVERS:  # every module's rulings, one command group
+        module, _, attr = target.partition(":")
+        try:
+            sub = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError):
+            continue
+        known = {c.name for c in resolve.registered_commands}
+        resolve.registered_commands.extend(
+            c for c in sub.registered_commands if c.name not in known
+        )
+    app.add_typer(
+        resolve,
+        name="resolve",
+        help="Table assistant: resolve one fire, charge, melee, artillery round or "
+        "hand-to-hand with its trace and exact odds.",
+    )
     for module, attr, name, help_text in groups:
         try:
             sub = getattr(importlib.import_module(module), attr)

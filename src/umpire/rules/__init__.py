@@ -43,12 +43,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "umpire.rules.cwb_events.cli:cwb_app",
         "Gettysburg command-phase assistant (seed 000).",
     ),
-    "resolve": (
-        "umpire.rules.quick_acw.cli:resolve_app",
-        "Table assistant: resolve one fire, charge or melee with its trace and odds.",
-    ),
 }
 """Command groups that rule modules add to ``umpire``: name -> (where, help)."""
+
+RESOLVERS: tuple[str, ...] = (
+    "umpire.rules.quick_acw.cli:resolve_app",
+    "umpire.rules.action_reaction.cli:resolve_app",
+)
+"""Typer apps whose commands join ``umpire resolve`` (each module's table rulings)."""
 
 HIDDEN = {"quick_acw"}
 """Old ids that ``umpire rules list`` does not show (they load as the module they became)."""

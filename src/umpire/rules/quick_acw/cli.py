@@ -2,7 +2,7 @@
 
 One fire, charge or melee at a real table: the table row, every modifier with its
 source, the result of the dice (typed or rolled) and the exact odds. Mounted by
-``umpire.cli.main`` through the registry (``umpire.rules.COMMANDS``).
+``umpire.cli.main`` into ``umpire resolve`` through the registry (``umpire.rules.RESOLVERS``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from umpire.cli.common import percent, print_json
+from umpire.cli.common import dice_seed, show_ruling
 from umpire.errors import IllegalActionError, UnknownNameError
 
 resolve_app = typer.Typer(help="Table assistant: resolve one fire, charge or melee with odds.")
@@ -46,7 +46,7 @@ def resolve_fire(
     from umpire.rules.quick_acw.odds import fire_odds
 
     _rules(rules)
-    seed = _seed(seed)
+    seed = dice_seed(seed)
     if firer not in ("foot", "dismounted_cavalry", "artillery"):
         raise IllegalActionError(f"'{firer}' cannot fire (mounted cavalry can't fire)")
     needed = R.fire_needed(firer, range_)
@@ -73,7 +73,7 @@ def resolve_fire(
             out["seed"] = seed
         lost = R.fire_stands_lost(sum(faces), needed, total)
         out.update(roll=faces, score=sum(faces) + total, stands_lost=lost, marker=lost > 0)
-    _show(out, as_json)
+    show_ruling(out, as_json)
 
 
 @resolve_app.command("charge")
@@ -98,7 +98,7 @@ def resolve_charge(
     from umpire.rules.quick_acw.odds import morale_odds
 
     _rules(rules)
-    seed = _seed(seed)
+    seed = dice_seed(seed)
     n_a, ma = R.morale_test(side, leader or None, marker)
     n_d, md = R.morale_test(target_side, target_leader or None, target_marker)
     sa, sd = sum(m.value for m in ma), sum(m.value for m in md)
@@ -121,7 +121,7 @@ def resolve_charge(
             out.update(stand_roll=fd, target_stands=sum(fd) + sd >= n_d)
         else:
             out["result"] = "charger moves half the distance and takes a MM"
-    _show(out, as_json)
+    show_ruling(out, as_json)
 
 
 @resolve_app.command("melee")
@@ -152,7 +152,7 @@ def resolve_melee(
     from umpire.rules.quick_acw.odds import melee_odds
 
     _rules(rules)
-    seed = _seed(seed)
+    seed = dice_seed(seed)
     try:
         sa_, ta, fa_, na = a.split(",")
         sb_, tb, fb_, nb = b.split(",")
@@ -218,16 +218,7 @@ def resolve_melee(
                 lose: f"{row.lose_loss}{'#' if row.lose_retreat else ''}",
             },
         )
-    _show(out, as_json)
-
-
-def _seed(seed: int | None) -> int:
-    """The seed for rolled dice: the one given, else a fresh random one (printed in the output)."""
-    if seed is None:
-        import secrets
-
-        return secrets.randbits(32)
-    return seed
+    show_ruling(out, as_json)
 
 
 def _faces(text: str, seed: int) -> list[int]:
@@ -242,21 +233,3 @@ def _faces(text: str, seed: int) -> list[int]:
     from umpire.dice import SeededSource
 
     return SeededSource(seed).dice(2, 6, "resolve")
-
-
-def _show(out: dict[str, Any], as_json: bool) -> None:
-    from fractions import Fraction
-
-    if as_json:
-        print_json(out)
-        return
-    for k, v in out.items():
-        if k == "odds":
-            for name, p in v.items():
-                typer.echo(f"  P({name}) = {p} = {percent(Fraction(p))}")
-        elif isinstance(v, list) and v and isinstance(v[0], dict):
-            typer.echo(f"{k}:")
-            for m in v:
-                typer.echo(f"  {m['value']:+d} {m['text']} [{m['source']}]")
-        else:
-            typer.echo(f"{k}: {v}")
