@@ -202,3 +202,55 @@ def test_resolve_hand_to_hand_at_the_cli(capsys: pytest.CaptureFixture[str]) -> 
     one_line_error(code, out, err, "--roll: 5 dice, not 3")
     code, out, err = run(capsys, "resolve", "first-fire", "--rules", "quick-acw")
     one_line_error(code, out, err, "unknown rules 'quick-acw'")
+
+
+def test_canister_on_the_rifle_stick_xi_a_4() -> None:
+    """XI.A.4.a: 9 d10 on the rifle stick (default rifle_stick: 9 at 0-3" down to 1 at
+    24-27"); 'Any number equal to or less than the number on the stick is a hit'."""
+    assert [A.stick_value(d) for d in (0, 2.9, 3, 26.9, 27)] == [9, 9, 8, 1, 1]
+    assert A.stick_value(27.5) is None
+    assert A.stick_hits([0, 1, 2, 3, 4, 5, 6, 7, 8], 6, 1) == 6
+    # the exact odds equal enumeration of every roll (3 dice for speed)
+    want: dict[int, Fraction] = {}
+    for roll in product(range(10), repeat=3):
+        k = A.stick_hits(roll, 6, 1)
+        want[k] = want.get(k, Fraction(0)) + Fraction(1, 1000)
+    assert A.stick_odds(3, 6, 1) == want
+
+
+def test_charge_dice_xii_h() -> None:
+    """XII.H.3-5: infantry 1d6 a stand in line, 1d10 in column; mounted cavalry 2d6 a stand,
+    3d6 in column; 'No other pieces may charge'; dice from the centre out, descending."""
+    assert M.charge_dice("infantry", "line", 4) == [(1, 6)] * 4
+    assert M.charge_dice("infantry", "column", 4) == [(1, 10)]
+    assert M.charge_dice("cavalry", "line", 2) == [(2, 6)] * 2
+    assert M.charge_dice("cavalry", "column", 3) == [(3, 6)]
+    with pytest.raises(ValueError, match="no other pieces may charge"):
+        M.charge_dice("artillery", "line", 2)
+    placed = M.centre_out([3, 6, 1, 5, 4])
+    mid = len(placed) // 2
+    assert placed[mid] == 6
+    assert placed[:mid] == sorted(placed[:mid]) and placed[mid:] == sorted(
+        placed[mid:], reverse=True
+    )
+
+
+def test_artillery_and_charges_at_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad input the issue names: canister beyond its stick, a charge by artillery, an
+    unknown ammunition type: one line each, exit 2."""
+    import json
+
+    from test_acw_cli import one_line_error, run
+
+    code, out, err = run(capsys, "resolve", "canister", "--range", "30")
+    one_line_error(code, out, err, 'canister reaches 27" (the rifle stick), not 30"')
+    code, out, err = run(capsys, "resolve", "charge-distance", "--troops", "artillery")
+    one_line_error(code, out, err, "no other pieces may charge")
+    code, out, err = run(capsys, "resolve", "solid-shot", "--roll", "4 2", "--json")
+    one_line_error(code, out, err, "solid shot: 2 hit dice, not 1")
+    args = ["canister", "--range", "10", "--roll", "0 1 2 3 4 5 6 7 8", "--deductions", "1"]
+    code, out, err = run(capsys, "resolve", *args, "--json")
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["stick"] == 6 and res["hits"] == 6
+    assert sum(Fraction(v) for v in res["odds"].values()) == 1

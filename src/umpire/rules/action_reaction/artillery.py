@@ -192,3 +192,37 @@ def deviation(d6: int) -> str:
 def halved(d6: int) -> int:
     """'1D6 halved' rounds up (reading ``half_rounds_up``)."""
     return (d6 + 1) // 2
+
+
+# -- canister on the rifle stick (XI.A.4) ---------------------------------------------------
+
+
+def stick_value(distance: float, stick: str = "rifle") -> int | None:
+    """Default ``rifle_stick``: the section's number at ``distance`` inches (None: beyond)."""
+    cfg = data()["stick"]
+    values: list[int] = cfg[stick]
+    section = float(cfg[f"{stick}_section"])
+    if distance < 0:
+        raise ValueError("a distance is not negative")
+    k = int(distance // section) if distance < section * len(values) else len(values)
+    if distance == section * len(values):
+        k = len(values) - 1  # the stick's far end still counts
+    return values[k] if k < len(values) else None
+
+
+def stick_hits(faces: Sequence[int], value: int, deductions: int) -> int:
+    """XI.A.4.a.(2)(b): 'Any number equal to or less than the number on the stick is a hit'
+    (after the deductions); a 0 counts as 0."""
+    need = value - deductions
+    return sum(1 for f in faces if f <= need)
+
+
+def stick_odds(dice: int, value: int, deductions: int) -> dict[int, Fraction]:
+    """Exact P(hits) of ``dice`` d10 on the stick: binomial with p = (need + 1) / 10."""
+    need = value - deductions
+    p = Fraction(min(10, max(0, need + 1)), 10)
+    return {
+        k: math.comb(dice, k) * p**k * (1 - p) ** (dice - k)
+        for k in range(dice + 1)
+        if p**k * (1 - p) ** (dice - k)
+    }

@@ -195,3 +195,105 @@ def reaction_cmd(
         odds[k] = odds.get(k, Fraction(0)) + Fraction(1, sides)
     out["odds"] = odds
     show_ruling(out, as_json)
+
+
+@resolve_app.command("canister")
+def canister_cmd(
+    rules: str = typer.Option("action-reaction", "--rules"),
+    range_: float = typer.Option(..., "--range", help="inches to the target"),
+    deductions: int = typer.Option(0, help="smoke, fog, terrain, walls and fences"),
+    roll: str = typer.Option("", help="the nine d10 faces (0-9)"),
+    seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
+    odds_only: bool = typer.Option(False, "--odds"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """XI.A.4: 9 d10 on the rifle stick; each at or under its number less deductions hits."""
+    from umpire.rules.action_reaction import artillery as A
+
+    _rules(rules)
+    value = A.stick_value(range_)
+    if value is None:
+        reach = len(A.data()["stick"]["rifle"]) * A.data()["stick"]["rifle_section"]
+        raise IllegalActionError(f'canister reaches {reach:g}" (the rifle stick), not {range_:g}"')
+    n = A.data()["stick"]["canister_dice"]
+    out: dict[str, Any] = {
+        "rule": "003 XI.A.4 (rifle stick, default rifle_stick)",
+        "stick": value,
+        "needed": f"{value - deductions} or less on a d10 (0-9)",
+    }
+    if not odds_only:
+        if roll:
+            faces = _faces(roll, n, 10, 0, "--roll")
+        else:
+            seed = dice_seed(seed)
+            out["seed"] = seed
+            faces = _roll(n, 10, 0, seed)
+        out.update(roll=faces, hits=A.stick_hits(faces, value, deductions))
+    out["odds"] = {f"{k} hits": p for k, p in A.stick_odds(n, value, deductions).items()}
+    show_ruling(out, as_json)
+
+
+@resolve_app.command("solid-shot")
+def solid_shot_cmd(
+    rules: str = typer.Option("action-reaction", "--rules"),
+    roll: str = typer.Option("", help='the bounce d10, then the hit d10s, e.g. "4 2 7"'),
+    seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """XI.A.1: an even d10 bounces 2" and rolls 2 hit dice, else 1; even hit dice hit."""
+    from umpire.rules.action_reaction import artillery as A
+
+    _rules(rules)
+    out: dict[str, Any] = {"rule": "003 XI.A.1"}
+    if roll:
+        faces = _faces(roll, None, 10, 0, "--roll")
+    else:
+        seed = dice_seed(seed)
+        out["seed"] = seed
+        first = _roll(1, 10, 0, seed)
+        faces = first + _roll(2 if first[0] % 2 == 0 else 1, 10, 0, seed + 1)
+    try:
+        bounced, hits = A.solid_shot_hits(faces[0], faces[1:])
+    except ValueError as exc:
+        raise IllegalActionError(f"--roll: {exc}") from None
+    out.update(roll=faces, bounced=bounced, hits=hits)
+    out["odds"] = {f"{k} hits": p for k, p in sorted(A.solid_shot_odds().items())}
+    show_ruling(out, as_json)
+
+
+@resolve_app.command("charge-distance")
+def charge_cmd(
+    rules: str = typer.Option("action-reaction", "--rules"),
+    troops: str = typer.Option(..., help="infantry or cavalry (mounted)"),
+    formation: str = typer.Option("line", help="line or column"),
+    stands: int = typer.Option(1, help="stands in the charging line"),
+    move: float = typer.Option(0.0, help="the regular move less deductions (inches)"),
+    seed: int | None = typer.Option(None, help="dice seed (default fresh, printed)"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """XII.H: the dice each stand (or the column) adds to its move, centre to flanks."""
+    from fractions import Fraction
+
+    from umpire.dice import parse
+    from umpire.rules.action_reaction.melee import centre_out, charge_dice
+
+    _rules(rules)
+    try:
+        dice = charge_dice(troops, formation, stands)
+    except ValueError as exc:
+        raise IllegalActionError(str(exc)) from None
+    seed = dice_seed(seed)
+    count, sides = dice[0]
+    low = 0 if sides == 10 else 1
+    rolls = [sum(_roll(count, sides, low, seed + k)) for k in range(len(dice))]
+    placed = centre_out(rolls) if formation == "line" else rolls
+    expr = f"{count}d{sides}" if sides != 10 else "1d10-1"
+    dist = {f'+{int(v)}"': Fraction(p) for v, p in parse(expr).distribution()}
+    out: dict[str, Any] = {
+        "rule": "003 XII.H",
+        "seed": seed,
+        "adds": placed,
+        "reach": [move + r for r in placed],
+        "odds": dist,
+    }
+    show_ruling(out, as_json)

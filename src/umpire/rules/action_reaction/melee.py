@@ -119,3 +119,32 @@ def reacts(cheer_d10: int, hear_d10: int, clear_field: bool) -> bool:
 def reacts_odds(clear_field: bool) -> Fraction:
     """Exact P(the defender reacts to the charge)."""
     return Fraction(1) if clear_field else Fraction(1, 4)
+
+
+# -- charges (XII.H) ---------------------------------------------------------------------------
+
+
+def charge_dice(troops: str, formation: str, stands: int) -> list[tuple[int, int]]:
+    """Default ``charge_dice``: the dice added to the move, as (count, sides) per roll: one
+    roll per stand in line, one for a column. 'No other pieces may charge' (XII.H.5)."""
+    if troops not in ("infantry", "cavalry"):
+        raise ValueError(f"no other pieces may charge (003 XII.H.5): not {troops}")
+    if formation not in ("line", "column"):
+        raise ValueError(f"a charge is made in line or column, not {formation}")
+    expr = data()["charge"][f"{troops}_{formation}"]
+    count, sides = (int(v) for v in expr.split("d"))
+    rolls = stands if formation == "line" else 1
+    return [(count, sides)] * rolls
+
+
+def centre_out(values: Sequence[int]) -> list[int]:
+    """XII.H.3.a.(1): 'arrange the dice from center to the flanks in descending order':
+    the highest at the centre, then alternately right and left (left to right order)."""
+    ordered = sorted(values, reverse=True)
+    out: list[int] = []
+    for k, v in enumerate(ordered):
+        if k % 2:
+            out.insert(0, v)
+        else:
+            out.append(v)
+    return out
