@@ -254,3 +254,24 @@ def test_artillery_and_charges_at_the_cli(capsys: pytest.CaptureFixture[str]) ->
     res = json.loads(out)
     assert res["stick"] == 6 and res["hits"] == 6
     assert sum(Fraction(v) for v in res["odds"].values()) == 1
+
+
+def test_terrain_xvi() -> None:
+    """XVI: woodlots -1 movement and fire; uphill D6 halved off, downhill on, -1 fire; rail
+    fence 1d6 off and -1 fire; a worm fence 1d6 off; a stone wall 1d10 off and 1d6 off fire;
+    'If the number exceeds the amount of movement left, the regiment may not move'."""
+    from umpire.rules.action_reaction import terrain as T
+
+    assert T.movement("woodlot", 6) == T.Going(5, False, 1)
+    assert T.movement("uphill", 6, 5) == T.Going(3, False, 3)  # 5 halved, rounded up
+    assert T.movement("downhill", 6, 2) == T.Going(7, False, 1)
+    assert T.movement("worm_fence", 4, 5) == T.Going(0.0, True, 5)
+    assert T.movement("worm_fence", 4, 3) == T.Going(1, False, 3)
+    assert T.movement("stone_wall", 9, 0) == T.Going(0.0, True, 10)  # a 0 reads as 10
+    assert T.fire_deduction("woodlot") == 1 and T.fire_deduction("stone_wall", 4) == 4
+    # exact stall odds by the die: a worm fence with 4" left stalls on 5 or 6
+    assert T.stall_odds("worm_fence", 4) == Fraction(2, 6)
+    assert T.stall_odds("stone_wall", 4) == Fraction(6, 10)  # 5, 6, 7, 8, 9 and 0 (10)
+    assert T.stall_odds("woodlot", 0.5) == 1
+    with pytest.raises(ValueError, match="unknown terrain 'swamp'"):
+        T.movement("swamp", 6)
