@@ -2,8 +2,9 @@
 
 The tables ship in ``umpire/data/tables/solo_events.toml``; ``events.py`` rolls them at
 the start of each turn and acts on the game through the tactical engine's seams;
-``data/mapping.toml`` maps 001's terms (BW, DISR, phases, army morale) onto the host
-rules, and ``data/labels.toml`` holds every default and reading.
+``data/mapping.toml`` (read by ``mapping.py``) maps 001's terms (BW, DISR, phases, army
+morale) and each of the 20 events onto the host rules, and ``data/labels.toml`` holds
+every default and reading (docs/solo_events.md).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from umpire.battle.roles import RulesSpec
 from umpire.rules.labels import Labelled, load_labels
-from umpire.rules.solo_events.events import DATA
+from umpire.rules.solo_events.mapping import LABELS
 
 
 class SoloEventsModule:
@@ -26,7 +27,7 @@ class SoloEventsModule:
 
     def defaults(self) -> list[Labelled]:
         """Every labelled default and reading of ``data/labels.toml``."""
-        return load_labels(DATA / "labels.toml")
+        return load_labels(LABELS)
 
     def role(self, kind: str, spec: RulesSpec) -> Any:
         """The events role."""

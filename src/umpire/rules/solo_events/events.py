@@ -1,101 +1,59 @@
 """Seed 001's solo random events as the events role: rolled at the start of each turn.
 
-"At the beginning of each turn, roll a D6. If the result is a '1' or a '6', then a random
-event has occurred ... If the result is odd, then the event will affect the attacker ...
-Roll a D20". The three tables ship in ``umpire/data/tables/solo_events.toml``. Events
-act through the seams (unit effects, the status role, the combat's moves), so they work
-on whichever combat and sequence are mounted. "Chosen randomly" is a logged die over
-the eligible units; "the player chooses" is a decision put to that side.
+001 RANDOM EVENTS: "At the beginning of each turn, roll a D6. If the result is a '1' or
+a '6', then a random event has occurred ... roll a D6. If the result is odd, then the
+event will affect the attacker ... even ... the defender. Roll a D20". The three tables
+ship in ``umpire/data/tables/solo_events.toml``; ``data/mapping.toml`` says what each
+event does on the host. Events act only through the seams (unit effects, the status
+role, the combat's moves and checks), so they work on whichever sequence, combat and
+status are mounted. "Chosen randomly" is a logged die over the eligible units; "the
+player chooses" is a decision put to the side the event affects.
 """
 
 from __future__ import annotations
 
 import math
-import tomllib
-from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from umpire.battle.effects import clear_fx, set_fx
 from umpire.battle.roles import AutoStep, Choice, Composition, Request, RulesSpec
-from umpire.errors import DataFileError, IllegalActionError, UmpireError
+from umpire.errors import IllegalActionError, UmpireError
+from umpire.rules.solo_events.mapping import (
+    ADDITIVE,
+    MAPPING,
+    Event,
+    HostMapping,
+    load_mapping,
+    shipped,
+)
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle, Order
     from umpire.battle.state import Unit
     from umpire.scenarios import Scenario
 
-DATA = Path(__file__).parent / "data"
 KEY = "solo_events"
+"""This module's part of ``state.extra``."""
 
-EFFECTS: dict[str, list[tuple[str, Any]]] = {
-    # event id -> the unit effects it puts on the unit "for this turn"
-    "hesitant": [("no_act", 1)],
-    "limited_ammo": [("no_fire", 1)],
-    "rough_going": [("terrain", "harder")],
-    "bad_aim": [("fire_mod", -1)],
-    "valiant_charge": [("fire_mod", 1), ("melee_mod", 1)],
-    "stirrups_in": [("charge_mod", 1), ("melee_mod", 1)],
-    "whiff_of_grape": [("canister_mod", 1)],
-    "rally_to_the_colours": [("ignore_disruption", 1)],
-    "deadly_fire": [("reaction_fire_mod", 1)],
-    "thick_smoke": [("reaction_fire_mod", -1)],
-    "find_the_way": [("terrain", "easier")],
-    "hold_the_line": [("extra_die", 1)],
-    "impetuous": [("must_charge", 1)],
-    "well_disciplined": [("no_rally", 1)],
+SIDES = ("confederate", "union")
+
+FX_WORDS = {
+    "no_act": "may do nothing this turn (no move, fire, charge or rally)",
+    "no_fire": "may not fire this turn",
+    "no_move": "has made its move for the turn",
+    "no_charge": "may not charge this turn",
+    "fire_mod": "{v:+d} to its fire this turn",
+    "melee_mod": "{v:+d} to its melee this turn",
+    "charge_mod": "{v:+d} to its charge test this turn",
+    "canister_mod": "{v:+d} to its canister fire this turn",
+    "reaction_fire_mod": "{v:+d} to its defensive (reaction) fire this turn",
+    "extra_die": "{v} more die (stand) in combat this turn",
+    "ignore_disruption": "its markers do not cut its combat dice this turn",
+    "must_charge": "must charge this turn while it has a legal charge",
+    "no_rally": "makes no separate recovery attempt (rally) this turn",
 }
-"""Seed 001 events 3-20 that mark a unit for the turn (the rest act at once)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Mapping001:
-    """Seed 001's terms on the host rules (``data/mapping.toml``)."""
-
-    types: dict[str, str]
-    recovery_needs: int
-    urgent_bw: float
-    leader_move: float
-    broken_unit_cost: str
-
-
-def load_mapping(path: Path, known_types: Any = None) -> Mapping001:
-    """Read the mapping; a troop type the combat lacks is an error naming file and line."""
-    text = path.read_text(encoding="utf-8")
-    try:
-        raw: dict[str, Any] = tomllib.loads(text)
-        nums = raw["numbers"]
-        out = Mapping001(
-            {str(k): str(v) for k, v in raw["types"].items()},
-            int(nums["recovery_needs"]),
-            float(nums["urgent_bw"]),
-            float(nums["leader_move"]),
-            str(nums["broken_unit_cost"]),
-        )
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"bad TOML: {exc}", file=str(path)) from None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise DataFileError(f"missing or malformed entry {exc}", file=str(path)) from None
-    if known_types is not None:
-        for name, host in out.types.items():
-            if host not in known_types:
-                line = next(
-                    (n for n, ln in enumerate(text.splitlines(), 1) if ln.startswith(name)), None
-                )
-                raise DataFileError(
-                    f"seed 001's '{name}' maps to troop type '{host}', which the combat "
-                    f"module lacks (it has: {', '.join(sorted(known_types))})",
-                    file=str(path),
-                    line=line,
-                )
-    return out
-
-
-@cache
-def mapping() -> Mapping001:
-    """The shipped mapping."""
-    return load_mapping(DATA / "mapping.toml")
+"""Unit effects in words, for the narrative and the log."""
 
 
 def other(side: str) -> str:
@@ -109,144 +67,374 @@ def _table(table_id: str) -> Any:
     return builtin_tables().get(table_id)
 
 
+def fx_words(key: str, value: Any) -> str:
+    """One unit effect in words."""
+    if key == "terrain":
+        if value == "harder":
+            return "treats open ground as rough and rough as impassable this turn"
+        return "treats rough ground as open this turn"
+    return FX_WORDS.get(key, key.replace("_", " ")).format(v=int(value))
+
+
 class SoloEvents:
-    """The events role of seed 001: a roll at the start of each turn, effects that expire."""
+    """The events role of seed 001: the roll at the start of a turn, effects that expire."""
 
     id = "solo-events"
 
-    def __init__(self, spec: RulesSpec, m: Mapping001 | None = None):
+    def __init__(self, spec: RulesSpec, path: Path | None = None):
         self.spec = spec
-        self.m = m or mapping()
+        self.path = path or MAPPING
+        self.m: HostMapping = shipped() if path is None else load_mapping(path)
+        self._start = TurnStart(self)
+        self._end = TurnEnd(self)
 
     def bind(self, comp: Composition) -> None:
-        """Check that the mapping's troop types are the combat module's."""
-        load_mapping(DATA / "mapping.toml", set(comp.combat.bases))
+        """Check the mapping against the mounted combat's troop types (default ``types``)."""
+        self.m = load_mapping(self.path, set(comp.combat.bases))
 
     def validate(self, s: Scenario) -> None:
-        """Seed 001: "the event will affect the attacker ... the defender": name the attacker."""
-        if not self.spec.attacker:
+        """001: "odd ... the attacker ... even ... the defender": [rules] names the attacker."""
+        if self.spec.attacker not in SIDES:
             raise UmpireError('solo-events needs [rules] attacker = "union" or "confederate"')
 
     def points(self) -> tuple[str, ...]:
-        """The start of a turn (the roll) and its end (effects expire, army morale)."""
+        """The start of a turn (the rolls and any choice) and its end (effects expire)."""
         return ("turn_start", "turn_end")
 
     def step(self, point: str) -> Any:
-        """The step at ``point``."""
-        return TurnStart(self) if point == "turn_start" else TurnEnd(self)
+        """The step at ``point`` (reading ``turn_start_one_step``)."""
+        if point == "turn_start":
+            return self._start
+        if point == "turn_end":
+            return self._end
+        raise KeyError(f"solo-events acts at no point '{point}'")
 
     # -- bookkeeping --------------------------------------------------------------------
     def book(self, b: Battle) -> dict[str, Any]:
-        """This module's part of the state: army morale, the log, this turn's marks."""
+        """This module's state: army morale, the log, this turn's marks, a pending choice."""
         book: dict[str, Any] | None = b.state.extra.get(KEY)
         if book is None:
             units = b.state.units
             book = b.state.extra[KEY] = {
-                "morale": {
-                    s: sum(1 for u in units if u.side == s) for s in ("confederate", "union")
-                },
+                "morale": {s: sum(1 for u in units if u.alive and u.side == s) for s in SIDES},
                 "counted": [],
                 "log": [],
                 "marks": [],
                 "pending": None,
-                "turn": 0,
+                "rolled": 0,
             }
         return book
 
-    def note(self, b: Battle, entry: dict[str, Any], text: str) -> None:
-        """Log an event's outcome in the state and the narrative."""
+    def note(self, b: Battle, entry: dict[str, Any]) -> None:
+        """Log one event's outcome in the state and the narrative."""
         self.book(b)["log"].append(entry)
-        if b.narrate:
-            b.say(text)
+        b.say(f"  -> {entry['result']}")
 
-    def eligible(self, b: Battle, side: str, unit: str) -> list[int]:
-        """Living units of ``side`` of 001's type ``unit`` ("" any; in_charge_range)."""
+    def mark(self, b: Battle, u: Unit, fx: tuple[tuple[str, Any], ...], why: str) -> str:
+        """Put unit effects on ``u`` for this turn, remembering what it had (``this_turn_only``)."""
+        marks = self.book(b)["marks"]
+        words = []
+        for key, value in fx:
+            have = u.extra.get("fx", {})
+            prev = have.get(key)
+            prev_why = u.extra.get("fx_why", {}).get(key)
+            if value is True:
+                new: Any = b.state.turn
+            elif key in ADDITIVE:
+                new = int(prev or 0) + int(value)
+            else:
+                new = value
+            set_fx(u, key, new, why)
+            marks.append([u.i, key, new, why, prev, prev_why])
+            words.append(fx_words(key, value if key in ADDITIVE else new))
+        b.memo.clear()  # the combat caches legality answers that read the effects
+        return "; ".join(words)
+
+    def unmark(self, b: Battle) -> None:
+        """End this turn's effects; give back what the unit had before, unless changed since."""
+        book = self.book(b)
+        for i, key, new, why, prev, prev_why in reversed(book["marks"]):
+            u = b.state.units[i]
+            if u.extra.get("fx", {}).get(key) != new:
+                continue
+            if u.extra.get("fx_why", {}).get(key) != why:
+                continue
+            if prev is None:
+                clear_fx(u, key)
+            else:
+                set_fx(u, key, prev, prev_why or "")
+        book["marks"] = []
+        b.memo.clear()
+
+    def eligible(self, b: Battle, side: str, ev: Event) -> list[int]:
+        """The living units of ``side`` the event may pick, in scenario order."""
         us = [u for u in b.state.units if u.alive and u.side == side]
-        if unit == "in_charge_range":
+        if ev.unit == "in_charge_range":
             return [u.i for u in us if has_charge(b, u)]
-        if unit:
-            host = self.m.types.get(unit, unit)
+        if ev.unit:
+            host = self.m.host_type(ev.unit)
             us = [u for u in us if u.type == host]
         return [u.i for u in us]
 
-    def mark(self, b: Battle, u: Unit, event: str, why: str) -> None:
-        """Put an event's effects on ``u`` for this turn (reading ``this_turn_only``)."""
-        for key, value in EFFECTS.get(event, []):
-            set_fx(u, key, value, why)
-            self.book(b)["marks"].append([u.i, key])
-        b.memo.clear()
+    # -- the roll -------------------------------------------------------------------------
+    def roll_event(self, b: Battle) -> None:
+        """001 RANDOM EVENTS: the check, the side, the event; random parts carried out."""
+        book = self.book(b)
+        check = b.roll(1, 6, "solo events: does an event occur? (1d6: 1 or 6)")[0]
+        if not _table("solo_event_check").lookup(check).effects.get("event"):
+            b.say(f"Random event check (1d6 = {check}): no event this turn")
+            return
+        face = b.roll(1, 6, "solo events: which side? (1d6: odd the attacker, even the defender)")[
+            0
+        ]
+        role = str(_table("solo_event_side").lookup(face).effects["side"])
+        attacker = self.spec.attacker or "confederate"
+        side = attacker if role == "attacker" else other(attacker)
+        number = b.roll(1, 20, "solo events: which event? (1d20)")[0]
+        ev = self.m.events[_table("solo_events").lookup(number).id]
+        b.say(
+            f"Random event (1d6 = {check}): {side.title()} ({role}, 1d6 = {face}): "
+            f"{number} {ev.name} — {ev.text}"
+        )
+        entry: dict[str, Any] = {
+            "turn": b.state.turn,
+            "side": side,
+            "role": role,
+            "number": number,
+            "event": ev.id,
+            "unit": None,
+            "chosen": None,
+        }
+        if ev.chooser == "none":
+            entry["result"] = self.carry_out(b, ev, side, None)
+            self.note(b, entry)
+            return
+        pool = self.eligible(b, side, ev)
+        if not pool:
+            entry["result"] = f"no effect: the {side.title()} has no {wanted(ev)}"
+            self.note(b, entry)
+            return
+        if len(pool) == 1:
+            u = b.state.units[pool[0]]
+            entry.update(unit=u.id, chosen="only")
+        elif ev.chooser == "random":
+            n = len(pool)
+            k = b.roll(1, n, f"solo events: {ev.name}, a {side.title()} unit at random (d{n})")[0]
+            u = b.state.units[pool[k - 1]]
+            entry.update(unit=u.id, chosen="random", die=[k, n])
+            b.say(f"  {ev.name}: d{n} = {k}: {u.name} (of {n} eligible units)")
+        else:
+            book["pending"] = {"event": ev.id, "side": side, "pool": pool, "entry": entry}
+            b.say(f"  {ev.name}: the {side.title()} player chooses among {len(pool)} units")
+            return
+        entry["result"] = self.carry_out(b, ev, side, u)
+        self.note(b, entry)
 
     # -- the events -----------------------------------------------------------------------
-    def apply(self, b: Battle, event: str, name: str, side: str, u: Unit | None) -> str:
-        """Carry out event ``event`` for ``side`` (on unit ``u`` where it names one)."""
-        why = f"{name} (001 event)"
-        if event in EFFECTS and u is not None:
-            self.mark(b, u, event, why)
-            if event == "well_disciplined":
-                b.status.recover(b, u, why)
-            return f"{u.name}: {why}"
-        if event == "disorganized" and u is not None:
-            if b.status.move_limit(b, u) == "none" and b.status.label(u) in ("Routed",):
-                return f"{u.name} is already at the worst of its status: no effect"
-            b.status.on_setback(b, u, "disorder", None)
-            return f"{u.name} is disorganized"
-        if event == "heroic_rally" and u is not None:
-            faces = b.roll(2, 6, f"{name}: recovery attempt of {u.name}, two dice")
-            if max(faces) >= self.m.recovery_needs:
-                ok = b.status.recover(b, u, why)
-                return f"{u.name} recovery {faces}: " + ("rallies" if ok else "nothing to rally")
-            return f"{u.name} recovery {faces}: fails"
-        if event in ("anxious", "retrograde") and u is not None:
-            dist = b.comp.combat.move_rate(b, u)
-            sign = 1.0 if event == "anxious" else -1.0
-            dx, dy = math.cos(u.theta) * sign, math.sin(u.theta) * sign
-            x0, y0 = u.x, u.y
-            if not b.slide(u, dx, dy, dist, u.theta):
-                return f"{u.name} would leave the table: stays"
-            moved = math.hypot(u.x - x0, u.y - y0)
-            word = "forward" if sign > 0 else "back"
-            return f'{u.name} moves {moved:.1f}" {word} ({name})'
-        if event == "urgent_assistance":
-            return self.urgent(b, side, name)
-        if event == "rally_to_the_flag":
-            face = b.roll(1, 6, f"{name}: army morale")[0]
-            gain = 1 if face % 2 else 2
-            self.book(b)["morale"][side] += gain
-            return f"{side.title()} army morale +{gain} (1d6 = {face})"
-        return "no effect"
+    def carry_out(self, b: Battle, ev: Event, side: str, u: Unit | None) -> str:
+        """Event ``ev`` for ``side`` (on ``u`` where it names a unit): the outcome in words."""
+        why = f"{ev.name} (001 event {ev.number})"
+        out = []
+        if ev.act:
+            res = ACT[ev.act](self, b, ev, side, u, why)
+            if res.startswith("no effect"):
+                return res
+            out.append(res)
+        if ev.fx and u is not None:
+            out.append(f"{u.name} {self.mark(b, u, ev.fx, why)}")
+        return "; ".join(out)
 
-    def urgent(self, b: Battle, side: str, name: str) -> str:
-        """Event 1: the commander rides to within 4 BW of the furthest friendly unit."""
+    def commander_rides(self, b: Battle, ev: Event, side: str, u: Unit | None, why: str) -> str:
+        """001 event 1: the commander rides to within 4 BW of the furthest friendly unit."""
         leaders = [ld for ld in b.state.leaders if ld.alive and ld.side == side]
-        units = [u for u in b.state.units if u.alive and u.side == side]
+        units = b.alive(side)
         if not leaders or not units:
-            return "no commander: no effect"
+            return f"no effect: the {side.title()} has no commander on the table"
         ld = max(leaders, key=lambda x: (x.bonus, -x.i))
-        far = max(units, key=lambda u: (math.hypot(u.x - ld.x, u.y - ld.y), -u.i))
-        bw = b.comp.combat.bases[far.type][0]
+        far = max(units, key=lambda v: (math.hypot(v.x - ld.x, v.y - ld.y), -v.i))
+        near = self.m.urgent_bw * b.comp.combat.bases[far.type][0]
         d = math.hypot(far.x - ld.x, far.y - ld.y)
-        want = max(0.0, d - self.m.urgent_bw * bw)
-        step = min(want, self.m.leader_move)
-        if d > 0 and step > 0:
-            ld.x += (far.x - ld.x) / d * step
-            ld.y += (far.y - ld.y) / d * step
-            ld.attached = -1
-        left = d - step
-        return f'{ld.name} rides {step:.1f}" toward {far.name} ({left:.1f}" from it)'
+        if d <= near + 1e-9:
+            return (
+                f"no effect: {ld.name} is already within {self.m.urgent_bw:g} BW "
+                f'({near:g}") of {far.name}, his furthest unit'
+            )
+        ride = min(d - near, self.m.leader_move)
+        ld.x += (far.x - ld.x) / d * ride
+        ld.y += (far.y - ld.y) / d * ride
+        ld.attached = -1
+        b.memo.clear()
+        left = d - ride
+        return f'{ld.name} rides {ride:.1f}" toward {far.name}, his furthest unit, to {left:.1f}"'
+
+    def forward(self, b: Battle, ev: Event, side: str, u: Unit | None, why: str) -> str:
+        """001 event 2: a full move straight ahead (reading ``forward_is_facing``)."""
+        assert u is not None
+        return self.forced_move(b, u, 1.0, why)
+
+    def back(self, b: Battle, ev: Event, side: str, u: Unit | None, why: str) -> str:
+        """001 event 4: a full move straight back, facing unchanged."""
+        assert u is not None
+        return self.forced_move(b, u, -1.0, why)
+
+    def forced_move(self, b: Battle, u: Unit, sign: float, why: str) -> str:
+        """A full move along the facing (``sign`` -1: back), as far as the host allows.
+
+        Reading ``forced_moves_at_once``: the longest legal move of the host's full rate
+        along the line (``combat.check``), stopping before another base (``b.slide``); a
+        full move that would leave the table is not made.
+        """
+        word = "forward" if sign > 0 else "back"
+        combat = b.comp.combat
+        rate = combat.move_rate(b, u)
+        if rate <= 1e-9:
+            return f"no effect: {u.name} has no move now"
+        dx, dy = sign * math.cos(u.theta), sign * math.sin(u.theta)
+        board = b.setup.board
+        ex, ey = u.x + dx * rate, u.y + dy * rate
+        if not (0 <= ex <= board.width and 0 <= ey <= board.height):
+            return f"no effect: a full move {word} would take {u.name} off the table; it stays"
+        req = Request("move", u.side, u.i, "move")
+        step = float(b.geo["retreat_step"])
+        reason = ""
+        legal = 0.0
+        for d in [rate, *(k * step for k in range(math.ceil(rate / step) - 1, 0, -1))]:
+            try:
+                combat.check(b, req, ("move", u.x + dx * d, u.y + dy * d, u.theta, ""))
+            except IllegalActionError as exc:
+                reason = reason or str(exc)
+                continue
+            legal = d
+            break
+        if legal <= 0:
+            return f"no effect: {u.name} cannot move {word} ({reason})"
+        x0, y0 = u.x, u.y
+        if not b.slide(u, dx, dy, legal, u.theta):  # pragma: no cover - the end is on the table
+            return f"no effect: {u.name} would leave the table; it stays"
+        moved = math.hypot(u.x - x0, u.y - y0)
+        if moved <= 1e-9:
+            return f"no effect: {u.name} is blocked and cannot move {word}"
+        short = f' (not the full {rate:g}": {reason})' if reason else ""
+        done = self.mark(b, u, (("no_move", True),), why)
+        return f'{u.name} moves {moved:.1f}" {word}{short} and {done}'
+
+    def disorder(self, b: Battle, ev: Event, side: str, u: Unit | None, why: str) -> str:
+        """001 event 5: one DISR, "unless that would cause the unit to break"."""
+        assert u is not None
+        if would_break(b, u):
+            return f"no effect: one more DISR would break {u.name} (001 event 5)"
+        b.status.on_setback(b, u, "disorder", None)
+        b.memo.clear()
+        mark = b.status.label(u)
+        return f"{u.name} takes one DISR" + (f" ({mark})" if mark else "")
+
+    def recover(self, b: Battle, ev: Event, side: str, u: Unit | None, why: str) -> str:
+        """001 event 11: one DISR off (the status's ``recover``)."""
+        assert u is not None
+        if b.status.recover(b, u, why):
+            b.memo.clear()
+            return f"{u.name} loses one DISR"
+        return f"{u.name} has no DISR to lose"
+
+    def heroic_rally(self, b: Battle, ev: Event, side: str, u: Unit | None, why: str) -> str:
+        """001 event 12: a recovery attempt with two dice, the better kept (reading)."""
+        assert u is not None
+        faces = b.roll(2, 6, f"{ev.name}: recovery attempt of {u.name} (2d6, the better kept)")
+        best = max(faces)
+        needs = self.m.recovery_needs
+        roll = f"{faces[0]} and {faces[1]}, {best} kept, needs {needs}+"
+        if best < needs:
+            return f"{u.name}'s recovery attempt fails ({roll})"
+        if b.status.recover(b, u, why):
+            b.memo.clear()
+            return f"{u.name}'s recovery attempt succeeds ({roll}): one DISR off"
+        return f"{u.name}'s recovery attempt succeeds ({roll}), but it has no DISR to lose"
+
+    def army_morale(self, b: Battle, ev: Event, side: str, u: Unit | None, why: str) -> str:
+        """001 event 10: "odd, then add 1 to their army morale ... even, then add 2"."""
+        face = b.roll(1, 6, f"{ev.name}: army morale (1d6: odd +1, even +2)")[0]
+        gain = 1 if face % 2 else 2
+        morale = self.book(b)["morale"]
+        morale[side] += gain
+        return f"{side.title()} army morale +{gain} (1d6 = {face}): {morale[side]}"
+
+    # -- the player's choice ---------------------------------------------------------------
+    def value(self, b: Battle, ev: Event, u: Unit) -> float:
+        """Default ``ai_preference``: how much the AI likes giving ``ev`` to ``u``."""
+        en = b.nearest_enemy(u)
+        d = math.hypot(en.x - u.x, en.y - u.y) if en is not None else 100.0
+        near = 12.0 / (1.0 + d / 6.0)
+        marked = 1.0 if u.marker else 0.0
+        keys = dict(ev.fx)
+        if ev.act in ("recover", "recovery_two_dice"):
+            return 20.0 * marked + u.stands + near / 4.0
+        if "ignore_disruption" in keys:
+            return 10.0 * marked + u.stands + near
+        if keys.get("terrain") == "easier":
+            board = b.setup.board
+            rough = board.is_rough(u.x, u.y) or (
+                en is not None and board.path_rough(u.x, u.y, en.x, en.y)
+            )
+            return 10.0 * bool(rough) + u.stands + near
+        return u.stands + near
+
+
+def wanted(ev: Event) -> str:
+    """What an event needs, in words ("artillery unit", "unit able to charge")."""
+    if ev.unit == "in_charge_range":
+        return "unit with a legal charge"
+    return f"{ev.unit} unit" if ev.unit else "unit"
 
 
 def has_charge(b: Battle, u: Unit) -> bool:
-    """Does the combat offer ``u`` a charge now?"""
+    """Does the combat offer ``u`` a charge now (001 event 20: "in a legal charge range")?"""
     req = Request("move", u.side, u.i, "move")
     return any(c.kind == "charge" for c in b.comp.combat.options(b, req))
 
 
-class TurnStart:
-    """Seed 001: the three rolls at the start of the turn; a decision when the player chooses.
+class _SetAside:
+    """The dice of a trial that is undone: each die shows its top face, none is recorded."""
 
-    Its ``actors`` make the rolls (once per turn) and apply every random event at once;
-    when the event says "the player chooses", one decision (kind ``pick``) is put to the
-    affected side, whose answer ``apply`` carries out.
+    def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
+        return [sides] * n
+
+
+def would_break(b: Battle, u: Unit) -> bool:
+    """Would one more disorder break ``u``? Tried on the host and undone (reading
+    ``disorganized_no_break``): broken = removed, or no longer allowed to fire (a rout)."""
+    st = b.state
+    snapshot = st.to_json()
+    narrate, roller = b.narrate, b.roller
+    b.narrate, b.roller = False, _SetAside()
+    try:
+        b.status.on_setback(b, u, "disorder", None)
+        broke = not u.alive or not b.status.may_fire(b, u)
+    finally:
+        st.load_json(snapshot)
+        b.narrate, b.roller = narrate, roller
+        b.dirty()
+    return broke
+
+
+ACT = {
+    "commander_rides": SoloEvents.commander_rides,
+    "move_forward": SoloEvents.forward,
+    "move_back": SoloEvents.back,
+    "disorder": SoloEvents.disorder,
+    "recover": SoloEvents.recover,
+    "recovery_two_dice": SoloEvents.heroic_rally,
+    "army_morale": SoloEvents.army_morale,
+}
+"""The ``act`` of ``data/mapping.toml`` -> the method that carries it out."""
+
+
+class TurnStart:
+    """001 RANDOM EVENTS at the start of a turn: the rolls, then the player's choice if any.
+
+    Reading ``turn_start_one_step``: ``actors`` makes the three rolls once per turn and
+    carries out every random part at once; when the event says "the player chooses" it
+    returns one actor (0), and the affected side (``who``) picks a unit among
+    ``options``; ``apply`` carries the event out on it and refuses anything else.
     """
 
     kind = "pick"
@@ -255,129 +443,103 @@ class TurnStart:
         self.role = role
 
     def actors(self, b: Battle, side: str) -> list[int]:
+        """Roll this turn's event (once); one decision when the player must choose."""
         book = self.role.book(b)
-        if book["turn"] == b.state.turn:
-            return [0] if book["pending"] else []
-        book["turn"] = b.state.turn
-        book["pending"] = None
-        check = b.roll(1, 6, "solo events: does an event occur? (1d6, 1 or 6)")[0]
-        row = _table("solo_event_check").lookup(check)
-        if not row.effects.get("event"):
-            if b.narrate:
-                b.say(f"Random event check (1d6 = {check}): no event this turn")
-            return []
-        who = b.roll(1, 6, "solo events: which side? (1d6, odd attacker, even defender)")[0]
-        attacker = self.role.spec.attacker or "confederate"
-        side_of = attacker if who % 2 else other(attacker)
-        roll = b.roll(1, 20, "solo events: which event? (1d20)")[0]
-        ev = _table("solo_events").lookup(roll)
-        role = "attacker" if who % 2 else "defender"
-        head = (
-            f"Random event (1d6 = {check}) for the {side_of.title()} ({role}, 1d6 = {who}): "
-            f"{roll}: {ev.text}"
-        )
-        if b.narrate:
-            b.say(head)
-        chooser = ev.effects.get("chooser", "none")
-        unit = ev.effects.get("unit", "")
-        entry: dict[str, Any] = {"turn": b.state.turn, "side": side_of, "event": ev.id}
-        name = ev.id.replace("_", " ").title()
-        if chooser == "none":
-            out = self.role.apply(b, ev.id, name, side_of, None)
-            entry["result"] = out
-            self.role.note(b, entry, f"  {out}")
-            return []
-        pool = sorted(self.role.eligible(b, side_of, unit))
-        if not pool:
-            what = "unit able to charge" if unit == "in_charge_range" else (unit or "unit")
-            entry["result"] = f"no effect: no {what}"
-            self.role.note(b, entry, f"  no effect: the {side_of.title()} has no {what}")
-            return []
-        if chooser == "random":
-            k = b.roll(1, len(pool), f"solo events: {name}, a unit chosen at random")[0] - 1
-            u = b.state.units[pool[k]]
-            out = self.role.apply(b, ev.id, name, side_of, u)
-            entry.update(unit=u.id, chosen="random", result=out)
-            self.role.note(b, entry, f"  {out} (chosen at random, d{len(pool)} = {k + 1})")
-            return []
-        book["pending"] = {"event": ev.id, "name": name, "side": side_of, "pool": pool}
-        return [0]
+        if book["rolled"] != b.state.turn:
+            book["rolled"] = b.state.turn
+            book["pending"] = None
+            self.role.roll_event(b)
+        return [0] if book["pending"] else []
 
     def eligible(self, b: Battle, actor: int) -> bool:
+        """Only while a choice is pending."""
         return bool(self.role.book(b)["pending"])
 
     def who(self, b: Battle, side: str) -> str:
-        """The side the event affects chooses."""
+        """The side the event affects chooses ("The player chooses")."""
         pending = self.role.book(b)["pending"]
         return str(pending["side"]) if pending else side
 
     def options(self, b: Battle, req: Request) -> list[Choice]:
-        """One choice per eligible unit, in words."""
-        pending = self.role.book(b)["pending"] or {}
+        """One choice per eligible unit, in words, with the AI's preference as ``value``."""
+        pending = self.role.book(b)["pending"]
+        if not pending:
+            return []
+        ev = self.role.m.events[pending["event"]]
         out = []
-        for i in pending.get("pool", []):
+        for i in pending["pool"]:
             u = b.state.units[i]
             mark = b.status.label(u)
-            value = float(u.stands) + (2.0 if mark else 0.0)
-            state = f"{u.type}, {u.stands} stands" + (f", {mark}" if mark else "")
-            text = f"{pending['name']}: {u.name} ({state})"
-            out.append(Choice(("pick", i), text, "pick", {"value": value}))
+            en = b.nearest_enemy(u)
+            far = f', {math.hypot(en.x - u.x, en.y - u.y):.0f}" from the enemy' if en else ""
+            state = f"{u.type}, {u.stands} stands" + (f", {mark}" if mark else "") + far
+            text = f"{ev.name}: {u.name} ({state})"
+            out.append(Choice(("pick", i), text, "pick", {"value": self.role.value(b, ev, u)}))
         return out
 
     def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
+        """Carry the event out on the chosen unit; refuse a unit not offered."""
         book = self.role.book(b)
         pending = book["pending"]
         if not pending:
             raise IllegalActionError("no event choice is pending")
-        if order[0] != "pick" or len(order) < 2 or int(order[1]) not in pending["pool"]:
-            names = ", ".join(b.state.units[i].id for i in pending["pool"])
-            raise IllegalActionError(f"{pending['name']}: choose one of {names}")
-        u = b.state.units[int(order[1])]
-        out = self.role.apply(b, pending["event"], pending["name"], pending["side"], u)
-        entry = {
-            "turn": b.state.turn,
-            "side": pending["side"],
-            "event": pending["event"],
-            "unit": u.id,
-            "chosen": "player",
-            "result": out,
-        }
+        ev = self.role.m.events[pending["event"]]
+        if side != pending["side"]:
+            raise IllegalActionError(
+                f"{ev.name}: the {pending['side'].title()} chooses, not the {side.title()}"
+            )
+        pool: list[int] = pending["pool"]
+        try:
+            i = int(order[1]) if order[0] == "pick" and len(order) == 2 else -1
+        except (TypeError, ValueError):
+            i = -1
+        if i not in pool:
+            names = ", ".join(b.state.units[k].id for k in pool)
+            raise IllegalActionError(f"{ev.name}: choose one of {names}")
+        u = b.state.units[i]
+        entry = dict(pending["entry"])
+        entry.update(unit=u.id, chosen="player")
         book["pending"] = None
-        self.role.note(b, entry, f"  {out} (the player's choice)")
+        b.say(f"  {ev.name}: the {side.title()} chooses {u.name}")
+        entry["result"] = self.role.carry_out(b, ev, pending["side"], u)
+        self.role.note(b, entry)
 
-    def auto(self, b: Battle, side: str) -> None:  # pragma: no cover - asks a decision
+    def auto(self, b: Battle, side: str) -> None:  # pragma: no cover - it asks a decision
+        """Never called: the step's kind is ``pick``."""
         raise NotImplementedError
 
 
 class TurnEnd(AutoStep):
-    """The end of the turn: this turn's event effects end; broken units cost army morale."""
+    """The end of the turn: this turn's effects end; units removed cost army morale."""
 
     def __init__(self, role: SoloEvents):
         self.role = role
 
     def auto(self, b: Battle, side: str) -> None:
-        book = self.role.book(b)
-        for i, key in book["marks"]:
-            clear_fx(b.state.units[i], key)
-        book["marks"] = []
-        b.memo.clear()
-        cost = self.role.m.broken_unit_cost
-        sides_of = int(cost.split("d")[1]) if "d" in cost else 3
+        """Reading ``this_turn_only``, then default ``army_morale``."""
+        role = self.role
+        book = role.book(b)
+        role.unmark(b)
+        n, sides = role.m.loss_dice
+        morale = book["morale"]
         for u in b.state.units:
-            if not u.alive and u.id not in book["counted"]:
-                book["counted"].append(u.id)
-                lost = b.roll(1, sides_of, f"army morale: {u.name} broken ({cost})")[0]
-                book["morale"][u.side] -= lost
-                if b.narrate:
-                    b.say(
-                        f"{u.side.title()} army morale -{lost} for {u.name}: "
-                        f"{book['morale'][u.side]}"
-                    )
+            if u.alive or u.id in book["counted"]:
+                continue
+            book["counted"].append(u.id)
+            faces = b.roll(n, sides, f"army morale: {u.name} removed ({n}d{sides})")
+            lost = sum(faces)
+            morale[u.side] -= lost
+            b.say(
+                f"{u.side.title()} army morale -{lost} ({n}d{sides} = {lost}, {u.name} "
+                f"removed): {morale[u.side]}"
+            )
         if b.state.over:
             return
-        quits = [s for s in ("confederate", "union") if book["morale"][s] <= 0]
-        if quits:
-            b.state.over = True
-            b.state.winner = "draw" if len(quits) == 2 else other(quits[0])
-            if b.narrate:
-                b.say(f"{', '.join(quits)} army morale is spent: the army quits")
+        quits = [s for s in SIDES if morale[s] <= 0]
+        if not quits:
+            return
+        b.state.over = True
+        b.state.winner = "draw" if len(quits) == 2 else other(quits[0])
+        who = " and ".join(f"{s.title()} ({morale[s]})" for s in quits)
+        result = "a draw" if len(quits) == 2 else f"the {b.state.winner.title()} wins"
+        b.say(f"Army morale spent: the {who} army quits the field; {result}")
