@@ -275,6 +275,7 @@ def test_cli_end_prints_the_head_and_verify_checks_it(
     code, out, err = run(capsys, "games", "verify", str(path), "--head", head)
     assert code == 0, err
     assert "the hash chain holds" in out and "is the one you kept" in out
+    assert out.count("note: ") == 1  # each note once
     data = rechain(json.loads(path.read_text()))
     del data["actions"][-1]
     path.write_text(json.dumps(rechain(data)))

@@ -619,7 +619,7 @@ def test_the_random_pick_is_a_logged_die() -> None:
     b.next_request()
     assert rec.faces[:4] == [6, 1, 3, 5]
     assert entry(b)["die"] == [5, 6] and entry(b)["unit"] == "c_artillery"
-    assert "  Hesitant: d6 = 5: c_artillery (of 6 eligible units)" in b.lines
+    assert "  Hesitant: c_artillery, number 5 of the 6 eligible units, picked at random" in b.lines
 
 
 # -- army morale ------------------------------------------------------------------------------

@@ -129,6 +129,17 @@ class Battle:
         """Draw dice from the game's source (recorded by the fast path's Recorder)."""
         return self.roller.dice(n, sides, purpose)
 
+    def pick(self, labels: Sequence[str], purpose: str, *, cup: bool = False) -> int:
+        """A uniform random pick among ``labels``: its index (a card, a unit "at random").
+
+        Digital dice roll one d``n``; a game at a table with real dice picks the table's way
+        (one d6 up to six, else a cup; ``cup``: always drawn, as cards from a box).
+        """
+        table_pick = getattr(self.roller, "pick", None)
+        if table_pick is not None:
+            return int(table_pick(labels, purpose, cup))
+        return self.roller.dice(1, len(labels), purpose)[0] - 1
+
     # -- the cursor ----------------------------------------------------------------
     def sides(self) -> tuple[str, ...]:
         """The sides in the order they act this turn (side A first)."""

@@ -40,6 +40,10 @@ class ContextRoller:
         """Roll ``n``d``sides`` on the game's source via the context."""
         return list(self.ctx.roll(f"{n}d{sides}", purpose).faces)
 
+    def pick(self, labels: Sequence[str], purpose: str, cup: bool = False) -> int:
+        """A random pick through the context: one d``n``, or the table's way with real dice."""
+        return self.ctx.pick_one(labels, purpose, cup=cup)
+
 
 class NoDice:
     """A roller for read-only views: any roll is a bug."""

@@ -123,22 +123,50 @@ def make_source(seed: int | None, dice: str = "seeded") -> Any:
     if dice == "committed":
         return CommittedSource(seed)
     if dice == "physical":
-        return PhysicalSource(ask_faces)
+        return PhysicalSource(ask_faces, ask_cup)
     raise UmpireError(f"unknown dice source '{dice}' (seeded, committed, physical)")
 
 
 def ask_faces(n: int, sides: int, purpose: str) -> str:
-    """Ask the person at the table for the faces they rolled; re-ask on a typo (3 tries)."""
+    """Ask for the faces rolled at the table, saying what the roll is for; re-ask on a typo.
+
+    Issue "at a real table": "Union Random Event Table: roll 2d6", not "Roll 2 d6 for 2d6".
+    """
     from umpire.dice import PhysicalSource
 
-    what = f"{n} d{sides}" if n > 1 else f"a d{sides}"
+    what = f"{n}d{sides}"
+    tens = " (the first die is the tens)" if "(d66)" in purpose else ""
+    faces = "faces" if n > 1 else "face"
     for attempt in range(3):
         try:
-            text = input(f"Roll {what} for {purpose}; type the faces: ")
+            text = input(f"{purpose or 'a roll'}: roll {what}{tens}; type the {faces}: ")
         except EOFError:
             raise UmpireError(f"no faces typed for {purpose} (standard input closed)") from None
         try:
             PhysicalSource.parse_faces(text, n, sides, purpose)
+        except UmpireError as exc:
+            if attempt == 2:
+                raise
+            sys.stderr.write(f"  {exc}; try again\n")
+            continue
+        return text
+    raise AssertionError("unreachable")
+
+
+def ask_cup(labels: list[str], purpose: str) -> str:
+    """Seed 000: "place all potentially affected leaders in a cup and pull one out"."""
+    from umpire.dice import PhysicalSource
+
+    lines = [f"{purpose}: put these {len(labels)} in a cup (or a box) and draw one:"]
+    lines += [f"  {i}. {lab}" for i, lab in enumerate(labels, 1)]
+    print("\n".join(lines))
+    for attempt in range(3):
+        try:
+            text = input("Drawn (its number or name): ")
+        except EOFError:
+            raise UmpireError(f"no draw typed for {purpose} (standard input closed)") from None
+        try:
+            PhysicalSource.parse_draw(text, labels, purpose)
         except UmpireError as exc:
             if attempt == 2:
                 raise
@@ -156,7 +184,7 @@ def run_action(
     Nothing is written if the action fails.
     """
     store = open_store()
-    game = store.load(name, policies=policies, physical=ask_faces)
+    game = store.load(name, policies=policies, physical=ask_faces, draw=ask_cup)
     return store.play(name, game, action, params)
 
 

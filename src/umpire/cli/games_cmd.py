@@ -258,8 +258,6 @@ def verify_cmd(
     c.print(f"chain head: {rep.head}@{rep.actions}")
     for note in rep.notes:
         c.print(f"note: {note}")
-    for note in rep.notes:
-        console().print(f"note: {note}")
 
 
 @games_app.command("end")

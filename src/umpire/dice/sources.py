@@ -14,7 +14,7 @@ import re
 import secrets
 import struct
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
 from umpire.errors import DiceSourceError
@@ -27,6 +27,7 @@ __all__ = [
     "ScriptedSource",
     "SeededSource",
     "commitment_of",
+    "cup_prompt",
     "verify_commitment",
 ]
 
@@ -228,14 +229,22 @@ class PhysicalSource(DiceSource):
 
     Faces are separated by spaces or commas (``"3 5"``, ``"3,5"``); for d66 type the two d6 faces.
     Wrong counts, non-numbers and out-of-range faces are refused with a one-line DiceSourceError.
+    A pick among many (seed 000: "place all potentially affected leaders in a cup and pull one
+    out") is :meth:`draw`: ``draw(labels, purpose)`` returns the number or name drawn; without
+    it the draw is put to ``ask`` as one face of ``1..len(labels)`` with the list in the purpose.
     """
 
     kind: ClassVar[str] = "physical"
 
-    __slots__ = ("_ask", "position")
+    __slots__ = ("_ask", "_draw", "position")
 
-    def __init__(self, ask: Callable[[int, int, str], str]) -> None:
+    def __init__(
+        self,
+        ask: Callable[[int, int, str], str],
+        draw: Callable[[list[str], str], str] | None = None,
+    ) -> None:
         self._ask = ask
+        self._draw = draw
         self.position = 0
 
     def __repr__(self) -> str:
@@ -250,6 +259,46 @@ class PhysicalSource(DiceSource):
         faces = self.parse_faces(text, n, sides, purpose)
         self.position += n
         return faces
+
+    def draw(self, labels: Sequence[str], purpose: str = "") -> int:
+        """One of ``labels`` drawn from a cup at the table: its index (counts as one die)."""
+        if not labels:
+            raise DiceSourceError(f"nothing to draw from for {purpose!r}")
+        if self._draw is not None:
+            text = self._draw(list(labels), purpose)
+        else:
+            text = self._ask(1, len(labels), cup_prompt(labels, purpose))
+        index = self.parse_draw(text, labels, purpose)
+        self.position += 1
+        return index
+
+    @staticmethod
+    def parse_draw(text: str, labels: Sequence[str], purpose: str = "") -> int:
+        """The index of the slip drawn: its number (1..n) or its name (whole, or a unique part)."""
+        typed = text.strip()
+        n = len(labels)
+        want = f"a number 1..{n} or a name from the cup" + (f" for {purpose!r}" if purpose else "")
+        if not typed:
+            raise DiceSourceError(f"nothing typed (expected {want})")
+        if typed.isascii() and typed.isdigit():
+            value = int(typed) if len(typed) <= 6 else n + 1
+            if not 1 <= value <= n:
+                raise DiceSourceError(f"{typed} is outside 1..{n} (expected {want})")
+            return value - 1
+        low = typed.lower()
+        exact = [i for i, lab in enumerate(labels) if lab.lower() == low]
+        if len(exact) == 1:
+            return exact[0]
+        found = [i for i, lab in enumerate(labels) if low in lab.lower()]
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise DiceSourceError(f"{typed!r} is not in the cup (expected {want})")
+        names = ", ".join(f"{i + 1} {labels[i]}" for i in found[:4])
+        more = ", ..." if len(found) > 4 else ""
+        raise DiceSourceError(
+            f"{typed!r} matches {len(found)} slips ({names}{more}): type its number"
+        )
 
     @staticmethod
     def parse_faces(text: str, n: int, sides: int, purpose: str = "") -> list[int]:
@@ -267,3 +316,10 @@ class PhysicalSource(DiceSource):
         if len(faces) != n:
             raise DiceSourceError(f"got {len(faces)} faces in {text.strip()!r} (expected {want})")
         return faces
+
+
+def cup_prompt(labels: Sequence[str], purpose: str = "") -> str:
+    """``'purpose: draw one from a cup holding 1 A, 2 B, ...'``: what a cup draw asks for."""
+    slips = ", ".join(f"{i} {lab}" for i, lab in enumerate(labels, 1))
+    head = f"{purpose}: " if purpose else ""
+    return f"{head}draw one from a cup holding {slips}"

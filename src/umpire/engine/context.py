@@ -8,7 +8,9 @@ when the function returns, the events are committed together, and when it raises
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from umpire.dice.sources import DiceSource
@@ -29,26 +31,79 @@ if TYPE_CHECKING:
     from umpire.tables import Deck, TableResult, TableSet
 
 
+Watcher = Callable[[list[Event]], None]
+"""Shown the events an action has logged so far, before it asks anything (a die, a choice)."""
+
+_WATCHER: ContextVar[Watcher | None] = ContextVar("umpire_watcher", default=None)
+
+
+@contextmanager
+def watching(watcher: Watcher) -> Iterator[None]:
+    """While inside, every action's Context shows its events to ``watcher`` as they happen.
+
+    Before a decision is put to a policy and before a die or a draw is asked of the source,
+    the events logged since the last call are passed on, so a person at the table sees each
+    roll and its result before the question it causes.
+    """
+    token = _WATCHER.set(watcher)
+    try:
+        yield
+    finally:
+        _WATCHER.reset(token)
+
+
 class RecordingSource(DiceSource):
-    """Wraps a dice source and remembers every draw (position, sides, faces)."""
+    """Wraps a dice source and remembers every draw (position, sides, faces).
+
+    ``label`` (set by the Context while it rolls) is passed to the wrapped source as the
+    purpose of its dice, so a person at the table is told what a roll is for.
+    """
 
     kind = "recording"
 
     def __init__(self, inner: DiceSource):
         self.inner = inner
         self.draws: list[list[JSON]] = []
+        self.label = ""
+        self.before: Callable[[], None] | None = None
 
     @property  # type: ignore[override, unused-ignore]
     def position(self) -> int:  # type: ignore[override, unused-ignore]
         """Dice drawn so far from the wrapped source."""
         return self.inner.position
 
+    def _purpose(self, n: int, sides: int, term: str) -> str:
+        """The roll's label, with the dice term when it is not plain ``NdS``."""
+        if not self.label:
+            return term
+        if not term or term in (f"{n}d{sides}", f"d{sides}"):
+            return self.label
+        return f"{self.label} ({term})"
+
     def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
         """Draw from the wrapped source and record the draw."""
+        if self.before is not None:
+            self.before()
         pos = self.inner.position
-        faces = self.inner.dice(n, sides, purpose)
+        faces = self.inner.dice(n, sides, self._purpose(n, sides, purpose))
         self.draws.append([pos, sides, list(faces)])
         return faces
+
+    def draw_one(self, labels: Sequence[str], purpose: str) -> int:
+        """One of ``labels`` drawn at the table (a cup): its index, recorded as a d``n`` face.
+
+        A source that cannot draw (a script replaying the log) gives the recorded face.
+        """
+        if self.before is not None:
+            self.before()
+        pos = self.inner.position
+        draw = getattr(self.inner, "draw", None)
+        if callable(draw):
+            index = int(draw(labels, purpose))
+        else:
+            index = self.inner.dice(1, len(labels), purpose)[0] - 1
+        self.draws.append([pos, len(labels), [index + 1]])
+        return index
 
     def take(self) -> list[list[JSON]]:
         """The draws since the last call, and forget them."""
@@ -67,6 +122,7 @@ class Context:
         *,
         tables: TableSet | None = None,
         default_policy: Policy | None = None,
+        at_table: bool = False,
     ):
         self.state = state
         self.events: list[Event] = []
@@ -74,13 +130,32 @@ class Context:
         self._policies = policies
         self._tables = tables
         self._default_policy = default_policy
+        self.at_table = at_table
+        """The game's dice are thrown at a table (a physical source): random picks are made
+        the table's way (one d6, or a cup). The game passes it in play and in re-execution."""
+        self._pool: list[Option] | None = None
+        self._watcher = _WATCHER.get()
+        self._shown = 0
+        if self._watcher is not None:
+            self._source.before = self.show
+
+    def show(self) -> None:
+        """Pass the events logged since the last call to the watcher (see :func:`watching`)."""
+        if self._watcher is not None and self._shown < len(self.events):
+            new = self.events[self._shown :]
+            self._shown = len(self.events)
+            self._watcher(new)
 
     # -- dice -------------------------------------------------------------
     def roll(self, expr: str, purpose: str) -> RollResult:
         """Roll a dice expression on the game's source and log it."""
         from umpire.dice import parse
 
-        result = parse(expr).roll(self._source)
+        self._source.label = purpose
+        try:
+            result = parse(expr).roll(self._source)
+        finally:
+            self._source.label = ""
         self.events.append(
             Event(
                 "roll",
@@ -106,14 +181,18 @@ class Context:
             from umpire.tables import builtin_tables
 
             tset = builtin_tables()
-        result = tset.get(table_id).roll(
-            self._source,
-            mod=mod,
-            shift=shift,
-            tables=tset,
-            used_today=used_today,
-            used_game=used_game,
-        )
+        self._source.label = purpose
+        try:
+            result = tset.get(table_id).roll(
+                self._source,
+                mod=mod,
+                shift=shift,
+                tables=tset,
+                used_today=used_today,
+                used_game=used_game,
+            )
+        finally:
+            self._source.label = ""
         self.events.append(
             Event(
                 "lookup",
@@ -124,7 +203,11 @@ class Context:
 
     def draw(self, deck: Deck, purpose: str) -> tuple[str, Deck]:
         """Draw a card from a deck with the game's dice, and log it."""
-        card, rest = deck.draw(self._source)
+        self._source.label = purpose
+        try:
+            card, rest = deck.draw(self._source)
+        finally:
+            self._source.label = ""
         self.events.append(
             Event(
                 "draw",
@@ -139,10 +222,69 @@ class Context:
         return card, rest
 
     def _pick(self, n: int, purpose: str) -> int:
-        """One uniform index in 0..n-1 from a logged d``n``."""
+        """One uniform index in 0..n-1 from a logged d``n`` (or the table's way: ``at_table``)."""
         if n < 1:
             raise IllegalActionError(f"nothing to pick from for '{purpose}'")
+        if self.at_table:
+            return self._table_pick(n, purpose)
         return int(self.roll(f"d{n}", purpose).total) - 1
+
+    def pick_one(self, labels: Sequence[str], purpose: str, *, cup: bool = False) -> int:
+        """A uniform random pick among ``labels`` (logged): its index.
+
+        Digital dice roll one d``n``. At a table (``at_table``) up to six are picked with one
+        d6 and more are drawn from a cup; ``cup`` makes every pick a draw (cards in a box).
+        """
+        if not labels:
+            raise IllegalActionError(f"nothing to pick from for '{purpose}'")
+        if not self.at_table:
+            return int(self.roll(f"d{len(labels)}", purpose).total) - 1
+        self._pool = [Option(str(i), str(lab)) for i, lab in enumerate(labels)]
+        try:
+            return self._table_pick(len(labels), purpose, cup=cup)
+        finally:
+            self._pool = None
+
+    def _table_pick(self, n: int, purpose: str, cup: bool = False) -> int:
+        """Seed 000, Random Events are Random: "roll a die to choose ... (assuming there are 6
+        or fewer ...) or place all potentially affected leaders in a cup and pull one out".
+
+        Up to six: one d6, faces above ``n`` rolled again; more: a draw from a cup. Uniform
+        either way; both are logged, and a replay reads the same faces from the log.
+        """
+        pool = self._pool if self._pool is not None and len(self._pool) == n else None
+        labels = [str(o) for o in pool] if pool is not None else [str(i) for i in range(1, n + 1)]
+        if n == 1:
+            self.say(f"{purpose}: {labels[0]}, the only one to choose from (no roll).")
+            index = 0
+        elif n <= 6 and not cup:
+            faces = ", ".join(f"{i} = {lab}" for i, lab in enumerate(labels, 1))
+            again = f"; {n + 1}-6 roll again" if n < 5 else "; 6 roll again" if n == 5 else ""
+            label = f"{purpose} (one d6: {faces}{again})"
+            while True:
+                face = int(self.roll("1d6", label).total)
+                if face <= n:
+                    break
+                self.say(f"{face} picks nobody: roll the d6 again.")
+            index = face - 1
+        else:
+            index = self._source.draw_one(labels, purpose)
+            self.events.append(
+                Event(
+                    "draw",
+                    {
+                        "purpose": purpose,
+                        "card": labels[index],
+                        "left": n - 1,
+                        "how": "drawn from a cup at the table",
+                        "cup": labels,
+                        "draws": self._source.take(),
+                    },
+                )
+            )
+        if pool is not None:
+            pool.pop(index)
+        return index
 
     # -- decisions --------------------------------------------------------
     def decide(
@@ -168,7 +310,12 @@ class Context:
             if found is None:
                 raise IllegalActionError(f"nobody is set to decide for '{decider}'")
             policy = found
-        answer = decision.validate(policy.choose(decision, self._pick))
+        self.show()
+        self._pool = list(opts)
+        try:
+            answer = decision.validate(policy.choose(decision, self._pick))
+        finally:
+            self._pool = None
         self.events.append(
             Event(
                 "decision",

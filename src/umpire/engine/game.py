@@ -103,6 +103,7 @@ class Game:
             copy_state(self.state),
             self.source,
             {**self.policies, **(policies or {})},
+            at_table=self.at_table,
         )
         try:
             handlers[name](ctx, prm)
@@ -119,6 +120,11 @@ class Game:
         self.state = ctx.state
         self.actions.append(record)
         return record
+
+    @property
+    def at_table(self) -> bool:
+        """The dice are thrown at a table (physical): picks are made the table's way."""
+        return self.source.kind == "physical"
 
     def state_hash(self) -> str:
         """The SHA-256 fingerprint of the current state."""
@@ -166,7 +172,13 @@ class Game:
             faces = [f for e in record.events for d in e.data.get("draws", []) for f in d[2]]
             answers = [e.data for e in record.events if e.kind == "decision"]
             source = ScriptedSource(faces)
-            ctx = Context(copy_state(state), source, {}, default_policy=_Replayer(answers))
+            ctx = Context(
+                copy_state(state),
+                source,
+                {},
+                default_policy=_Replayer(answers),
+                at_table=self.at_table,
+            )
             act = self.module.actions().get(record.name)
             if act is None:
                 raise VerifyError(

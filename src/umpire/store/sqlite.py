@@ -207,6 +207,21 @@ class Store:
         """Every game's row."""
         return [self.info(n) for n in self.names()]
 
+    def last_played(self, module: str) -> builtins.list[tuple[str, str]]:
+        """Open games of ``module`` as (name, when last played: the newest action or the
+        creation, ISO time), the most recent first."""
+        rows = self.conn.execute(
+            "SELECT g.name, g.created, MAX(a.created), MAX(a.rowid) FROM games g "
+            "LEFT JOIN actions a ON a.game = g.name "
+            "WHERE g.module = ? AND g.ended = 0 GROUP BY g.name",
+            (module,),
+        ).fetchall()
+        latest = sorted(
+            ((max(str(c), str(last or "")), int(rowid or 0), str(n)) for n, c, last, rowid in rows),
+            reverse=True,
+        )
+        return [(n, when) for when, _, n in latest]
+
     def records(self, name: str) -> builtins.list[ActionRecord]:
         """The log of a game: its actions with their events, in order."""
         self.info(name)
@@ -234,8 +249,13 @@ class Store:
         name: str,
         policies: Mapping[str, Policy] | None = None,
         physical: Any = None,
+        draw: Any = None,
     ) -> Game:
-        """Rebuild a game from its log; its dice continue where the log stops."""
+        """Rebuild a game from its log; its dice continue where the log stops.
+
+        ``physical(n, sides, purpose)`` asks for faces thrown at the table and
+        ``draw(labels, purpose)`` for a slip drawn from a cup (games with physical dice).
+        """
         from umpire.rules import get_module
 
         info = self.info(name)
@@ -245,7 +265,7 @@ class Store:
         position = sum(
             len(d[2]) for r in records for e in r.events for d in e.data.get("draws", [])
         )
-        source = _make_source(info, position, physical)
+        source = _make_source(info, position, physical, draw)
         state = Game.replay_state(module, scenario, records)
         return Game(module, scenario, source, dict(policies or {}), records, state)
 
@@ -432,7 +452,7 @@ def _check_name(name: str) -> None:
         raise UmpireError(f"bad game name {name!r}: 1-80 characters, no slashes, '@' or tabs")
 
 
-def _make_source(info: GameInfo, position: int, physical: Any) -> DiceSource:
+def _make_source(info: GameInfo, position: int, physical: Any, draw: Any = None) -> DiceSource:
     from umpire.dice import CommittedSource, PhysicalSource, SeededSource
 
     if info.source_kind == "seeded" and info.seed is not None:
@@ -442,5 +462,7 @@ def _make_source(info: GameInfo, position: int, physical: Any) -> DiceSource:
     if info.source_kind == "physical":
         if physical is None:
             raise UmpireError(f"game '{info.name}' uses physical dice: run it interactively")
-        return PhysicalSource(physical)
+        source = PhysicalSource(physical, draw)
+        source.position = position  # the log's dice positions count on from here
+        return source
     raise DataFileError(f"game '{info.name}' has an unusable dice source '{info.source_kind}'")

@@ -246,7 +246,7 @@ def verify_export(
 
     Raises :class:`VerifyError` at the first problem, naming its place in the log.
     """
-    from umpire.dice import SeededSource
+    from umpire.dice import DiceSource, PhysicalSource, SeededSource
     from umpire.rules import get_module
 
     export = parse_export(data, file=file)
@@ -299,7 +299,12 @@ def verify_export(
     report.dice = position
     report.rolls_checked = seed is not None
     check_replay(module, export.scenario, records, file=file)
-    replayed = Game(module, dict(export.scenario), SeededSource(0), {}, records, None)
+    # Re-execution reads every face from the log; the source only says how picks were made
+    # (a game at a table with real dice picks with one d6 or a cup).
+    kind: DiceSource = SeededSource(0)
+    if export.game.source == "physical":
+        kind = PhysicalSource(_no_dice)
+    replayed = Game(module, dict(export.scenario), kind, {}, records, None)
     try:
         replayed.reexecute()
     except VerifyError as exc:
@@ -308,3 +313,8 @@ def verify_export(
     if head is not None:
         report.notes.append(check_head(links, report.identity, head, file=file))
     return report
+
+
+def _no_dice(n: int, sides: int, purpose: str) -> str:
+    """Re-execution never asks the table for dice: every face is in the log."""
+    raise VerifyError(f"the log lacks faces for {purpose or 'a roll'}")

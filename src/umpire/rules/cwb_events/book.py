@@ -6,13 +6,24 @@ These are the players' records of what happened at the table; each is an engine 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from umpire.engine import Context
+from umpire.engine import ActionFn, Context
 from umpire.errors import IllegalActionError, UnknownNameError
 
 from .clock import Clock, date_of, parse_date, parse_stamp, parse_time, stamp
-from .events import accept_order, issue_order, longstreet_group, lose_leader, run_phase, title
+from .events import (
+    accept_order,
+    issue_order,
+    longstreet_group,
+    lose_leader,
+    record_checks,
+    record_movement,
+    refuse_if_stopped,
+    run_phase,
+    title,
+)
 from .state import (
     DELAYS,
     check_side,
@@ -20,9 +31,11 @@ from .state import (
     in_play,
     layout,
     leader_id,
+    leader_label,
     now,
     placed_hexes,
     unit_id,
+    unit_label,
 )
 
 S = dict[str, Any]
@@ -62,10 +75,43 @@ def arrivals(ctx: Context) -> None:
         ctx.say("Longstreet's units come on normally: the variable entry is void.")
 
 
+def describe_effect(st: S, e: S) -> str:
+    """One line for an effect in force (status, log): what it does, to whom."""
+    kind = e["kind"]
+    if kind == "ambush":
+        phases = ", ".join(e.get("phases", []))
+        return f"Ambush!: straggler losses of {unit_label(st, e['unit'])} are permanent" + (
+            f" ({phases})" if phases else ""
+        )
+    if kind == "random_movement":
+        what = ", ".join(e["regiments"]) if e["regiments"] else "regiments not recorded yet"
+        return (
+            f"random movement: the {title(e['mover'])} player moves {e['count']} "
+            f"{title(e['side'])} regiments up to {e['hexes']} hexes ({what})"
+        )
+    if kind == "friendly_fire":
+        checks = e.get("checks")
+        res = (
+            f"stragglers {checks['stragglers']}, morale {checks['morale']}"
+            if checks
+            else "straggler and morale checks not recorded yet"
+        )
+        return (
+            f"Friendly Fire on {unit_label(st, e['unit'])}: {e['steps']} step loss"
+            f"{'es' if e['steps'] != 1 else ''}; {res}"
+        )
+    return str(kind)
+
+
 def _end_player_turn(ctx: Context) -> None:
-    """Effects that last for one player turn end (Ambush!, Loose Cannon, 24 MPs)."""
+    """Effects that last for one player turn end (Ambush!, random movement, Friendly Fire's
+    checks, Loose Cannon, 24 MPs); each lapses with a line in the log."""
     st = ctx.state
     if st["effects"]:
+        for e in st["effects"]:
+            if e.get("id"):
+                ctx.say(f"Effect {e['id']} ends: {describe_effect(st, e)}.")
+                ctx.append("effects_past", e)
         ctx.set("effects", [])
     for oid, o in st["orders"].items():
         if o["kind"] == "loose_cannon" and o["status"] == "accepted":
@@ -115,8 +161,10 @@ def act_clock_set(ctx: Context, params: S) -> None:
 
 
 def act_phase(ctx: Context, params: S) -> None:
-    """Roll and resolve the phasing side's random events."""
-    run_phase(ctx, check_side(str(params.get("side", ""))))
+    """Roll and resolve the phasing side's random events (the side whose turn it is, if none
+    is given; another side is refused)."""
+    side = params.get("side") or ctx.state["clock"]["side"]
+    run_phase(ctx, check_side(str(side)))
 
 
 def _order(ctx: Context, oid: str) -> S:
@@ -142,14 +190,16 @@ def _corps_of(st: S, lid: str) -> str | None:
 def act_order_issue(ctx: Context, params: S) -> None:
     """Write an order: issuer, recipient, kind, and arrival (in transit) or a status."""
     st = ctx.state
-    side = check_side(str(params.get("side", "")))
-    issuer = leader_id(st, str(params.get("issuer", "")), side)
+    given = params.get("side")
+    side_or_none = check_side(str(given)) if given else None
+    issuer = leader_id(st, str(params.get("issuer", "")), side_or_none)
+    side = side_or_none or str(st["leaders"][issuer]["side"])
     recipient = leader_id(st, str(params.get("recipient", "")), side)
     kind = str(params.get("kind", "move"))
     if kind not in ORDER_KINDS:
         raise UnknownNameError(f"unknown order kind '{kind}' (kinds: {', '.join(ORDER_KINDS)})")
     if not in_play(st["leaders"][issuer]):
-        raise IllegalActionError(f"{st['leaders'][issuer]['name']} is not in play")
+        raise IllegalActionError(f"{leader_label(st, issuer)} is not in play")
     if (
         kind == "attack"
         and st["panic"][side]["panicked"]
@@ -183,7 +233,7 @@ def act_order_issue(ctx: Context, params: S) -> None:
     if status != "transit":
         _arrive(ctx, oid, status)
     ctx.say(
-        f"Order {oid}: {st['leaders'][issuer]['name']} to {st['leaders'][recipient]['name']}"
+        f"Order {oid}: {leader_label(st, issuer)} to {leader_label(st, recipient)}"
         f" ({kind}), {ctx.state['orders'][oid]['status']}."
     )
 
@@ -264,6 +314,8 @@ def act_order_roll(ctx: Context, params: S) -> None:
         raise IllegalActionError(f"order {oid} is {title(o['side'])}: roll it in that side's turn")
     if o.get("last_roll") == now(st):
         raise IllegalActionError(f"order {oid} has already been rolled for this turn")
+    if o["kind"] == "attack":
+        refuse_if_stopped(st, o.get("corps"), oid)
     ctx.set(["orders", oid, "last_roll"], now(st))
     n = int(status[1:])
     ctx.say(f"Order {oid} in {status}: accepted on 1d6 >= {n}, P = {frac(p_at_least('1d6', n))}.")
@@ -316,7 +368,7 @@ def act_place(ctx: Context, params: S) -> None:
     lid = leader_id(st, name)
     if not in_play(st["leaders"][lid]):
         raise IllegalActionError(
-            f"{st['leaders'][lid]['name']} is not in play ({st['leaders'][lid]['status']})"
+            f"{leader_label(st, lid)} is not in play ({st['leaders'][lid]['status']})"
         )
     ctx.set(["leaders", lid, "hex"], hex_id)
 
@@ -389,16 +441,35 @@ def act_leader_loss(ctx: Context, params: S) -> None:
     if status not in ("wounded", "killed", "arrested"):
         raise UnknownNameError(f"unknown leader status '{status}' (wounded, killed, arrested)")
     if not in_play(st["leaders"][lid]):
-        raise IllegalActionError(f"{st['leaders'][lid]['name']} is not in play")
+        raise IllegalActionError(f"{leader_label(st, lid)} is not in play")
     if (
         st["leaders"][lid]["post"] == "army"
         and st["armies"][st["leaders"][lid]["side"]]["commander"] != lid
     ):
-        raise IllegalActionError(f"{st['leaders'][lid]['name']} does not command the army")
+        raise IllegalActionError(f"{leader_label(st, lid)} does not command the army")
     lose_leader(ctx, lid, status)
 
 
-ACTIONS = {
+def act_moved(ctx: Context, params: S) -> None:
+    """Record which regiments a random movement moved (``{"effect": "e3", "regiments": [...]}``)."""
+    regiments = params.get("regiments")
+    if not isinstance(regiments, list):
+        raise IllegalActionError("moved needs regiments: a list of one or two names")
+    record_movement(ctx, str(params.get("effect", "")), [str(r) for r in regiments])
+
+
+def act_checks(ctx: Context, params: S) -> None:
+    """Record Friendly Fire's straggler and morale checks (effect, stragglers, morale)."""
+    try:
+        stragglers = int(params.get("stragglers", 0))
+    except (TypeError, ValueError):
+        raise IllegalActionError(
+            f"stragglers must be a whole number, not {params.get('stragglers')!r}"
+        ) from None
+    record_checks(ctx, str(params.get("effect", "")), stragglers, str(params.get("morale", "")))
+
+
+_ACTIONS = {
     "phase": act_phase,
     "next": act_next,
     "clock_set": act_clock_set,
@@ -414,4 +485,7 @@ ACTIONS = {
     "exit": act_exit,
     "army_left": act_army_left,
     "leader_loss": act_leader_loss,
+    "moved": act_moved,
+    "checks": act_checks,
 }
+ACTIONS: Mapping[str, ActionFn] = _ACTIONS

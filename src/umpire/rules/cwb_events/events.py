@@ -16,7 +16,9 @@ from umpire.errors import IllegalActionError
 
 from .clock import parse_stamp, stamp
 from .state import (
+    command_label,
     corps_in_play,
+    corps_label,
     corps_with_attack_orders,
     enemy,
     in_play,
@@ -25,8 +27,10 @@ from .state import (
     now,
     open_orders,
     panic_row,
+    param,
     placed_hexes,
     split_known,
+    stopped_now,
     today,
     unit_hex,
     unit_label,
@@ -60,6 +64,26 @@ def p_at_least(expr: str, target: int) -> Fraction:
     )
 
 
+LIMITS: tuple[tuple[str, str, str, bool, int], ...] = (
+    ("ambush:union", "Ambush!", "union", True, 1),
+    ("ambush:confederate", "Ambush!", "confederate", True, 1),
+    (
+        "loose_cannon:confederate",
+        "Loose Cannon order (Sickles Saves the Day)",
+        "confederate",
+        True,
+        1,
+    ),
+    ("arrest:union", "Arrest that General!", "union", False, 2),
+    ("arrest:confederate", "Arrest that General!", "confederate", False, 2),
+    ("longstreet:july1", "Longstreet Moves to the Right: July 1 entry", "confederate", False, 1),
+    ("longstreet:july2", "Longstreet Moves to the Right: free order", "confederate", False, 1),
+)
+"""(usage key, event, side, per day?, most): seed 000's limits ('cannot happen more than once
+on any given day', 'one Loose Cannon order per day', 'may occur twice per game', 'can only
+happen twice in the game - once ... July 1st and once ... July 2nd or later')."""
+
+
 def use(ctx: Context, key: str, *, day: bool) -> None:
     """Count one use of a limited event (per day by calendar date, or per game)."""
     if day:
@@ -72,6 +96,38 @@ def no_result(ctx: Context, why: str) -> str:
     """Log and return a 'no result' outcome."""
     ctx.say(f"No result: {why}.")
     return f"no result: {why}"
+
+
+def turn_end(st: S) -> str:
+    """``"the end of the Union player turn of July 2 14:00"``: when one-turn effects lapse."""
+    return f"the end of the {title(st['clock']['side'])} player turn of {stamp(now(st))}"
+
+
+def add_effect(ctx: Context, effect: S) -> str:
+    """Put an effect in force until the end of this player turn; returns its id (``e1``...)."""
+    st = ctx.state
+    n = int(st.get("next_effect", 1))
+    ctx.set("next_effect", n + 1)
+    eid = f"e{n}"
+    ctx.append("effects", {**effect, "id": eid, "at": stamp(now(st)), "until": turn_end(st)})
+    return eid
+
+
+def order_options(st: S, oids: list[str]) -> list[Option]:
+    """Orders as choices: ``o3: attack order to A. P. Hill (III Corps [3]), D4``."""
+    out = []
+    for oid in oids:
+        o = st["orders"][oid]
+        to = leader_label(st, o["recipient"]) if o["recipient"] in st["leaders"] else "?"
+        out.append(Option(oid, f"{oid}: {o['kind']} order to {to}, {o['status']}"))
+    return out
+
+
+def corps_option(st: S, cid: str) -> Option:
+    """A corps as a choice: ``II Corps [2], Richard S. Ewell``."""
+    cmd = st["corps"][cid]["commander"]
+    who = f", {st['leaders'][cmd]['name']}" if cmd else ""
+    return Option(cid, corps_label(st, cid) + who)
 
 
 # ------------------------------------------------------------------ leaders, succession
@@ -135,13 +191,13 @@ def fill_division(ctx: Context, did: str, for_name: str) -> str:
             name = st["leaders"][blid]["name"]
             _promote(ctx, blid, "division", did, rating)
             ctx.set(["divisions", did, "commander"], blid)
-            ctx.say(f"{name} is promoted to command division {did}.")
+            ctx.say(f"{leader_label(st, blid)} takes command (promoted from the {bid} brigade).")
             new = fill_brigade(ctx, bid, name)
-            ctx.say(f"{st['leaders'][new]['name']} takes brigade {bid}.")
+            ctx.say(f"{leader_label(st, new)} takes command.")
             return str(blid)
     new = _new_leader(ctx, div["side"], "division", did, rating, for_name, None)
     ctx.set(["divisions", did, "commander"], new)
-    ctx.say(f"{st['leaders'][new]['name']} takes division {did}.")
+    ctx.say(f"{leader_label(st, new)} takes command.")
     return new
 
 
@@ -173,14 +229,14 @@ def fill_corps(ctx: Context, cid: str, for_name: str, cause: str) -> str:
             name = ld["name"]
             _promote(ctx, dlid, "corps", cid, rating)
             ctx.set(["corps", cid, "commander"], dlid)
-            ctx.say(f"{name} takes command of {corps['name']}.")
+            ctx.say(f"{leader_label(st, dlid)} takes command (promoted from the {did} division).")
             fill_division(ctx, did, name)
             return str(dlid)
     new = _new_leader(
         ctx, corps["side"], "corps", cid, st["params"]["replacement_corps_rating"], for_name, None
     )
     ctx.set(["corps", cid, "commander"], new)
-    ctx.say(f"{st['leaders'][new]['name']} takes command of {corps['name']}.")
+    ctx.say(f"{leader_label(st, new)} takes command.")
     return new
 
 
@@ -205,35 +261,45 @@ def fill_army(ctx: Context, side: str, for_name: str) -> str | None:
     lid = ranked[0]
     ld = st["leaders"][lid]
     cid, name = ld["command"], ld["name"]
+    was = leader_label(st, lid)
     _promote(ctx, lid, "army", f"army:{side}", ld["rating"])
     ctx.set(["armies", side, "commander"], lid)
-    ctx.instruct(f"{name}, the ranking corps commander, now commands the {title(side)} army.")
+    ctx.instruct(
+        f"{was}, the ranking corps commander, now commands the "
+        f"{command_label(st, 'army', f'army:{side}')}."
+    )
     fill_corps(ctx, cid, name, "promoted")
     return str(lid)
 
 
 def lose_leader(ctx: Context, lid: str, status: str) -> None:
-    """Remove a leader from play (wounded, killed or arrested) and fill his post."""
+    """Remove a leader from play (wounded, killed or arrested) and fill his post.
+
+    The book keeps when he was lost and who took his post (``cwb status`` shows both).
+    """
     st = ctx.state
     ld = st["leaders"][lid]
     post, command, name, side = ld["post"], ld["command"], ld["name"], ld["side"]
+    ctx.instruct(f"{leader_label(st, lid)} is {status}: remove him from play.")
     ctx.set(["leaders", lid, "status"], status)
     ctx.set(["leaders", lid, "hex"], None)
-    ctx.instruct(f"{leader_label(st, lid)} is {status}: remove him from play.")
+    ctx.set(["leaders", lid, "lost_at"], stamp(now(st)))
+    new: str | None
     if post == "army":
-        fill_army(ctx, side, name)
+        new = fill_army(ctx, side, name)
     elif post == "corps":
-        fill_corps(ctx, command, name, status)
+        new = fill_corps(ctx, command, name, status)
     elif post == "division":
-        fill_division(ctx, command, name)
+        new = fill_division(ctx, command, name)
     else:
         new = fill_brigade(ctx, command, name)
-        ctx.say(f"{st['leaders'][new]['name']} takes brigade {command}.")
+        ctx.say(f"{leader_label(st, new)} takes command.")
+    ctx.set(["leaders", lid, "replaced"], new)
 
 
 def casualty(ctx: Context, lid: str, table: str) -> str:
     """Roll wounded/killed for a leader on ``table`` and apply it."""
-    res = ctx.table(table, f"casualty roll for {ctx.state['leaders'][lid]['name']}")
+    res = ctx.table(table, f"casualty roll for {leader_label(ctx.state, lid)}")
     status = str(res.outcome.effects["status"])
     lose_leader(ctx, lid, status)
     return f"{lid} {status}"
@@ -247,6 +313,7 @@ def eligible_leaders(ctx: Context, side: str, ids: list[str], reach: int, what: 
     known, unknown = split_known(ctx.state, side, ids, reach)
     answered: list[str] = []
     if unknown:
+        purpose = f"eligibility: {side} {what} within {reach} hexes"
         answered = ctx.decide(
             side,
             f"Which of these {title(side)} {what} are within {reach} hexes of an enemy unit? "
@@ -254,10 +321,16 @@ def eligible_leaders(ctx: Context, side: str, ids: list[str], reach: int, what: 
             [Option(i, leader_label(ctx.state, i)) for i in unknown],
             pick=len(unknown),
             allow_fewer=True,
-            purpose=f"eligibility: {what} within {reach} hexes",
+            purpose=purpose,
         )
+        remember(ctx, purpose, answered)
     chosen = set(known) | set(answered)
     return [i for i in ids if i in chosen]
+
+
+def remember(ctx: Context, purpose: str, answer: list[str]) -> None:
+    """Keep an answer about the map for the next time it is asked ("same as before")."""
+    ctx.set(["memory", purpose], {"answer": list(answer), "at": stamp(now(ctx.state))})
 
 
 # ------------------------------------------------------------------ leader table events
@@ -270,7 +343,7 @@ def army_casualty(ctx: Context, side: str) -> str:
     lid = st["armies"][side]["original"]
     ld = st["leaders"][lid]
     if not in_play(ld) or st["armies"][side]["commander"] != lid:
-        return no_result(ctx, f"{ld['name']} is not in play or already a casualty")
+        return no_result(ctx, f"{leader_label(st, lid)} is not in play or already a casualty")
     return casualty(ctx, lid, "cwb_army_casualty")
 
 
@@ -301,7 +374,8 @@ def _nominated_loss(ctx: Context, side: str, post: str, reach: int) -> str:
     n = min(2, len(eligible))
     picked = ctx.decide(
         foe,
-        f"{title(foe)} player: choose {n} eligible {title(side)} {what} for the loss check",
+        f"{title(foe)} player: choose {n} eligible {title(side)} "
+        f"{what if n > 1 else what[:-1]} for the loss check",
         [Option(i, leader_label(st, i)) for i in eligible],
         pick=n,
         purpose=f"{foe} nominates {what}",
@@ -407,22 +481,104 @@ def friendly_fire(ctx: Context, side: str) -> str:
     if halves % 2:
         kept = ctx.table("cwb_half_step", "Friendly Fire: is the half step kept?")
         steps += 1 if kept.outcome.effects["keep"] else 0
+    eid = add_effect(
+        ctx,
+        {
+            "kind": "friendly_fire",
+            "side": side,
+            "unit": uid,
+            "by": foe,
+            "steps": steps,
+            "checks": None,
+        },
+    )
     ctx.instruct(
         f"Friendly Fire on {unit_label(st, uid)}: {steps} step loss{'es' if steps != 1 else ''} "
         f"({res.outcome.text}, 4-6 column); ignore low ammo; check stragglers and morale as if "
-        "it were a flank attack."
+        f"it were a flank attack. {title(side)} player: record the results "
+        f"(`umpire cwb checks {eid} --stragglers N --morale RESULT`)."
     )
     return f"{uid} loses {steps}"
 
 
+def record_checks(ctx: Context, eid: str, stragglers: int, morale: str) -> None:
+    """Seed 000, Friendly Fire: 'Check stragglers and morale normally, as if it were a flank
+    attack': the owner rolls them on his charts; the book keeps the result."""
+    st = ctx.state
+    i, effect = find_effect(st, eid, "friendly_fire")
+    if effect["checks"] is not None:
+        raise IllegalActionError(f"the checks of {eid} are already recorded ({effect['checks']})")
+    results = [str(r) for r in param(st, "morale_results")]
+    if morale not in results:
+        raise IllegalActionError(
+            f"unknown morale result '{morale}' (results: {', '.join(results)})"
+        )
+    if stragglers < 0:
+        raise IllegalActionError(f"stragglers must be 0 or more, not {stragglers}")
+    checks = {"stragglers": stragglers, "morale": morale}
+    ctx.set(["effects", i, "checks"], checks)
+    ctx.say(
+        f"Friendly Fire on {unit_label(st, effect['unit'])}: {stragglers} straggler"
+        f"{'s' if stragglers != 1 else ''}, morale: {morale} (recorded)."
+    )
+
+
+def find_effect(st: S, eid: str, kind: str) -> tuple[int, S]:
+    """The effect in force with id ``eid`` and its index, or a one-line refusal."""
+    for i, e in enumerate(st["effects"]):
+        if e.get("id") == eid:
+            if e["kind"] != kind:
+                raise IllegalActionError(f"effect {eid} is {e['kind']}, not {kind}")
+            return i, e
+    known = ", ".join(f"{e['id']} ({e['kind']})" for e in st["effects"] if e.get("id")) or "none"
+    raise IllegalActionError(f"no effect '{eid}' in force (in force: {known})")
+
+
 def _movement(ctx: Context, side: str, mover: str) -> str:
     """Seed 000, Owning/Enemy player random movement (reading ``random_movement``)."""
+    st = ctx.state
+    count = int(param(st, "random_move_regiments"))
+    reach = int(param(st, "random_move_hexes"))
+    eid = add_effect(
+        ctx,
+        {
+            "kind": "random_movement",
+            "side": side,
+            "mover": mover,
+            "count": count,
+            "hexes": reach,
+            "regiments": [],
+        },
+    )
     ctx.instruct(
         f"{title(mover)} player: move two {title(side)} regiments anywhere on the map up to 3 "
         "hexes each. They may end outside command radius (and stay so this turn) and may move "
-        "adjacent to enemy units, but not through hexes with enemy units."
+        "adjacent to enemy units, but not through hexes with enemy units. Record which "
+        f"(`umpire cwb moved {eid} REGIMENT REGIMENT`)."
     )
     return f"{mover} moves two {side} regiments"
+
+
+def record_movement(ctx: Context, eid: str, regiments: list[str]) -> None:
+    """Seed 000, random movement: 'move two of his regiments anywhere on the board up to 3
+    hexes': the book keeps which regiments the mover moved."""
+    st = ctx.state
+    i, effect = find_effect(st, eid, "random_movement")
+    if effect["regiments"]:
+        raise IllegalActionError(
+            f"the regiments of {eid} are already recorded ({', '.join(effect['regiments'])})"
+        )
+    names = [r.strip() for r in regiments if r.strip()]
+    count = int(effect["count"])
+    if not 1 <= len(names) <= count:
+        raise IllegalActionError(f"{eid} moves 1 to {count} regiments, not {len(names)}")
+    if len({n.lower() for n in names}) != len(names):
+        raise IllegalActionError(f"a regiment is named twice for {eid}")
+    ctx.set(["effects", i, "regiments"], names)
+    ctx.say(
+        f"Random movement {eid}: the {title(effect['mover'])} player moves "
+        f"{', '.join(names)} ({title(effect['side'])}) up to {effect['hexes']} hexes (recorded)."
+    )
 
 
 def owner_movement(ctx: Context, side: str) -> str:
@@ -475,18 +631,77 @@ def panic_check(ctx: Context, side: str) -> str:
     if side == "union":
         ctx.instruct(
             "PANIC: Meade decides to retreat to Pipe Creek. No further attack orders by "
-            "the army commander (initiative attacks still allowed). Issue every corps an "
-            "order to retreat off the south or east map edges; once accepted they must "
-            "move to do so. The game ends when all Federals have left the map."
+            "the army commander (initiative attacks still allowed). Every corps is issued an "
+            "order to retreat off the south or east map edges (below); once accepted they "
+            "must move to do so. The game ends when all Federals have left the map."
         )
     else:
         ctx.instruct(
             "PANIC: Lee decides to retreat behind South Mountain. No further attack "
-            "orders by the army commander (initiative attacks still allowed). Issue every "
-            "corps an order to retreat off the west map edge; once accepted they must "
-            "move to do so. The game ends when all Confederates have left the map."
+            "orders by the army commander (initiative attacks still allowed). Every corps "
+            "is issued an order to retreat off the west map edge (below); once accepted they "
+            "must move to do so. The game ends when all Confederates have left the map."
         )
+    retreat_orders(ctx, side)
     return "panic"
+
+
+def retreat_orders(ctx: Context, side: str) -> list[str]:
+    """Seed 000, Panic: 'All corps must be issued orders to retreat off the south or east map
+    edges' (Confederates: 'off the west map edge'); they go in transit like any order."""
+    st = ctx.state
+    edge = str(param(st, "panic_edges")[side])
+    army = st["armies"][side]["commander"]
+    made: list[str] = []
+    for cid in all_corps_in_play(st, side):
+        cmd = st["corps"][cid]["commander"]
+        if not cmd:  # a corps-level command led by its division (Stuart's cavalry)
+            heads = [
+                st["divisions"][d]["commander"]
+                for d in st["corps"][cid]["divisions"]
+                if st["divisions"][d]["commander"]
+                and in_play(st["leaders"][st["divisions"][d]["commander"]])
+            ]
+            if not heads:
+                continue
+            cmd = heads[0]
+        oid = issue_order(
+            ctx,
+            {
+                "side": side,
+                "issuer": army or f"army:{side}",
+                "recipient": cmd,
+                "corps": cid,
+                "kind": "retreat",
+                "text": f"Retreat off the {edge} (Army Panic)",
+                "status": "transit",
+                "issued_at": stamp(now(st)),
+                "arrive_at": None,
+                "pending_delay": 0,
+                "drag": None,
+                "panic": True,
+            },
+        )
+        made.append(f"{oid} to {leader_label(st, cmd)}")
+    if made:
+        ctx.instruct(
+            "Retreat orders written (in transit; record each arrival with `umpire cwb order "
+            "arrive`): " + "; ".join(made) + "."
+        )
+    return made
+
+
+def all_corps_in_play(st: S, side: str) -> list[str]:
+    """Every corps of a side on the field, of any kind (reading ``panic_corps``)."""
+    out = []
+    for cid, c in st["corps"].items():
+        if c["side"] != side:
+            continue
+        cmd = c["commander"]
+        units = any(u["corps"] == cid and u["status"] == "in_play" for u in st["units"].values())
+        if units or (cmd and in_play(st["leaders"][cmd])):
+            out.append(cid)
+    return out
 
 
 def issue_order(ctx: Context, order: S) -> str:
@@ -499,14 +714,29 @@ def issue_order(ctx: Context, order: S) -> str:
 
 
 def accept_order(ctx: Context, oid: str) -> None:
-    """An order takes effect; an attack order to a corps commander counts for stoppage."""
+    """An order takes effect; an attack order to a corps commander counts for stoppage.
+
+    Refused for an attack order of a corps stopped by Corps Attack Stoppage this turn.
+    """
     o = ctx.state["orders"][oid]
+    if o["kind"] == "attack":
+        refuse_if_stopped(ctx.state, o.get("corps"), oid)
     ctx.set(["orders", oid, "status"], "accepted")
     ctx.set(["orders", oid, "accepted_at"], stamp(now(ctx.state)))
     cid = o.get("corps")
     if o["kind"] == "attack" and cid:
         ctx.append(["corps", cid, "attack_orders"], oid)
         ctx.set(["corps", cid, "stopped"], False)
+
+
+def refuse_if_stopped(st: S, cid: str | None, oid: str) -> None:
+    """Seed 000: 'there is also nothing that can be done about an RE-imposed attack stoppage
+    until the next turn at the earliest' (reading ``stoppage_until``)."""
+    if cid and stopped_now(st, cid):
+        raise IllegalActionError(
+            f"{corps_label(st, cid)} was stopped by Corps Attack Stoppage this turn "
+            f"({stamp(now(st))}): attack order {oid} cannot be accepted until the next turn"
+        )
 
 
 def sickles(ctx: Context, side: str) -> str:
@@ -534,7 +764,7 @@ def sickles(ctx: Context, side: str) -> str:
     if answer == "decline":
         return no_result(ctx, "the Confederate player declines (today's order is not used)")
     cid = ctx.random_choice(
-        [Option(c, st["corps"][c]["name"]) for c in corps], "Sickles Saves the Day: the Union corps"
+        [corps_option(st, c) for c in corps], "Sickles Saves the Day: the Union corps"
     )[0]
     cmd = st["corps"][cid]["commander"]
     for oid, o in st["orders"].items():
@@ -562,7 +792,7 @@ def sickles(ctx: Context, side: str) -> str:
     use(ctx, key, day=True)
     ctx.instruct(
         f"Confederate player: write a Loose Cannon order ({oid}) for the Union "
-        f"{st['corps'][cid]['name']}: a one-turn movement order for the whole corps; it "
+        f"{corps_label(st, cid)}: a one-turn movement order for the whole corps; it "
         "cancels the corps' other orders."
     )
     return f"loose cannon {cid}"
@@ -573,10 +803,11 @@ def immediate_acceptance(ctx: Context, side: str) -> str:
 
     One order in delay or transit (at random) is accepted.
     """
-    cands = open_orders(ctx.state, side)
+    st = ctx.state
+    cands = open_orders(st, side)
     if not cands:
         return no_result(ctx, "no order is in delay or in transit")
-    oid = ctx.random_choice(cands, "Immediate Order Acceptance: the order")[0]
+    oid = ctx.random_choice(order_options(st, cands), "Immediate Order Acceptance: the order")[0]
     accept_order(ctx, oid)
     ctx.instruct(f"Order {oid} ({ctx.state['orders'][oid]['text']}) is accepted now.")
     return f"{oid} accepted"
@@ -591,7 +822,7 @@ def orders_delay(ctx: Context, side: str) -> str:
     cands = open_orders(st, side)
     if not cands:
         return no_result(ctx, "no order is in delay or in transit")
-    oid = ctx.random_choice(cands, "Orders Delay: the order")[0]
+    oid = ctx.random_choice(order_options(st, cands), "Orders Delay: the order")[0]
     o = st["orders"][oid]
     if o["status"] == "transit":
         ctx.set(["orders", oid, "pending_delay"], int(o["pending_delay"]) + 1)
@@ -655,11 +886,12 @@ def ambush(ctx: Context, side: str) -> str:
         [Option(b, unit_label(st, b)) for b in brigades], "Ambush!: the brigade"
     )[0]
     use(ctx, key, day=True)
-    ctx.append("effects", {"kind": "ambush", "side": side, "unit": bid, "at": stamp(now(st))})
+    phases = [str(x) for x in param(st, "ambush_phases")]
+    eid = add_effect(ctx, {"kind": "ambush", "side": side, "unit": bid, "phases": phases})
     ctx.instruct(
         f"Ambush!: for the next movement, defensive fire and offensive fire phases, "
         f"treat all straggler losses against the units of {unit_label(st, bid)} as "
-        "permanent losses."
+        f"permanent losses ({eid}, until {turn_end(st)})."
     )
     return f"ambush {bid}"
 
@@ -674,14 +906,15 @@ def attack_stoppage(ctx: Context, side: str) -> str:
     if not cands:
         return no_result(ctx, f"no {side} corps has attack orders")
     cid = ctx.random_choice(
-        [Option(c, st["corps"][c]["name"]) for c in cands], "Corps Attack Stoppage: the corps"
+        [corps_option(st, c) for c in cands], "Corps Attack Stoppage: the corps"
     )[0]
     for oid in st["corps"][cid]["attack_orders"]:
         ctx.set(["orders", oid, "status"], "stopped")
     ctx.set(["corps", cid, "attack_orders"], [])
     ctx.set(["corps", cid, "stopped"], True)
+    ctx.set(["corps", cid, "stopped_at"], now(st))
     ctx.instruct(
-        f"Corps Attack Stoppage: the {title(side)} {st['corps'][cid]['name']} stops its "
+        f"Corps Attack Stoppage: the {title(side)} {corps_label(st, cid)} stops its "
         "attack now (nothing can undo this before next turn)."
     )
     return f"{cid} stopped"
@@ -882,7 +1115,7 @@ def drag_feet(ctx: Context, side: str) -> str:
     oid = (
         orders[0]
         if len(orders) == 1
-        else ctx.random_choice(orders, "Longstreet Drags his Feet: the order")[0]
+        else ctx.random_choice(order_options(st, orders), "Longstreet Drags his Feet: the order")[0]
     )
     cid = st["leaders"][cmd]["command"]
     divs = [
@@ -893,7 +1126,7 @@ def drag_feet(ctx: Context, side: str) -> str:
     divs = divs or list(st["corps"][cid]["divisions"])
     ctx.set(["orders", oid, "drag"], {"divisions": divs, "committed": []})
     ctx.instruct(
-        f"Longstreet Drags his Feet: order {oid} to {st['leaders'][cmd]['name']} must be "
+        f"Longstreet Drags his Feet: order {oid} to {leader_label(st, cmd)} must be "
         f"accepted division by division ({', '.join(divs)}): one roll per turn for the "
         "corps (`umpire cwb order roll`), and each success commits one division of the "
         "player's choice."

@@ -265,13 +265,103 @@ def panic_row(state: S, side: str) -> tuple[int, int, str]:
     return wrecked + shift, shift, why
 
 
+def corps_label(state: S, cid: str) -> str:
+    """``"II Corps [2]"``: the corps' name, with its id when the name does not show it."""
+    name = str(state["corps"][cid]["name"])
+    return name if cid in name.split() else f"{name} [{cid}]"
+
+
+def command_label(state: S, post: str, command: str) -> str:
+    """What a leader commands, the same way everywhere: ``"II Corps [2]"``, ``"H/1 division"``."""
+    if post == "army":
+        side = command.partition(":")[2]
+        return str(state["armies"][side]["name"]) if side in state["armies"] else "army"
+    if post == "corps" and command in state["corps"]:
+        return corps_label(state, command)
+    return f"{command} {post}"
+
+
 def leader_label(state: S, lid: str) -> str:
-    """``"Law (L/H/1, brigade)"``."""
+    """A leader, named the same way in narration, questions and status: name and command.
+
+    ``"Richard S. Ewell (II Corps [2])"``, ``"Evander M. Law (L/H/1 brigade)"``; a
+    replacement says so: ``"Replacement for Law (L/H/1 brigade, replacement)"``.
+    """
     ld = state["leaders"][lid]
     extra = ", replacement" if not ld["permanent"] else ""
-    return f"{ld['name']} ({ld['command']}, {ld['post']}{extra})"
+    return f"{ld['name']} ({command_label(state, ld['post'], ld['command'])}{extra})"
 
 
 def unit_label(state: S, uid: str) -> str:
     """``"L/H/1 Law's Brigade"``."""
     return f"{uid} {state['units'][uid]['name']}"
+
+
+def corps_of_leader(state: S, lid: str) -> str | None:
+    """The corps a leader's command belongs to (None for an army commander)."""
+    ld = state["leaders"][lid]
+    cmd = str(ld["command"])
+    if ld["post"] == "corps":
+        return cmd
+    if ld["post"] == "division" and cmd in state["divisions"]:
+        return str(state["divisions"][cmd]["corps"])
+    if ld["post"] == "brigade" and cmd in state["units"]:
+        return str(state["units"][cmd]["corps"])
+    return None
+
+
+def groups_of(state: S, option_id: str) -> list[tuple[str, str]]:
+    """Where an option (a leader, a unit, a division) sits at the table: ``[(kind, label)]``.
+
+    Top-down: corps, then division (or artillery battalion). A long list of choices is
+    asked by these groups first, so a player never ticks through a hundred names.
+    """
+    if option_id in state["leaders"]:
+        ld = state["leaders"][option_id]
+        cid = corps_of_leader(state, option_id)
+        if cid is None or ld["post"] == "corps":
+            return []
+        out = [("corps", corps_label(state, cid))]
+        if ld["post"] == "brigade" and ld["command"] in state["units"]:
+            div = state["units"][ld["command"]].get("division")
+            if div:
+                out.append(("division", f"{div} division"))
+        return out
+    if option_id in state["units"]:
+        u = state["units"][option_id]
+        out = [("corps", corps_label(state, str(u["corps"])))]
+        if u.get("division"):
+            out.append(("division", f"{u['division']} division"))
+        elif u.get("battalion"):
+            out.append(("division", f"{u['battalion']} artillery"))
+        else:
+            out.append(("division", "headquarters and supply"))
+        return out
+    if option_id in state["divisions"]:
+        return [("corps", corps_label(state, str(state["divisions"][option_id]["corps"])))]
+    return []
+
+
+_BUILTIN: dict[str, Any] = {}
+
+
+def param(state: S, key: str) -> Any:
+    """A rules number or list: the game's own, else the built-in one (games saved before it)."""
+    params = state["params"]
+    if key in params:
+        return params[key]
+    if not _BUILTIN:
+        from . import load_params
+
+        _BUILTIN.update(load_params())
+    return _BUILTIN[key]
+
+
+def stopped_now(state: S, cid: str | None) -> bool:
+    """Seed 000: "nothing that can be done about an RE-imposed attack stoppage until the next
+    turn at the earliest": True while the game turn of the stop lasts."""
+    if not cid or cid not in state["corps"]:
+        return False
+    corps = state["corps"][cid]
+    at = corps.get("stopped_at")
+    return bool(corps["stopped"]) and at is not None and int(at) == now(state)

@@ -309,7 +309,8 @@ class CardDraw:
         left: list[str] = deck["deck"]
         if not left:  # pragma: no cover - the turn ends when the box is empty
             return
-        k = b.roll(1, len(left), "card draw")[0] - 1
+        cards = self.cards(b)
+        k = b.pick([cards[c][0] for c in left], "card draw: one card from the box", cup=True)
         card = left.pop(k)
         name, card_side, idx = self.cards(b)[card]
         deck["drawn"].append(card)

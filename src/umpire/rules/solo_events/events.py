@@ -219,10 +219,11 @@ class SoloEvents:
             entry.update(unit=u.id, chosen="only")
         elif ev.chooser == "random":
             n = len(pool)
-            k = b.roll(1, n, f"solo events: {ev.name}, a {side.title()} unit at random (d{n})")[0]
+            names = [b.state.units[i].name for i in pool]
+            k = 1 + b.pick(names, f"solo events: {ev.name}, a {side.title()} unit at random")
             u = b.state.units[pool[k - 1]]
             entry.update(unit=u.id, chosen="random", die=[k, n])
-            b.say(f"  {ev.name}: d{n} = {k}: {u.name} (of {n} eligible units)")
+            b.say(f"  {ev.name}: {u.name}, number {k} of the {n} eligible units, picked at random")
         else:
             book["pending"] = {"event": ev.id, "side": side, "pool": pool, "entry": entry}
             b.say(f"  {ev.name}: the {side.title()} player chooses among {len(pool)} units")
