@@ -156,3 +156,21 @@ def test_log_and_state_share_no_objects() -> None:
     replayed["decks"]["box"]["remaining"].clear()
     again = Game.replay_state(game.module, game.scenario, game.actions)
     assert again["decks"]["box"]["remaining"] == ["a", "b"]
+
+
+def test_reexecute_forgives_wording_not_substance() -> None:
+    """A log saved by an earlier version whose words have changed (a roll's purpose, a note)
+    still re-executes, with a note naming the action; a changed face or total does not."""
+    from umpire.errors import VerifyError
+
+    game = new_game(5)
+    game.act("roll", {"expr": "2d6", "purpose": "morale"})
+    game.act("roll", {"expr": "d6", "purpose": "casualty"})
+    assert game.reexecute() == []
+    roll = next(e for e in game.actions[1].events if e.kind == "roll")
+    roll.data["purpose"] = "casualty check (older wording)"
+    notes = game.reexecute()
+    assert len(notes) == 1 and notes[0].startswith("action 2 (roll): the wording")
+    roll.data["total"] = int(roll.data["total"]) % 6 + 1
+    with pytest.raises(VerifyError, match=r"action 2 .* replays differently"):
+        game.reexecute()

@@ -11,11 +11,16 @@ dice the card is drawn from the box and its name typed in.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from umpire.battle.game import pending, pending_actor
 from umpire.battle.roles import offered
+from umpire.cli.main import main
 from umpire.dice import PhysicalSource, ScriptedSource, SeededSource
 from umpire.engine import Game
 from umpire.engine.context import Context
@@ -174,3 +179,41 @@ def test_a_physical_game_saved_and_loaded_counts_its_dice_on(tmp_path: Any) -> N
     store.play("g", loaded, "order", _first_order(loaded))
     report = verify_export(store.export("g"))
     assert report.dice >= used
+
+
+def test_a_battle_played_with_real_dice_at_the_prompt(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`umpire battle SCENARIO --dice physical`: each roll is asked for with what it is for
+    (a unit's name, not an id), each card is drawn from the box, the battle is saved as it
+    goes and verifies. Seed 004: 'Side A draws one card (without looking)'."""
+    monkeypatch.setenv("UMPIRE_DB", str(tmp_path / "u.db"))
+    prompts: list[str] = []
+
+    def typed(prompt: str = "") -> str:
+        prompts.append(prompt)
+        if prompt.startswith("Drawn"):
+            return "1"
+        found = re.search(r"roll (\d+)d(\d+)", prompt)
+        assert found, prompt
+        n, sides = int(found[1]), int(found[2])
+        return " ".join(str(min(len(prompts) % sides + 1, sides)) for _ in range(n))
+
+    monkeypatch.setattr("builtins.input", typed)
+    code = main(["battle", "mcpherson_cards", "--dice", "physical", "--game", "t"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "Result:" in out and "Saved as game 't'" in out
+    cups = [p for p in prompts if p.startswith("Drawn")]
+    assert cups and "card draw: one card from the box: put these" in out
+    fires = [p for p in prompts if " fires at " in p]
+    assert fires and all(re.match(r"[^:]*[A-Z][a-z]", p) for p in fires)
+    assert not [p for p in prompts if re.search(r"roll 1d(1[0-9]|[7-9])\b", p)]
+    assert main(["games", "verify", "t"]) == 0, capsys.readouterr()
+
+
+def test_physical_battle_refuses_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    """Real dice have no seed: one line, exit 2."""
+    code = main(["battle", "mcpherson_cards", "--dice", "physical", "--seed", "3"])
+    _, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1 and "drop --seed" in err

@@ -129,18 +129,27 @@ def battle(
     resume: str | None = typer.Option(
         None, "--resume", help="Play on a saved battle (after undo or fork) to the end"
     ),
+    dice: str = typer.Option(
+        "seeded",
+        "--dice",
+        help="seeded (default) or physical: you roll real dice and type the faces; a random "
+        "pick among up to 6 is one d6, among more (and every card) a draw you type in",
+    ),
 ) -> None:
     """Play a battle to the end, print the narrative and the result, and save it."""
     from umpire.ai import make_policy
     from umpire.battle.run import play, state_hash
     from umpire.scenarios import load_scenario, resolve_path
 
+    if dice not in ("seeded", "physical"):
+        raise UmpireError(f"unknown --dice '{dice}' (seeded, physical)")
     if resume is not None:
         extra = [
             opt
             for opt, given in (
                 ("SCENARIO", scenario is not None),
                 ("--seed", seed is not None),
+                ("--dice", dice != "seeded"),
                 ("--log", log is not None),
                 ("--game", game is not None),
                 ("--no-save", no_save),
@@ -156,6 +165,20 @@ def battle(
         return
     if scenario is None:
         raise UmpireError("give a SCENARIO to play, or --resume NAME to play on a saved battle")
+    if dice == "physical":
+        bad = [
+            o
+            for o, g in (
+                ("--seed", seed is not None),
+                ("--log", log is not None),
+                ("--no-save", no_save),
+            )
+            if g
+        ]
+        if bad:
+            raise UmpireError(
+                f"--dice physical plays a saved game with your dice; drop {', '.join(bad)}"
+            )
     fresh_seed = seed is None
     if seed is None:
         import secrets
@@ -175,6 +198,20 @@ def battle(
             raise UmpireError(
                 f"a game named '{name}' already exists (choose another with --game, or --no-save)"
             )
+    if dice == "physical" and store is not None:
+        # Real dice: every roll is asked for as it comes, every action saved as it is made.
+        from umpire.cli.common import ask_cup, ask_faces
+        from umpire.dice import PhysicalSource
+        from umpire.engine.game import Game
+        from umpire.rules import get_module
+
+        name = game or f"battle-{resolve_path(scenario).stem}-table"
+        if name in store.names():
+            raise UmpireError(f"a game named '{name}' already exists (choose another with --game)")
+        table = Game.new(get_module("battle"), scen.to_json(), PhysicalSource(ask_faces, ask_cup))
+        store.create(name, table)
+        play_stored(store, name, table, kinds, as_json, seed=None)
+        return
     if store is not None and log is None and "human" in kinds.values():
         # A person plays: every decision is saved as it is made, so quit, undo and
         # resume work at the prompt (the AI-only fast path saves at the end instead).
@@ -251,7 +288,9 @@ def resume_battle(name: str, kinds: dict[str, str], as_json: bool) -> None:
         raise UmpireError(f"game '{name}' is a {info.module} game, not a battle")
     if info.ended:
         raise UmpireError(f"game '{name}' has ended; fork it to play on")
-    game = store.load(name)
+    from umpire.cli.common import ask_cup, ask_faces
+
+    game = store.load(name, physical=ask_faces, draw=ask_cup)
     done = game.state["battle"]
     if done["over"]:
         raise UmpireError(
@@ -285,7 +324,7 @@ def play_stored(
     from umpire.battle.game import actor_id, final_state, pending
     from umpire.battle.run import state_hash
     from umpire.cli.battle_view import show_line, status_table
-    from umpire.cli.common import console
+    from umpire.cli.common import ask_cup, ask_faces, console
 
     start = len(game.actions)
     pols: dict[str, Any] = {
@@ -333,7 +372,7 @@ def play_stored(
                 continue
             to = marks.pop()
             store.undo(name, to)
-            game = store.load(name)
+            game = store.load(name, physical=ask_faces, draw=ask_cup)
             last_phase = None
             typer.echo(f"Undone back to action {to}: your decision again")
             continue

@@ -160,11 +160,15 @@ class Game:
                     )
             yield record
 
-    def reexecute(self, upto: int | None = None) -> None:
+    def reexecute(self, upto: int | None = None) -> list[str]:
         """Run every logged action again with the logged faces and answers.
 
-        Raises :class:`VerifyError` naming the first action whose events differ.
+        Raises :class:`VerifyError` naming the first action whose events differ. The
+        wording of a log (a roll's purpose, a narrative line, a prompt) is not a rule: a
+        game saved by an earlier version whose words have changed since still verifies,
+        and the returned notes say at which actions the words differ.
         """
+        notes: list[str] = []
         from umpire.dice import ScriptedSource
 
         state = self.module.initial_state(copy_state(self.scenario))
@@ -199,6 +203,12 @@ class Game:
             mine = [e.to_json() for e in record.events[1:]]
             theirs = [_strip_pos(e.to_json()) for e in ctx.events]
             mine = [_strip_pos(e) for e in mine]
+            if mine != theirs and [_substance(e) for e in mine] == [_substance(e) for e in theirs]:
+                notes.append(
+                    f"action {record.no} ({record.name}): the wording of its log differs from "
+                    f"this version's; its rolls, choices and changes agree"
+                )
+                mine = theirs
             if mine != theirs:
                 for i, (a, b) in enumerate(zip(mine, theirs, strict=False)):
                     if a != b:
@@ -212,6 +222,7 @@ class Game:
             state = ctx.state
             if state_hash(state) != record.state_hash:
                 raise VerifyError(f"action {record.no} ({record.name}): state hash differs")
+        return notes
 
     def truncated(self, upto: int) -> Game:
         """A new game with the same start and the first ``upto`` actions (undo, fork)."""
@@ -246,6 +257,15 @@ def _strip_pos(event: dict[str, JSON]) -> dict[str, JSON]:
     """An event without dice positions or policy kinds (they differ in re-execution)."""
     out = {k: v for k, v in event.items() if k not in ("draws", "policy")}
     return out
+
+
+_WORDS = frozenset({"purpose", "prompt", "text"})
+"""Event fields that are wording for people, not rules (see :meth:`Game.reexecute`)."""
+
+
+def _substance(event: dict[str, JSON]) -> dict[str, JSON]:
+    """An event without its wording: what re-execution must reproduce exactly."""
+    return {k: v for k, v in event.items() if k not in _WORDS}
 
 
 def _dice_count(record: ActionRecord) -> int:

@@ -306,7 +306,7 @@ def verify_export(
         kind = PhysicalSource(_no_dice)
     replayed = Game(module, dict(export.scenario), kind, {}, records, None)
     try:
-        replayed.reexecute()
+        report.notes.extend(_wording(replayed.reexecute()))
     except VerifyError as exc:
         raise VerifyError(exc.message, file=file) from None
     links = check_chain(export, report, file=file)
@@ -318,3 +318,10 @@ def verify_export(
 def _no_dice(n: int, sides: int, purpose: str) -> str:
     """Re-execution never asks the table for dice: every face is in the log."""
     raise VerifyError(f"the log lacks faces for {purpose or 'a roll'}")
+
+
+def _wording(notes: list[str]) -> list[str]:
+    """At most three wording notes, then how many more (a long game may have hundreds)."""
+    if len(notes) <= 3:
+        return notes
+    return [*notes[:3], f"... and {len(notes) - 3} more actions whose wording differs"]

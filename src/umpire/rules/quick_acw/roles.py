@@ -162,7 +162,7 @@ class QuickStatus:
         """Seed 002: a failed charge takes a MM; a failed stand or "#" retreats, then a MM."""
         if kind != "charge_failed" and frm is not None and u.alive:
             n, sides = S.retreat_dice(u)
-            inches = sum(b.roll(n, sides, "retreat"))
+            inches = sum(b.roll(n, sides, f"{u.name} retreats ({n}d{sides} inches)"))
             S.move_away(b, u, frm, inches, False, "retreat")
         S.add_marker(b, u)
 

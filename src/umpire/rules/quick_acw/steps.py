@@ -56,7 +56,7 @@ def lose_stands(b: Battle, u: Unit, n: int, cause: str) -> None:
         b.say(f"  {u.name} loses {n} stand{'s' if n > 1 else ''} ({cause}), {u.stands} left")
     for ld in b.state.leaders:
         if ld.alive and ld.attached == u.i:
-            face = b.roll(1, 6, f"leader {ld.id} casualty")[0]
+            face = b.roll(1, 6, f"is {ld.name} hit with {u.name}? (leader casualty, 1d6)")[0]
             if R.leader_lost(face, b.r):
                 ld.alive = False
                 ld.attached = -1
@@ -454,7 +454,7 @@ def morale_roll(b: Battle, u: Unit, purpose: str) -> bool:
     number, mods = R.morale_test(u.side, attached_bonus(b, u), u.marker, b.r)
     if u.extra:
         mods = mods + effect_mods(u, "charge" if purpose == "charge test" else "morale", b.r)
-    faces = b.roll(2, 6, purpose)
+    faces = b.roll(2, 6, f"{u.name}: {purpose}")
     total = sum(faces) + sum(m.value for m in mods)
     ok = total >= number
     if b.narrate:
@@ -754,7 +754,7 @@ def why_not_fire(b: Battle, u: Unit, t: int) -> str:
 
 def resolve_fire(b: Battle, u: Unit, t: Unit, needed: int, mods: list[R.Mod], rng: float) -> int:
     """Seed 002 FIRE: 2d6 + modifiers vs the table; 1 stand and a MM, 2 if beaten by 8."""
-    faces = b.roll(2, 6, f"fire {u.id}->{t.id}")
+    faces = b.roll(2, 6, f"{u.name} fires at {t.name}")
     mod = sum(m.value for m in mods)
     lost = R.fire_stands_lost(faces[0] + faces[1], needed, mod, b.r)
     if b.narrate:
@@ -803,8 +803,8 @@ def resolve_melee(b: Battle, a: Unit, d: Unit, charged: bool, flank: bool) -> No
         ma = ma + effect_mods(a, "melee", b.r)
     if d.extra:
         md = md + effect_mods(d, "melee", b.r)
-    fa = b.roll(2, 6, f"melee {a.id}")
-    fd = b.roll(2, 6, f"melee {d.id}")
+    fa = b.roll(2, 6, f"melee: {a.name} (attacker) against {d.name}")
+    fd = b.roll(2, 6, f"melee: {d.name} (defender) against {a.name}")
     sa = sum(fa) + sum(m.value for m in ma)
     sd = sum(fd) + sum(m.value for m in md)
     row = R.melee_row(sa - sd, b.r)
