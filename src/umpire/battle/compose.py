@@ -51,6 +51,7 @@ def spec_of(rules: Any) -> RulesSpec:
         first=data.get("first") or "",
         attacker=data.get("attacker") or "",
         cards=data.get("cards") or "brigade",
+        options=tuple(sorted((data.get("options") or {}).items())),
     )
 
 
@@ -104,6 +105,15 @@ def check(spec: RulesSpec) -> list[tuple[str, str]]:
                     )
             if allowed and other not in by_role:
                 raise CompositionError(f"{role} '{mid}' needs {other} from {', '.join(allowed)}")
+    known: dict[str, str] = {}
+    for role, mid in filled:
+        known.update(_module(mid, role).options)
+    for name, _value in spec.options:
+        if name not in known:
+            have = ", ".join(sorted(known)) or "none"
+            raise CompositionError(
+                f"unknown rules option '{name}': no module in use reads it (options: {have})"
+            )
     for side in (spec.first, spec.attacker):
         if side and side not in ("union", "confederate"):
             raise CompositionError(f"unknown side '{side}' (sides: confederate, union)")

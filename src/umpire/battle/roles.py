@@ -169,8 +169,9 @@ class CombatRole(Protocol):
     bases: Mapping[str, tuple[float, float]]
     """Stand width and depth per troop type (inches)."""
 
-    def step(self, kind: str, **params: Any) -> Step:
-        """The step of ``kind`` (``command``, ``move``, ``fire``, ``melee``) with options."""
+    def step(self, kind: str, **params: Any) -> Step | None:
+        """The step of ``kind`` (``command``, ``move``, ``fire``, ``melee``) with options;
+        None when the module has no such step (seed 003 has no command step)."""
         ...
 
     def leader_rating(self, side: str, leader_id: str) -> tuple[int, float]:
@@ -220,7 +221,10 @@ class StatusRole(Protocol):
 
     def on_setback(self, b: Battle, u: Unit, kind: str, frm: Unit | None) -> None:
         """A setback: ``charge_failed``, ``stand_failed``, ``melee_retreat`` (``frm`` is the
-        enemy), or ``disorder`` (an event's disruption: the mildest mark there is)."""
+        enemy), or ``disorder`` (an event's disruption: the mildest mark there is). A
+        combat module may name its own (seed 003: ``withdraw``, ``retreat``, ``prone``,
+        ``rout``, ``disrupted``, ``fire_reaction``); a status that does not know a kind
+        marks its mildest setback."""
         ...
 
     def recover(self, b: Battle, u: Unit, cause: str) -> bool:
@@ -268,6 +272,8 @@ class RoleModule(Protocol):
     name: str
     seed: str
     provides: tuple[str, ...]
+    options: Mapping[str, str]
+    """The scenario options this module reads from ``[rules.options]``: name -> help."""
 
     def defaults(self) -> list[Labelled]:
         """Every labelled default and reading the module uses."""
@@ -293,6 +299,8 @@ class RulesSpec:
     first: str = ""
     attacker: str = ""
     cards: str = "brigade"
+    options: tuple[tuple[str, Any], ...] = ()
+    """``[rules.options]``: module options (003's ``fog``), sorted (name, value) pairs."""
 
     def key(self) -> tuple[Any, ...]:
         """A hashable key (for caches)."""
@@ -304,7 +312,12 @@ class RulesSpec:
             self.first,
             self.attacker,
             self.cards,
+            self.options,
         )
+
+    def option(self, name: str, default: Any = None) -> Any:
+        """The value of one ``[rules.options]`` entry, or ``default``."""
+        return dict(self.options).get(name, default)
 
 
 @dataclass(slots=True, eq=False)

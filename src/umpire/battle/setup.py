@@ -77,7 +77,7 @@ def new_setup(s: Scenario, comp: Composition | None = None) -> Setup:
     board = Board(
         s.table.width,
         s.table.height,
-        [Feature(t.kind, tuple(t.points), t.name, t.level) for t in s.terrain],
+        [Feature(t.kind, tuple(t.points), t.name, t.level, t.variant) for t in s.terrain],
         see_woods=comp.combat.geometry["woods_see_through"],
     )
     return Setup(

@@ -35,6 +35,7 @@ class Feature:
     points: tuple[tuple[float, float], ...]
     name: str = ""
     level: int = 1  # hills: height in steps above the plain
+    variant: str = ""  # a finer kind a rule module may read (a wall's "rail" fence)
 
     def geometry(self) -> shapely.Geometry:
         """The shapely geometry (a Polygon or LineString)."""

@@ -46,6 +46,9 @@ class TerrainSpec(_Strict):
     name: str = ""
     points: list[tuple[float, float]] = Field(min_length=2)
     level: int = Field(default=1, ge=1, le=10)
+    variant: str = ""
+    """A finer kind that a rule module may read (a wall's ``stone``, ``rail`` or ``worm``
+    fence for seed 003); modules that do not know it see the plain kind."""
 
     @model_validator(mode="after")
     def _enough_points(self) -> TerrainSpec:
@@ -113,6 +116,8 @@ class RulesTable(_Strict):
     first: Literal["union", "confederate"] | None = None
     attacker: Literal["union", "confederate"] | None = None
     cards: Literal["regiment", "brigade", "division"] = "brigade"
+    options: dict[str, bool | int | float | str] = Field(default_factory=dict)
+    """``[rules.options]``: options of the modules in use (``fog = 4`` for seed 003)."""
 
 
 class VictorySpec(_Strict):

@@ -159,8 +159,11 @@ class QuickStatus:
         return True
 
     def on_setback(self, b: Battle, u: Unit, kind: str, frm: Unit | None) -> None:
-        """Seed 002: a failed charge takes a MM; a failed stand or "#" retreats, then a MM."""
-        if kind != "charge_failed" and frm is not None and u.alive:
+        """Seed 002: a failed charge takes a MM; a failed stand or "#" retreats, then a MM.
+
+        Kinds it does not know (an event's ``disorder``, another combat's) are its mildest
+        setback: a Morale Marker without a retreat."""
+        if kind in ("stand_failed", "melee_retreat") and frm is not None and u.alive:
             n, sides = S.retreat_dice(u)
             inches = sum(b.roll(n, sides, f"{u.name} retreats ({n}d{sides} inches)"))
             S.move_away(b, u, frm, inches, False, "retreat")
@@ -192,6 +195,7 @@ class QuickACW:
     name = "Quick ACW miniatures rules (MWAN #101)"
     seed = "002"
     provides = ("sequence", "combat", "status")
+    options: Mapping[str, str] = {}
 
     def defaults(self) -> list[Labelled]:
         """Every labelled default and reading of ``data/labels.toml``."""

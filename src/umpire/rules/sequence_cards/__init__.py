@@ -22,6 +22,7 @@ class SequenceCards:
 
     seed = "004"
     provides = ("sequence", "status")
+    options: Mapping[str, str] = {}
 
     def __init__(self, module_id: str, name: str):
         self.id = module_id

@@ -24,6 +24,7 @@ class SoloEventsModule:
     name = "Solo random events, a d20 table (borrowed from Maurice)"
     seed = "001"
     provides = ("events",)
+    options: Mapping[str, str] = {}
 
     def defaults(self) -> list[Labelled]:
         """Every labelled default and reading of ``data/labels.toml``."""
