@@ -84,7 +84,9 @@ def test_the_battle_uses_003s_mechanisms() -> None:
     text = []
     for seed in range(4):
         s = load_scenario("stone_wall")
-        res = play(s, seed, {"union": make_policy("ai"), "confederate": make_policy("ai")}, narrate=True)
+        res = play(
+            s, seed, {"union": make_policy("ai"), "confederate": make_policy("ai")}, narrate=True
+        )
         text += res.lines
     joined = "\n".join(text)
     for needle in ("on the stick", "Fog: thickness", "announces a charge", "hand-to-hand"):

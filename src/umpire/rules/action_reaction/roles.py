@@ -42,17 +42,21 @@ class ArSequence:
         a, other = self.order
         ph = [Phase(a, "muster", S.Muster())]
         ph += [Phase(a, name, step) for name, step in comp.hooks("turn_start")]
-        ph += [Phase(a, "rally_routed", S.RallyRouted()), Phase(a, "stop_reactions", S.StopReactions())]
+        ph += [
+            Phase(a, "rally_routed", S.RallyRouted()),
+            Phase(a, "stop_reactions", S.StopReactions()),
+        ]
         ph += [Phase(a, "senior_officers", S.SeniorOfficers())]
         if self.fog:
             ph.append(Phase(a, "fog", S.Fog(self.fog)))
         ph.append(Phase(a, "smoke", S.Smoke()))
         move = comp.combat.step("move")
+        fire = comp.combat.step("fire")
+        assert move is not None and fire is not None  # needs(): 003's combat has both
         ph += [Phase(a, "move", move), Phase(other, "move", move)]
         melee = comp.combat.step("melee")
         if melee is not None:
             ph.append(Phase(a, "charges", melee))
-        fire = comp.combat.step("fire")
         ph += [Phase(a, "fire", fire), Phase(other, "fire", fire)]
         ph += [Phase(a, name, step) for name, step in comp.hooks("turn_end")]
         end = comp.status.step("turn_end")

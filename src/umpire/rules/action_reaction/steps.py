@@ -297,7 +297,9 @@ def deductions(b: Battle, u: Unit, t: Unit, reaction: bool) -> tuple[int, list[s
         half = ART.halved(b.roll(1, 6, f"{u.name}'s reaction fire: 1D6 halved")[0])
         out.append((half, "reaction"))
     if u.extra:
-        mod = int(fx(u, "fire_mod") or 0) + (int(fx(u, "reaction_fire_mod") or 0) if reaction else 0)
+        mod = int(fx(u, "fire_mod") or 0) + (
+            int(fx(u, "reaction_fire_mod") or 0) if reaction else 0
+        )
         if mod:
             out.append((-mod, "effects"))
     return sum(v for v, _ in out), [f"-{v} {w}" if v >= 0 else f"+{-v} {w}" for v, w in out]
@@ -344,11 +346,11 @@ def volley(b: Battle, u: Unit, t: Unit, reaction: bool = False, kind: str = "") 
     if value is None:
         return
     ded, why = deductions(b, u, t, reaction)
-    faces = d10(b, fire_line(u), f"{u.name} fires at {t.name} ({d:.1f}\", d10 per piece)")
+    faces = d10(b, fire_line(u), f'{u.name} fires at {t.name} ({d:.1f}", d10 per piece)')
     hits = ART.stick_hits(faces, value, ded)
     say(
         b,
-        f"{u.name} fires at {t.name} ({d:.1f}\": {value} on the stick"
+        f'{u.name} fires at {t.name} ({d:.1f}": {value} on the stick'
         + (f" {' '.join(why)}" if why else "")
         + f"): {faces}: {hits} hit{'s' if hits != 1 else ''}",
     )
@@ -395,7 +397,7 @@ def guns(b: Battle, u: Unit, t: Unit, kind: str) -> None:
         if kind == "canister":
             value = ART.stick_value(d)
             if value is None:
-                raise IllegalActionError(f"canister beyond the rifle stick ({d:.1f}\")")
+                raise IllegalActionError(f'canister beyond the rifle stick ({d:.1f}")')
             ded, _ = deductions(b, u, t, False)
             if bk.get("canister_fired"):
                 ded += ART.halved(b.roll(1, 6, f"{u.name}: accumulating smoke (1D6 halved)")[0])
@@ -411,7 +413,7 @@ def guns(b: Battle, u: Unit, t: Unit, kind: str) -> None:
     bk["aim"] = t.id
     if smoke:
         bk["smoke"] = min(int(cfg(b)["smoke_cap"]), bk["smoke"] + 1)
-    say(b, f"{u.name} fires {kind.replace('_', ' ')} at {t.name} ({d:.1f}\"): {total} hits")
+    say(b, f'{u.name} fires {kind.replace("_", " ")} at {t.name} ({d:.1f}"): {total} hits')
     take_hits(b, t, total, f"{kind.replace('_', ' ')} of {u.name}")
     fire_reaction(b, t, u, "artillery")
 
@@ -526,7 +528,9 @@ def fire_choices(b: Battle, u: Unit) -> list[Choice]:
     if not may_fire(b, u):
         return [Choice(("hold",), "hold fire", "hold")]
     per = int(cfg(b)["hits_per_piece"])
-    for t, d in targets(b, u):
+    step = b.phase().step
+    found = step.shots(b, u) if isinstance(step, FireStep) else targets(b, u)
+    for t, d in found:
         if u.type == "artillery":
             for kind in rounds(b, u, t):
                 n = sum(1 for g in book(b, u)["ammo"] if g.get(kind, 0) > 0)
@@ -580,7 +584,9 @@ def after_change(u: Unit, change: str, prone: bool) -> tuple[str, bool, bool, fl
         return change, mounted, limbered, 0.0
     if change in ("prone", "stand"):
         if u.type != "foot" or (change == "prone") == prone:
-            raise IllegalActionError(f"{u.name} cannot {'go prone' if change == 'prone' else 'stand up'}")
+            raise IllegalActionError(
+                f"{u.name} cannot {'go prone' if change == 'prone' else 'stand up'}"
+            )
         return form, mounted, limbered, MV.cost("prone" if change == "prone" else "stand_up")
     if change in ("mount", "dismount"):
         if u.type != "cavalry" or mounted == (change == "mount"):
@@ -629,9 +635,11 @@ def check_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -
     if dist > allow + 1e-6:
         raise IllegalActionError(f'{u.name} may move {max(allow, 0):.1f}" now, not {dist:.1f}"')
     en = b.nearest_enemy(u)
-    if limit == "no_advance" and en is not None and dist > 0:
-        if math.hypot(en.x - x, en.y - y) < math.hypot(en.x - u.x, en.y - u.y) - 1e-9:
-            raise IllegalActionError(f"{u.name} is in reaction and may not advance")
+    nearer = en is not None and (
+        math.hypot(en.x - x, en.y - y) < math.hypot(en.x - u.x, en.y - u.y) - 1e-9
+    )
+    if limit == "no_advance" and dist > 0 and nearer:
+        raise IllegalActionError(f"{u.name} is in reaction and may not advance")
     from umpire.battle.state import base_size
 
     hw, hd = base_size(u.type, form, u.stands, b.comp.combat.bases)
@@ -667,7 +675,7 @@ def terrain_cost(b: Battle, u: Unit, x: float, y: float) -> tuple[float, bool, l
             face = b.roll(n, sides, f"{u.name}: {kind.replace('_', ' ')} (movement)")[0]
         going = T.movement(kind, 1e9, face)
         total += going.deduction
-        words.append(f"{kind.replace('_', ' ')} {going.deduction:+g}\"")
+        words.append(f'{kind.replace("_", " ")} {going.deduction:+g}"')
     return total, False, words
 
 
@@ -742,7 +750,7 @@ def _max_at_least(rolls: int, n: int, sides: int, need: int) -> Fraction:
     from umpire.dice import parse
 
     dist = parse(f"{n}d{sides}").distribution()
-    below = sum((Fraction(p) for v, p in dist.items() if v < need), Fraction(0))
+    below = sum((Fraction(p) for v, p in dist if int(v) < need), Fraction(0))
     return 1 - below**rolls
 
 
@@ -812,8 +820,8 @@ def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
     gap = b.dist(u.i, t.i)
     say(
         b,
-        f"{u.name} charges {t.name} ({gap:.1f}\" away): dice {arranged}, "
-        f"{centre:.1f}\" at the centre" + (f" ({', '.join(words)})" if words else ""),
+        f'{u.name} charges {t.name} ({gap:.1f}" away): dice {arranged}, '
+        f'{centre:.1f}" at the centre' + (f" ({', '.join(words)})" if words else ""),
     )
     u.charged = True
     if centre < gap:
@@ -829,8 +837,11 @@ def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
     # XIII.A.2 and B: the cheer, the hearing and the defender's reaction.
     cheer, hear = d10(b, 2, f"{u.name} cheers? {t.name} hears? (2d10, even)")
     reacts = M.reacts(cheer, hear, clear_field(b, u, t))
-    say(b, f"  {u.name} {'cheers' if cheer % 2 == 0 else 'charges in silence'} ({cheer}); "
-        f"{t.name} {'reacts' if reacts else 'will not react until struck'} ({hear})")
+    say(
+        b,
+        f"  {u.name} {'cheers' if cheer % 2 == 0 else 'charges in silence'} ({cheer}); "
+        f"{t.name} {'reacts' if reacts else 'will not react until struck'} ({hear})",
+    )
     tb = book(b, t)
     if reacts:
         what, inches = M.reaction(d10(b, 1, f"{t.name}'s reaction to the charge (1d10)")[0])
@@ -869,8 +880,11 @@ def melee(b: Battle, u: Unit, t: Unit, pieces: int, farthest: float) -> None:
         a = b.roll(n, 6, f"hand-to-hand: {u.name} (attacker, {n}d6)")
         d = b.roll(m, 6, f"hand-to-hand: {t.name} (defender, {m}d6)")
         s = M.strike(a, d)
-        say(b, f"  hand-to-hand {strikes}: {sorted(a, reverse=True)} against "
-            f"{sorted(d, reverse=True)}: {s.attacker_hits} to {s.defender_hits}")
+        say(
+            b,
+            f"  hand-to-hand {strikes}: {sorted(a, reverse=True)} against "
+            f"{sorted(d, reverse=True)}: {s.attacker_hits} to {s.defender_hits}",
+        )
         take_hits(b, t, s.attacker_hits, f"hand-to-hand with {u.name}")
         take_hits(b, u, s.defender_hits, f"hand-to-hand with {t.name}")
         if s.loser == "attacker" or not s.loser:
@@ -931,7 +945,9 @@ class RallyRouted(AutoStep):
                 continue
             inches = float(bk["rout"])
             en = b.nearest_enemy(u)
-            say(b, f'{u.name} routs again {inches:g}"' + (" with its officers" if bk["off"] else ""))
+            say(
+                b, f'{u.name} routs again {inches:g}"' + (" with its officers" if bk["off"] else "")
+            )
             if en is not None:
                 b.comp.combat.displace(b, u, en, inches, True, "rout")
 
@@ -1060,7 +1076,9 @@ class FireStep:
 
     kind = "fire"
 
-    def __init__(self, units: str = "all", targets: str = "any", mark: str = "", blocked_by: str = ""):
+    def __init__(
+        self, units: str = "all", targets: str = "any", mark: str = "", blocked_by: str = ""
+    ):
         self.units = units
         self.targets = targets
         self.mark = mark
@@ -1094,20 +1112,19 @@ class FireStep:
         if order[0] != "fire":
             raise IllegalActionError(f"a fire order is needed for {u.name}, not '{order[0]}'")
         t = int(order[1])
+        if u.type == "artillery" and len(order) > 2:
+            A.kind_of(str(order[2]))  # an unknown round is one line, before anything else
         allowed = {v.i for v, _ in self.shots(b, u)}
         if t not in allowed:
             raise IllegalActionError(why_not_fire(b, u, t))
         target = b.state.units[t]
         if u.type == "artillery":
-            kind = str(order[2]) if len(order) > 2 else best_round(b, u, target)
-            if kind not in A.KINDS and kind not in ("bolt", "dud"):
-                A.spend(book(b, u)["ammo"], 0, kind)  # one line: the unknown type
-            kind = "solid_shot" if kind in ("bolt", "dud") else kind
+            kind = A.kind_of(str(order[2])) if len(order) > 2 else best_round(b, u, target)
             if kind not in rounds(b, u, target):
                 if kind == "canister":
                     raise IllegalActionError(
                         f"{u.name}: canister only on the rifle stick "
-                        f"({b.dist(u.i, t):.1f}\" is beyond it), or none is left"
+                        f'({b.dist(u.i, t):.1f}" is beyond it), or none is left'
                     )
                 raise IllegalActionError(f"{u.name} has no {kind.replace('_', ' ')} left")
             volley(b, u, target, kind=kind)
@@ -1178,16 +1195,32 @@ def move_choices(b: Battle, u: Unit) -> list[Choice]:
                 if d > 1e-9 and step > 0.1:
                     th = math.atan2(gy - u.y, gx - u.x)
                     moves.append(
-                        (("move", u.x + (gx - u.x) / d * step, u.y + (gy - u.y) / d * step, th, ""),
-                         f'advance {step:.1f}" {words}')
+                        (
+                            (
+                                "move",
+                                u.x + (gx - u.x) / d * step,
+                                u.y + (gy - u.y) / d * step,
+                                th,
+                                "",
+                            ),
+                            f'advance {step:.1f}" {words}',
+                        )
                     )
         if enemies:
             en = enemies[0]
             d = math.hypot(en.x - u.x, en.y - u.y) or 1.0
             step = allow * 0.5
             moves.append(
-                (("move", u.x - (en.x - u.x) / d * step, u.y - (en.y - u.y) / d * step, u.theta, ""),
-                 f'fall back {step:.1f}" facing the enemy')
+                (
+                    (
+                        "move",
+                        u.x - (en.x - u.x) / d * step,
+                        u.y - (en.y - u.y) / d * step,
+                        u.theta,
+                        "",
+                    ),
+                    f'fall back {step:.1f}" facing the enemy',
+                )
             )
             th = math.atan2(en.y - u.y, en.x - u.x)
             if abs(math.remainder(th - u.theta, 2 * math.pi)) > 0.05:
