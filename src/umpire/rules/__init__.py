@@ -35,6 +35,7 @@ ROLE_REGISTRY: dict[str, str] = {
     "five-step": "umpire.rules.sequence_cards:FIVE_STEP",
     "card-draw": "umpire.rules.sequence_cards:CARD_DRAW",
     "solo-events": "umpire.rules.solo_events:MODULE",
+    "action-reaction": "umpire.rules.action_reaction.roles:MODULE",
 }
 """Role module id -> where it lives: the modules a scenario's ``[rules]`` can name."""
 

@@ -1,0 +1,284 @@
+"""The ``action-reaction`` module: seed 003 as the sequence, combat and status roles.
+
+- sequence: XII (rally routed units, stop reactions, senior officers, fog, smoke,
+  movement and charge announcements), the charges (XIII-XIV), ordered firing (XV);
+- combat: infantry fire on the rifle stick, artillery rounds with ammunition per gun,
+  charges with cheers and reactions, hand-to-hand in line and in column;
+- status: reaction, disruption, rout and stall (the marks 003's combat keeps).
+
+Its combat also runs under another sequence (seed 004's five steps or card draw), whose
+status then marks the setbacks (reading ``sequence_xii``; docs/action_reaction.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from umpire.battle.roles import Choice, Composition, Order, Phase, Request, RulesSpec, Step
+from umpire.errors import IllegalActionError, UmpireError
+from umpire.rules.action_reaction import steps as S
+from umpire.rules.action_reaction.artillery import DATA, data
+from umpire.rules.labels import Labelled, load_labels
+
+if TYPE_CHECKING:
+    from umpire.battle.engine import Battle
+    from umpire.battle.state import Unit
+
+
+class ArSequence:
+    """XII-XV: the turn of seed 003 (reading ``sequence_xii``)."""
+
+    id = "action-reaction"
+
+    def __init__(self, spec: RulesSpec):
+        a = spec.first or "confederate"
+        self.order = (a, "union" if a == "confederate" else "confederate")
+        self.fog = spec.option("fog", False)
+        self._phases: list[Phase] = []
+
+    def bind(self, comp: Composition) -> None:
+        """The turn's phases, made once from the roles."""
+        a, other = self.order
+        ph = [Phase(a, "muster", S.Muster())]
+        ph += [Phase(a, name, step) for name, step in comp.hooks("turn_start")]
+        ph += [
+            Phase(a, "rally_routed", S.RallyRouted()),
+            Phase(a, "stop_reactions", S.StopReactions()),
+        ]
+        ph += [Phase(a, "senior_officers", S.SeniorOfficers())]
+        if self.fog:
+            ph.append(Phase(a, "fog", S.Fog(self.fog)))
+        ph.append(Phase(a, "smoke", S.Smoke()))
+        move = comp.combat.step("move")
+        fire = comp.combat.step("fire")
+        assert move is not None and fire is not None  # needs(): 003's combat has both
+        ph += [Phase(a, "move", move), Phase(other, "move", move)]
+        melee = comp.combat.step("melee")
+        if melee is not None:
+            ph.append(Phase(a, "charges", melee))
+        ph += [Phase(a, "fire", fire), Phase(other, "fire", fire)]
+        ph += [Phase(a, name, step) for name, step in comp.hooks("turn_end")]
+        end = comp.status.step("turn_end")
+        if end is not None:
+            ph.append(Phase(a, "status_turn_end", end))
+        self._phases = ph
+
+    def sides(self, b: Battle) -> tuple[str, ...]:
+        """Side A (``first``, else the Confederates), then the other."""
+        return self.order
+
+    def at(self, b: Battle, seq: int) -> Phase | None:
+        """The phase at ``seq``; None past the end of the turn."""
+        return self._phases[seq] if seq < len(self._phases) else None
+
+
+class ArCombat:
+    """XI-XV: fire, artillery, charges, reactions and hand-to-hand."""
+
+    id = "action-reaction"
+
+    def __init__(self) -> None:
+        raw = data()
+        self.data = raw
+        self.geometry = {k: float(v) for k, v in raw["geometry"].items()}
+        self.bases = {k: (float(v["width"]), float(v["depth"])) for k, v in raw["bases"].items()}
+
+    def step(self, kind: str, **params: Any) -> Step | None:
+        """``move``, ``fire`` (``units``, ``targets``, ``mark``, ``blocked_by``), ``melee`` (the
+        charges); 003 has no command step (officers stand in for it)."""
+        if kind == "move":
+            return S.MoveStep()
+        if kind == "fire":
+            return S.FireStep(
+                params.get("units", "all"),
+                params.get("targets", "any"),
+                params.get("mark", ""),
+                params.get("blocked_by", ""),
+            )
+        if kind == "melee":
+            return S.Charges()
+        if kind == "command":
+            return None
+        raise KeyError(f"action-reaction has no '{kind}' step")
+
+    def leader_rating(self, side: str, leader_id: str) -> tuple[int, float]:
+        """003 rates no leaders (its officers belong to the units): no bonus, 12" radius."""
+        return 0, 12.0
+
+    def lose_stands(self, b: Battle, u: Unit, n: int, cause: str) -> None:
+        """XVII: pieces off, officers checked, the senior captain, the loss roll."""
+        S.lose_pieces(b, u, n, cause)
+
+    def move_rate(self, b: Battle, u: Unit) -> float:
+        """XII.F: the unit's movement as it stands (fog deducted)."""
+        return S.allowance(b, u, u.formation, u.mounted, u.limbered)
+
+    def reach(self, b: Battle, u: Unit) -> float:
+        """The rifle stick (27"); artillery: the table (its rounds fly any distance)."""
+        if not S.may_fire(b, u):
+            return 0.0
+        if u.type == "artillery":
+            return float(max(b.setup.board.width, b.setup.board.height))
+        stick = self.data["stick"]
+        return float(stick["rifle_section"]) * len(stick["rifle"])
+
+    def morale_check(self, b: Battle, u: Unit, purpose: str) -> bool:
+        """003 has no morale test: its officer-versus-men contest stands in."""
+        return S.contest(b, u, purpose)
+
+    def displace(
+        self, b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why: str
+    ) -> None:
+        """Straight away from ``frm``, stopping before a base; off the table removes it."""
+        import math
+
+        dx, dy = u.x - frm.x, u.y - frm.y
+        n = math.hypot(dx, dy) or 1.0
+        theta = math.atan2(dy, dx) if face_away else u.theta
+        if not b.slide(u, dx / n, dy / n, inches, theta):
+            S.remove(b, u, f"{why} off the table")
+
+    def options(self, b: Battle, req: Request) -> list[Choice]:
+        """The legal orders with their exact odds."""
+        return S.options(b, req)
+
+    def check(self, b: Battle, req: Request, order: Order) -> None:
+        """Refuse an illegal order with its reason, changing nothing."""
+        u = b.state.units[req.actor]
+        kind = order[0] if order else ""
+        if kind == "hold":
+            return
+        if req.kind == "move" and kind == "move":
+            change = str(order[4]) if len(order) > 4 else ""
+            S.check_move(b, u, float(order[1]), float(order[2]), float(order[3]), change)
+            return
+        if req.kind == "move" and kind == "charge":
+            t = int(order[1])
+            if not 0 <= t < len(b.state.units):
+                raise IllegalActionError(f"no unit {t}")
+            why = S.may_charge(b, u, b.state.units[t])
+            if why:
+                raise IllegalActionError(why)
+            return
+        if req.kind == "fire" and kind == "fire":
+            if int(order[1]) not in {c.order[1] for c in S.fire_choices(b, u) if c.kind == "fire"}:
+                raise IllegalActionError(S.why_not_fire(b, u, int(order[1])))
+            return
+        raise IllegalActionError(f"'{kind}' is not an order for a {req.kind} step")
+
+
+class ArStatus:
+    """The marks of 003: in reaction, disrupted, routed, stalled (reading ``in_reaction``)."""
+
+    id = "action-reaction"
+
+    def on_hit(self, b: Battle, u: Unit, margin: int, stands: int, cause: str) -> None:
+        """003's fire marks nothing by itself: its reactions and the loss roll do."""
+
+    def on_setback(self, b: Battle, u: Unit, kind: str, frm: Unit | None) -> None:
+        """The marks: ``rout`` (routed the inches the combat gives, rallied at XII.A);
+        ``withdraw``, ``retreat``, ``stand_failed``, ``prone``, ``fire_reaction`` (in
+        reaction, XII.B); ``disrupted``, ``melee_retreat``, ``charge_failed``, ``disorder``
+        (a red disruption marker)."""
+        bk = S.book(b, u)
+        if kind == "rout":
+            bk["rout"] = float(bk.get("rout_inches", 9.0))
+            bk["react"] = "retreat"
+        elif kind in ("withdraw", "retreat", "stand_failed", "prone", "fire_reaction"):
+            bk["react"] = {"stand_failed": "retreat", "fire_reaction": "fire"}.get(kind, kind)
+            if kind == "prone":
+                bk["prone"] = True
+        else:
+            bk["disr"] = True
+
+    def recover(self, b: Battle, u: Unit, cause: str) -> bool:
+        """Take one mark off: disruption, then the reaction (an event's recovery)."""
+        bk = S.book(b, u)
+        for key in ("disr", "react"):
+            if bk.get(key):
+                bk.pop(key)
+                return True
+        return False
+
+    def move_limit(self, b: Battle, u: Unit) -> str:
+        """Routed or stalled: none; in reaction: no advance."""
+        bk = u.extra.get(S.KEY, {})
+        if bk.get("rout") or bk.get("stall"):
+            return "none"
+        return "no_advance" if bk.get("react") else "free"
+
+    def may_fire(self, b: Battle, u: Unit) -> bool:
+        """Not routed, not stalled (XII.C.4)."""
+        bk = u.extra.get(S.KEY, {})
+        return not (bk.get("rout") or bk.get("stall"))
+
+    def step(self, kind: str, **params: Any) -> Step | None:
+        """``turn_end``: this turn's movement stalls end (XII's own steps rally)."""
+        if kind == "turn_end":
+            return S.TurnEnd()
+        return None
+
+    def label(self, u: Unit) -> str:
+        """The marks in words."""
+        bk = u.extra.get(S.KEY, {})
+        words = []
+        if bk.get("rout"):
+            words.append("Routed")
+        if bk.get("stall"):
+            words.append("Stalled")
+        if bk.get("react"):
+            words.append("Prone" if bk["react"] == "prone" else "In reaction")
+        if bk.get("disr"):
+            words.append("Disrupted")
+        return ", ".join(words)
+
+
+class ActionReaction:
+    """The role module ``action-reaction``."""
+
+    id = "action-reaction"
+    name = "Action/Reaction in Miniature Wargaming (parts 5-6)"
+    seed = "003"
+    provides = ("sequence", "combat", "status")
+    options: Mapping[str, str] = {
+        "fog": "XII.D fog: true (thickness rolled on 1d6 at the first turn) or a thickness 1-6",
+    }
+
+    def defaults(self) -> list[Labelled]:
+        """Every labelled default and reading of ``data/labels.toml``."""
+        return load_labels(DATA / "labels.toml")
+
+    def role(self, kind: str, spec: RulesSpec) -> Any:
+        """The role object of ``kind``."""
+        if kind == "sequence":
+            fog = spec.option("fog", False)
+            if not (isinstance(fog, bool) or (isinstance(fog, int) and 1 <= fog <= 6)):
+                raise UmpireError(f"[rules.options] fog is true, false or 1-6, not {fog!r}")
+            return ArSequence(spec)
+        if kind == "combat":
+            return ArCombat()
+        if kind == "status":
+            return ArStatus()
+        raise KeyError(kind)
+
+    def needs(self, kind: str) -> Mapping[str, tuple[frozenset[str], str]]:
+        """The XII sequence needs 003's combat (its steps rally 003's marks)."""
+        if kind == "sequence":
+            return {
+                "combat": (
+                    frozenset({self.id}),
+                    "the XII sequence rallies and thins the marks of seed 003's combat",
+                )
+            }
+        if kind == "status":
+            return {
+                "combat": (
+                    frozenset({self.id}),
+                    "003's marks (reaction, disruption, rout) are made by 003's combat",
+                )
+            }
+        return {}
+
+
+MODULE = ActionReaction()

@@ -1,0 +1,1251 @@
+"""Seed 003 in battle: the steps of the XII turn, charges, hand-to-hand and ordered fire.
+
+Everything 003 keeps on a unit lives in ``u.extra["ar"]`` (officers, hits carried, smoke
+markers, reaction, disruption, rout, stall, ammunition per gun, the target fired at last);
+the fog level in ``state.extra["ar"]``. The rulings are the pure functions of this
+package (artillery, melee, officers, weather, movement, fire, ammo, terrain); this module
+rolls their dice through the battle and applies them. Defaults and readings:
+``data/labels.toml`` (docs/action_reaction.md).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from umpire.battle.effects import fx, fx_why
+from umpire.battle.roles import AutoStep, Choice, Order, Request
+from umpire.errors import IllegalActionError
+from umpire.rules.action_reaction import ammo as A
+from umpire.rules.action_reaction import artillery as ART
+from umpire.rules.action_reaction import fire as F
+from umpire.rules.action_reaction import melee as M
+from umpire.rules.action_reaction import movement as MV
+from umpire.rules.action_reaction import officers as O
+from umpire.rules.action_reaction import weather as W
+from umpire.rules.action_reaction.h2h import loser_odds
+
+if TYPE_CHECKING:
+    from umpire.battle.engine import Battle
+    from umpire.battle.state import Unit
+
+KEY = "ar"
+
+
+def cfg(b: Battle) -> dict[str, Any]:
+    """The ``[battle]`` table of rules.toml."""
+    out: dict[str, Any] = b.r["battle"]
+    return out
+
+
+# -- the unit's 003 book -----------------------------------------------------------------------
+
+
+def book(b: Battle, u: Unit) -> dict[str, Any]:
+    """``u``'s 003 marks, made on first use (officers, hits, smoke, ammunition)."""
+    bk: dict[str, Any] | None = u.extra.get(KEY)
+    if bk is None:
+        bk = u.extra[KEY] = {"off": int(cfg(b)["officers"]), "hits": 0, "smoke": 0}
+        if u.type == "artillery":
+            bk["ammo"] = A.full(u.stands)
+    return bk
+
+
+def d10(b: Battle, n: int, purpose: str) -> list[int]:
+    """``n`` d10 showing 0-9 (reading ``d10_zero``: a 10 on the die is a 0)."""
+    return [f % 10 for f in b.roll(n, 10, purpose)]
+
+
+def troop(u: Unit) -> str:
+    """The seed's troop word for a charge: infantry, cavalry (mounted) or other."""
+    if u.type == "foot":
+        return "infantry"
+    if u.type == "cavalry" and u.mounted:
+        return "cavalry"
+    return "other"
+
+
+def fog(b: Battle) -> int:
+    """The fog's thickness now (0: none)."""
+    return int(b.state.extra.get(KEY, {}).get("fog", 0))
+
+
+def on_hill(b: Battle, u: Unit) -> bool:
+    """Is ``u`` on a hill (above the fog)?"""
+    return b.setup.board.height_at(u.x, u.y) > 0
+
+
+def clear_field(b: Battle, u: Unit, t: Unit) -> bool:
+    """XIII.B.1.c: a smokeless, fog-free field between ``u`` and ``t``."""
+    smoke = W.smoke_level(book(b, u)["smoke"], book(b, t)["smoke"])
+    foggy = fog(b) > 0 and not (on_hill(b, u) and on_hill(b, t))
+    return smoke == 0 and not foggy
+
+
+def say(b: Battle, text: str) -> None:
+    """A narrative line."""
+    if b.narrate:
+        b.say(text)
+
+
+# -- losses, officers and the loss roll (XVII) -----------------------------------------------
+
+
+def remove(b: Battle, u: Unit, why: str) -> None:
+    """Take ``u`` off the table; attached leaders ride on."""
+    u.alive = False
+    for ld in b.state.leaders:
+        if ld.attached == u.i:
+            ld.attached = -1
+    b.changed(u)
+    say(b, f"  {u.name} is removed ({why})")
+
+
+def take_hits(b: Battle, u: Unit, hits: int, cause: str) -> int:
+    """Default ``hits_per_piece``: hits become pieces lost (double in column); the loss roll."""
+    if hits <= 0 or not u.alive:
+        return 0
+    bk = book(b, u)
+    total = bk["hits"] + hits
+    per = int(cfg(b)["hits_per_piece"])
+    pieces, bk["hits"] = divmod(total, per)
+    pieces = F.losses(pieces, u.formation) if pieces else 0
+    say(b, f"  {u.name}: {hits} hit{'s' if hits != 1 else ''} ({cause})")
+    if pieces:
+        b.comp.combat.lose_stands(b, u, pieces, cause)
+    return pieces
+
+
+def lose_pieces(b: Battle, u: Unit, n: int, cause: str) -> None:
+    """Pieces off ``u``; XVII.B-C: officers checked, the senior captain, the loss roll."""
+    if n <= 0 or not u.alive:
+        return
+    n = min(n, u.stands)
+    u.stands -= n
+    b.state.losses[u.side] = b.state.losses.get(u.side, 0) + n
+    bk = book(b, u)
+    if "ammo" in bk:
+        bk["ammo"] = bk["ammo"][: max(u.stands, 0)]
+    say(b, f"  {u.name} loses {n} piece{'s' if n > 1 else ''} ({cause}), {u.stands} left")
+    if u.stands <= 0:
+        remove(b, u, "no pieces left")
+        return
+    u.resize()
+    b.changed(u)
+    officer_check(b, u)
+    loss_roll(b, u)
+
+
+def officer_check(b: Battle, u: Unit) -> None:
+    """XVII.B.1-3 with rules-notes 003: each officer 1d6 (even hit), then 1d20 >= 15 removes."""
+    bk = book(b, u)
+    if bk["off"] <= 0:
+        return
+    lost = 0
+    for k in range(bk["off"]):
+        if O.officer_hit(b.roll(1, 6, f"{u.name}: is officer {k + 1} hit? (1d6, even)")[0]):
+            face = b.roll(1, 20, f"{u.name}: officer {k + 1}'s wound (1d20, 15+ down)")[0]
+            if O.officer_removed(face):
+                lost += 1
+    if lost:
+        bk["off"] -= lost
+        say(b, f"  {u.name}: {lost} officer{'s' if lost > 1 else ''} down, {bk['off']} left")
+    if bk["off"] <= 0:
+        captain(b, u)
+
+
+def captain(b: Battle, u: Unit) -> None:
+    """XII.C / XVII.B.2-3: roll for the senior captain (even d10); else the unit stalls."""
+    bk = book(b, u)
+    face = d10(b, 1, f"{u.name}: the senior captain takes command? (1d10, even)")[0]
+    if O.senior_captain(face):
+        bk["off"] = 1
+        bk.pop("stall", None)
+        say(b, f"  {u.name}: the senior captain takes command ({face})")
+    else:
+        bk["stall"] = True
+        say(b, f"  {u.name} stalls: no officer ({face})")
+
+
+def contest(b: Battle, u: Unit, why: str) -> bool:
+    """Reading ``any_officer_rallies``: each officer against the men until one wins."""
+    bk = book(b, u)
+    for k in range(bk["off"]):
+        while True:
+            off, men = d10(b, 2, f"{u.name} {why}: officer {k + 1} against the men (2d10)")
+            res = O.contest(off, men)
+            if res != "tie":
+                break
+        if res == "officer":
+            say(b, f"  {u.name}: officer {k + 1} wins ({off} against {men}): {why}")
+            return True
+        say(b, f"  {u.name}: the men win ({men} against officer {k + 1}'s {off})")
+    return False
+
+
+def loss_roll(b: Battle, u: Unit) -> None:
+    """Reading ``loss_roll``: the d6 list of XV.2.(3); an officer attempts a rally first."""
+    if not u.alive:
+        return
+    face = b.roll(1, 6, f"{u.name} lost a piece: the reaction (1d6)")[0]
+    what, inches = M.column_reaction(face)
+    if what == "none":
+        say(b, f"  {u.name} rolls {face}: it stands")
+        return
+    if book(b, u)["off"] and contest(b, u, "rallies"):
+        return
+    react(b, u, what, inches, None, rout=what == "retreat")
+
+
+# -- reactions -------------------------------------------------------------------------------
+
+
+def react(b: Battle, u: Unit, what: str, inches: int, frm: Unit | None, rout: bool = False) -> None:
+    """Carry out a reaction: withdraw, retreat (a rout on the loss roll), prone or none.
+
+    The mounted status marks it (``on_setback`` with ``withdraw``, ``retreat``, ``prone`` or
+    ``rout``; 003's status keeps the reaction marker, another its nearest rung).
+    """
+    if what in ("none", "fire", ""):
+        return
+    enemy = frm or b.nearest_enemy(u)
+    if what == "prone":
+        say(b, f"  {u.name} goes prone")
+        b.comp.status.on_setback(b, u, "prone", enemy)
+        return
+    if rout:
+        say(b, f'  {u.name} routs {inches}"')
+        book(b, u)["rout_inches"] = float(inches)
+        b.comp.status.on_setback(b, u, "rout", enemy)
+        book(b, u).pop("rout_inches", None)
+    else:
+        say(b, f'  {u.name} {"retreats" if what == "retreat" else "withdraws"} {inches}"')
+        b.comp.status.on_setback(b, u, what, enemy)
+    if enemy is not None and u.alive:
+        b.comp.combat.displace(b, u, enemy, float(inches), rout, what)
+
+
+def fire_reaction(b: Battle, t: Unit, firer: Unit, kind: str) -> None:
+    """XV.2-3: the target of infantry or artillery fire reacts (d10 or d6 list)."""
+    if not t.alive:
+        return
+    bk = book(b, t)
+    how = F.fire_reaction(kind, t.formation, bool(bk.get("react")))
+    if how == "d10":
+        face = d10(b, 1, f"{t.name} under fire: its reaction (1d10)")[0]
+        what, inches = M.reaction(face)
+    elif how == "d6":
+        face = b.roll(1, 6, f"{t.name} under fire: its reaction (1d6)")[0]
+        what, inches = M.column_reaction(face)
+    else:
+        return
+    if what in ("retreat", "withdraw") and bk["off"] and contest(b, t, "holds"):
+        return
+    if what == "fire":
+        b.comp.status.on_setback(b, t, "fire_reaction", firer)
+        say(b, f"  {t.name} reacts: it fires back")
+        if may_fire(b, t):
+            volley(b, t, firer, reaction=True)
+        return
+    react(b, t, what, inches, firer)
+
+
+# -- fire (XI, XV) -----------------------------------------------------------------------------
+
+
+def may_fire(b: Battle, u: Unit) -> bool:
+    """Alive, not routed or stalled, a firing troop, not barred by an effect."""
+    if not u.alive or not b.comp.status.may_fire(b, u):
+        return False
+    if u.extra and (fx(u, "no_fire") or fx(u, "no_act")):
+        return False
+    bk = book(b, u)
+    if bk.get("stall") or bk.get("rout"):
+        return False
+    if u.type == "artillery":
+        return not u.limbered and any(any(g.values()) for g in bk.get("ammo", []))
+    return not (u.type == "cavalry" and u.mounted)
+
+
+def deductions(b: Battle, u: Unit, t: Unit, reaction: bool) -> tuple[int, list[str]]:
+    """XV.4 'all are cumulative': smoke, fog, terrain and walls, disruption, effects."""
+    from umpire.rules.action_reaction import terrain as T
+
+    out: list[tuple[int, str]] = []
+    smoke = W.smoke_deduction(W.smoke_level(book(b, u)["smoke"], book(b, t)["smoke"]))
+    if smoke:
+        out.append((smoke, "smoke"))
+    if fog(b) and not (on_hill(b, u) and on_hill(b, t)):
+        out.append((W.fog_deductions(fog(b))[0], f"fog {fog(b)}"))
+    board = b.setup.board
+    if board.in_cover(t.x, t.y) or board.is_rough(t.x, t.y):
+        out.append((T.fire_deduction("woodlot"), "woodlot"))
+    hu, ht = board.height_at(u.x, u.y), board.height_at(t.x, t.y)
+    if hu != ht:
+        out.append((T.fire_deduction("uphill" if ht > hu else "downhill"), "hill"))
+    for kind in walls_between(b, u.x, u.y, t.x, t.y):
+        if kind == "stone_wall":
+            face = b.roll(1, 6, f"{t.name} behind a stone wall: the deduction (1d6)")[0]
+            out.append((T.fire_deduction(kind, face), "stone wall"))
+        else:
+            out.append((T.fire_deduction(kind), kind.replace("_", " ")))
+    if book(b, u).get("disr"):
+        out.append((1, "disrupted"))
+    if reaction and cfg(b)["reaction_fire_halved"]:
+        half = ART.halved(b.roll(1, 6, f"{u.name}'s reaction fire: 1D6 halved")[0])
+        out.append((half, "reaction"))
+    if u.extra:
+        mod = int(fx(u, "fire_mod") or 0) + (
+            int(fx(u, "reaction_fire_mod") or 0) if reaction else 0
+        )
+        if mod:
+            out.append((-mod, "effects"))
+    return sum(v for v, _ in out), [f"-{v} {w}" if v >= 0 else f"+{-v} {w}" for v, w in out]
+
+
+def walls_between(b: Battle, x0: float, y0: float, x1: float, y1: float) -> list[str]:
+    """Reading ``walls_and_fences``: the XVI kinds of the walls a line crosses."""
+    import shapely
+
+    line = shapely.LineString([(x0, y0), (x1, y1)])
+    out = []
+    for f in b.setup.board.features:
+        if f.kind == "wall" and line.intersects(f.geometry()):
+            out.append({"rail": "rail_fence", "worm": "worm_fence"}.get(f.variant, "stone_wall"))
+    return out
+
+
+def fire_line(u: Unit) -> int:
+    """Pieces on the firing line: all in line, the leading piece in column."""
+    return u.stands if u.formation == "line" else 1
+
+
+def targets(b: Battle, u: Unit) -> list[tuple[Unit, float]]:
+    """Enemies ``u`` may fire at: in its front arc, in sight and on its stick."""
+    reach = b.comp.combat.reach(b, u)
+    out = []
+    for j in b.enemies(u):
+        t = b.state.units[j]
+        d = b.dist(u.i, j)
+        if d <= reach + 1e-9 and b.in_arc(u, t) and b.sees(u, t):
+            out.append((t, d))
+    out.sort(key=lambda p: p[1])
+    return out
+
+
+def volley(b: Battle, u: Unit, t: Unit, reaction: bool = False, kind: str = "") -> None:
+    """One unit's fire at ``t``: infantry on the stick, or each gun's round (XI)."""
+    bk = book(b, u)
+    if u.type == "artillery":
+        guns(b, u, t, kind or best_round(b, u, t))
+        return
+    d = b.dist(u.i, t.i)
+    value = ART.stick_value(d)
+    if value is None:
+        return
+    ded, why = deductions(b, u, t, reaction)
+    faces = d10(b, fire_line(u), f'{u.name} fires at {t.name} ({d:.1f}", d10 per piece)')
+    hits = ART.stick_hits(faces, value, ded)
+    say(
+        b,
+        f'{u.name} fires at {t.name} ({d:.1f}": {value} on the stick'
+        + (f" {' '.join(why)}" if why else "")
+        + f"): {faces}: {hits} hit{'s' if hits != 1 else ''}",
+    )
+    bk["smoke"] = min(int(cfg(b)["smoke_cap"]), bk["smoke"] + 1)
+    take_hits(b, t, hits, f"fire of {u.name}")
+    if not reaction:
+        fire_reaction(b, t, u, "infantry")
+
+
+def best_round(b: Battle, u: Unit, t: Unit) -> str:
+    """The round a battery fires when no one chose: canister on the stick, else shell, case,
+    solid shot, whichever is left first."""
+    for kind in rounds(b, u, t):
+        return kind
+    return ""
+
+
+def rounds(b: Battle, u: Unit, t: Unit) -> list[str]:
+    """The rounds the battery may fire at ``t`` (XI.A): canister only on the rifle stick."""
+    ammo = book(b, u).get("ammo", [])
+    d = b.dist(u.i, t.i)
+    out = []
+    for kind in ("canister", "shell", "case", "solid_shot"):
+        if kind == "canister" and ART.stick_value(d) is None:
+            continue
+        if A.left(ammo, kind) > 0:
+            out.append(kind)
+    return out
+
+
+def guns(b: Battle, u: Unit, t: Unit, kind: str) -> None:
+    """Each gun with a round of ``kind`` fires it (XI.A-C); smoke unless every gun misfired."""
+    bk = book(b, u)
+    if kind not in A.KINDS:
+        A.spend([], 0, kind)  # the one-line error for an unknown type
+    d = b.dist(u.i, t.i)
+    consecutive = bk.get("aim") == t.id
+    total = 0
+    smoke = False
+    for g in range(len(bk["ammo"])):
+        if bk["ammo"][g].get(kind, 0) <= 0:
+            continue
+        bk["ammo"] = A.spend(bk["ammo"], g, kind)
+        if kind == "canister":
+            value = ART.stick_value(d)
+            if value is None:
+                raise IllegalActionError(f'canister beyond the rifle stick ({d:.1f}")')
+            ded, _ = deductions(b, u, t, False)
+            if bk.get("canister_fired"):
+                ded += ART.halved(b.roll(1, 6, f"{u.name}: accumulating smoke (1D6 halved)")[0])
+            faces = d10(b, int(b.r["stick"]["canister_dice"]), f"{u.name} gun {g + 1}: canister")
+            hits = ART.stick_hits(faces, value, ded)
+            smoke = True
+        else:
+            hits, fired = round_at(b, u, t, g, kind, consecutive)
+            smoke = smoke or fired
+        total += hits
+    if kind == "canister":
+        bk["canister_fired"] = True
+    bk["aim"] = t.id
+    if smoke:
+        bk["smoke"] = min(int(cfg(b)["smoke_cap"]), bk["smoke"] + 1)
+    say(b, f'{u.name} fires {kind.replace("_", " ")} at {t.name} ({d:.1f}"): {total} hits')
+    take_hits(b, t, total, f"{kind.replace('_', ' ')} of {u.name}")
+    fire_reaction(b, t, u, "artillery")
+
+
+def round_at(b: Battle, u: Unit, t: Unit, g: int, kind: str, consecutive: bool) -> tuple[int, bool]:
+    """Reading ``artillery_round``: one gun's round; (hits, made smoke)."""
+    what = "consecutive" if consecutive else "first"
+    hand = ART.first_fire(d10(b, 5, f"{u.name} gun {g + 1}: {what} fire (5d10)"), consecutive)
+    side = ART.deviation(b.roll(1, 6, f"{u.name} gun {g + 1}: left or right? (1d6)")[0])
+    if hand.result == "misfire":
+        return 0, False
+    flight = hand.flight
+    if hand.result == "dud":
+        flight = ART.dud_flight(b.roll(1, 6, f"{u.name} gun {g + 1}: the dud (1d6)")[0])
+    elif flight == "both":
+        flight = ART.settle_flight(b.roll(1, 6, f"{u.name} gun {g + 1}: long or short? (1d6)")[0])
+    if hand.result == "hit":
+        flight = ""
+    if side:
+        off = ART.halved(b.roll(1, 6, f"{u.name} gun {g + 1}: inches {side} (1D6 halved)")[0])
+        if off > t.hw:
+            return 0, True
+    short = 0
+    if flight == "long":
+        return 0, True
+    if flight == "short":
+        short = ART.halved(b.roll(1, 6, f"{u.name} gun {g + 1}: inches short (1D6 halved)")[0])
+        if short > 2:
+            return 0, True
+    burst = kind in ("shell", "case") and hand.result in ("burst", "hit")
+    if burst:
+        n = int(b.r["burst"][f"{kind}_dice"])
+        return ART.burst_hits(d10(b, n, f"{u.name} gun {g + 1}: {kind} burst ({n}d10)")), True
+    bounce = d10(b, 1, f"{u.name} gun {g + 1}: does the shot bounce? (1d10, even)")[0]
+    if short and bounce % 2:
+        return 0, True
+    n = int(b.r["solid_shot"]["dice_bounce" if bounce % 2 == 0 else "dice_no_bounce"])
+    _, hits = ART.solid_shot_hits(bounce, d10(b, n, f"{u.name} gun {g + 1}: shot ({n}d10)"))
+    return hits, True
+
+
+# -- exact odds for the menus -------------------------------------------------------------------
+
+
+@cache
+def round_odds(kind: str, consecutive: bool, within: int) -> dict[int, Fraction]:
+    """Exact P(hits) of one gun's round (reading ``artillery_round``); ``within`` is how many
+    of the deviations 1, 2, 3 inches still strike (the target's half frontage)."""
+    p_side = Fraction(2, 6)  # a 1 or a 6
+    p_on_line = 1 - p_side + p_side * Fraction(within, 3)
+    out: dict[int, Fraction] = {}
+
+    def add(dist: dict[int, Fraction], p: Fraction) -> None:
+        for h, q in dist.items():
+            out[h] = out.get(h, Fraction(0)) + p * q
+
+    shot = ART.solid_shot_odds()
+    # A shot short by 1 or 2 inches strikes only when it bounced (an even d10): 2 d10 then.
+    bounced = {h: q for h, q in _bounced().items()}
+    burst = ART.burst_odds(kind) if kind in ("shell", "case") else shot
+    for (result, fl), p in ART.result_odds(consecutive).items():
+        if result == "misfire":
+            add({0: Fraction(1)}, p)
+            continue
+        strikes = burst if result in ("burst", "hit") and kind in ("shell", "case") else shot
+        if result == "hit":
+            add(strikes, p * p_on_line)
+            add({0: Fraction(1)}, p * (1 - p_on_line))
+            continue
+        if result == "dud":
+            flights = {"short": Fraction(1, 6), "long": Fraction(1, 6), "": Fraction(4, 6)}
+            strikes = shot
+        elif fl == "both":
+            flights = {"short": Fraction(1, 2), "long": Fraction(1, 2)}
+        else:
+            flights = {fl: Fraction(1)}
+        for f, q in flights.items():
+            w = p * q * p_on_line
+            if f == "long":
+                add({0: Fraction(1)}, w)
+            elif f == "short":
+                near = Fraction(2, 3)  # 1D6 halved is 1 or 2 on four faces of six
+                if strikes is shot:
+                    add(bounced, w * near)
+                    add({0: Fraction(1)}, w * (1 - near))
+                else:
+                    add(strikes, w * near)
+                    add({0: Fraction(1)}, w * (1 - near))
+            else:
+                add(strikes, w)
+            add({0: Fraction(1)}, p * q * (1 - p_on_line))
+    return out
+
+
+@cache
+def _bounced() -> dict[int, Fraction]:
+    """P(hits) of a shot that must bounce to strike: half the time 2 d10 (even hits), else 0."""
+    out: dict[int, Fraction] = {0: Fraction(1, 2)}
+    for k, q in ((0, Fraction(1, 4)), (1, Fraction(1, 2)), (2, Fraction(1, 4))):
+        out[k] = out.get(k, Fraction(0)) + q / 2
+    return out
+
+
+def expected(dist: dict[int, Fraction]) -> float:
+    """The mean of a distribution."""
+    return float(sum(k * p for k, p in dist.items()))
+
+
+def fire_choices(b: Battle, u: Unit) -> list[Choice]:
+    """Every legal fire order with its exact expected hits (and pieces, at 3 hits a piece)."""
+    out: list[Choice] = []
+    if not may_fire(b, u):
+        return [Choice(("hold",), "hold fire", "hold")]
+    per = int(cfg(b)["hits_per_piece"])
+    step = b.phase().step
+    found = step.shots(b, u) if isinstance(step, FireStep) else targets(b, u)
+    for t, d in found:
+        if u.type == "artillery":
+            for kind in rounds(b, u, t):
+                n = sum(1 for g in book(b, u)["ammo"] if g.get(kind, 0) > 0)
+                if kind == "canister":
+                    value = ART.stick_value(d) or 0
+                    e = n * expected(ART.stick_odds(int(b.r["stick"]["canister_dice"]), value, 0))
+                else:
+                    within = sum(1 for k in (1, 2, 3) if k <= t.hw)
+                    cons = book(b, u).get("aim") == t.id
+                    e = n * expected(round_odds(kind, cons, within))
+                out.append(
+                    Choice(
+                        ("fire", t.i, kind),
+                        f"{n} gun{'s' if n > 1 else ''}: {kind.replace('_', ' ')} at {t.name} "
+                        f'({d:.1f}"): about {e:.1f} hits before smoke and cover',
+                        "fire",
+                        {"inflict": e / per, "p": min(1.0, e / per)},
+                    )
+                )
+        else:
+            value = ART.stick_value(d) or 0
+            dist = ART.stick_odds(fire_line(u), value, 0)
+            e = expected(dist)
+            out.append(
+                Choice(
+                    ("fire", t.i),
+                    f'fire at {t.name} ({d:.1f}", {value} on the stick): about {e:.1f} hits '
+                    f"before smoke and cover",
+                    "fire",
+                    {"inflict": e / per, "p": float(1 - dist.get(0, Fraction(0)))},
+                )
+            )
+    out.append(Choice(("hold",), "hold fire", "hold"))
+    return out
+
+
+# -- movement (XII.F-G) and charges (XII.H) ---------------------------------------------------
+
+
+CHANGES = ("", "column", "line", "prone", "stand", "mount", "dismount", "limber", "unlimber")
+
+
+def after_change(u: Unit, change: str, prone: bool) -> tuple[str, bool, bool, float]:
+    """(formation, mounted, limbered, movement cost) after ``change`` (XII.F costs)."""
+    form, mounted, limbered = u.formation, u.mounted, u.limbered
+    if change == "":
+        return form, mounted, limbered, MV.cost("stand_up") if prone else 0.0
+    if change in ("column", "line"):
+        if u.type == "artillery" or change == form:
+            raise IllegalActionError(f"{u.name} cannot form {change}")
+        return change, mounted, limbered, 0.0
+    if change in ("prone", "stand"):
+        if u.type != "foot" or (change == "prone") == prone:
+            raise IllegalActionError(
+                f"{u.name} cannot {'go prone' if change == 'prone' else 'stand up'}"
+            )
+        return form, mounted, limbered, MV.cost("prone" if change == "prone" else "stand_up")
+    if change in ("mount", "dismount"):
+        if u.type != "cavalry" or mounted == (change == "mount"):
+            raise IllegalActionError(f"{u.name} cannot {change}")
+        return form, change == "mount", limbered, MV.cost("mount")
+    if change in ("limber", "unlimber"):
+        if u.type != "artillery" or limbered == (change == "limber"):
+            raise IllegalActionError(f"{u.name} cannot {change}")
+        return form, mounted, change == "limber", MV.cost("limber")
+    raise IllegalActionError(f"unknown formation change '{change}'")
+
+
+def allowance(b: Battle, u: Unit, form: str, mounted: bool, limbered: bool) -> float:
+    """XII.F: the unit's movement less fog (the terrain dice are rolled as it moves)."""
+    rate = MV.rate(u.type, form, mounted, limbered)
+    if fog(b) and not on_hill(b, u) and MV.deductions_apply(u.type, form, mounted):
+        rate -= W.fog_deductions(fog(b))[1]
+    return max(0.0, rate)
+
+
+def move_limit(b: Battle, u: Unit) -> str:
+    """What the mounted status allows, and 003's own marks (rout, stall, reaction)."""
+    limit = b.comp.status.move_limit(b, u)
+    bk = book(b, u)
+    if bk.get("rout") or bk.get("stall"):
+        return "none"
+    if u.extra and (fx(u, "no_move") or fx(u, "no_act")):
+        return "none"
+    if limit == "free" and bk.get("react"):
+        return "no_advance"
+    return limit
+
+
+def check_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -> float:
+    """A legal move's length before terrain, or IllegalActionError with the reason."""
+    limit = move_limit(b, u)
+    if limit not in ("free", "no_advance"):
+        why = b.comp.status.label(u) or "routed, stalled or held"
+        raise IllegalActionError(f"{u.name} may not move now ({why})")
+    bk = book(b, u)
+    form, mounted, limbered, cost = after_change(u, change, bool(bk.get("prone")))
+    if change == "" and bk.get("prone") and (x, y) != (u.x, u.y):
+        raise IllegalActionError(f"{u.name} is prone: stand up first")
+    dist = math.hypot(x - u.x, y - u.y)
+    allow = allowance(b, u, form, mounted, limbered) - cost
+    if dist > allow + 1e-6:
+        raise IllegalActionError(f'{u.name} may move {max(allow, 0):.1f}" now, not {dist:.1f}"')
+    en = b.nearest_enemy(u)
+    nearer = en is not None and (
+        math.hypot(en.x - x, en.y - y) < math.hypot(en.x - u.x, en.y - u.y) - 1e-9
+    )
+    if limit == "no_advance" and dist > 0 and nearer:
+        raise IllegalActionError(f"{u.name} is in reaction and may not advance")
+    from umpire.battle.state import base_size
+
+    hw, hd = base_size(u.type, form, u.stands, b.comp.combat.bases)
+    if not b.free_at(u, x, y, th, hw, hd):
+        raise IllegalActionError(f"{u.name} cannot end there: off the table or on another unit")
+    if dist > 0 and b.crosses_enemy(u, x, y):
+        raise IllegalActionError(f"{u.name} cannot move through an enemy unit")
+    if b.touching_box(u, (x, y, math.cos(th), math.sin(th), hw, hd)):
+        raise IllegalActionError(f"{u.name} would touch an enemy: contact needs a charge")
+    return dist
+
+
+def terrain_cost(b: Battle, u: Unit, x: float, y: float) -> tuple[float, bool, list[str]]:
+    """XVI along a move: (inches deducted, stalled, words); the dice rolled now."""
+    from umpire.rules.action_reaction import terrain as T
+
+    if not MV.deductions_apply(u.type, u.formation, u.mounted):
+        return 0.0, False, []
+    board = b.setup.board
+    kinds = walls_between(b, u.x, u.y, x, y)
+    if board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y):
+        kinds.append("woodlot")
+    h0, h1 = board.height_at(u.x, u.y), board.height_at(x, y)
+    if h1 != h0:
+        kinds.append("uphill" if h1 > h0 else "downhill")
+    total = 0.0
+    words = []
+    for kind in kinds:
+        die = T.move_die(kind)
+        face = None
+        if die is not None:
+            n, sides = die
+            face = b.roll(n, sides, f"{u.name}: {kind.replace('_', ' ')} (movement)")[0]
+        going = T.movement(kind, 1e9, face)
+        total += going.deduction
+        words.append(f'{kind.replace("_", " ")} {going.deduction:+g}"')
+    return total, False, words
+
+
+def do_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -> None:
+    """A legal move with its terrain dice; stalls when they exceed the movement left."""
+    dist = check_move(b, u, x, y, th, change)
+    bk = book(b, u)
+    form, mounted, limbered, cost = after_change(u, change, bool(bk.get("prone")))
+    allow = allowance(b, u, form, mounted, limbered) - cost
+    if change in ("prone", "stand"):
+        bk["prone"] = change == "prone"
+        if not bk["prone"]:
+            bk.pop("prone")
+    elif change == "" and bk.get("prone"):
+        bk.pop("prone")
+    if dist > 1e-9:
+        ded, _, words = terrain_cost(b, u, x, y)
+        left = allow - ded
+        if left <= 0:
+            bk["still"] = b.state.turn
+            say(b, f"{u.name} cannot get over the ground ({', '.join(words)}): it stays this turn")
+            return
+        if left < dist:
+            f = left / dist
+            x, y = u.x + (x - u.x) * f, u.y + (y - u.y) * f
+            dist = left
+        if words:
+            say(b, f"  terrain: {', '.join(words)}")
+    u.formation, u.mounted, u.limbered = form, mounted, limbered
+    u.resize()
+    b.place(u, x, y, th)
+    u.moved = dist > 1e-9 or bool(change)
+    if u.moved:
+        say(b, f'{u.name} moves {dist:.1f}"' + (f" ({change})" if change else ""))
+
+
+def charge_dice(u: Unit) -> list[tuple[int, int]]:
+    """XII.H.3-4 dice (count, sides) per roll; IllegalActionError for other pieces."""
+    try:
+        return M.charge_dice(troop(u), u.formation, u.stands)
+    except ValueError as exc:
+        raise IllegalActionError(f"{u.name}: {exc}") from None
+
+
+def may_charge(b: Battle, u: Unit, t: Unit) -> str:
+    """Why ``u`` may not charge ``t`` ("" if it may): reading ``charges_only_foot_and_horse``."""
+    if troop(u) == "other":
+        return f"{u.name} may not charge: no other pieces may charge (003 XII.H.5)"
+    bk = book(b, u)
+    if move_limit(b, u) != "free" or bk.get("disr") or bk.get("prone"):
+        return f"{u.name} may not charge now (routed, stalled, in reaction, disrupted or prone)"
+    if u.extra and fx(u, "no_charge"):
+        return f"{u.name} may not charge this turn ({fx_why(u, 'no_charge')})"
+    if not t.alive or t.side == u.side:
+        return f"{u.name} may only charge an enemy unit on the table"
+    if not (b.in_arc(u, t) and b.sees(u, t)):
+        return f"{u.name} cannot see {t.name} in its front"
+    if b.dist(u.i, t.i) > max_charge(b, u) + 1e-9:
+        return f"{t.name} is beyond {u.name}'s longest charge ({max_charge(b, u):.0f}\")"
+    return ""
+
+
+def max_charge(b: Battle, u: Unit) -> float:
+    """The longest a charge could go: the move plus the highest die."""
+    n, sides = charge_dice(u)[0]
+    return allowance(b, u, u.formation, u.mounted, u.limbered) + n * sides
+
+
+@cache
+def _max_at_least(rolls: int, n: int, sides: int, need: int) -> Fraction:
+    """P(the highest of ``rolls`` sums of ``n``d``sides`` is at least ``need``)."""
+    from umpire.dice import parse
+
+    dist = parse(f"{n}d{sides}").distribution()
+    below = sum((Fraction(p) for v, p in dist if int(v) < need), Fraction(0))
+    return 1 - below**rolls
+
+
+def reach_odds(b: Battle, u: Unit, t: Unit) -> Fraction:
+    """Exact P(the charge reaches) before terrain: the centre die covers the gap."""
+    dice = charge_dice(u)
+    n, sides = dice[0]
+    gap = b.dist(u.i, t.i) - allowance(b, u, u.formation, u.mounted, u.limbered)
+    need = math.ceil(gap - 1e-9)
+    if need <= (0 if sides == 10 else n):
+        return Fraction(1)
+    if sides == 10:  # a column's d10 shows 0-9
+        return Fraction(max(0, 10 - need), 10)
+    return _max_at_least(len(dice), n, sides, need)
+
+
+def charge_choice(b: Battle, u: Unit, t: Unit) -> Choice | None:
+    """A charge with its exact odds: P(reach), and of the first strike for N against M."""
+    if may_charge(b, u, t):
+        return None
+    reach = reach_odds(b, u, t)
+    if u.formation == "column":
+        n, m = M.column_dice(t.stands)
+    else:
+        n = u.stands
+        m = min(t.stands, n + 1)
+    strike = loser_odds(min(n, 12), min(m, 12))
+    win = reach * strike["defender"]
+    per = int(cfg(b)["hits_per_piece"])
+    return Choice(
+        ("charge", t.i),
+        f"charge {t.name}: reaches {float(reach):.0%}, wins the first strike "
+        f"{float(strike['defender']):.0%} ({n} against {m} dice; reactions not counted)",
+        "charge",
+        {
+            "p": float(win),
+            "goes_in": float(reach),
+            "inflict": float(win) * n / per,
+            "suffer": float(reach * strike["attacker"]) * m / per,
+        },
+    )
+
+
+def contact_spot(u: Unit, t: Unit) -> tuple[float, float, float]:
+    """Where ``u`` stands when its front touches ``t``'s: straight at ``t``'s centre."""
+    dx, dy = t.x - u.x, t.y - u.y
+    d = math.hypot(dx, dy) or 1.0
+    th = math.atan2(dy, dx)
+    gap = d - (t.hd + u.hd)
+    return u.x + dx / d * max(0.0, gap), u.y + dy / d * max(0.0, gap), th
+
+
+def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
+    """XII.H, XIII and XIV for one announced charge."""
+    if not (u.alive and t.alive):
+        return
+    dice = charge_dice(u)
+    base = allowance(b, u, u.formation, u.mounted, u.limbered)
+    ded, _, words = terrain_cost(b, u, t.x, t.y)
+    rolls = []
+    for n, sides in dice:
+        r = sum(b.roll(n, sides, f"{u.name} charges {t.name}: {n}d{sides}"))
+        rolls.append(r % 10 if sides == 10 else r)  # reading d10_zero: a column's 0 is 0
+    arranged = M.centre_out(rolls)
+    dists = [base - ded + r for r in arranged]
+    centre = max(dists)
+    gap = b.dist(u.i, t.i)
+    say(
+        b,
+        f'{u.name} charges {t.name} ({gap:.1f}" away): dice {arranged}, '
+        f'{centre:.1f}" at the centre' + (f" ({', '.join(words)})" if words else ""),
+    )
+    u.charged = True
+    if centre < gap:
+        k = max(0.0, centre) / max(gap, 1e-9)
+        x, y, th = contact_spot(u, t)
+        nx, ny = u.x + (x - u.x) * k * 0.95, u.y + (y - u.y) * k * 0.95
+        if b.free_at(u, nx, ny, th, u.hw, u.hd):
+            b.place(u, nx, ny, th)
+        say(b, f"  the charge falls short of {t.name}")
+        return
+    pieces = max(1, sum(1 for d in dists if d >= gap)) if u.formation == "line" else u.stands
+    farthest = centre - gap
+    # XIII.A.2 and B: the cheer, the hearing and the defender's reaction.
+    cheer, hear = d10(b, 2, f"{u.name} cheers? {t.name} hears? (2d10, even)")
+    reacts = M.reacts(cheer, hear, clear_field(b, u, t))
+    say(
+        b,
+        f"  {u.name} {'cheers' if cheer % 2 == 0 else 'charges in silence'} ({cheer}); "
+        f"{t.name} {'reacts' if reacts else 'will not react until struck'} ({hear})",
+    )
+    tb = book(b, t)
+    if reacts:
+        what, inches = M.reaction(d10(b, 1, f"{t.name}'s reaction to the charge (1d10)")[0])
+        if what in ("retreat", "withdraw") and tb["off"] and contest(b, t, "stands"):
+            what, inches = "none", 0
+        if what == "fire":
+            b.comp.status.on_setback(b, t, "fire_reaction", u)
+            say(b, f"  {t.name} fires on the charge")
+            if may_fire(b, t):
+                volley(b, t, u, reaction=True)
+        elif what in ("retreat", "withdraw"):
+            react(b, t, what, inches, u)
+            farthest -= inches
+            if farthest < 0 or not t.alive:
+                say(b, f"  {u.name} halts at its farthest point of advance")
+                return
+    if not (u.alive and t.alive):
+        return
+    x, y, th = contact_spot(u, t)
+    b.place(u, x, y, th)
+    melee(b, u, t, pieces, farthest)
+
+
+def melee(b: Battle, u: Unit, t: Unit, pieces: int, farthest: float) -> None:
+    """XIV: strikes in line until the attacker loses or reaches its farthest advance; in
+    column one strike, and the column pierces the line."""
+    column = u.formation == "column"
+    strikes = 0
+    while u.alive and t.alive:
+        strikes += 1
+        if column:
+            n, m = M.column_dice(t.stands)
+        else:
+            n, m = pieces, min(t.stands, pieces + 1)
+        n += int(fx(u, "extra_die") or 0) if u.extra else 0
+        a = b.roll(n, 6, f"hand-to-hand: {u.name} (attacker, {n}d6)")
+        d = b.roll(m, 6, f"hand-to-hand: {t.name} (defender, {m}d6)")
+        s = M.strike(a, d)
+        say(
+            b,
+            f"  hand-to-hand {strikes}: {sorted(a, reverse=True)} against "
+            f"{sorted(d, reverse=True)}: {s.attacker_hits} to {s.defender_hits}",
+        )
+        take_hits(b, t, s.attacker_hits, f"hand-to-hand with {u.name}")
+        take_hits(b, u, s.defender_hits, f"hand-to-hand with {t.name}")
+        if s.loser == "attacker" or not s.loser:
+            disrupt(b, u, t)
+            if s.loser == "attacker" and u.alive:
+                b.comp.combat.displace(b, u, t, 3.0, False, "back")
+            if not s.loser:
+                disrupt(b, t, u)
+            return
+        disrupt(b, t, u)
+        if t.alive:
+            b.comp.combat.displace(b, t, u, 3.0, False, "back")
+        if column:
+            say(b, f"  {u.name} pierces the line of {t.name}")
+            if u.alive:
+                disrupt(b, u, t)
+            return
+        farthest -= 3.0
+        if farthest < 0 or not (u.alive and t.alive):
+            if u.alive:
+                disrupt(b, u, t)
+            return
+        x, y, th = contact_spot(u, t)
+        b.place(u, x, y, th)
+
+
+def disrupt(b: Battle, u: Unit, frm: Unit) -> None:
+    """A red disruption marker (XIV), put on by the mounted status (``disrupted``)."""
+    if u.alive and not book(b, u).get("disr"):
+        say(b, f"  {u.name} is disrupted")
+        b.comp.status.on_setback(b, u, "disrupted", frm)
+
+
+# -- the steps of the XII sequence ------------------------------------------------------------
+
+
+class Muster(AutoStep):
+    """Every unit's 003 book at the start of the battle (officers, ammunition)."""
+
+    def auto(self, b: Battle, side: str) -> None:
+        for u in b.state.units:
+            if u.alive:
+                book(b, u)
+
+
+class RallyRouted(AutoStep):
+    """XII.A: each routed unit's officers against the men; the men: it routs again."""
+
+    def auto(self, b: Battle, side: str) -> None:
+        for u in b.state.units:
+            bk = book(b, u) if u.alive else {}
+            if not bk.get("rout"):
+                continue
+            if bk["off"] and contest(b, u, "rallies"):
+                bk.pop("rout")
+                bk.pop("react", None)
+                b.comp.status.recover(b, u, "rallied by an officer")
+                continue
+            inches = float(bk["rout"])
+            en = b.nearest_enemy(u)
+            say(
+                b, f'{u.name} routs again {inches:g}"' + (" with its officers" if bk["off"] else "")
+            )
+            if en is not None:
+                b.comp.combat.displace(b, u, en, inches, True, "rout")
+
+
+class StopReactions(AutoStep):
+    """XII.B: the officer-versus-men contest takes the reaction (and disruption) off."""
+
+    def auto(self, b: Battle, side: str) -> None:
+        for u in b.state.units:
+            if not u.alive:
+                continue
+            bk = book(b, u)
+            if bk.get("rout") or not (bk.get("react") or bk.get("disr")):
+                continue
+            if bk["off"] and contest(b, u, "stops the reaction"):
+                bk.pop("react", None)
+                bk.pop("disr", None)
+                b.comp.status.recover(b, u, "an officer stops the reaction")
+
+
+class SeniorOfficers(AutoStep):
+    """XII.C: a unit with no line officer left rolls for its senior captain."""
+
+    def auto(self, b: Battle, side: str) -> None:
+        for u in b.state.units:
+            if u.alive and book(b, u)["off"] <= 0:
+                captain(b, u)
+
+
+class Fog(AutoStep):
+    """XII.D: the fog's thickness (1d6) when it first comes; thinned on an even d10."""
+
+    def __init__(self, start: int | bool):
+        self.start = start
+
+    def auto(self, b: Battle, side: str) -> None:
+        st = b.state.extra.setdefault(KEY, {})
+        if "fog" not in st:
+            if self.start is True:
+                level = W.fog_thickness(b.roll(1, 6, "the fog's thickness (1d6)")[0])
+            else:
+                level = int(self.start)
+            st["fog"] = level
+            say(b, f"Fog: thickness {level}")
+            return
+        if st["fog"] > 0:
+            face = d10(b, 1, "does the fog thin? (1d10, even)")[0]
+            st["fog"] = W.next_level(st["fog"], face)
+            say(b, f"Fog ({face}): thickness {st['fog']}")
+
+
+class Smoke(AutoStep):
+    """XII.E: each unit's smoke thins by one on an even d10."""
+
+    def auto(self, b: Battle, side: str) -> None:
+        for u in b.state.units:
+            if u.alive and book(b, u)["smoke"] > 0:
+                bk = book(b, u)
+                face = d10(b, 1, f"{u.name}: does the smoke thin? (1d10, even)")[0]
+                bk["smoke"] = W.next_level(bk["smoke"], face)
+            if u.alive:
+                book(b, u).pop("canister_fired", None)
+
+
+class MoveStep:
+    """XII.F: regular movement, formation changes, or a charge announced (a marker)."""
+
+    kind = "move"
+
+    def actors(self, b: Battle, side: str) -> list[int]:
+        scope = b.scope
+        out = []
+        for u in b.state.units:
+            if u.side == side and u.alive and (scope is None or u.i in scope):
+                u.moved = False
+                u.charged = False
+                book(b, u).pop("charge", None)
+                if b.comp.sequence.id != "action-reaction" and book(b, u)["off"] <= 0:
+                    captain(b, u)  # XII.C, where another sequence has no step for it
+                out.append(u.i)
+        return out
+
+    def eligible(self, b: Battle, actor: int) -> bool:
+        return b.state.units[actor].alive
+
+    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
+        u = b.state.units[actor]
+        kind = order[0]
+        if kind == "hold":
+            return
+        if kind == "move":
+            change = str(order[4]) if len(order) > 4 else ""
+            do_move(b, u, float(order[1]), float(order[2]), float(order[3]), change)
+            return
+        if kind == "charge":
+            t = int(order[1])
+            if not 0 <= t < len(b.state.units):
+                raise IllegalActionError(f"no unit {t}")
+            why = may_charge(b, u, b.state.units[t])
+            if why:
+                raise IllegalActionError(why)
+            book(b, u)["charge"] = t
+            b.state.extra.setdefault(KEY, {}).setdefault("charges", []).append([u.i, t])
+            say(b, f"{u.name} announces a charge on {b.state.units[t].name} (a charge marker)")
+            return
+        raise IllegalActionError(f"unknown move order '{kind}' (hold, move, charge)")
+
+    def auto(self, b: Battle, side: str) -> None:  # pragma: no cover - asks each unit
+        raise NotImplementedError
+
+
+class Charges(AutoStep):
+    """XIII-XIV: the announced charges, in the order they were announced."""
+
+    def auto(self, b: Battle, side: str) -> None:
+        st = b.state.extra.get(KEY, {})
+        charges = st.pop("charges", [])
+        us = b.state.units
+        for a, t in charges:
+            if book(b, us[a]).pop("charge", None) is not None:
+                resolve_charge(b, us[a], us[t])
+
+
+class FireStep:
+    """XV: ordered firing; ``units`` and ``targets`` narrow it under other sequences."""
+
+    kind = "fire"
+
+    def __init__(
+        self, units: str = "all", targets: str = "any", mark: str = "", blocked_by: str = ""
+    ):
+        self.units = units
+        self.targets = targets
+        self.mark = mark
+        self.blocked_by = blocked_by
+
+    def shots(self, b: Battle, u: Unit) -> list[tuple[Unit, float]]:
+        """The targets this step allows ``u``."""
+        if not may_fire(b, u):
+            return []
+        if self.blocked_by and u.extra and fx(u, self.blocked_by):
+            return []
+        if self.units == "artillery" and u.type != "artillery":
+            return []
+        found = targets(b, u)
+        if self.targets == "chargers":
+            found = [(t, d) for t, d in found if u.i in t.extra.get("crossed", ())]
+        return found
+
+    def actors(self, b: Battle, side: str) -> list[int]:
+        return [u.i for u in b.state.units if u.alive and u.side == side]
+
+    def eligible(self, b: Battle, actor: int) -> bool:
+        return bool(self.shots(b, b.state.units[actor]))
+
+    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
+        from umpire.battle.effects import set_fx
+
+        u = b.state.units[actor]
+        if order[0] == "hold":
+            return
+        if order[0] != "fire":
+            raise IllegalActionError(f"a fire order is needed for {u.name}, not '{order[0]}'")
+        t = int(order[1])
+        if u.type == "artillery" and len(order) > 2:
+            A.kind_of(str(order[2]))  # an unknown round is one line, before anything else
+        allowed = {v.i for v, _ in self.shots(b, u)}
+        if t not in allowed:
+            raise IllegalActionError(why_not_fire(b, u, t))
+        target = b.state.units[t]
+        if u.type == "artillery":
+            kind = A.kind_of(str(order[2])) if len(order) > 2 else best_round(b, u, target)
+            if kind not in rounds(b, u, target):
+                if kind == "canister":
+                    raise IllegalActionError(
+                        f"{u.name}: canister only on the rifle stick "
+                        f'({b.dist(u.i, t):.1f}" is beyond it), or none is left'
+                    )
+                raise IllegalActionError(f"{u.name} has no {kind.replace('_', ' ')} left")
+            volley(b, u, target, kind=kind)
+        else:
+            volley(b, u, target)
+        if self.mark:
+            set_fx(u, self.mark, b.state.turn)
+
+    def auto(self, b: Battle, side: str) -> None:  # pragma: no cover - asks each unit
+        raise NotImplementedError
+
+
+def why_not_fire(b: Battle, u: Unit, t: int) -> str:
+    """Why ``u`` cannot fire at unit ``t`` now, in one line."""
+    if not 0 <= t < len(b.state.units) or not b.state.units[t].alive:
+        return f"{u.name} cannot fire: no such target on the table"
+    v = b.state.units[t]
+    if not may_fire(b, u):
+        return f"{u.name} cannot fire now (mounted, limbered, routed, stalled or out of rounds)"
+    if v.side == u.side:
+        return f"{u.name} cannot fire at a friendly unit"
+    d = b.dist(u.i, t)
+    if d > b.comp.combat.reach(b, u) + 1e-9:
+        return f'{u.name} cannot fire at {v.name}: out of range ({d:.1f}")'
+    if not b.in_arc(u, v):
+        return f"{u.name} cannot fire at {v.name}: outside its front arc"
+    return f"{u.name} cannot fire at {v.name} in this step (no line of sight, or not allowed)"
+
+
+class TurnEnd(AutoStep):
+    """XV.5 End Turn: this turn's marks end (movement stalls)."""
+
+    def auto(self, b: Battle, side: str) -> None:
+        for u in b.state.units:
+            if u.alive and u.extra.get(KEY):
+                book(b, u).pop("still", None)
+
+
+def move_choices(b: Battle, u: Unit) -> list[Choice]:
+    """Charges with their odds, sensible moves, formation changes, hold."""
+    hold = Choice(("hold",), "hold", "hold")
+    limit = move_limit(b, u)
+    if limit not in ("free", "no_advance") or book(b, u).get("still") == b.state.turn:
+        return [hold]
+    out: list[Choice] = []
+    enemies = sorted(
+        (v for v in b.state.units if v.alive and v.side != u.side),
+        key=lambda v: (v.x - u.x) ** 2 + (v.y - u.y) ** 2,
+    )
+    if troop(u) != "other":
+        for v in enemies[:6]:
+            c = charge_choice(b, u, v)
+            if c is not None:
+                out.append(c)
+    bk = book(b, u)
+    prone = bool(bk.get("prone"))
+    moves: list[tuple[Order, str]] = []
+    if prone:
+        moves.append((("move", u.x, u.y, u.theta, "stand"), "stand up"))
+    else:
+        allow = allowance(b, u, u.formation, u.mounted, u.limbered)
+        goals = [(v.x, v.y, 4.0, f"toward {v.name}") for v in enemies[:1]]
+        goals += [(o.x, o.y, 0.0, f"toward {o.name}") for o in b.setup.objectives]
+        for gx, gy, stop, words in goals:
+            d = math.hypot(gx - u.x, gy - u.y)
+            for frac in (1.0, 0.5):
+                step = max(0.0, min(allow * frac, d - stop))
+                if d > 1e-9 and step > 0.1:
+                    th = math.atan2(gy - u.y, gx - u.x)
+                    moves.append(
+                        (
+                            (
+                                "move",
+                                u.x + (gx - u.x) / d * step,
+                                u.y + (gy - u.y) / d * step,
+                                th,
+                                "",
+                            ),
+                            f'advance {step:.1f}" {words}',
+                        )
+                    )
+        if enemies:
+            en = enemies[0]
+            d = math.hypot(en.x - u.x, en.y - u.y) or 1.0
+            step = allow * 0.5
+            moves.append(
+                (
+                    (
+                        "move",
+                        u.x - (en.x - u.x) / d * step,
+                        u.y - (en.y - u.y) / d * step,
+                        u.theta,
+                        "",
+                    ),
+                    f'fall back {step:.1f}" facing the enemy',
+                )
+            )
+            th = math.atan2(en.y - u.y, en.x - u.x)
+            if abs(math.remainder(th - u.theta, 2 * math.pi)) > 0.05:
+                moves.append((("move", u.x, u.y, th, ""), f"wheel to face {en.name}"))
+        for change in CHANGES[1:]:
+            try:
+                after_change(u, change, prone)
+            except IllegalActionError:
+                continue
+            moves.append((("move", u.x, u.y, u.theta, change), f"{change} in place"))
+    for order, text in moves:
+        try:
+            check_move(b, u, float(order[1]), float(order[2]), float(order[3]), str(order[4]))
+        except IllegalActionError:
+            continue
+        out.append(Choice(order, text, "move"))
+    out.append(hold)
+    return out
+
+
+def options(b: Battle, req: Request) -> list[Choice]:
+    """The legal orders for a pending request, in words, with their odds."""
+    u = b.state.units[req.actor]
+    if req.kind == "fire":
+        return fire_choices(b, u)
+    if req.kind == "move":
+        return move_choices(b, u)
+    return [Choice(("hold",), "hold", "hold")]
