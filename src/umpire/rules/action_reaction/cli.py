@@ -1,13 +1,15 @@
 """``umpire resolve ... --rules action-reaction``: seed 003 rulings for a real table.
 
-Hand-to-hand, first and consecutive fire, shell and case bursts, solid shot and the
-reaction to a charge: the faces typed (real dice) or rolled on a seed (a fresh one,
-printed, unless given), the ruling with its trace, and the exact odds. Heavy modules are
-imported inside the commands so ``umpire roll`` stays fast.
+Hand-to-hand, first and consecutive fire, shell and case bursts, solid shot, the reaction
+to a charge, the officer's rally, fog and smoke, infantry fire and officer losses: the faces
+typed (real dice) or rolled on a seed (a fresh one, printed, unless given), the ruling with
+its trace, and the exact odds. Heavy modules are imported inside the commands so ``umpire
+roll`` stays fast.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import typer
@@ -296,4 +298,282 @@ def charge_cmd(
         "reach": [move + r for r in placed],
         "odds": dist,
     }
+    show_ruling(out, as_json)
+
+
+def _stream(seed: int) -> Callable[[int, int, int], list[int]]:
+    """A roller drawing one die after another from the seed's stream (``low`` 0: a d10 0-9)."""
+    from umpire.dice import SeededSource
+
+    src = SeededSource(seed)
+
+    def roll(n: int, sides: int, low: int) -> list[int]:
+        return [f - 1 + low for f in src.dice(n, sides, "resolve")]
+
+    return roll
+
+
+@resolve_app.command("rally")
+def rally_cmd(
+    rules: str = typer.Option("action-reaction", "--rules"),
+    officers: int | None = typer.Option(None, help="the unit's officers (default 3)"),
+    faces: str = typer.Option(
+        "", help='each contest\'s officer and men d10 (0-9), in pairs, e.g. "7 3, 2 5"'
+    ),
+    reaction: bool = typer.Option(False, "--reaction", help="stop a reaction (XII.B)"),
+    seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
+    odds_only: bool = typer.Option(False, "--odds"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """XII.A-B: each officer rolls a d10 against the men's d10; the higher wins, a tie is
+    rolled again; the unit rallies (or stops its reaction) as soon as one officer wins."""
+    from umpire.rules.action_reaction import officers as O
+    from umpire.rules.action_reaction.artillery import data
+
+    _rules(rules)
+    n = int(data()["battle"]["officers"]) if officers is None else officers
+    if n < 0:
+        raise IllegalActionError(f"--officers: 0 or more, not {n}")
+    win, lose = ("stops", "still in reaction") if reaction else ("rallies", "routs")
+    out: dict[str, Any] = {
+        "rule": "003 XII.B (stop a reaction)" if reaction else "003 XII.A (rally a routed unit)",
+        "officers": n,
+    }
+    if not odds_only:
+        pairs: list[int] = _faces(faces, None, 10, 0, "--faces") if faces else []
+        if len(pairs) % 2:
+            raise IllegalActionError(
+                f"--faces: the dice go in pairs (officer, men), not {len(pairs)} faces"
+            )
+        roll = None
+        if not faces and n > 0:
+            seed = dice_seed(seed)
+            out["seed"] = seed
+            roll = _stream(seed)
+        contests: list[str] = []
+        result = ""
+        k, used = 0, 0
+        while k < n and not result:
+            if roll is not None:
+                off, men = roll(2, 10, 0)
+            elif used < len(pairs):
+                off, men = pairs[used], pairs[used + 1]
+            else:
+                result = f"undecided: officer {k + 1} rolls next"
+                break
+            used += 2
+            res = O.contest(off, men)
+            word = {"officer": "the officer wins", "men": "the men win", "tie": "a tie, again"}
+            contests.append(f"officer {k + 1}: {off} against the men's {men}: {word[res]}")
+            if res == "officer":
+                result = f"the unit {win} (officer {k + 1})"
+            elif res == "men":
+                k += 1
+        if roll is None and used < len(pairs):
+            raise IllegalActionError(
+                f"--faces: the rally was decided by pair {used // 2}; "
+                f"{(len(pairs) - used) // 2} more given"
+            )
+        if not result:
+            result = (
+                "the unit is still in reaction"
+                if reaction
+                else "the men win: the unit routs the distance it did on the previous turn, "
+                "taking the officers with it"
+            )
+        out.update(contests=contests, result=result)
+    p = O.rally_odds(n)
+    out["odds"] = {win: p, lose: 1 - p}
+    show_ruling(out, as_json)
+
+
+@resolve_app.command("fog")
+def fog_cmd(
+    rules: str = typer.Option("action-reaction", "--rules"),
+    level: int | None = typer.Option(
+        None, help="the fog's thickness now (0-6), or a unit's smoke markers with --smoke"
+    ),
+    turns: int | None = typer.Option(None, help="the exact distribution after this many turns"),
+    roll: int | None = typer.Option(
+        None, help="the die: a new fog's d6 (1-6), or the d10 (0-9) that may thin it"
+    ),
+    smoke: bool = typer.Option(False, "--smoke", help="smoke markers (XII.E), not fog"),
+    seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """XII.D-E: a new fog's thickness (1d6), or the thinning at the turn's start (an even
+    d10 takes one off, fog and smoke alike), or the exact level after some turns."""
+    from fractions import Fraction
+
+    from umpire.rules.action_reaction import weather as W
+
+    _rules(rules)
+    what = "smoke" if smoke else "fog"
+    top = W.SMOKE_MAX if smoke else W.FOG_MAX
+    if level is not None and not 0 <= level <= top:
+        raise IllegalActionError(f"--level: {what} is 0 to {top}, not {level}")
+    if turns is not None and (turns < 0 or roll is not None or level is None):
+        raise IllegalActionError("--turns: 0 or more, with --level and without --roll")
+
+    def deduct(lv: int) -> dict[str, str]:
+        if smoke:
+            return {"fire": f"-{W.smoke_deduction(lv)} on the stick (add the other unit's)"}
+        fire, move = W.fog_deductions(lv)
+        return {"fire": f"-{fire} on the stick", "movement": f'-{move:g}"'}
+
+    out: dict[str, Any] = {"rule": "003 XII.E.2 (smoke)" if smoke else "003 XII.D"}
+    if level is None:
+        if smoke:
+            raise IllegalActionError("--smoke: give --level (the smoke markers on the unit)")
+        out["rule"] = "003 XII.D.1 (the fog's thickness)"
+        if roll is None:
+            seed = dice_seed(seed)
+            out["seed"] = seed
+            face = _roll(1, 6, 1, seed)[0]
+        else:
+            face = _faces(str(roll), 1, 6, 1, "--roll")[0]
+        thick = W.fog_thickness(face)
+        out.update(roll=face, thickness=thick, deductions=deduct(thick))
+        out["odds"] = {f"thickness {k}": Fraction(1, 6) for k in range(1, 7)}
+    elif turns is not None:
+        out.update(level=level, turns=turns)
+        out["odds"] = {f"{what} {k}": p for k, p in W.level_odds(level, turns).items()}
+    else:
+        if roll is None:
+            seed = dice_seed(seed)
+            out["seed"] = seed
+            face = _roll(1, 10, 0, seed)[0]
+        else:
+            face = _faces(str(roll), 1, 10, 0, "--roll")[0]
+        after = W.next_level(level, face)
+        out.update(roll=face, thins=W.thins(face) and level > 0, level=after)
+        out["deductions"] = deduct(after)
+        out["odds"] = {f"{what} {k}": p for k, p in W.level_odds(level, 1).items()}
+    show_ruling(out, as_json)
+
+
+@resolve_app.command("infantry-fire")
+def infantry_fire_cmd(
+    rules: str = typer.Option("action-reaction", "--rules"),
+    pieces: int = typer.Option(0, help="pieces on the firing line (one d10 each)"),
+    distance: float = typer.Option(..., help="inches to the target"),
+    deductions: int = typer.Option(0, help="smoke, fog, terrain, walls, fences, disruption"),
+    formation: str = typer.Option("line", help="the target's formation (column: double)"),
+    stick: str = typer.Option("rifle", help='rifle (27") or musket (6")'),
+    faces: str = typer.Option("", help="the d10 faces (0-9), one a piece"),
+    seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
+    odds_only: bool = typer.Option(False, "--odds"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Infantry fire (default infantry_fire): a d10 a piece on the stick; at or under its
+    number less deductions hits; a column loses double (XVII.A); the target's reaction."""
+    from umpire.rules.action_reaction import fire as F
+
+    _rules(rules)
+    if formation not in ("line", "column", "skirmish"):
+        raise UnknownNameError(f"unknown formation '{formation}' (line, column, skirmish)")
+    rolled = _faces(faces, pieces or None, 10, 0, "--faces") if faces else []
+    n = len(rolled) or pieces
+    if n < 1:
+        raise IllegalActionError("give the pieces on the firing line (--pieces) or --faces")
+    value = F.stick_number(distance, stick)
+    need = value - deductions
+    reacts = {"d10": "1d10 (XIII.B.1)", "d6": "1d6 (XV.2.(3): a column)"}
+    out: dict[str, Any] = {
+        "rule": "003 infantry fire (defaults infantry_fire, rifle_stick), XVII.A",
+        "pieces": n,
+        "stick": value,
+        "needed": f"{need} or less on a d10 (0-9)" if need >= 0 else "none: no die can hit",
+        "reaction": reacts[F.fire_reaction("infantry", formation, False)],
+    }
+    if not odds_only:
+        if not rolled:
+            seed = dice_seed(seed)
+            out["seed"] = seed
+            rolled = _roll(n, 10, 0, seed)
+        hits = F.infantry_hits(rolled, distance, deductions, stick)
+        out.update(roll=rolled, hits=hits, losses=F.losses(hits, formation))
+    odds = F.infantry_odds(n, distance, deductions, stick)
+    if formation == "column":
+        out["odds"] = {f"{k} hits, {F.losses(k, formation)} lost": p for k, p in odds.items()}
+    else:
+        out["odds"] = {f"{k} hits": p for k, p in odds.items()}
+    show_ruling(out, as_json)
+
+
+@resolve_app.command("officer-loss")
+def officer_loss_cmd(
+    rules: str = typer.Option("action-reaction", "--rules"),
+    officers: int | None = typer.Option(None, help="the unit's officers (default 3)"),
+    faces: str = typer.Option(
+        "", help='each officer\'s d6, and a d20 after an even d6, e.g. "4 17, 3, 6 2"'
+    ),
+    captain: int | None = typer.Option(None, help="the senior captain's d10 (0-9), if needed"),
+    seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
+    odds_only: bool = typer.Option(False, "--odds"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """XVII.B with default officer_wounds: when a unit loses a piece each officer rolls 1d6
+    (even: hit), a hit one 1d20 (15+: removed); none left: the senior captain (XII.C)."""
+    from umpire.rules.action_reaction import officers as O
+    from umpire.rules.action_reaction.artillery import data
+
+    _rules(rules)
+    groups = faces.split(",") if faces else []
+    n = len(groups) if officers is None and groups else officers
+    n = int(data()["battle"]["officers"]) if n is None else n
+    if n < 0:
+        raise IllegalActionError(f"--officers: 0 or more, not {n}")
+    if groups and len(groups) != n:
+        raise IllegalActionError(f"--faces: {n} officers, not {len(groups)}")
+    out: dict[str, Any] = {
+        "rule": "003 XVII.B (default officer_wounds), XII.C",
+        "officers": n,
+        "p_one_removed": O.officer_loss_odds(),
+    }
+    if not odds_only:
+        roll = None
+        if not groups:
+            seed = dice_seed(seed)
+            out["seed"] = seed
+            roll = _stream(seed)
+        checks: list[str] = []
+        removed = 0
+        for k in range(n):
+            if roll is not None:
+                d6 = roll(1, 6, 1)[0]
+                d20 = roll(1, 20, 1)[0] if O.officer_hit(d6) else None
+            else:
+                what = f"--faces: officer {k + 1}"
+                parts = groups[k].split()
+                d6 = _faces(parts[0] if parts else "", 1, 6, 1, what)[0]
+                want = 2 if O.officer_hit(d6) else 1
+                if len(parts) != want:
+                    raise IllegalActionError(
+                        f"{what}: a d6, and a d20 only after an even d6 "
+                        f"({want} {'dice' if want > 1 else 'die'}, not {len(parts)})"
+                    )
+                d20 = _faces(parts[1], 1, 20, 1, what)[0] if want == 2 else None
+            if d20 is None:
+                checks.append(f"officer {k + 1}: {d6}, not hit")
+            elif O.officer_removed(d20):
+                removed += 1
+                checks.append(f"officer {k + 1}: {d6} hit, {d20}: removed")
+            else:
+                checks.append(f"officer {k + 1}: {d6} hit, {d20}: wounded, stays")
+        out.update(checks=checks, removed=removed, left=n - removed)
+        if n - removed <= 0:
+            if captain is None and roll is not None:
+                captain = roll(1, 10, 0)[0]
+            if captain is None:
+                out["captain"] = "roll 1d10 for the senior captain (XII.C): even restores one"
+            else:
+                face = _faces(str(captain), 1, 10, 0, "--captain")[0]
+                ok = O.senior_captain(face)
+                out["captain"] = (
+                    f"{face}: the senior captain takes command"
+                    if ok
+                    else f"{face}: no officer; the unit stalls (no move or fire)"
+                )
+    out["odds"] = {f"{k} removed": p for k, p in sorted(O.officers_lost_odds(n).items())}
     show_ruling(out, as_json)

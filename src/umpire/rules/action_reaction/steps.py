@@ -602,7 +602,7 @@ def after_change(u: Unit, change: str, prone: bool) -> tuple[str, bool, bool, fl
 def allowance(b: Battle, u: Unit, form: str, mounted: bool, limbered: bool) -> float:
     """XII.F: the unit's movement less fog (the terrain dice are rolled as it moves)."""
     rate = MV.rate(u.type, form, mounted, limbered)
-    if fog(b) and not on_hill(b, u) and MV.deductions_apply(u.type, form, mounted):
+    if fog(b) and not on_hill(b, u) and MV.deductions_apply(u.type, form, mounted, limbered):
         rate -= W.fog_deductions(fog(b))[1]
     return max(0.0, rate)
 
@@ -656,7 +656,7 @@ def terrain_cost(b: Battle, u: Unit, x: float, y: float) -> tuple[float, bool, l
     """XVI along a move: (inches deducted, stalled, words); the dice rolled now."""
     from umpire.rules.action_reaction import terrain as T
 
-    if not MV.deductions_apply(u.type, u.formation, u.mounted):
+    if not MV.deductions_apply(u.type, u.formation, u.mounted, u.limbered):
         return 0.0, False, []
     board = b.setup.board
     kinds = walls_between(b, u.x, u.y, x, y)
