@@ -444,6 +444,15 @@ class Battle:
                 ld.x, ld.y = x, y
         self.changed(u)
 
+    def push_away(self, u: Unit, frm: Unit, dist: float, face_away: bool) -> bool:
+        """Slide ``u`` straight away from ``frm`` (a retreat, a rout, a withdrawal), facing
+        away or keeping its facing. False when it left the table (the caller removes it)."""
+        dx, dy = u.x - frm.x, u.y - frm.y
+        n = math.hypot(dx, dy) or 1.0
+        dx, dy = dx / n, dy / n
+        theta = math.atan2(dy, dx) if face_away else u.theta
+        return self.slide(u, dx, dy, dist, theta)
+
     def slide(self, u: Unit, dx: float, dy: float, dist: float, theta: float) -> bool:
         """Move ``u`` up to ``dist`` along (dx, dy) in half-inch steps, stopping before a base.
 

@@ -158,6 +158,28 @@ class SequenceRole(Protocol):
         ...
 
 
+class FixedTurn:
+    """A sequence whose turn is one list of phases, made once when it binds.
+
+    Subclasses set ``order`` (the sides, side A first) and fill ``phases`` in ``bind``;
+    the sides and the phase at a position follow (seed 002's, 004's five steps, 003's XII).
+    """
+
+    id: str
+
+    def __init__(self, order: tuple[str, ...]):
+        self.order = order
+        self.phases: list[Phase] = []
+
+    def sides(self, b: Battle) -> tuple[str, ...]:
+        """The sides in the order they act (side A first)."""
+        return self.order
+
+    def at(self, b: Battle, seq: int) -> Phase | None:
+        """The phase at ``seq``; None past the end of the turn."""
+        return self.phases[seq] if seq < len(self.phases) else None
+
+
 class CombatRole(Protocol):
     """Command, movement, fire, charge and melee: rules and their exact odds."""
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -127,23 +128,15 @@ def make_source(seed: int | None, dice: str = "seeded") -> Any:
     raise UmpireError(f"unknown dice source '{dice}' (seeded, committed, physical)")
 
 
-def ask_faces(n: int, sides: int, purpose: str) -> str:
-    """Ask for the faces rolled at the table, saying what the roll is for; re-ask on a typo.
-
-    Issue "at a real table": "Union Random Event Table: roll 2d6", not "Roll 2 d6 for 2d6".
-    """
-    from umpire.dice import PhysicalSource
-
-    what = f"{n}d{sides}"
-    tens = " (the first die is the tens)" if "(d66)" in purpose else ""
-    faces = "faces" if n > 1 else "face"
+def _ask_checked(prompt: str, check: Callable[[str], object], what: str) -> str:
+    """Ask until ``check`` accepts the typed text (3 tries; a typo is said on stderr)."""
     for attempt in range(3):
         try:
-            text = input(f"{purpose or 'a roll'}: roll {what}{tens}; type the {faces}: ")
+            text = input(prompt)
         except EOFError:
-            raise UmpireError(f"no faces typed for {purpose} (standard input closed)") from None
+            raise UmpireError(f"no {what} (standard input closed)") from None
         try:
-            PhysicalSource.parse_faces(text, n, sides, purpose)
+            check(text)
         except UmpireError as exc:
             if attempt == 2:
                 raise
@@ -151,6 +144,22 @@ def ask_faces(n: int, sides: int, purpose: str) -> str:
             continue
         return text
     raise AssertionError("unreachable")
+
+
+def ask_faces(n: int, sides: int, purpose: str) -> str:
+    """Ask for the faces rolled at the table, saying what the roll is for; re-ask on a typo.
+
+    Issue "at a real table": "Union Random Event Table: roll 2d6", not "Roll 2 d6 for 2d6".
+    """
+    from umpire.dice import PhysicalSource
+
+    tens = " (the first die is the tens)" if "(d66)" in purpose else ""
+    faces = "faces" if n > 1 else "face"
+    return _ask_checked(
+        f"{purpose or 'a roll'}: roll {n}d{sides}{tens}; type the {faces}: ",
+        lambda text: PhysicalSource.parse_faces(text, n, sides, purpose),
+        f"faces typed for {purpose}",
+    )
 
 
 def ask_cup(labels: list[str], purpose: str) -> str:
@@ -160,20 +169,11 @@ def ask_cup(labels: list[str], purpose: str) -> str:
     lines = [f"{purpose}: put these {len(labels)} in a cup (or a box) and draw one:"]
     lines += [f"  {i}. {lab}" for i, lab in enumerate(labels, 1)]
     print("\n".join(lines))
-    for attempt in range(3):
-        try:
-            text = input("Drawn (its number or name): ")
-        except EOFError:
-            raise UmpireError(f"no draw typed for {purpose} (standard input closed)") from None
-        try:
-            PhysicalSource.parse_draw(text, labels, purpose)
-        except UmpireError as exc:
-            if attempt == 2:
-                raise
-            sys.stderr.write(f"  {exc}; try again\n")
-            continue
-        return text
-    raise AssertionError("unreachable")
+    return _ask_checked(
+        "Drawn (its number or name): ",
+        lambda text: PhysicalSource.parse_draw(text, labels, purpose),
+        f"draw typed for {purpose}",
+    )
 
 
 def run_action(

@@ -225,9 +225,15 @@ class Context:
         """One uniform index in 0..n-1 from a logged d``n`` (or the table's way: ``at_table``)."""
         if n < 1:
             raise IllegalActionError(f"nothing to pick from for '{purpose}'")
-        if self.at_table:
-            return self._table_pick(n, purpose)
-        return int(self.roll(f"d{n}", purpose).total) - 1
+        if not self.at_table:
+            return int(self.roll(f"d{n}", purpose).total) - 1
+        # A decision's options, still in the pool, name the slips (a multi-pick takes them out).
+        pool = self._pool if self._pool is not None and len(self._pool) == n else None
+        labels = [str(o) for o in pool] if pool is not None else [str(i) for i in range(1, n + 1)]
+        index = self._table_pick(labels, purpose)
+        if pool is not None:
+            pool.pop(index)
+        return index
 
     def pick_one(self, labels: Sequence[str], purpose: str, *, cup: bool = False) -> int:
         """A uniform random pick among ``labels`` (logged): its index.
@@ -239,21 +245,16 @@ class Context:
             raise IllegalActionError(f"nothing to pick from for '{purpose}'")
         if not self.at_table:
             return int(self.roll(f"d{len(labels)}", purpose).total) - 1
-        self._pool = [Option(str(i), str(lab)) for i, lab in enumerate(labels)]
-        try:
-            return self._table_pick(len(labels), purpose, cup=cup)
-        finally:
-            self._pool = None
+        return self._table_pick([str(lab) for lab in labels], purpose, cup=cup)
 
-    def _table_pick(self, n: int, purpose: str, cup: bool = False) -> int:
+    def _table_pick(self, labels: list[str], purpose: str, cup: bool = False) -> int:
         """Seed 000, Random Events are Random: "roll a die to choose ... (assuming there are 6
         or fewer ...) or place all potentially affected leaders in a cup and pull one out".
 
         Up to six: one d6, faces above ``n`` rolled again; more: a draw from a cup. Uniform
         either way; both are logged, and a replay reads the same faces from the log.
         """
-        pool = self._pool if self._pool is not None and len(self._pool) == n else None
-        labels = [str(o) for o in pool] if pool is not None else [str(i) for i in range(1, n + 1)]
+        n = len(labels)
         if n == 1:
             self.say(f"{purpose}: {labels[0]}, the only one to choose from (no roll).")
             index = 0
@@ -282,8 +283,6 @@ class Context:
                     },
                 )
             )
-        if pool is not None:
-            pool.pop(index)
         return index
 
     # -- decisions --------------------------------------------------------

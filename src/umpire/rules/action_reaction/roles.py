@@ -15,7 +15,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from umpire.battle.roles import Choice, Composition, Order, Phase, Request, RulesSpec, Step
+from umpire.battle.roles import (
+    Choice,
+    Composition,
+    FixedTurn,
+    Order,
+    Phase,
+    Request,
+    RulesSpec,
+    Step,
+)
 from umpire.errors import IllegalActionError, UmpireError
 from umpire.rules.action_reaction import steps as S
 from umpire.rules.action_reaction.artillery import DATA, data
@@ -26,16 +35,15 @@ if TYPE_CHECKING:
     from umpire.battle.state import Unit
 
 
-class ArSequence:
+class ArSequence(FixedTurn):
     """XII-XV: the turn of seed 003 (reading ``sequence_xii``)."""
 
     id = "action-reaction"
 
     def __init__(self, spec: RulesSpec):
         a = spec.first or "confederate"
-        self.order = (a, "union" if a == "confederate" else "confederate")
+        super().__init__((a, "union" if a == "confederate" else "confederate"))
         self.fog = spec.option("fog", False)
-        self._phases: list[Phase] = []
 
     def bind(self, comp: Composition) -> None:
         """The turn's phases, made once from the roles."""
@@ -62,15 +70,7 @@ class ArSequence:
         end = comp.status.step("turn_end")
         if end is not None:
             ph.append(Phase(a, "status_turn_end", end))
-        self._phases = ph
-
-    def sides(self, b: Battle) -> tuple[str, ...]:
-        """Side A (``first``, else the Confederates), then the other."""
-        return self.order
-
-    def at(self, b: Battle, seq: int) -> Phase | None:
-        """The phase at ``seq``; None past the end of the turn."""
-        return self._phases[seq] if seq < len(self._phases) else None
+        self.phases = ph
 
 
 class ArCombat:
@@ -131,12 +131,7 @@ class ArCombat:
         self, b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why: str
     ) -> None:
         """Straight away from ``frm``, stopping before a base; off the table removes it."""
-        import math
-
-        dx, dy = u.x - frm.x, u.y - frm.y
-        n = math.hypot(dx, dy) or 1.0
-        theta = math.atan2(dy, dx) if face_away else u.theta
-        if not b.slide(u, dx / n, dy / n, inches, theta):
+        if not b.push_away(u, frm, inches, face_away):
             S.remove(b, u, f"{why} off the table")
 
     def options(self, b: Battle, req: Request) -> list[Choice]:

@@ -11,7 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from umpire.battle.roles import Choice, Composition, Order, Phase, Request, RulesSpec, Step
+from umpire.battle.roles import (
+    Choice,
+    Composition,
+    FixedTurn,
+    Order,
+    Phase,
+    Request,
+    RulesSpec,
+    Step,
+)
 from umpire.rules.labels import Labelled, load_labels
 from umpire.rules.quick_acw import steps as S
 from umpire.rules.quick_acw.rules import DATA, Rules, rules
@@ -24,15 +33,14 @@ SECOND = {"defensive_fire"}
 """Seed 002 TURN ORDER: "Defensive Fire (2nd player)"; every other step is the 1st player's."""
 
 
-class QuickSequence:
+class QuickSequence(FixedTurn):
     """Seed 002 TURN ORDER: each player in turn goes through the whole sequence."""
 
     id = "quick-acw"
 
     def __init__(self, r: Rules):
+        super().__init__(tuple(r.order))
         self.r = r
-        self.order = r.order
-        self._phases: list[Phase] = []
 
     def bind(self, comp: Composition) -> None:
         """Make the turn's phases once: the steps come from the combat and status roles."""
@@ -56,15 +64,7 @@ class QuickSequence:
         end = comp.status.step("turn_end")
         if end is not None:
             phases.append(Phase(self.order[-1], "status_turn_end", end))
-        self._phases = phases
-
-    def sides(self, b: Battle) -> tuple[str, ...]:
-        """Confederate first, then Union (seed 002 TURN ORDER)."""
-        return self.order
-
-    def at(self, b: Battle, seq: int) -> Phase | None:
-        """The phase at ``seq``; None past the end of the turn."""
-        return self._phases[seq] if seq < len(self._phases) else None
+        self.phases = phases
 
 
 class QuickCombat:

@@ -88,11 +88,7 @@ def nearest_enemy(b: Battle, u: Unit) -> Unit | None:
 
 def move_away(b: Battle, u: Unit, frm: Unit, dist: float, face_away: bool, why: str) -> None:
     """Move ``u`` directly away from ``frm`` (routs face away; retreats keep facing)."""
-    dx, dy = u.x - frm.x, u.y - frm.y
-    n = math.hypot(dx, dy) or 1.0
-    dx, dy = dx / n, dy / n
-    theta = math.atan2(dy, dx) if face_away else u.theta
-    if not b.slide(u, dx, dy, dist, theta):
+    if not b.push_away(u, frm, dist, face_away):
         remove(b, u, f"{why} off the table")
         return
     if b.narrate:

@@ -15,7 +15,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from umpire.battle.effects import clear_fx, fx, set_fx
-from umpire.battle.roles import AutoStep, Composition, Phase, RulesSpec, Step
+from umpire.battle.roles import AutoStep, Composition, FixedTurn, Phase, RulesSpec, Step
 from umpire.board.geometry import local
 from umpire.rules.sequence_cards.ladder import Ladder, ladder
 
@@ -159,7 +159,7 @@ def ending(comp: Composition) -> list[tuple[str, Step]]:
     return out
 
 
-class FiveStep:
+class FiveStep(FixedTurn):
     """Seed 004 III: the five steps for side A, then for side B."""
 
     id = "five-step"
@@ -167,8 +167,7 @@ class FiveStep:
     def __init__(self, spec: RulesSpec, lad: Ladder | None = None):
         self.lad = lad or ladder()
         a = spec.first or self.lad.first
-        self.order = (a, other(a))
-        self._phases: list[Phase] = []
+        super().__init__((a, other(a)))
 
     def bind(self, comp: Composition) -> None:
         """Build the turn's phases once."""
@@ -178,15 +177,7 @@ class FiveStep:
             for name, by_other, step in activation(comp, self.lad):
                 phases.append(Phase(other(side) if by_other else side, name, step))
         phases += [Phase(a, name, step) for name, step in ending(comp)]
-        self._phases = phases
-
-    def sides(self, b: Battle) -> tuple[str, ...]:
-        """Side A, then side B."""
-        return self.order
-
-    def at(self, b: Battle, seq: int) -> Phase | None:
-        """The phase at ``seq``; None past the end of the turn."""
-        return self._phases[seq] if seq < len(self._phases) else None
+        self.phases = phases
 
 
 # -- the card draw -----------------------------------------------------------------------
