@@ -44,3 +44,17 @@ def test_a_wall_variant_loads_and_reaches_the_board(tmp_path: Path) -> None:
     s = load_scenario(str(path))
     walls = [f for f in setup_for(s).board.features if f.kind == "wall"]
     assert [f.variant for f in walls] == ["rail"]
+
+
+def test_rules_list_shows_each_modules_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """`umpire rules list` names the options a module reads (003's fog), text and JSON."""
+    import json
+
+    from umpire.cli.main import main
+
+    assert main(["rules", "list", "--json"]) == 0
+    mods = {m["id"]: m for m in json.loads(capsys.readouterr().out)}
+    assert "fog" in mods["action-reaction"]["options"]
+    assert mods["quick-acw"]["options"] == {}
+    assert main(["rules", "list"]) == 0
+    assert "option [rules.options] fog: XII.D fog" in capsys.readouterr().out

@@ -29,6 +29,7 @@ def list_cmd(
                     "name": m.name,
                     "seed": m.seed,
                     "provides": list(m.provides),
+                    "options": dict(getattr(m, "options", {})),
                     "defaults": [d.to_json() for d in m.defaults()],
                 }
                 for m in mods
@@ -40,6 +41,8 @@ def list_cmd(
         roles = [r for r in m.provides if r in ROLES] if hasattr(m, "role") else []
         what = f"roles: {', '.join(roles)}" if roles else f"provides: {', '.join(m.provides)}"
         c.print(f"[bold]{m.id}[/] — {m.name} (seed {m.seed}); {what}")
+        for name, text in dict(getattr(m, "options", {})).items():
+            c.print(f"  option [rules.options] {name}: {text}", markup=False, highlight=False)
         if brief:
             continue
         for d in m.defaults():
