@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from bisect import insort
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 from umpire.battle.roles import Order, Phase, Request, Step
@@ -404,8 +404,18 @@ class Battle:
         for k in range(0, 8, 2):
             if not (0 <= cs[k] <= w and 0 <= cs[k + 1] <= h):
                 return False
-        reach = math.hypot(hw, hd) + 1e-6
+        return next(self._overlapping(u, b, ignore), None) is None
+
+    def bases_at(self, u: Unit, x: float, y: float, theta: float) -> list[Unit]:
+        """The living units whose bases ``u``'s base would overlap at (x, y, theta): who a
+        move or a retreat runs into (a collision, for the modules that rule on one)."""
+        return list(self._overlapping(u, (x, y, math.cos(theta), math.sin(theta), u.hw, u.hd)))
+
+    def _overlapping(self, u: Unit, b: Box, ignore: Sequence[int] = ()) -> Iterator[Unit]:
+        """Every other living unit whose base overlaps box ``b`` (bounding circles first)."""
+        reach = math.hypot(b[4], b[5]) + 1e-6
         rad = self.rad
+        x, y = b[0], b[1]
         for v in self.state.units:
             if not v.alive or v.i == u.i:
                 continue
@@ -415,8 +425,7 @@ class Battle:
             if dx * dx + dy * dy >= lim * lim or v.i in ignore:
                 continue  # the bounding circles do not meet
             if box_overlap(b, self.box(v)):
-                return False
-        return True
+                yield v
 
     def crosses_enemy(self, u: Unit, x: float, y: float) -> bool:
         """Does the straight path of ``u``'s centre to (x, y) cross an enemy base?"""

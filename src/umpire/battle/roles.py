@@ -190,6 +190,8 @@ class CombatRole(Protocol):
     """``contact``, ``fire_arc_degrees``, ``retreat_step``, ``woods_see_through`` (inches)."""
     bases: Mapping[str, tuple[float, float]]
     """Stand width and depth per troop type (inches)."""
+    formations: tuple[str, ...]
+    """The formations a scenario may give a unit; a base is a line's unless in column."""
 
     def step(self, kind: str, **params: Any) -> Step | None:
         """The step of ``kind`` (``command``, ``move``, ``fire``, ``melee``) with options;

@@ -78,7 +78,8 @@ class UnitSpec(_Strict):
     name: str = ""
     side: Literal["union", "confederate"]
     type: Literal["foot", "cavalry", "artillery"]
-    formation: Literal["line", "column"] = "line"
+    formation: str = "line"
+    """``line`` or ``column``; the combat module may add its own (003: ``skirmish``)."""
     mounted: bool = False
     limbered: bool = False
     stands: int = Field(ge=1, le=30)
@@ -262,6 +263,13 @@ def _check(s: Scenario, text: str, file: str) -> None:
                 f"units.{i}: only cavalry can be mounted",
                 file=file,
                 line=_locate(text, ("units", i, "mounted")),
+            )
+        if u.formation not in comp.combat.formations:
+            raise DataFileError(
+                f"units.{i}: unknown formation '{u.formation}' for {comp.combat.id} "
+                f"({', '.join(comp.combat.formations)})",
+                file=file,
+                line=_locate(text, ("units", i, "formation")),
             )
         if u.type != "artillery" and u.limbered:
             raise DataFileError(

@@ -26,6 +26,7 @@ from umpire.battle.roles import (
     Step,
 )
 from umpire.errors import IllegalActionError, UmpireError
+from umpire.rules.action_reaction import movement as MV
 from umpire.rules.action_reaction import steps as S
 from umpire.rules.action_reaction.artillery import DATA, data
 from umpire.rules.labels import Labelled, load_labels
@@ -77,6 +78,7 @@ class ArCombat:
     """XI-XV: fire, artillery, charges, reactions and hand-to-hand."""
 
     id = "action-reaction"
+    formations = MV.FORMATIONS
 
     def __init__(self) -> None:
         raw = data()
@@ -130,9 +132,8 @@ class ArCombat:
     def displace(
         self, b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why: str
     ) -> None:
-        """Straight away from ``frm``, stopping before a base; off the table removes it."""
-        if not b.push_away(u, frm, inches, face_away):
-            S.remove(b, u, f"{why} off the table")
+        """Straight away from ``frm``, stopping before a base (a collision, XVII.D)."""
+        S.displace(b, u, frm, inches, face_away, why)
 
     def options(self, b: Battle, req: Request) -> list[Choice]:
         """The legal orders with their exact odds."""

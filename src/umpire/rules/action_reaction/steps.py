@@ -233,6 +233,9 @@ def fire_reaction(b: Battle, t: Unit, firer: Unit, kind: str) -> None:
         return
     bk = book(b, t)
     how = F.fire_reaction(kind, t.formation, bool(bk.get("react")))
+    if how == "facing":
+        face_threat(b, t, firer)
+        return
     if how == "d10":
         face = d10(b, 1, f"{t.name} under fire: its reaction (1d10)")[0]
         what, inches = M.reaction(face)
@@ -250,6 +253,61 @@ def fire_reaction(b: Battle, t: Unit, firer: Unit, kind: str) -> None:
             volley(b, t, firer, reaction=True)
         return
     react(b, t, what, inches, firer)
+
+
+def face_threat(b: Battle, t: Unit, firer: Unit) -> None:
+    """XV.1.a 'Units within the adjacent fields may change their facings' (reading
+    ``skirmish_fields``): the target and its side's units within ``skirmish_fields`` inches of
+    it turn to face the skirmishers when these are outside their front and the turn is free."""
+    reach = float(cfg(b)["skirmish_fields"])
+    for v in b.state.units:
+        if not v.alive or v.side != t.side or math.hypot(v.x - t.x, v.y - t.y) > reach:
+            continue
+        if move_limit(b, v) == "none" or b.in_arc(v, firer):
+            continue
+        th = math.atan2(firer.y - v.y, firer.x - v.x)
+        if b.free_at(v, v.x, v.y, th, v.hw, v.hd):
+            b.place(v, v.x, v.y, th)
+            say(b, f"  {v.name} turns to face the skirmishers of {firer.name}")
+
+
+def displace(b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why: str) -> None:
+    """Straight away from ``frm``, stopping before a base (off the table removes it); a unit
+    stopped by another's base has collided with it and rolls its reaction (XVII.D)."""
+    x0, y0 = u.x, u.y
+    if not b.push_away(u, frm, inches, face_away):
+        remove(b, u, f"{why} off the table")
+        return
+    step = b.geo["retreat_step"]
+    moved = math.hypot(u.x - x0, u.y - y0)
+    if moved >= inches - step / 2 or face_away or book(b, u).get("rout"):
+        return  # reading collision_in_battle: a routed unit that meets a base only stops
+    dx, dy = u.x - frm.x, u.y - frm.y
+    n = math.hypot(dx, dy) or 1.0
+    met = b.bases_at(u, u.x + dx / n * step, u.y + dy / n * step, u.theta)
+    if met:
+        collide(b, u, met[0])
+
+
+def collide(b: Battle, u: Unit, v: Unit) -> None:
+    """XVII.D 'If a unit collides with another unit it will roll 1 D10 for a reaction'
+    (default ``collision_reaction``, reading ``collision_in_battle``): the reaction's marker
+    is placed; its movement stops at the base met; a firing reaction fires at the nearest
+    enemy in front."""
+    face = d10(b, 1, f"{u.name} collides with {v.name}: its reaction (1d10)")[0]
+    what, _ = F.collision_reaction(face)
+    say(b, f"  {u.name} collides with {v.name} ({face}): {what}")
+    if what == "none":
+        return
+    if what in ("retreat", "withdraw") and book(b, u)["off"] and contest(b, u, "holds"):
+        return
+    if what == "fire":
+        b.comp.status.on_setback(b, u, "fire_reaction", v)
+        shots = targets(b, u) if may_fire(b, u) and u.type != "artillery" else []
+        if shots:
+            volley(b, u, shots[0][0], reaction=True)
+        return
+    b.comp.status.on_setback(b, u, what, v)
 
 
 # -- fire (XI, XV) -----------------------------------------------------------------------------
@@ -318,8 +376,8 @@ def walls_between(b: Battle, x0: float, y0: float, x1: float, y1: float) -> list
 
 
 def fire_line(u: Unit) -> int:
-    """Pieces on the firing line: all in line, the leading piece in column."""
-    return u.stands if u.formation == "line" else 1
+    """Pieces on the firing line: all in line or skirmish order, the leading piece in column."""
+    return 1 if u.formation == "column" else u.stands
 
 
 def targets(b: Battle, u: Unit) -> list[tuple[Unit, float]]:
@@ -357,7 +415,7 @@ def volley(b: Battle, u: Unit, t: Unit, reaction: bool = False, kind: str = "") 
     bk["smoke"] = min(int(cfg(b)["smoke_cap"]), bk["smoke"] + 1)
     take_hits(b, t, hits, f"fire of {u.name}")
     if not reaction:
-        fire_reaction(b, t, u, "infantry")
+        fire_reaction(b, t, u, "skirmish" if u.formation == "skirmish" else "infantry")
 
 
 def best_round(b: Battle, u: Unit, t: Unit) -> str:
@@ -570,7 +628,10 @@ def fire_choices(b: Battle, u: Unit) -> list[Choice]:
 # -- movement (XII.F-G) and charges (XII.H) ---------------------------------------------------
 
 
-CHANGES = ("", "column", "line", "prone", "stand", "mount", "dismount", "limber", "unlimber")
+CHANGES = (
+    *("", "column", "line", "skirmish", "prone", "stand"),
+    *("mount", "dismount", "limber", "unlimber"),
+)
 
 
 def after_change(u: Unit, change: str, prone: bool) -> tuple[str, bool, bool, float]:
@@ -578,8 +639,8 @@ def after_change(u: Unit, change: str, prone: bool) -> tuple[str, bool, bool, fl
     form, mounted, limbered = u.formation, u.mounted, u.limbered
     if change == "":
         return form, mounted, limbered, MV.cost("stand_up") if prone else 0.0
-    if change in ("column", "line"):
-        if u.type == "artillery" or change == form:
+    if change in MV.FORMATIONS:
+        if u.type == "artillery" or change == form or (change == "skirmish" and u.type != "foot"):
             raise IllegalActionError(f"{u.name} cannot form {change}")
         return change, mounted, limbered, 0.0
     if change in ("prone", "stand"):
@@ -724,6 +785,8 @@ def may_charge(b: Battle, u: Unit, t: Unit) -> str:
     """Why ``u`` may not charge ``t`` ("" if it may): reading ``charges_only_foot_and_horse``."""
     if troop(u) == "other":
         return f"{u.name} may not charge: no other pieces may charge (003 XII.H.5)"
+    if u.formation not in ("line", "column"):
+        return f"{u.name} may not charge in {u.formation} order: a charge is in line or column"
     bk = book(b, u)
     if move_limit(b, u) != "free" or bk.get("disr") or bk.get("prone"):
         return f"{u.name} may not charge now (routed, stalled, in reaction, disrupted or prone)"
@@ -767,8 +830,20 @@ def reach_odds(b: Battle, u: Unit, t: Unit) -> Fraction:
     return _max_at_least(len(dice), n, sides, need)
 
 
+def give_way_odds(b: Battle, u: Unit, t: Unit) -> tuple[Fraction, Fraction]:
+    """Exact (P(``t`` gives way), P(``t`` fires)) when ``u``'s charge reaches it: it reacts
+    (XIII.A.2, reading ``cheer_and_hear``), rolls the d10 list (XIII.B.1), and its officers
+    may hold it (XIII.B.2, reading ``any_officer_rallies``)."""
+    p = M.reacts_odds(clear_field(b, u, t))
+    ro = M.reaction_odds()
+    hold = O.rally_odds(int(book(b, t)["off"]))
+    away = ro.get("retreat", Fraction(0)) + ro.get("withdraw", Fraction(0))
+    return p * away * (1 - hold), p * ro.get("fire", Fraction(0))
+
+
 def charge_choice(b: Battle, u: Unit, t: Unit) -> Choice | None:
-    """A charge with its exact odds: P(reach), and of the first strike for N against M."""
+    """A charge with its exact odds: P(reach), P(the defender gives way or fires), and of
+    the first strike for N against M when it stands."""
     if may_charge(b, u, t):
         return None
     reach = reach_odds(b, u, t)
@@ -778,18 +853,20 @@ def charge_choice(b: Battle, u: Unit, t: Unit) -> Choice | None:
         n = u.stands
         m = min(t.stands, n + 1)
     strike = loser_odds(min(n, 12), min(m, 12))
-    win = reach * strike["defender"]
+    away, fires = give_way_odds(b, u, t)
+    win = reach * (1 - away) * strike["defender"]
     per = int(cfg(b)["hits_per_piece"])
     return Choice(
         ("charge", t.i),
-        f"charge {t.name}: reaches {float(reach):.0%}, wins the first strike "
-        f"{float(strike['defender']):.0%} ({n} against {m} dice; reactions not counted)",
+        f"charge {t.name}: reaches {float(reach):.0%}; it gives way {float(away):.0%}, "
+        f"fires {float(fires):.0%}; if it stands, {u.name} wins the first strike "
+        f"{float(strike['defender']):.0%} ({n} against {m} dice)",
         "charge",
         {
             "p": float(win),
             "goes_in": float(reach),
             "inflict": float(win) * n / per,
-            "suffer": float(reach * strike["attacker"]) * m / per,
+            "suffer": float(reach * (1 - away) * strike["attacker"]) * m / per,
         },
     )
 
@@ -865,9 +942,11 @@ def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
     melee(b, u, t, pieces, farthest)
 
 
-def melee(b: Battle, u: Unit, t: Unit, pieces: int, farthest: float) -> None:
+def melee(
+    b: Battle, u: Unit, t: Unit, pieces: int, farthest: float, struck: frozenset[int] = frozenset()
+) -> None:
     """XIV: strikes in line until the attacker loses or reaches its farthest advance; in
-    column one strike, and the column pierces the line."""
+    column one strike, and the column pierces the line (XIV.B.2)."""
     column = u.formation == "column"
     strikes = 0
     while u.alive and t.alive:
@@ -900,7 +979,7 @@ def melee(b: Battle, u: Unit, t: Unit, pieces: int, farthest: float) -> None:
         if column:
             say(b, f"  {u.name} pierces the line of {t.name}")
             if u.alive:
-                disrupt(b, u, t)
+                pierce(b, u, farthest, struck | {t.i})
             return
         farthest -= 3.0
         if farthest < 0 or not (u.alive and t.alive):
@@ -909,6 +988,40 @@ def melee(b: Battle, u: Unit, t: Unit, pieces: int, farthest: float) -> None:
             return
         x, y, th = contact_spot(u, t)
         b.place(u, x, y, th)
+
+
+def pierce(b: Battle, u: Unit, farthest: float, struck: frozenset[int]) -> None:
+    """XIV.B.2: 'The attacker pierced the opponent's line and continues forward until
+    reaching the point of advance or striking another unit': hand-to-hand with the next
+    enemy ahead within the advance left (a), else a halt there, disrupted (b; reading
+    ``column_pierces``: the hole lets it through the broken line, no other base)."""
+    dx, dy = math.cos(u.theta), math.sin(u.theta)
+    ahead: list[tuple[float, Unit]] = []
+    for v in b.state.units:
+        if not v.alive or v.side == u.side or v.i in struck:
+            continue
+        along = (v.x - u.x) * dx + (v.y - u.y) * dy
+        aside = abs((v.y - u.y) * dx - (v.x - u.x) * dy)
+        gap = along - u.hd - v.hd
+        if along > 0 and aside <= u.hw + v.hw and gap <= farthest:
+            ahead.append((gap, v))
+    if ahead:
+        gap, v = min(ahead, key=lambda p: (p[0], p[1].i))
+        x, y, th = contact_spot(u, v)
+        if b.free_at(u, x, y, th, u.hw, u.hd, ignore=tuple(struck)):
+            b.place(u, x, y, th)
+            say(b, f"  {u.name} strikes {v.name}")
+            melee(b, u, v, u.stands, farthest - max(0.0, gap), struck)
+            return
+    nx, ny = u.x + dx * max(0.0, farthest), u.y + dy * max(0.0, farthest)
+    if farthest > 0 and b.free_at(u, nx, ny, u.theta, u.hw, u.hd):
+        b.place(u, nx, ny, u.theta)
+        say(b, f'  {u.name} goes on {farthest:.1f}" to its point of advance')
+    else:
+        b.slide(u, dx, dy, max(0.0, farthest), u.theta)
+        say(b, f"  {u.name} halts at its point of advance")
+    if cfg(b)["charge_halt_disrupts"]:
+        disrupt(b, u, u)
 
 
 def disrupt(b: Battle, u: Unit, frm: Unit) -> None:

@@ -23,7 +23,7 @@ from umpire.battle.roles import (
 )
 from umpire.rules.labels import Labelled, load_labels
 from umpire.rules.quick_acw import steps as S
-from umpire.rules.quick_acw.rules import DATA, Rules, rules
+from umpire.rules.quick_acw.rules import DATA, FORMATIONS, Rules, rules
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
@@ -71,6 +71,7 @@ class QuickCombat:
     """Seed 002 COMMAND, MOVE, FIRE, charges and MELEE."""
 
     id = "quick-acw"
+    formations = FORMATIONS
 
     def __init__(self, r: Rules):
         self.data = r
