@@ -453,19 +453,23 @@ class Battle:
                 ld.x, ld.y = x, y
         self.changed(u)
 
-    def push_away(self, u: Unit, frm: Unit, dist: float, face_away: bool) -> bool:
+    def push_away(
+        self, u: Unit, frm: Unit, dist: float, face_away: bool, ignore: Sequence[int] = ()
+    ) -> bool:
         """Slide ``u`` straight away from ``frm`` (a retreat, a rout, a withdrawal), facing
-        away or keeping its facing. False when it left the table (the caller removes it)."""
+        away or keeping its facing. False when it left the table (the caller removes it).
+        ``ignore``: bases that do not stop it (003 leaves the base it fought behind)."""
         dx, dy = u.x - frm.x, u.y - frm.y
         n = math.hypot(dx, dy) or 1.0
         dx, dy = dx / n, dy / n
         theta = math.atan2(dy, dx) if face_away else u.theta
-        return self.slide(u, dx, dy, dist, theta)
+        return self.slide(u, dx, dy, dist, theta, ignore)
 
-    def slide(self, u: Unit, dx: float, dy: float, dist: float, theta: float) -> bool:
-        """Move ``u`` up to ``dist`` along (dx, dy) in half-inch steps, stopping before a base.
-
-        Default ``blocked_retreat_stops``. Returns False if the unit left the table.
+    def slide(
+        self, u: Unit, dx: float, dy: float, dist: float, theta: float, ignore: Sequence[int] = ()
+    ) -> bool:
+        """Move ``u`` up to ``dist`` along (dx, dy) in half-inch steps, stopping before a base
+        (not one in ``ignore``). Default ``blocked_retreat_stops``. False if it left the table.
         """
         step = self.geo["retreat_step"]
         n = max(1, math.ceil(dist / step))
@@ -476,7 +480,7 @@ class Battle:
             nx, ny = u.x + dx * d, u.y + dy * d
             if not (0 <= nx <= board.width and 0 <= ny <= board.height):
                 return False
-            if not self.free_at(u, nx, ny, theta, u.hw, u.hd):
+            if not self.free_at(u, nx, ny, theta, u.hw, u.hd, ignore):
                 if not board.on_table(corners(nx, ny, theta, u.hw, u.hd)):
                     return False
                 break
@@ -484,7 +488,7 @@ class Battle:
         if (
             best == (u.x, u.y)
             and theta != u.theta
-            and not self.free_at(u, u.x, u.y, theta, u.hw, u.hd)
+            and not self.free_at(u, u.x, u.y, theta, u.hw, u.hd, ignore)
         ):
             theta = u.theta  # blocked at once, and turning where it stands would overlap a base
         self.place(u, best[0], best[1], theta)

@@ -272,10 +272,11 @@ def face_threat(b: Battle, t: Unit, firer: Unit) -> None:
 
 
 def displace(b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why: str) -> None:
-    """Straight away from ``frm``, stopping before a base (off the table removes it); a unit
-    stopped by another's base has collided with it and rolls its reaction (XVII.D)."""
+    """Straight away from ``frm`` (its base, met at an angle in contact, does not hold it),
+    stopping before any other base (off the table removes it); a unit stopped by another's
+    base has collided with it and rolls its reaction (XVII.D)."""
     x0, y0 = u.x, u.y
-    if not b.push_away(u, frm, inches, face_away):
+    if not b.push_away(u, frm, inches, face_away, ignore=(frm.i,)):
         remove(b, u, f"{why} off the table")
         return
     step = b.geo["retreat_step"]
@@ -284,7 +285,8 @@ def displace(b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why:
         return  # reading collision_in_battle: a routed unit that meets a base only stops
     dx, dy = u.x - frm.x, u.y - frm.y
     n = math.hypot(dx, dy) or 1.0
-    met = b.bases_at(u, u.x + dx / n * step, u.y + dy / n * step, u.theta)
+    ahead = b.bases_at(u, u.x + dx / n * step, u.y + dy / n * step, u.theta)
+    met = [v for v in ahead if v.i != frm.i]
     if met:
         collide(b, u, met[0])
 
