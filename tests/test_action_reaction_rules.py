@@ -526,3 +526,33 @@ def test_resolve_officer_loss_at_the_cli(capsys: pytest.CaptureFixture[str]) -> 
     one_line_error(code, out, err, "a d20 only after an even d6")
     code, out, err = run(capsys, *args, "--officers", "3", "--faces", "3, 5")
     one_line_error(code, out, err, "--faces: 3 officers, not 2")
+
+
+def test_resolve_terrain_at_the_cli_xvi(capsys: pytest.CaptureFixture[str]) -> None:
+    """003 XVI.F 'Stone wall: Movement deduction, roll 1D10. Firing deduction, roll 1D6'
+    and XVI.C downhill (1D6 halved added): with 6" left, a stone wall stalls the regiment on
+    7, 8, 9 and the 0 (10): 4 in 10 by hand; the faces typed give the trace; a die a
+    terrain does not roll and an unknown terrain are one line, exit 2."""
+    from test_acw_cli import one_line_error, run
+
+    base = ["resolve", "terrain", "--rules", "action-reaction"]
+    code, out, err = run(
+        capsys, *base, "stone_wall", "--left", "6", "--face", "4", "--fire-face", "5", "--json"
+    )
+    assert code == 0, err
+    res = json.loads(out)
+    assert (res["left"], res["stalled"], res["fire_deduction"]) == (2.0, False, 5)
+    assert res["odds"]["stalled"] == "2/5"
+    assert sum(Fraction(v) for v in res["odds"].values()) == 1
+    code, out, err = run(capsys, *base, "stone_wall", "--left", "6", "--face", "0", "--json")
+    assert json.loads(out)["stalled"] is True  # a 0 on the d10 reads 10, more than 6
+    code, out, err = run(capsys, *base, "downhill", "--left", "6", "--face", "5", "--json")
+    res = json.loads(out)
+    assert (res["left"], res["deduction"]) == (9.0, "+3")  # 5 halved rounds up to 3
+    assert res["odds"] == {'7" left': "1/3", '8" left': "1/3", '9" left': "1/3"}
+    code, out, err = run(capsys, *base, "stone_wall", "--left", "6", "--json")
+    assert code == 0 and "seed" in json.loads(out)  # rolled on a fresh seed, printed
+    code, out, err = run(capsys, *base, "woodlot", "--left", "6", "--face", "3")
+    one_line_error(code, out, err, "--face: woodlot rolls no movement die")
+    code, out, err = run(capsys, *base, "marsh", "--left", "6")
+    one_line_error(code, out, err, "unknown terrain 'marsh'")

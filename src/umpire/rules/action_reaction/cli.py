@@ -577,3 +577,72 @@ def officer_loss_cmd(
                 )
     out["odds"] = {f"{k} removed": p for k, p in sorted(O.officers_lost_odds(n).items())}
     show_ruling(out, as_json)
+
+
+@resolve_app.command("terrain")
+def terrain_cmd(
+    kind: str = typer.Argument(
+        ..., help="woodlot, stumps, uphill, downhill, rail_fence, worm_fence, stone_wall"
+    ),
+    rules: str = typer.Option("action-reaction", "--rules"),
+    left: float = typer.Option(..., help="inches of movement left before the terrain"),
+    face: int | None = typer.Option(None, help="the movement die's face (a d10 shows 0-9)"),
+    fire_face: int | None = typer.Option(None, help="the stone wall's firing d6"),
+    seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """XVI: what the terrain takes off a move (and off fire); if the number exceeds the
+    movement left, the regiment may not move for the rest of the turn."""
+    from fractions import Fraction
+
+    from umpire.rules.action_reaction import terrain as T
+
+    _rules(rules)
+    if kind not in T.kinds():
+        raise UnknownNameError(f"unknown terrain '{kind}' (known: {', '.join(T.kinds())})")
+    if left < 0:
+        raise IllegalActionError(f"--left: inches of movement are 0 or more, not {left:g}")
+    out: dict[str, Any] = {"rule": f"003 XVI ({kind.replace('_', ' ')})"}
+    die = T.move_die(kind)
+    fire_die = kind == "stone_wall"
+    if (die is not None and face is None) or (fire_die and fire_face is None):
+        seed = dice_seed(seed)
+        out["seed"] = seed
+    n = 0
+    if die is not None:
+        sides = die[1]
+        low = 0 if sides == 10 else 1
+        if face is None:
+            face = _roll(1, sides, low, seed or 0)[0]
+            n = 1
+        else:
+            face = _faces(str(face), 1, sides, low, "--face")[0]
+        out["movement_die"] = face
+    elif face is not None:
+        raise IllegalActionError(f"--face: {kind} rolls no movement die")
+    going = T.movement(kind, left, face)
+    out.update(
+        deduction=(f"+{going.deduction}" if going.left > left else f"-{going.deduction}"),
+        left=going.left,
+        stalled=going.stalled,
+    )
+    if fire_die:
+        if fire_face is None:
+            fire_face = _roll(n + 1, 6, 1, seed or 0)[n]
+        else:
+            fire_face = _faces(str(fire_face), 1, 6, 1, "--fire-face")[0]
+        out["fire_die"] = fire_face
+    elif fire_face is not None:
+        raise IllegalActionError(f"--fire-face: {kind} rolls no firing die")
+    out["fire_deduction"] = T.fire_deduction(kind, fire_face)
+    odds: dict[str, Fraction] = {}
+    if die is not None:
+        faces = range(10) if die[1] == 10 else range(1, die[1] + 1)
+        for f in faces:
+            g = T.movement(kind, left, f)
+            name = "stalled" if g.stalled else f'{g.left:g}" left'
+            odds[name] = odds.get(name, Fraction(0)) + Fraction(1, len(faces))
+    else:
+        odds["stalled" if going.stalled else f'{going.left:g}" left'] = Fraction(1)
+    out["odds"] = odds
+    show_ruling(out, as_json)
