@@ -48,6 +48,7 @@ def _register() -> None:
     plain = [
         ("umpire.cli.dice_cmd", "roll_cmd", "roll"),
         ("umpire.cli.dice_cmd", "odds_cmd", "odds"),
+        ("umpire.cli.serve_cmd", "serve_cmd", "serve"),
     ]
     for module, attr, name in plain:
         try:

@@ -1,0 +1,1 @@
+"""The web table: ``umpire serve`` (see docs/web.md)."""

@@ -1,0 +1,351 @@
+"""``umpire serve``: the web table (FastAPI, Jinja2 and HTMX; live updates by server-sent events).
+
+Two faces on the same operations (``service.Service``): HTML pages and fragments for
+people, and a JSON API under ``/api`` for programs and tests. A side's link acts only for
+that side; the host's start page needs the key ``umpire serve`` prints. Errors are one
+line: 400 bad input, 403 not this seat's to do, 404 a link that opens nothing, 409 a
+stale request, 413 an oversized one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, ConfigDict, Field
+
+from umpire.errors import IllegalActionError, UmpireError
+from umpire.web.book_table import odds as roll_odds
+from umpire.web.seats import LinkError
+from umpire.web.service import RoleError, Service, StaleError
+
+HERE = Path(__file__).resolve().parent
+MAX_BODY = 64 * 1024
+
+
+def status_of(exc: UmpireError) -> int:
+    """The HTTP status for an error a user caused."""
+    if isinstance(exc, LinkError):
+        return 404
+    if isinstance(exc, RoleError):
+        return 403
+    if isinstance(exc, StaleError):
+        return 409
+    return 400
+
+
+class NewGame(BaseModel):
+    """``POST /api/games``: what to start."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: str = Field("battle", max_length=20)
+    scenario: str = Field("", max_length=80)
+    players: dict[str, str] = Field(default_factory=dict, max_length=4)
+    dice: str = Field("committed", max_length=20)
+    title: str = Field("", max_length=80)
+
+
+class OrderIn(BaseModel):
+    """``POST /api/t/{token}/order``: a menu pick, a tap on the table, or a unit aimed at."""
+
+    model_config = ConfigDict(extra="forbid")
+    at: int = Field(ge=0, le=10_000_000)
+    choice: int | None = Field(None, ge=0, le=10_000)
+    x: float | None = Field(None, ge=-1000, le=1000)
+    y: float | None = Field(None, ge=-1000, le=1000)
+    unit: int | None = Field(None, ge=0, le=10_000)
+
+
+class ActIn(BaseModel):
+    """``POST /api/t/{token}/act``: a dice-book action with its parameters."""
+
+    model_config = ConfigDict(extra="forbid")
+    at: int = Field(ge=0, le=10_000_000)
+    action: str = Field(max_length=20)
+    params: dict[str, Any] = Field(default_factory=dict, max_length=20)
+
+
+class AtIn(BaseModel):
+    """A request that changes the game names the state it saw."""
+
+    model_config = ConfigDict(extra="forbid")
+    at: int = Field(ge=0, le=10_000_000)
+
+
+def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
+    """The app over the save file ``db`` (default: the usual one); ``key`` opens the host's
+    start page (default: a fresh one, which ``umpire serve`` prints)."""
+    service = Service(db)
+    app = FastAPI(
+        title="Umpire web table",
+        version="1",
+        description="Play and umpire games from a browser: one secret link per side.",
+    )
+    app.state.service = service
+    app.state.key = key or secrets.token_urlsafe(12)
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    @app.middleware("http")
+    async def limit_body(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        """Refuse oversized requests before reading them (413, one line)."""
+        size = request.headers.get("content-length")
+        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+            return JSONResponse(
+                {"error": f"request too large (at most {MAX_BODY // 1024} KiB)"}, 413
+            )
+        return await call_next(request)
+
+    def htmx(request: Request) -> bool:
+        return request.headers.get("hx-request") == "true"
+
+    def fail(request: Request, exc: UmpireError) -> Response:
+        code = status_of(exc)
+        msg = exc.message if hasattr(exc, "message") else str(exc)
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": msg}, code)
+        if htmx(request):
+            return HTMLResponse(
+                f'<p class="error" role="alert">{_esc(msg)}</p>',
+                code,
+                headers={"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"},
+            )
+        return templates.TemplateResponse(
+            request, "error.html", {"message": msg, "code": code}, status_code=code
+        )
+
+    @app.exception_handler(UmpireError)
+    async def on_error(request: Request, exc: UmpireError) -> Response:
+        return fail(request, exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def on_bad_request(request: Request, exc: RequestValidationError) -> Response:
+        """A malformed request: its first problem in one line (422)."""
+        err = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "malformed request"}
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "request"
+        msg = f"{where}: {err.get('msg', 'malformed')}"
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": msg}, 422)
+        return HTMLResponse(f'<p class="error" role="alert">{_esc(msg)}</p>', 422)
+
+    def check_key(k: str | None) -> None:
+        if k is None or not secrets.compare_digest(k, str(app.state.key)):
+            raise RoleError("the host's start page needs the key that 'umpire serve' printed")
+
+    # -- pages ------------------------------------------------------------------------------
+    @app.get("/", response_class=HTMLResponse)
+    def index(request: Request, key: str | None = None) -> Response:
+        """The host's start page: new games and the games with a table."""
+        check_key(key)
+        return templates.TemplateResponse(
+            request,
+            "index.html",
+            {"scenarios": service.scenarios(), "games": service.games(), "key": key},
+        )
+
+    @app.post("/games", response_class=HTMLResponse)
+    async def new_game_form(request: Request, key: str | None = None) -> Response:
+        """Start a game from the start page's form; open the host's page."""
+        check_key(key)
+        form = await request.form()
+        players = {s: str(form.get(f"player_{s}", "human")) for s in ("union", "confederate")}
+        _, links = service.create(
+            str(form.get("kind", "battle")),
+            str(form.get("scenario", "")),
+            players,
+            str(form.get("dice", "committed")),
+            str(form.get("title", "")),
+        )
+        return RedirectResponse(f"/t/{links['host']}", 303)
+
+    @app.get("/host/{game}", response_class=HTMLResponse)
+    def open_host(game: str, key: str | None = None) -> Response:
+        """The host's page of a game listed on the start page."""
+        check_key(key)
+        return RedirectResponse(f"/t/{service.host_link(game)}", 303)
+
+    def page_ctx(token: str) -> dict[str, Any]:
+        seat = service.seat(token)
+        return {"v": service.view(seat), "token": token}
+
+    @app.get("/t/{token}", response_class=HTMLResponse)
+    def table_page(request: Request, token: str) -> Response:
+        """A seat's page: the table, the decision, the log; it updates itself live."""
+        return templates.TemplateResponse(request, "table.html", page_ctx(token))
+
+    @app.get("/t/{token}/panel", response_class=HTMLResponse)
+    def panel(request: Request, token: str) -> Response:
+        """The live part of the page (refetched when the game changes)."""
+        return templates.TemplateResponse(request, "panel.html", page_ctx(token))
+
+    async def form_at(request: Request) -> tuple[dict[str, str], int | None]:
+        form = {k: str(v) for k, v in (await request.form()).items()}
+        try:
+            at = int(form["at"]) if "at" in form else None
+        except ValueError:
+            raise IllegalActionError(f"at: a whole number, not {form['at']!r}") from None
+        return form, at
+
+    def num(form: dict[str, str], key: str, kind: type[int] | type[float]) -> Any:
+        if form.get(key, "") == "":
+            return None
+        try:
+            return kind(form[key])
+        except ValueError:
+            raise IllegalActionError(f"{key}: a number, not {form[key]!r}") from None
+
+    @app.post("/t/{token}/order", response_class=HTMLResponse)
+    async def order_form(request: Request, token: str) -> Response:
+        """A battle order from the page (menu button, tap on the table or on a unit)."""
+        form, at = await form_at(request)
+        seat = service.seat(token)
+        x, y = num(form, "x", float), num(form, "y", float)
+        tap = (x, y) if x is not None and y is not None else None
+        service.order(seat, at, num(form, "choice", int), tap, num(form, "unit", int))
+        return panel(request, token)
+
+    @app.post("/t/{token}/act", response_class=HTMLResponse)
+    async def act_form(request: Request, token: str) -> Response:
+        """A dice-book action from the page."""
+        form, at = await form_at(request)
+        seat = service.seat(token)
+        action = form.pop("action", "")
+        form.pop("at", None)
+        service.act(seat, at, action, dict(form))
+        return panel(request, token)
+
+    @app.post("/t/{token}/undo", response_class=HTMLResponse)
+    async def undo_form(request: Request, token: str) -> Response:
+        """Take back what this seat may take back."""
+        _, at = await form_at(request)
+        service.undo(service.seat(token), at)
+        return panel(request, token)
+
+    @app.post("/t/{token}/fork", response_class=HTMLResponse)
+    def fork_form(token: str) -> Response:
+        """The host forks the game to a new table."""
+        _, links = service.fork(service.seat(token))
+        return RedirectResponse(f"/t/{links['host']}", 303)
+
+    @app.post("/t/{token}/end", response_class=HTMLResponse)
+    def end_form(request: Request, token: str) -> Response:
+        """The host ends the game (the seed is revealed)."""
+        service.end(service.seat(token))
+        return panel(request, token)
+
+    @app.get("/t/{token}/verify", response_class=HTMLResponse)
+    def verify_page(request: Request, token: str) -> Response:
+        """Verify the ended game: every die against the revealed seed, and the replay."""
+        report = service.verify(service.seat(token))
+        return templates.TemplateResponse(request, "verify.html", {"r": report})
+
+    @app.get("/t/{token}/odds", response_class=HTMLResponse)
+    def odds_fragment(request: Request, token: str, expr: str = "") -> Response:
+        """A roll's exact distribution before it is thrown."""
+        service.seat(token)
+        if not expr.strip():
+            return HTMLResponse("")
+        return templates.TemplateResponse(request, "odds.html", {"o": roll_odds(expr[:80])})
+
+    @app.get("/t/{token}/events")
+    async def events(token: str) -> Response:
+        """Server-sent events: ``changed`` whenever the game changes."""
+        from sse_starlette.sse import EventSourceResponse
+
+        seat = service.seat(token)
+
+        async def stream() -> AsyncIterator[dict[str, str]]:
+            last = service.version(seat.game)
+            while True:
+                await asyncio.sleep(0.25)
+                now = service.version(seat.game)
+                if now != last:
+                    last = now
+                    yield {"event": "changed", "data": str(now)}
+
+        return EventSourceResponse(stream(), ping=15)
+
+    # -- the JSON API -----------------------------------------------------------------------
+    @app.get("/api/scenarios")
+    def api_scenarios() -> list[dict[str, str]]:
+        """The shipped scenarios a battle can start from."""
+        return service.scenarios()
+
+    @app.post("/api/games")
+    def api_new_game(body: NewGame, key: str | None = None) -> dict[str, Any]:
+        """Start a game; returns its name and one link per role (host, sides, spectator)."""
+        check_key(key)
+        name, links = service.create(body.kind, body.scenario, body.players, body.dice, body.title)
+        return {"game": name, "links": {role: f"/t/{tok}" for role, tok in links.items()}}
+
+    @app.get("/api/t/{token}")
+    def api_view(token: str) -> dict[str, Any]:
+        """What this seat sees (the same as its page)."""
+        return service.view(service.seat(token))
+
+    @app.post("/api/t/{token}/order")
+    def api_order(token: str, body: OrderIn) -> dict[str, Any]:
+        """Give a battle order; returns the new view."""
+        seat = service.seat(token)
+        tap = (body.x, body.y) if body.x is not None and body.y is not None else None
+        service.order(seat, body.at, body.choice, tap, body.unit)
+        return service.view(seat)
+
+    @app.post("/api/t/{token}/act")
+    def api_act(token: str, body: ActIn) -> dict[str, Any]:
+        """Run a dice-book action; returns the new view."""
+        seat = service.seat(token)
+        service.act(seat, body.at, body.action, body.params)
+        return service.view(seat)
+
+    @app.post("/api/t/{token}/undo")
+    def api_undo(token: str, body: AtIn) -> dict[str, Any]:
+        """Take back what this seat may; returns how many actions were dropped."""
+        return {"dropped": service.undo(service.seat(token), body.at)}
+
+    @app.post("/api/t/{token}/fork")
+    def api_fork(token: str) -> dict[str, Any]:
+        """The host forks the game to a new table with new links."""
+        name, links = service.fork(service.seat(token))
+        return {"game": name, "links": {role: f"/t/{tok}" for role, tok in links.items()}}
+
+    @app.post("/api/t/{token}/end")
+    def api_end(token: str) -> dict[str, Any]:
+        """The host ends the game; the seed is revealed."""
+        seat = service.seat(token)
+        service.end(seat)
+        return service.view(seat)
+
+    @app.get("/api/t/{token}/verify")
+    def api_verify(token: str) -> dict[str, Any]:
+        """Verify the ended game's export."""
+        return service.verify(service.seat(token))
+
+    @app.get("/api/t/{token}/export")
+    def api_export(token: str) -> dict[str, Any]:
+        """The ended game's export (format umpire-game/1)."""
+        return service.export(service.seat(token))
+
+    @app.get("/api/t/{token}/odds")
+    def api_odds(token: str, expr: str) -> dict[str, Any]:
+        """A roll's exact distribution."""
+        service.seat(token)
+        return roll_odds(expr[:80])
+
+    return app
+
+
+def _esc(text: str) -> str:
+    from html import escape
+
+    return escape(text)

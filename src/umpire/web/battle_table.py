@@ -1,0 +1,199 @@
+"""A tactical battle at the web table: any composition a scenario names (002, 003, 004, 001).
+
+The page is a view of the saved game: the battlefield, the order of battle, the phase and
+the pending decision with its legal orders and their exact odds. An order is one engine
+action (``order``) on the saved game, so undo, fork, export and verify work as at the CLI.
+Sides the AI plays answer at once after a human's order, each answer its own action.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from umpire.battle.engine import Battle, Request
+from umpire.battle.game import actor_id, battle_from
+from umpire.battle.roles import Choice, offered
+from umpire.engine.game import Game
+from umpire.errors import IllegalActionError
+from umpire.web.board import battle_svg
+
+SIDES = ("union", "confederate")
+
+
+def pending(game: Game) -> tuple[Battle, Request | None]:
+    """A read-only battle over the game's state and the decision it waits for."""
+    b = battle_from(game.state)
+    return b, b.next_request()
+
+
+def choices(b: Battle, req: Request) -> list[Choice]:
+    """The legal orders of the pending decision (the same list the CLI numbers)."""
+    return offered(b, req)
+
+
+def _odds(c: Choice) -> dict[str, float]:
+    return {k: round(float(v), 4) for k, v in c.odds.items()}
+
+
+def _target(c: Choice) -> int | None:
+    """The unit an order aims at (fire, charge), for taps on the map."""
+    if len(c.order) >= 2 and c.order[0] in ("fire", "charge") and isinstance(c.order[1], int):
+        return c.order[1]
+    return None
+
+
+def units_view(b: Battle) -> list[dict[str, Any]]:
+    """The order of battle: every unit with its strength and marks."""
+    out = []
+    for u in b.state.units:
+        out.append(
+            {
+                "i": u.i,
+                "id": u.id,
+                "name": u.name,
+                "side": u.side,
+                "type": u.type,
+                "formation": u.formation,
+                "mounted": u.mounted,
+                "limbered": u.limbered,
+                "stands": u.stands,
+                "stands0": u.stands0,
+                "alive": u.alive,
+                "status": b.status.label(u) if u.alive else "removed",
+                "x": round(u.x, 2),
+                "y": round(u.y, 2),
+                "facing": round(math.degrees(u.theta) % 360, 1),
+            }
+        )
+    return out
+
+
+def leaders_view(b: Battle) -> list[dict[str, Any]]:
+    """Leaders with their command radius and the unit they ride with."""
+    out = []
+    for ld in b.state.leaders:
+        att = b.state.units[ld.attached].name if ld.attached >= 0 else ""
+        out.append(
+            {
+                "id": ld.id,
+                "name": ld.name,
+                "side": ld.side,
+                "alive": ld.alive,
+                "bonus": ld.bonus,
+                "radius": ld.radius,
+                "x": round(ld.x, 2),
+                "y": round(ld.y, 2),
+                "attached": att,
+            }
+        )
+    return out
+
+
+def view(game: Game, side: str | None) -> dict[str, Any]:
+    """What a seat sees: everything on the table, and its own decision's menu."""
+    b, req = pending(game)
+    st = b.state
+    out: dict[str, Any] = {
+        "kind": "battle",
+        "title": game.scenario.get("name", "battle"),
+        "turn": st.turn,
+        "turns": b.setup.turns,
+        "over": st.over,
+        "winner": st.winner,
+        "units": units_view(b),
+        "leaders": leaders_view(b),
+        "svg": battle_svg(b, req, side),
+        "rules": {
+            "sequence": b.comp.sequence.id,
+            "combat": b.comp.combat.id,
+            "status": b.comp.status.id,
+            "events": [e.id for e in b.comp.events],
+        },
+        "waiting": None,
+        "choices": [],
+    }
+    if req is None:
+        return out
+    ph = b.phase()
+    actor = actor_id(b, req)
+    who = (
+        b.state.leaders[req.actor].name
+        if req.kind == "leader"
+        else (b.state.units[req.actor].name if req.kind in ("move", "fire") else req.step)
+    )
+    out["waiting"] = {
+        "side": req.side,
+        "kind": req.kind,
+        "step": ph.name,
+        "actor": actor,
+        "actor_index": req.actor if req.kind in ("move", "fire") else None,
+        "who": who,
+    }
+    if side == req.side:
+        out["choices"] = [
+            {"i": k, "text": c.text, "kind": c.kind, "odds": _odds(c), "target": _target(c)}
+            for k, c in enumerate(choices(b, req))
+        ]
+    return out
+
+
+def order_for(
+    game: Game, side: str, choice: int | None, tap: tuple[float, float] | None
+) -> tuple[str, list[Any]]:
+    """(actor id, order) for a menu pick or a tap on the table; refused with the reason."""
+    b, req = pending(game)
+    if req is None:
+        raise IllegalActionError("the battle is over")
+    if req.side != side:
+        raise IllegalActionError(f"it is the {req.side} side's decision, not yours ({side})")
+    menu = choices(b, req)
+    if choice is not None:
+        if not 0 <= choice < len(menu):
+            raise IllegalActionError(
+                f"no order {choice} on the menu (it has {len(menu)}: 0 to {len(menu) - 1})"
+            )
+        return actor_id(b, req), list(menu[choice].order)
+    if tap is None:
+        raise IllegalActionError("pick an order from the menu, or tap the table")
+    x, y = tap
+    w, h = b.setup.board.width, b.setup.board.height
+    if not (0 <= x <= w and 0 <= y <= h):
+        raise IllegalActionError(f'({x:g}, {y:g}) is off the table ({w:g}" x {h:g}")')
+    if req.kind != "move":
+        raise IllegalActionError(f"a tap moves a unit; this is a {req.kind} decision: use the menu")
+    u = b.state.units[req.actor]
+    theta = math.atan2(y - u.y, x - u.x) if math.hypot(x - u.x, y - u.y) > 1e-6 else u.theta
+    order = ("move", x, y, theta, "")
+    b.comp.combat.check(b, req, order)
+    return actor_id(b, req), list(order)
+
+
+def target_choice(game: Game, side: str, unit: int) -> int:
+    """The menu index of the first order aimed at ``unit`` (a tap on an enemy)."""
+    b, req = pending(game)
+    if req is None or req.side != side:
+        raise IllegalActionError("it is not your decision")
+    for k, c in enumerate(choices(b, req)):
+        if _target(c) == unit:
+            return k
+    name = b.state.units[unit].name if 0 <= unit < len(b.state.units) else f"unit {unit}"
+    raise IllegalActionError(f"no order of this {req.kind} decision aims at {name}")
+
+
+def ai_side_to_act(game: Game, players: dict[str, str]) -> str | None:
+    """The side to act next when the AI plays it (None: a person's turn, or the end)."""
+    _, req = pending(game)
+    if req is None or players.get(req.side) != "ai":
+        return None
+    return req.side
+
+
+def ai_order(game: Game) -> tuple[str, list[Any]]:
+    """The AI's order for the pending decision (deterministic in the state)."""
+    from umpire.ai import make_policy
+
+    b, req = pending(game)
+    if req is None:
+        raise IllegalActionError("the battle is over")
+    return actor_id(b, req), list(make_policy("ai").decide(b, req))

@@ -1,0 +1,357 @@
+"""What the web table does, apart from HTTP: create games, open links, act, undo, fork, end.
+
+Every change is an engine action on the saved game, made under the game's lock and only
+if the request saw the game as it is now (``at``: the number of actions the page showed);
+a request made on an older state is refused as stale and changes nothing. Each thread
+keeps its own SQLite connection to the one save file (WAL: readers never wait).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from umpire.engine.game import Game
+from umpire.errors import IllegalActionError, UmpireError
+from umpire.store import Store
+from umpire.web import battle_table as BT
+from umpire.web import book_table as BK
+from umpire.web.log import recent
+from umpire.web.seats import HOST, SPECTATOR, LinkError, Seat, Seats
+
+KINDS = ("battle", "book")
+PLAYERS = ("human", "ai")
+DICE = ("committed", "seeded")
+
+
+class StaleError(UmpireError):
+    """The page acted on a state that has moved on (another seat acted first)."""
+
+
+class RoleError(UmpireError):
+    """A seat asked for something only another seat may do."""
+
+
+class Service:
+    """The web table's operations over one save file."""
+
+    def __init__(self, db: str | Path | None = None):
+        self.db = Store(db).path
+        self._local = threading.local()
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+        self.versions: dict[str, int] = {}
+
+    # -- plumbing ---------------------------------------------------------------------------
+    @property
+    def store(self) -> Store:
+        """This thread's connection to the save file."""
+        st: Store | None = getattr(self._local, "store", None)
+        if st is None:
+            st = self._local.store = Store(self.db)
+            self._local.seats = Seats(st)
+        return st
+
+    @property
+    def seats(self) -> Seats:
+        """This thread's link book."""
+        self.store  # noqa: B018 - opens the connection and the link book with it
+        found: Seats = self._local.seats
+        return found
+
+    @contextmanager
+    def locked(self, game: str) -> Iterator[None]:
+        """One change at a time on a game (two browsers at the same moment: one wins)."""
+        with self._guard:
+            lock = self._locks.setdefault(game, threading.Lock())
+        with lock:
+            yield
+        self.versions[game] = self.versions.get(game, 0) + 1
+
+    def version(self, game: str) -> int:
+        """A number that changes whenever the game changes (the live updates watch it)."""
+        return self.versions.get(game, 0)
+
+    def seat(self, token: str) -> Seat:
+        """The seat a link opens (LinkError when it opens nothing)."""
+        return self.seats.seat(token)
+
+    def _check_at(self, game: str, at: int | None) -> None:
+        n = self.store.info(game).actions
+        if at is None:
+            raise IllegalActionError("the request must say which state it acts on (at)")
+        if at != n:
+            raise StaleError(
+                f"the game has moved on (it is at action {n}, your page showed {at}): "
+                f"look again and choose again"
+            )
+
+    def _load(self, game: str) -> Game:
+        return self.store.load(game)
+
+    # -- creating ---------------------------------------------------------------------------
+    def scenarios(self) -> list[dict[str, str]]:
+        """The shipped scenarios a battle can start from."""
+        from umpire.scenarios import load_scenario, shipped
+
+        out = []
+        for name in shipped():
+            s = load_scenario(name)
+            out.append({"id": name, "name": s.name, "description": s.description})
+        return out
+
+    def create(
+        self,
+        kind: str,
+        scenario: str = "",
+        players: dict[str, str] | None = None,
+        dice: str = "committed",
+        title: str = "",
+    ) -> tuple[str, dict[str, str]]:
+        """A new game with its table: (game name, role -> link token)."""
+        from umpire.dice import CommittedSource, SeededSource
+
+        if kind not in KINDS:
+            raise UmpireError(f"unknown kind of game '{kind}' ({', '.join(KINDS)})")
+        if dice not in DICE:
+            raise UmpireError(f"unknown dice '{dice}' ({', '.join(DICE)})")
+        source = CommittedSource() if dice == "committed" else SeededSource(secrets.randbits(48))
+        if kind == "battle":
+            from umpire.rules import get_module
+            from umpire.scenarios import load_scenario, shipped
+
+            if scenario not in shipped():
+                raise UmpireError(
+                    f"unknown scenario '{scenario}' (shipped: {', '.join(shipped())})"
+                )
+            scen = load_scenario(scenario)
+            who = {s: (players or {}).get(s, "human") for s in BT.SIDES}
+            for side, p in who.items():
+                if p not in PLAYERS:
+                    raise UmpireError(f"{side}: unknown player '{p}' ({', '.join(PLAYERS)})")
+            game = Game.new(get_module("battle"), scen.to_json(), source)
+            game.act("start", {})
+            name = self._name(f"web-{scenario}")
+            roles = list(BT.SIDES)
+            config: dict[str, Any] = {"players": who, "title": scen.name}
+        else:
+            game = Game.new("session", {"title": title or "dice book"}, source)
+            name = self._name("web-book")
+            roles = [BK.ROLE]
+            config = {"players": {BK.ROLE: "human"}, "title": title or "dice book"}
+        self.store.create(name, game)
+        self.seats.open_table(name, kind, roles, config)
+        if kind == "battle":
+            self._run_ai(name)
+        return name, self.seats.links(name)
+
+    def _name(self, stem: str) -> str:
+        stem = re.sub(r"[^A-Za-z0-9_.-]", "-", stem)[:60]
+        return f"{stem}-{secrets.token_hex(3)}"
+
+    # -- views ------------------------------------------------------------------------------
+    def view(self, seat: Seat) -> dict[str, Any]:
+        """Everything a seat's page shows (never another seat's link, never a hidden seed)."""
+        info = self.store.info(seat.game)
+        kind = self.seats.kind(seat.game)
+        config = self.seats.config(seat.game)
+        game = self._load(seat.game)
+        out: dict[str, Any] = {
+            "game": seat.game,
+            "kind": kind,
+            "role": seat.role,
+            "side": seat.side,
+            "title": config.get("title", seat.game),
+            "players": config.get("players", {}),
+            "at": info.actions,
+            "version": self.version(seat.game),
+            "ended": info.ended,
+            "dice": {
+                "source": info.source_kind,
+                "commitment": info.commitment,
+                "seed": info.public_seed() if info.source_kind == "committed" else None,
+            },
+            "log": recent(game.actions),
+            "may_undo": self._undo_to(game, seat) is not None,
+        }
+        if kind == "battle":
+            out["table"] = BT.view(game, seat.side)
+        else:
+            out["table"] = BK.view(game)
+        if seat.role == HOST:
+            out["links"] = self.seats.links(seat.game)
+        return out
+
+    # -- acting -----------------------------------------------------------------------------
+    def _may_act(self, seat: Seat) -> str:
+        if seat.side is None:
+            raise RoleError(
+                "a spectator's link only watches"
+                if seat.role == SPECTATOR
+                else "the host's link does not play a side: open a side's link"
+            )
+        if self.store.info(seat.game).ended:
+            raise RoleError("this game has ended; the host may fork it to play on")
+        return seat.side
+
+    def order(
+        self,
+        seat: Seat,
+        at: int | None,
+        choice: int | None = None,
+        tap: tuple[float, float] | None = None,
+        unit: int | None = None,
+    ) -> None:
+        """A battle order: a menu pick, a tap on the table (a move) or on a unit (a target)."""
+        side = self._may_act(seat)
+        if self.seats.kind(seat.game) != "battle":
+            raise RoleError("orders are for battles; this table is a dice book")
+        with self.locked(seat.game):
+            self._check_at(seat.game, at)
+            game = self._load(seat.game)
+            if unit is not None:
+                choice = BT.target_choice(game, side, unit)
+            actor, order = BT.order_for(game, side, choice, tap)
+            self.store.play(seat.game, game, "order", {"actor": actor, "order": order})
+            self._ai_loop(seat.game, game)
+
+    def _run_ai(self, name: str) -> None:
+        with self.locked(name):
+            self._ai_loop(name, self._load(name))
+
+    def _ai_loop(self, name: str, game: Game) -> None:
+        players = self.seats.config(name).get("players", {})
+        for _ in range(5000):
+            if BT.ai_side_to_act(game, players) is None:
+                break
+            actor, order = BT.ai_order(game)
+            self.store.play(name, game, "order", {"actor": actor, "order": order})
+        _, req = BT.pending(game)
+        if req is None and not self.store.info(name).ended:
+            self.store.end(name)  # the battle is over: the committed seed is revealed
+
+    def act(self, seat: Seat, at: int | None, action: str, params: dict[str, Any]) -> None:
+        """A dice-book action (roll, table, pick, deck, draw, shuffle, new_day)."""
+        self._may_act(seat)
+        if self.seats.kind(seat.game) != "book":
+            raise RoleError("this is a battle: give orders, not dice-book actions")
+        clean = BK.params_for(action, params)
+        with self.locked(seat.game):
+            self._check_at(seat.game, at)
+            game = self._load(seat.game)
+            self.store.play(seat.game, game, action, clean)
+
+    # -- undo, fork, end --------------------------------------------------------------------
+    def _undo_to(self, game: Game, seat: Seat) -> int | None:
+        """Where this seat may take the game back to, if anywhere (reading ``web_undo``)."""
+        if seat.role == HOST:
+            return len(game.actions) - 1 if len(game.actions) > 1 else None
+        if seat.side is None or not game.actions:
+            return None
+        # A side takes back its own last order, and what the AI did after it, when no die
+        # was rolled since: nobody may undo to roll again.
+        for rec in reversed(game.actions):
+            rolled = any(e.data.get("draws") for e in rec.events)
+            if rolled:
+                return None
+            actor = rec.params.get("actor") if isinstance(rec.params, dict) else None
+            if rec.name == "order" and self._side_of(game, actor) == seat.side:
+                return rec.no - 1
+            if rec.name != "order":
+                return None
+        return None
+
+    @staticmethod
+    def _side_of(game: Game, actor: Any) -> str | None:
+        for u in game.scenario.get("units", []):
+            if u.get("id") == actor:
+                return str(u.get("side"))
+        for ld in game.scenario.get("leaders", []):
+            if ld.get("id") == actor:
+                return str(ld.get("side"))
+        return None
+
+    def undo(self, seat: Seat, at: int | None) -> int:
+        """Take back what this seat may take back; returns the actions dropped."""
+        with self.locked(seat.game):
+            self._check_at(seat.game, at)
+            if self.store.info(seat.game).ended:
+                raise RoleError("this game has ended; fork it to play on")
+            game = self._load(seat.game)
+            to = self._undo_to(game, seat)
+            if to is None:
+                raise RoleError(
+                    "nothing to take back: a side may take back its own last order only "
+                    "while no die has been rolled since (the host may undo one action)"
+                )
+            return self.store.undo(seat.game, to)
+
+    def fork(self, seat: Seat) -> tuple[str, dict[str, str]]:
+        """The host copies the game as it stands to a new table with new links."""
+        if seat.role != HOST:
+            raise RoleError("only the host's link may fork the game")
+        kind = self.seats.kind(seat.game)
+        config = self.seats.config(seat.game)
+        new = self._name(seat.game.rsplit("-", 1)[0] + "-fork")
+        self.store.fork(seat.game, new)
+        roles = list(BT.SIDES) if kind == "battle" else [BK.ROLE]
+        self.seats.open_table(new, kind, roles, config)
+        return new, self.seats.links(new)
+
+    def end(self, seat: Seat) -> None:
+        """The host ends the game: the committed seed is revealed and verify can check it."""
+        if seat.role != HOST:
+            raise RoleError("only the host's link may end the game")
+        with self.locked(seat.game):
+            if not self.store.info(seat.game).ended:
+                self.store.end(seat.game)
+
+    def verify(self, seat: Seat) -> dict[str, Any]:
+        """Verify the game's export (every die against the revealed seed, the replay)."""
+        from umpire.store import verify_export
+
+        info = self.store.info(seat.game)
+        if info.source_kind == "committed" and not info.ended:
+            raise RoleError("the seed is revealed when the game ends: verify then")
+        report = verify_export(self.store.export(seat.game))
+        return {
+            "ok": True,
+            "actions": report.actions,
+            "dice": report.dice,
+            "rolls_checked": report.rolls_checked,
+            "notes": report.notes,
+        }
+
+    def export(self, seat: Seat) -> dict[str, Any]:
+        """The game's export, once it has ended (before, it could show a side's secrets)."""
+        if not self.store.info(seat.game).ended:
+            raise RoleError("the export is given when the game has ended")
+        return self.store.export(seat.game)
+
+    def games(self) -> list[dict[str, Any]]:
+        """Games with a table, newest first, for the host's start page."""
+        out = []
+        for info in reversed(self.store.all()):
+            if self.seats.has_table(info.name):
+                out.append(
+                    {
+                        "name": info.name,
+                        "kind": self.seats.kind(info.name),
+                        "ended": info.ended,
+                        "actions": info.actions,
+                        "created": info.created,
+                    }
+                )
+        return out
+
+    def host_link(self, game: str) -> str:
+        """The host's link of a game (for the host's start page only)."""
+        links = self.seats.links(game)
+        if HOST not in links:
+            raise LinkError(f"game '{game}' has no table")
+        return links[HOST]

@@ -1,0 +1,266 @@
+"""The web table's API (issue "The web table"): every route, its refusals, stale and
+concurrent requests, oversized and malformed ones, and what each seat may see."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from umpire.store import Store
+from umpire.web.app import create_app
+
+KEY = "test-host-key"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(tmp_path / "web.db", KEY))
+
+
+def new_game(c: TestClient, **body: Any) -> dict[str, str]:
+    body.setdefault("kind", "battle")
+    body.setdefault("scenario", "stone_wall")
+    r = c.post(f"/api/games?key={KEY}", json=body)
+    assert r.status_code == 200, r.text
+    links: dict[str, str] = r.json()["links"]
+    return links
+
+
+def api(link: str) -> str:
+    return "/api" + link
+
+
+def one_line(r: Any, code: int, *needles: str) -> None:
+    """A refusal: the status, a one-line message naming what was wrong."""
+    assert r.status_code == code, (r.status_code, r.text)
+    msg = r.json()["error"]
+    assert "\n" not in msg and "Traceback" not in msg
+    for n in needles:
+        assert n in msg, msg
+
+
+def test_the_host_key_guards_the_start_page_and_new_games(client: TestClient) -> None:
+    assert client.get("/").status_code == 403
+    assert client.get("/?key=wrong").status_code == 403
+    assert client.get(f"/?key={KEY}").status_code == 200
+    one_line(client.post("/api/games", json={"kind": "book"}), 403, "key")
+
+
+def test_scenarios_are_listed(client: TestClient) -> None:
+    names = {s["id"] for s in client.get("/api/scenarios").json()}
+    assert {"stone_wall", "stone_wall_cards"} <= names
+
+
+def test_a_new_battle_gives_one_link_per_side_and_a_spectator(client: TestClient) -> None:
+    links = new_game(client)
+    assert set(links) == {"host", "union", "confederate", "spectator"}
+    assert len(set(links.values())) == 4
+    v = client.get(api(links["confederate"])).json()
+    assert v["role"] == "confederate" and v["kind"] == "battle"
+    assert v["table"]["waiting"]["side"] == "confederate"  # side A moves first
+    assert v["table"]["choices"], "the side to act sees its menu"
+    u = client.get(api(links["union"])).json()
+    assert u["table"]["choices"] == []  # the other side sees no menu
+    assert "links" not in u and "links" not in v  # only the host sees the links
+    h = client.get(api(links["host"])).json()
+    assert set(h["links"]) == set(links) and h["table"]["choices"] == []
+    for link in links.values():
+        assert client.get(link).status_code == 200  # every page renders
+
+
+def test_an_order_by_menu_advances_and_logs(client: TestClient) -> None:
+    links = new_game(client)
+    v = client.get(api(links["confederate"])).json()
+    at = v["at"]
+    hold = next(c["i"] for c in v["table"]["choices"] if c["text"] == "hold")
+    r = client.post(api(links["confederate"]) + "/order", json={"at": at, "choice": hold})
+    assert r.status_code == 200, r.text
+    assert r.json()["at"] == at + 1
+    assert r.json()["log"][0]["name"] == "order"
+
+
+def test_a_tap_on_the_table_moves_the_acting_unit(client: TestClient) -> None:
+    links = new_game(client)
+    v = client.get(api(links["confederate"])).json()
+    w = v["table"]["waiting"]
+    u = v["table"]["units"][w["actor_index"]]
+    x, y = u["x"], u["y"] - 2.0
+    r = client.post(api(links["confederate"]) + "/order", json={"at": v["at"], "x": x, "y": y})
+    assert r.status_code == 200, r.text
+    moved = r.json()["table"]["units"][w["actor_index"]]
+    assert moved["y"] == pytest.approx(y, abs=0.01)
+    r = client.post(
+        api(links["confederate"]) + "/order", json={"at": r.json()["at"], "x": 500, "y": 500}
+    )
+    one_line(r, 400, "off the table")
+
+
+def test_cross_side_spectator_and_host_orders_are_refused_and_nothing_changes(
+    client: TestClient,
+) -> None:
+    links = new_game(client)
+    v = client.get(api(links["confederate"])).json()
+    body = {"at": v["at"], "choice": 0}
+    one_line(client.post(api(links["union"]) + "/order", json=body), 400, "confederate side")
+    one_line(client.post(api(links["spectator"]) + "/order", json=body), 403, "watches")
+    one_line(client.post(api(links["host"]) + "/order", json=body), 403, "does not play")
+    assert client.get(api(links["confederate"])).json()["at"] == v["at"]
+
+
+def test_forged_and_expired_links(client: TestClient, tmp_path: Path) -> None:
+    one_line(client.get("/api/t/not-a-real-token"), 404, "not valid")
+    assert client.get("/t/not-a-real-token").status_code == 404
+    links = new_game(client, kind="book")
+    game = client.get(api(links["host"])).json()["game"]
+    Store(tmp_path / "web.db").delete(game)
+    one_line(client.get(api(links["table"])), 404, "expired")
+
+
+def test_a_stale_order_is_refused_and_nothing_is_half_applied(client: TestClient) -> None:
+    links = new_game(client)
+    v = client.get(api(links["confederate"])).json()
+    r = client.post(api(links["confederate"]) + "/order", json={"at": v["at"], "choice": 0})
+    assert r.status_code == 200
+    again = client.post(api(links["confederate"]) + "/order", json={"at": v["at"], "choice": 0})
+    one_line(again, 409, "moved on")
+    assert client.get(api(links["confederate"])).json()["at"] == v["at"] + 1
+
+
+def test_malformed_and_oversized_requests(client: TestClient) -> None:
+    links = new_game(client)
+    at = client.get(api(links["confederate"])).json()["at"]
+    url = api(links["confederate"]) + "/order"
+    one_line(client.post(url, json={"at": "soon"}), 422, "at")
+    one_line(client.post(url, json={"at": at, "choice": -1}), 422, "choice")
+    one_line(client.post(url, json={"at": at, "choice": 999}), 400, "no order 999")
+    one_line(client.post(url, json={"at": at, "bogus": 1}), 422, "bogus")
+    big = json.dumps({"at": at, "pad": "x" * 70_000})
+    r = client.post(url, content=big, headers={"content-type": "application/json"})
+    one_line(r, 413, "too large")
+    # the page's own form: a bad number is one line too
+    r = client.post(links["confederate"] + "/order", data={"at": "x"})
+    assert r.status_code == 400 and "at: a whole number" in r.text
+    assert client.get(api(links["confederate"])).json()["at"] == at
+
+
+def test_two_browsers_at_the_same_moment_one_wins(client: TestClient) -> None:
+    """Both seats of one side's link act on the same state at once: one order is applied,
+    the other is told the state moved on; nothing is lost."""
+    links = new_game(client)
+    url = api(links["confederate"]) + "/order"
+    at = client.get(api(links["confederate"])).json()["at"]
+    codes: list[int] = []
+    barrier = threading.Barrier(2)
+
+    def go() -> None:
+        barrier.wait()
+        codes.append(client.post(url, json={"at": at, "choice": 0}).status_code)
+
+    threads = [threading.Thread(target=go) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes) == [200, 409]
+    assert client.get(api(links["confederate"])).json()["at"] == at + 1
+
+
+def test_undo_takes_back_a_sides_own_move_but_not_past_a_die(client: TestClient) -> None:
+    links = new_game(client)
+    side = api(links["confederate"])
+    v = client.get(side).json()
+    assert not v["may_undo"]
+    w = v["table"]["waiting"]
+    u = v["table"]["units"][w["actor_index"]]
+    r = client.post(side + "/order", json={"at": v["at"], "x": u["x"], "y": u["y"] - 1.0})
+    after = r.json()
+    rolled = any(line["kind"] == "roll" for line in after["log"][0]["lines"])
+    if not rolled:
+        assert after["may_undo"]
+        one_line(client.post(api(links["union"]) + "/undo", json={"at": after["at"]}), 403)
+        r = client.post(side + "/undo", json={"at": after["at"]})
+        assert r.status_code == 200 and r.json()["dropped"] == 1
+        assert client.get(side).json()["at"] == v["at"]
+    one_line(client.post(side + "/undo", json={"at": v["at"] + 99}), 409)
+
+
+def test_fork_end_verify_and_export(client: TestClient) -> None:
+    links = new_game(client, kind="book")
+    table, host = api(links["table"]), api(links["host"])
+    v = client.get(table).json()
+    assert v["dice"]["source"] == "committed" and v["dice"]["seed"] is None
+    r = client.post(
+        table + "/act", json={"at": v["at"], "action": "roll", "params": {"expr": "3d6"}}
+    )
+    assert r.status_code == 200, r.text
+    one_line(client.get(host + "/export"), 403, "ended")
+    one_line(client.get(host + "/verify"), 403, "revealed")
+    one_line(client.post(table + "/fork"), 403, "host")
+    forked = client.post(host + "/fork").json()
+    assert set(forked["links"]) == {"host", "table", "spectator"}
+    assert client.get("/api" + forked["links"]["table"]).json()["at"] == 1
+    one_line(client.post(table + "/end"), 403, "host")
+    ended = client.post(host + "/end").json()
+    assert ended["ended"] and ended["dice"]["seed"]
+    report = client.get(host + "/verify").json()
+    assert report["ok"] and report["rolls_checked"] and report["dice"] == 3
+    export = client.get(host + "/export").json()
+    assert export["game"]["seed"] == ended["dice"]["seed"]
+    one_line(client.post(table + "/act", json={"at": 1, "action": "roll", "params": {}}), 403)
+
+
+def test_the_dice_book_rolls_picks_and_draws_with_odds(client: TestClient) -> None:
+    links = new_game(client, kind="book", title="Saturday")
+    table = api(links["table"])
+    o = client.get(table + "/odds", params={"expr": "2d6"}).json()
+    seven = next(r for r in o["rows"] if r["value"] == 7)
+    assert seven["p"] == "1/6"  # 6 of the 36 rolls, by hand
+    at = client.get(table).json()["at"]
+    steps = [
+        ("roll", {"expr": "2d6", "purpose": "morale"}),
+        ("pick", {"options": "a, b, c"}),
+        ("deck", {"name": "act", "cards": "Union, Union, Confederate"}),
+        ("draw", {"deck": "act"}),
+    ]
+    for action, params in steps:
+        r = client.post(table + "/act", json={"at": at, "action": action, "params": params})
+        assert r.status_code == 200, r.text
+        at += 1
+    v = client.get(table).json()
+    assert v["table"]["decks"][0]["left"] == 2
+    one_line(
+        client.post(table + "/act", json={"at": at, "action": "roll", "params": {"expr": "2q"}}),
+        400,
+    )
+    one_line(client.post(table + "/act", json={"at": at, "action": "explode", "params": {}}), 400)
+    one_line(
+        client.post(table + "/act", json={"at": at, "action": "draw", "params": {"deck": "x"}}), 400
+    )
+    assert client.get(table).json()["at"] == at
+
+
+def test_a_battle_against_the_ai_plays_to_the_end_and_reveals_its_seed(
+    client: TestClient,
+) -> None:
+    links = new_game(client, scenario="stone_wall_cards", players={"union": "ai"})
+    side = api(links["confederate"])
+    for _ in range(400):
+        v = client.get(side).json()
+        if v["table"]["over"]:
+            break
+        assert v["table"]["waiting"]["side"] == "confederate"
+        hold = next(c["i"] for c in v["table"]["choices"] if c["kind"] == "hold")
+        assert client.post(side + "/order", json={"at": v["at"], "choice": hold}).status_code == 200
+    v = client.get(side).json()
+    assert v["table"]["over"] and v["ended"] and v["dice"]["seed"]
+    assert client.get(api(links["host"]) + "/verify").json()["ok"]
+
+
+def test_the_live_update_stream_refuses_a_forged_link(client: TestClient) -> None:
+    r = client.get("/t/forged/events")
+    assert r.status_code == 404 and "not valid" in r.text
