@@ -1,0 +1,182 @@
+"""The web table in a real browser: Debian's chromium driven by Playwright (never a
+downloaded browser). Two browser contexts play a battle, one per side; the other side's
+page updates live; a cross-side action is refused on the page; a phone-sized screen fits.
+Screenshots go to ``test-artifacts/`` (or ``$UMPIRE_ARTIFACTS``)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+KEY = "browser-key"
+
+pytestmark = pytest.mark.browser
+
+if not Path(CHROMIUM).exists():  # tasks.py installs it with apt; say so loudly if not
+    pytest.fail(f"{CHROMIUM} is missing: run python3 tasks.py test (it installs chromium)")
+
+ARTIFACTS = Path(os.environ.get("UMPIRE_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app on a loopback port, in a thread, for the module's tests."""
+    import uvicorn
+
+    from umpire.web.app import create_app
+
+    db = tmp_path_factory.mktemp("web") / "web.db"
+    port = _free_port()
+    config = uvicorn.Config(create_app(db, KEY), host="127.0.0.1", port=port, log_level="error")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def new_battle(server: str, **body: Any) -> dict[str, str]:
+    import httpx
+
+    body.setdefault("kind", "battle")
+    body.setdefault("scenario", "stone_wall")
+    r = httpx.post(f"{server}/api/games", params={"key": KEY}, json=body, timeout=30)
+    assert r.status_code == 200, r.text
+    links: dict[str, str] = r.json()["links"]
+    return links
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def at(page: Any) -> int:
+    return int(page.get_attribute("#panel", "data-at"))
+
+
+def test_two_sides_play_several_turns_in_two_browsers(server: str, browser: Any) -> None:
+    """Each side in its own browser context; every order is a click on the page; the other
+    side's page follows without a reload (server-sent events)."""
+    links = new_battle(server)
+    ctx = {s: browser.new_context(viewport={"width": 1280, "height": 900}) for s in links}
+    pages = {s: ctx[s].new_page() for s in ("union", "confederate")}
+    for s, page in pages.items():
+        page.goto(server + links[s])
+        page.wait_for_selector("#panel")
+    shot(pages["confederate"], "battle-start-confederate")
+    clicks = 0
+    turn_text = ""
+    for _ in range(120):
+        mine = [s for s, p in pages.items() if p.get_attribute("#panel", "data-my-turn") == "1"]
+        if not mine:
+            break  # the battle is over (or waiting on nobody)
+        side = mine[0]
+        other = "union" if side == "confederate" else "confederate"
+        page = pages[side]
+        before = at(page)
+        buttons = page.locator("button.choice")
+        # a real order now and then (the first on the menu), else hold
+        pick = buttons.nth(0) if clicks % 3 == 0 else buttons.last
+        pick.click()
+        page.wait_for_function(f"Number(document.querySelector('#panel').dataset.at) > {before}")
+        # the other side's page updates by itself
+        pages[other].wait_for_function(
+            f"Number(document.querySelector('#panel').dataset.at) > {before}", timeout=10_000
+        )
+        clicks += 1
+        turn_text = page.inner_text(".bar")
+        if "Turn 3" in turn_text:
+            break
+    assert clicks >= 10, clicks
+    assert "Turn 3" in turn_text, turn_text
+    shot(pages["union"], "battle-turn-3-union")
+    log = pages["union"].inner_text(".log")
+    assert "order" in log
+    for c in ctx.values():
+        c.close()
+
+
+def test_a_tap_on_the_table_moves_a_unit(server: str, browser: Any) -> None:
+    links = new_battle(server)
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(server + links["confederate"])
+    page.wait_for_selector("#map svg g.unit.acting")
+    acting = page.locator("#map svg g.unit.acting polygon")
+    box = acting.bounding_box()
+    before = at(page)
+    # just below the acting unit (toward the enemy): a move of about an inch
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] + 12)
+    page.wait_for_function(f"Number(document.querySelector('#panel').dataset.at) > {before}")
+    assert "moves" in page.inner_text(".log") or "terrain" in page.inner_text(".log")
+
+
+def test_a_cross_side_action_is_refused_on_the_page(server: str, browser: Any) -> None:
+    links = new_battle(server)
+    page = browser.new_context().new_page()
+    page.goto(server + links["union"])  # the confederates move first
+    page.wait_for_selector("#panel")
+    assert page.get_attribute("#panel", "data-my-turn") == "0"
+    n = at(page)
+    page.evaluate(
+        "([url, at]) => htmx.ajax('POST', url, {values: {at: at, choice: 0}, target: '#panel'})",
+        [links["union"] + "/order", n],
+    )
+    page.wait_for_selector("#flash .error")
+    assert "confederate side's decision" in page.inner_text("#flash")
+    shot(page, "refused-cross-side")
+    assert at(page) == n
+
+
+def test_a_phone_sized_screen_fits(server: str, browser: Any) -> None:
+    links = new_battle(server)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = ctx.new_page()
+    page.goto(server + links["confederate"])
+    page.wait_for_selector("button.choice")
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= 390 + 1, wide  # no sideways scrolling
+    shot(page, "battle-phone")
+    page.goto(f"{server}/?key={KEY}")
+    shot(page, "host-start-phone")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 391
