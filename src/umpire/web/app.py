@@ -139,7 +139,8 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         return HTMLResponse(f'<p class="error" role="alert">{_esc(msg)}</p>', 422)
 
     def check_key(k: str | None) -> None:
-        if k is None or not secrets.compare_digest(k, str(app.state.key)):
+        given = (k or "").encode("utf-8", "surrogatepass")
+        if not k or not secrets.compare_digest(given, str(app.state.key).encode()):
             raise RoleError("the host's start page needs the key that 'umpire serve' printed")
 
     # -- pages ------------------------------------------------------------------------------

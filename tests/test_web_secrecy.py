@@ -1,0 +1,67 @@
+"""Secrecy at the web table: walk every response one side's link receives during a scripted
+game, and assert that none holds what that side may not know yet: another seat's link, the
+host's link, or the committed seed before the game ends (the deck order and every future die
+follow from it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from umpire.store import Store
+from umpire.web.app import create_app
+
+KEY = "secrecy-key"
+
+
+def test_no_response_to_one_side_holds_the_other_sides_secrets(tmp_path: Path) -> None:
+    db = tmp_path / "web.db"
+    c = TestClient(create_app(db, KEY))
+    r = c.post(f"/api/games?key={KEY}", json={"kind": "battle", "scenario": "stone_wall_cards"})
+    links = r.json()["links"]
+    game = c.get("/api" + links["host"]).json()["game"]
+    seed = Store(db).info(game).seed
+    assert seed is not None and len(seed) > 20  # a 128-bit committed seed, kept by the store
+    secrets_of_others = {
+        "confederate link": links["confederate"].removeprefix("/t/"),
+        "host link": links["host"].removeprefix("/t/"),
+        "spectator link": links["spectator"].removeprefix("/t/"),
+        "committed seed": seed,
+    }
+    seen: list[str] = []
+
+    def union_sees(method: str, url: str, **kw: object) -> None:
+        resp = c.request(method, url, **kw)  # type: ignore[arg-type]
+        if not Store(db).info(game).ended:  # once ended, the seed is everyone's
+            seen.append(f"{method} {url} -> {resp.status_code}\n{resp.text}")
+
+    u = links["union"]
+    for _ in range(40):  # both sides play; the union seat looks at everything it can
+        for s in ("confederate", "union"):
+            v = c.get("/api" + links[s]).json()
+            if v["table"]["over"] or not v["table"]["choices"]:
+                continue
+            c.post("/api" + links[s] + "/order", json={"at": v["at"], "choice": 0})
+        now = c.get("/api" + u).json()
+        if now["ended"]:
+            break  # the battle is over: the seed is revealed to all, as it should be
+        at = now["at"]
+        union_sees("GET", "/api" + u)
+        union_sees("GET", u)
+        union_sees("GET", u + "/panel")
+        union_sees("GET", "/api" + u + "/export")
+        union_sees("GET", "/api" + u + "/verify")
+        union_sees("POST", "/api" + u + "/undo", json={"at": at})
+        union_sees("POST", "/api" + u + "/fork")
+        union_sees("POST", "/api" + u + "/end")
+        union_sees("POST", "/api" + u + "/order", json={"at": at, "choice": 0})
+        union_sees("POST", "/api" + u + "/order", json={"at": at - 1, "choice": 0})
+        union_sees("GET", "/api" + u + "/odds", params={"expr": "2d6"})
+    assert len(seen) > 60
+    for text in seen:
+        for what, secret in secrets_of_others.items():
+            assert secret not in text, f"{what} leaked in: {text[:120]}"
+    # the seed itself is shown once the game has ended, and only then
+    c.post("/api" + links["host"] + "/end")
+    assert c.get("/api" + u).json()["dice"]["seed"] == seed
