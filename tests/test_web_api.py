@@ -264,3 +264,55 @@ def test_a_battle_against_the_ai_plays_to_the_end_and_reveals_its_seed(
 def test_the_live_update_stream_refuses_a_forged_link(client: TestClient) -> None:
     r = client.get("/t/forged/events")
     assert r.status_code == 404 and "not valid" in r.text
+
+
+# -- the Gettysburg assistant at the web table (seed 000 through the AtTable seam) ----------
+
+CWB = {"kind": "cwb", "dice": "seeded", "seed": 26, "start": "July 2 14:00"}
+"""Seed 26 at July 2 14:00: the Confederate phase rolls Friendly Fire (2d6 7, d66 46), which
+asks the Union player to choose the Confederate unit that suffers it (seed 000)."""
+
+
+def test_a_cwb_phase_asks_the_other_side_and_only_that_side(client: TestClient) -> None:
+    links = new_game(client, **CWB)
+    conf, union = api(links["confederate"]), api(links["union"])
+    v = client.get(conf).json()
+    assert v["table"]["phasing"] == "confederate"
+    assert [c["action"] for c in v["table"]["commands"]] == ["phase"]
+    assert client.get(union).json()["table"]["commands"] == []  # not the Union's turn
+    one_line(client.post(union + "/act", json={"at": 0, "action": "phase"}), 403, "not open")
+    r = client.post(conf + "/act", json={"at": 0, "action": "phase"})
+    assert r.status_code == 200, r.text
+    c_view = r.json()["table"]
+    assert c_view["waiting_for"] == "union" and c_view["question"] is None
+    assert any("Friendly fire" in line["text"] for line in c_view["shown"])  # the rolls shown
+    u_view = client.get(union).json()
+    q = u_view["table"]["question"]
+    assert q is not None and "Friendly Fire" in q["prompt"] and q["pick"] == 1
+    assert u_view["at"] == 0  # nothing is logged while the question waits
+    # the Confederate page holds no trace of the Union's options or prompt
+    assert q["prompt"] not in json.dumps(client.get(conf).json())
+    one_line(client.post(conf + "/answer", json={"at": 0, "answer": [q["options"][0][0]]}), 403)
+    one_line(client.post(union + "/answer", json={"at": 0, "answer": ["nobody"]}), 400)
+    one_line(client.post(union + "/answer", json={"at": 0, "answer": []}), 400, "needs 1")
+    chosen = q["options"][1][0]
+    r = client.post(union + "/answer", json={"at": 0, "answer": [chosen]})
+    assert r.status_code == 200, r.text
+    done = r.json()
+    assert done["at"] == 1 and done["table"]["question"] is None
+    assert any("union chose " + chosen in line["text"] for line in done["log"][0]["lines"])
+    assert [c["action"] for c in client.get(conf).json()["table"]["commands"]] == ["next"]
+    # the same game, replayed by the engine from its log, verifies (dice and the answer)
+    client.post(api(links["host"]) + "/end")
+    assert client.get(api(links["host"]) + "/verify").json()["ok"]
+
+
+def test_the_same_seed_gives_the_same_question_after_a_reload(client: TestClient) -> None:
+    """Re-running an action that waits for an answer rolls the same dice (counter-based)."""
+    a = new_game(client, **CWB)
+    b = new_game(client, **CWB)
+    for links in (a, b):
+        client.post(api(links["confederate"]) + "/act", json={"at": 0, "action": "phase"})
+    qa = client.get(api(a["union"])).json()["table"]["question"]
+    qb = client.get(api(b["union"])).json()["table"]["question"]
+    assert qa == qb

@@ -180,3 +180,31 @@ def test_a_phone_sized_screen_fits(server: str, browser: Any) -> None:
     page.goto(f"{server}/?key={KEY}")
     shot(page, "host-start-phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= 391
+
+
+def test_a_cwb_command_phase_with_a_decision_answered_in_the_page(
+    server: str, browser: Any
+) -> None:
+    """Seed 000 at July 2 14:00 (seed 26): the Confederate player rolls the random events in
+    the page; Friendly Fire asks the Union player, whose open page shows the question by
+    itself; the answer is chosen in the page and the phase completes on both pages."""
+    links = new_battle(server, kind="cwb", dice="seeded", seed=26, start="July 2 14:00")
+    conf = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    union = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    conf.goto(server + links["confederate"])
+    union.goto(server + links["union"])
+    union.wait_for_selector("#panel")
+    conf.click("button.command")
+    conf.wait_for_selector("text=Waiting for the union player's answer")
+    union.wait_for_selector("form.answer select", timeout=10_000)  # arrived live
+    shot(union, "cwb-question-union-phone")
+    options = union.locator("form.answer select option")
+    assert options.count() > 10
+    second = options.nth(1).get_attribute("value")
+    union.select_option("form.answer select", second)
+    union.click("form.answer button")
+    union.wait_for_function("document.querySelector('#panel').dataset.at === '1'")
+    conf.wait_for_function("document.querySelector('#panel').dataset.at === '1'")
+    assert f"union chose {second}" in union.inner_text(".log")
+    assert "End the player turn" in conf.inner_text("#panel")
+    shot(conf, "cwb-after-answer-confederate")

@@ -78,6 +78,44 @@ class RuleModule(Protocol):
         ...
 
 
+class AtTable(Protocol):
+    """A game module that can be played at a shared table (the web page) without the page
+    knowing its internals: its sides, a start, a view in sections, the commands open now."""
+
+    id: str
+    name: str
+    sides: tuple[str, ...]
+
+    def table_start(self, options: Mapping[str, str]) -> dict[str, Any]:
+        """The scenario of a new game."""
+        ...
+
+    def table_view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """``{"summary": [lines], "sections": [{"title", "head", "rows"}], ...}`` for a seat."""
+        ...
+
+    def table_commands(self, state: dict[str, Any], viewer: str | None) -> list[dict[str, Any]]:
+        """``[{"action", "label", "params"}]``: what ``viewer`` may do now."""
+        ...
+
+
+TABLE_MODULES: dict[str, str] = {"cwb": "cwb_events"}
+"""Kinds of web table -> the game module that fills them (through :class:`AtTable`)."""
+
+
+def table_module(kind: str) -> AtTable:
+    """The module behind a kind of table, checked to fill the seam."""
+    mid = TABLE_MODULES.get(kind)
+    if mid is None:
+        raise UnknownNameError(f"unknown kind of table '{kind}' ({', '.join(TABLE_MODULES)})")
+    mod: Any = get_module(mid)
+    for attr in ("sides", "table_start", "table_view", "table_commands"):
+        if not hasattr(mod, attr):
+            raise UnknownNameError(f"module '{mid}' cannot be played at a shared table")
+    found: AtTable = mod
+    return found
+
+
 class Listed(Protocol):
     """What ``umpire rules list`` shows of any module."""
 

@@ -51,6 +51,8 @@ class NewGame(BaseModel):
     players: dict[str, str] = Field(default_factory=dict, max_length=4)
     dice: str = Field("committed", max_length=20)
     title: str = Field("", max_length=80)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    start: str = Field("", max_length=40)
 
 
 class OrderIn(BaseModel):
@@ -71,6 +73,14 @@ class ActIn(BaseModel):
     at: int = Field(ge=0, le=10_000_000)
     action: str = Field(max_length=20)
     params: dict[str, Any] = Field(default_factory=dict, max_length=20)
+
+
+class AnswerIn(BaseModel):
+    """``POST /api/t/{token}/answer``: the option ids chosen for the waiting question."""
+
+    model_config = ConfigDict(extra="forbid")
+    at: int = Field(ge=0, le=10_000_000)
+    answer: list[str] = Field(max_length=100)
 
 
 class AtIn(BaseModel):
@@ -166,6 +176,7 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
             players,
             str(form.get("dice", "committed")),
             str(form.get("title", "")),
+            start=str(form.get("start", ""))[:40],
         )
         return RedirectResponse(f"/t/{links['host']}", 303)
 
@@ -223,6 +234,15 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         action = form.pop("action", "")
         form.pop("at", None)
         service.act(seat, at, action, dict(form))
+        return panel(request, token)
+
+    @app.post("/t/{token}/answer", response_class=HTMLResponse)
+    async def answer_form(request: Request, token: str) -> Response:
+        """The answer to a question, from the page's form (checkboxes or one button)."""
+        raw = await request.form()
+        _, at = await form_at(request)
+        chosen = [str(v) for v in raw.getlist("answer")]
+        service.answer(service.seat(token), at, chosen)
         return panel(request, token)
 
     @app.post("/t/{token}/undo", response_class=HTMLResponse)
@@ -286,7 +306,9 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
     def api_new_game(body: NewGame, key: str | None = None) -> dict[str, Any]:
         """Start a game; returns its name and one link per role (host, sides, spectator)."""
         check_key(key)
-        name, links = service.create(body.kind, body.scenario, body.players, body.dice, body.title)
+        name, links = service.create(
+            body.kind, body.scenario, body.players, body.dice, body.title, body.seed, body.start
+        )
         return {"game": name, "links": {role: f"/t/{tok}" for role, tok in links.items()}}
 
     @app.get("/api/t/{token}")
@@ -307,6 +329,13 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         """Run a dice-book action; returns the new view."""
         seat = service.seat(token)
         service.act(seat, body.at, body.action, body.params)
+        return service.view(seat)
+
+    @app.post("/api/t/{token}/answer")
+    def api_answer(token: str, body: AnswerIn) -> dict[str, Any]:
+        """Answer the question waiting for this seat; returns the new view."""
+        seat = service.seat(token)
+        service.answer(seat, body.at, body.answer)
         return service.view(seat)
 
     @app.post("/api/t/{token}/undo")

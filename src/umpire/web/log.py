@@ -20,6 +20,23 @@ def roll_line(data: dict[str, Any]) -> str:
     return f"{data.get('purpose') or expr}: {expr}{face_text} = {total}"
 
 
+def lookup_line(data: dict[str, Any]) -> str:
+    """``purpose: 2d6 [3, 5] = 8 -> row 8 (p 5/36): outcome`` for a table lookup."""
+    parts = []
+    for step in data.get("trace", []):
+        roll = step.get("roll", {})
+        faces = [f for g in roll.get("dice", []) for f in g.get("faces", [])]
+        mod = f" {step['mod']:+d}" if step.get("mod") else ""
+        parts.append(
+            f"{step.get('table')}: {roll.get('expr', '')} {faces}{mod} = {step.get('modified')} "
+            f"(row {step.get('range')}, p {step.get('p')})"
+        )
+    outcome = data.get("outcome") or {}
+    text = outcome.get("text", "") if isinstance(outcome, dict) else str(outcome)
+    head = str(data.get("purpose") or data.get("table") or "table")
+    return f"{head}: {'; '.join(parts)} -> {text}"
+
+
 def event_lines(events: list[dict[str, Any]], *, decisions: bool = True) -> list[dict[str, str]]:
     """Lines for the page: ``{"kind": roll|note|draw|decision|instruction, "text": ...}``."""
     out: list[dict[str, str]] = []
@@ -35,13 +52,7 @@ def event_lines(events: list[dict[str, Any]], *, decisions: bool = True) -> list
                 {"kind": "draw", "text": f"{data.get('purpose', 'draw')}: {data.get('card')}"}
             )
         elif kind == "lookup":
-            out.append(
-                {
-                    "kind": "roll",
-                    "text": f"{data.get('purpose') or data.get('table')}: "
-                    f"{data.get('text') or data.get('outcome')}",
-                }
-            )
+            out.append({"kind": "roll", "text": lookup_line(data)})
         elif kind == "decision" and decisions:
             who = data.get("decider", "")
             out.append(

@@ -18,13 +18,15 @@ from typing import Any
 
 from umpire.engine.game import Game
 from umpire.errors import IllegalActionError, UmpireError
+from umpire.rules import TABLE_MODULES, table_module
 from umpire.store import Store
 from umpire.web import battle_table as BT
 from umpire.web import book_table as BK
+from umpire.web import module_table as MT
 from umpire.web.log import recent
 from umpire.web.seats import HOST, SPECTATOR, LinkError, Seat, Seats
 
-KINDS = ("battle", "book")
+KINDS = ("battle", "book", "cwb")
 PLAYERS = ("human", "ai")
 DICE = ("committed", "seeded")
 
@@ -112,6 +114,8 @@ class Service:
         players: dict[str, str] | None = None,
         dice: str = "committed",
         title: str = "",
+        seed: int | None = None,
+        start: str = "",
     ) -> tuple[str, dict[str, str]]:
         """A new game with its table: (game name, role -> link token)."""
         from umpire.dice import CommittedSource, SeededSource
@@ -120,8 +124,22 @@ class Service:
             raise UmpireError(f"unknown kind of game '{kind}' ({', '.join(KINDS)})")
         if dice not in DICE:
             raise UmpireError(f"unknown dice '{dice}' ({', '.join(DICE)})")
-        source = CommittedSource() if dice == "committed" else SeededSource(secrets.randbits(48))
-        if kind == "battle":
+        if seed is not None and dice != "seeded":
+            raise UmpireError("a seed is given only with open (seeded) dice")
+        if dice == "committed":
+            source: Any = CommittedSource()
+        else:
+            source = SeededSource(secrets.randbits(48) if seed is None else seed)
+        config: dict[str, Any]
+        if kind in TABLE_MODULES:
+            module = table_module(kind)
+            options = {"start": start} if start else {}
+            game = Game.new(module.id, module.table_start(options), source)
+            name = self._name(f"web-{kind}")
+            roles = list(module.sides)
+            who = {s: "human" for s in roles}
+            config = {"players": who, "title": title or module.name}
+        elif kind == "battle":
             from umpire.rules import get_module
             from umpire.scenarios import load_scenario, shipped
 
@@ -138,7 +156,7 @@ class Service:
             game.act("start", {})
             name = self._name(f"web-{scenario}")
             roles = list(BT.SIDES)
-            config: dict[str, Any] = {"players": who, "title": scen.name}
+            config = {"players": who, "title": scen.name}
         else:
             game = Game.new("session", {"title": title or "dice book"}, source)
             name = self._name("web-book")
@@ -181,6 +199,9 @@ class Service:
         }
         if kind == "battle":
             out["table"] = BT.view(game, seat.side)
+        elif kind in TABLE_MODULES:
+            pending = self.seats.pending(seat.game)
+            out["table"] = MT.view(game, table_module(kind), seat.side, pending)
         else:
             out["table"] = BK.view(game)
         if seat.role == HOST:
@@ -236,15 +257,76 @@ class Service:
             self.store.end(name)  # the battle is over: the committed seed is revealed
 
     def act(self, seat: Seat, at: int | None, action: str, params: dict[str, Any]) -> None:
-        """A dice-book action (roll, table, pick, deck, draw, shuffle, new_day)."""
-        self._may_act(seat)
-        if self.seats.kind(seat.game) != "book":
+        """A dice-book action (roll, table, pick, deck, draw, shuffle, new_day), or one of the
+        commands a module's table offers this seat now."""
+        side = self._may_act(seat)
+        kind = self.seats.kind(seat.game)
+        if kind in TABLE_MODULES:
+            self._module_act(seat, side, at, action)
+            return
+        if kind != "book":
             raise RoleError("this is a battle: give orders, not dice-book actions")
         clean = BK.params_for(action, params)
         with self.locked(seat.game):
             self._check_at(seat.game, at)
             game = self._load(seat.game)
             self.store.play(seat.game, game, action, clean)
+
+    def _module_act(self, seat: Seat, side: str, at: int | None, action: str) -> None:
+        module = table_module(self.seats.kind(seat.game))
+        with self.locked(seat.game):
+            self._check_at(seat.game, at)
+            if self.seats.pending(seat.game) is not None:
+                raise RoleError("a question is waiting for its answer first")
+            game = self._load(seat.game)
+            offered = {c["action"]: c for c in module.table_commands(game.state, side)}
+            if action not in offered:
+                known = ", ".join(offered) or "nothing now"
+                raise RoleError(f"'{action}' is not open to you now (open: {known})")
+            self._module_run(seat.game, game, module, action, dict(offered[action]["params"]), [])
+
+    def _module_run(
+        self,
+        name: str,
+        game: Game,
+        module: Any,
+        action: str,
+        params: dict[str, Any],
+        answers: list[dict[str, Any]],
+    ) -> None:
+        record, ask = MT.run(game, module, action, params, answers)
+        if record is not None:
+            self.store.append(name, record)
+            self.seats.set_pending(name, None)
+            return
+        pending = {"action": action, "params": params, "answers": answers, "ask": ask}
+        self.seats.set_pending(name, pending)
+
+    def answer(self, seat: Seat, at: int | None, answer: list[str]) -> None:
+        """Answer the question waiting for this seat; the action runs on."""
+        from umpire.engine.decisions import Decision, Option
+
+        side = self._may_act(seat)
+        module = table_module(self.seats.kind(seat.game))
+        with self.locked(seat.game):
+            self._check_at(seat.game, at)
+            pending = self.seats.pending(seat.game)
+            if pending is None:
+                raise RoleError("no question is waiting")
+            ask = pending["ask"]
+            if ask["decider"] != side:
+                raise RoleError(f"the question is for the {ask['decider']} side, not yours")
+            decision = Decision(
+                ask["decider"],
+                ask["prompt"],
+                tuple(Option(i, label) for i, label in ask["options"]),
+                int(ask["pick"]),
+                allow_fewer=bool(ask["allow_fewer"]),
+            )
+            chosen = decision.validate(answer)
+            answers = [*pending["answers"], {"decider": side, "answer": chosen}]
+            game = self._load(seat.game)
+            self._module_run(seat.game, game, module, pending["action"], pending["params"], answers)
 
     # -- undo, fork, end --------------------------------------------------------------------
     def _undo_to(self, game: Game, seat: Seat) -> int | None:
@@ -299,7 +381,10 @@ class Service:
         config = self.seats.config(seat.game)
         new = self._name(seat.game.rsplit("-", 1)[0] + "-fork")
         self.store.fork(seat.game, new)
-        roles = list(BT.SIDES) if kind == "battle" else [BK.ROLE]
+        if kind in TABLE_MODULES:
+            roles = list(table_module(kind).sides)
+        else:
+            roles = list(BT.SIDES) if kind == "battle" else [BK.ROLE]
         self.seats.open_table(new, kind, roles, config)
         return new, self.seats.links(new)
 

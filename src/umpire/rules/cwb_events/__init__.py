@@ -114,5 +114,26 @@ class CwbEvents:
         """Every labelled default and reading of this module (defaults.toml)."""
         return load_labels(DATA / "defaults.toml")
 
+    # -- the AtTable seam (a shared table: the web page) ------------------------------------
+    sides = ("union", "confederate")
+
+    def table_start(self, options: Mapping[str, str]) -> dict[str, Any]:
+        """The scenario of a new game at a shared table."""
+        from .table import start
+
+        return start(options)
+
+    def table_view(self, state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """The book in sections, for any seat."""
+        from .table import view
+
+        return view(state, viewer)
+
+    def table_commands(self, state: dict[str, Any], viewer: str | None) -> list[dict[str, Any]]:
+        """The actions open to ``viewer`` now."""
+        from .table import commands
+
+        return commands(state, viewer)
+
 
 MODULE = CwbEvents()
