@@ -635,3 +635,49 @@ def test_games_show_tells_the_phase(tmp_path: Path, capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert "joint dice: commit; sides: union committed, confederate waiting" in out
     assert "seed hidden until the end" in out and str(SEED) not in out
+
+
+# -- the protocol's documentation ---------------------------------------------------------
+DOC = Path(__file__).resolve().parents[1] / "docs" / "dice-protocol.md"
+
+
+def test_the_documented_test_vector() -> None:
+    from umpire.dice import joint_key
+
+    text = DOC.read_text(encoding="utf-8")
+    values = {"union": "a1" * 32, "confederate": "c0" * 32}
+    key = joint_key(12345, values, "e1" * 32).hex()
+    d6 = " ".join(str(JointSource.face_at(12345, values, "e1" * 32, p, 6)) for p in range(10))
+    d20 = " ".join(str(JointSource.face_at(12345, values, "e1" * 32, p, 20)) for p in range(10))
+    flat = " ".join(text.split())
+    assert key in flat and hashlib.sha256(b"12345").hexdigest() in flat
+    assert f"the faces `{d6}`" in flat and f"(as d20s: `{d20}`)" in flat
+    assert d6.split() == [str(reference_face("12345", values, "e1" * 32, p, 6)) for p in range(10)]
+
+
+def test_the_documented_hand_check_runs(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    text = DOC.read_text(encoding="utf-8")
+    script = text.split("## Verifying an export by hand")[1].split("```python\n")[1]
+    check = tmp_path / "check_joint.py"
+    check.write_text(script.split("```")[0], encoding="utf-8")
+    data = play_and_export(tmp_path)
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(data), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-I", str(check), str(good)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("OK: 6 dice")
+    bad = tampered(data)
+    roll = bad["actions"][2]["events"][1]
+    roll["draws"][0][2][0] = 1 if roll["draws"][0][2][0] != 1 else 2
+    (tmp_path / "bad.json").write_text(json.dumps(bad), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-I", str(check), str(tmp_path / "bad.json")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode != 0 and "action 3, die 4: tampered" in done.stderr
