@@ -103,11 +103,17 @@ def show_cmd(
         f"[bold]{info.name}[/] — {info.module}, {info.actions} actions, "
         f"{'ended' if info.ended else 'open'}"
     )
-    if info.source_kind == "committed":
+    if info.source_kind in ("committed", "joint"):
         c.print(
-            f"dice: committed, sha256(seed) = {info.commitment}"
+            f"dice: {info.source_kind}, sha256(seed) = {info.commitment}"
             + (f", seed {info.seed}" if info.revealed else " (seed hidden until the end)")
         )
+        if info.source_kind == "joint":
+            joint = store.joint_public(name)
+            done = {s: "committed" for s, d in joint["commitments"].items() if d}
+            done.update({s: "revealed" for s in joint["contributions"]})
+            sides = ", ".join(f"{s} {done.get(s, 'waiting')}" for s in joint["sides"])
+            c.print(f"joint dice: {joint['phase']}; sides: {sides}")
     else:
         c.print(f"dice: {info.source_kind}" + (f", seed {info.seed}" if info.seed else ""))
     if info.parent:

@@ -1,7 +1,7 @@
 """Dice for the umpire: notation, reproducible sources, and exact odds.
 
 ``parse("2d6+1>=8")`` gives an immutable DiceExpr; ``expr.roll(source)`` draws faces from a
-DiceSource (seeded, scripted, physical or committed) and ``expr.distribution()`` gives exact
+DiceSource (seeded, scripted, physical, committed or joint) and ``expr.distribution()`` gives exact
 odds via icepool, which is imported only then. The notation's grammar, the counting rule and
 the limits are documented in ``umpire.dice.notation`` and docs/dice.md.
 """
@@ -26,10 +26,13 @@ from umpire.dice.results import DieGroup, RollResult
 from umpire.dice.sources import (
     CommittedSource,
     DiceSource,
+    JointSource,
     PhysicalSource,
     ScriptedSource,
     SeededSource,
+    check_entropy,
     commitment_of,
+    joint_key,
     verify_commitment,
 )
 
@@ -48,13 +51,16 @@ __all__ = [
     "DieGroup",
     "Distribution",
     "Div",
+    "JointSource",
     "Node",
     "PhysicalSource",
     "RollResult",
     "ScriptedSource",
     "SeededSource",
     "Sum",
+    "check_entropy",
     "commitment_of",
+    "joint_key",
     "parse",
     "verify_commitment",
 ]

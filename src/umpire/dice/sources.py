@@ -1,4 +1,4 @@
-"""Where dice faces come from: seeded, scripted (tests), physical (typed in) and committed.
+"""Where dice faces come from: seeded, scripted (tests), physical (typed in), committed and joint.
 
 Every source implements one method, ``dice(n, sides, purpose)``, and counts the dice it has
 given in ``position``. A seeded source is counter-based: die number ``i`` of a game is a pure
@@ -14,7 +14,7 @@ import re
 import secrets
 import struct
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import ClassVar
 
 from umpire.errors import DiceSourceError
@@ -23,11 +23,15 @@ __all__ = [
     "MAX_SEED_BITS",
     "CommittedSource",
     "DiceSource",
+    "JointSource",
     "PhysicalSource",
     "ScriptedSource",
     "SeededSource",
+    "check_entropy",
     "commitment_of",
     "cup_prompt",
+    "joint_key",
+    "joint_public_view",
     "verify_commitment",
 ]
 
@@ -181,6 +185,288 @@ class CommittedSource(SeededSource):
     def fork(self) -> CommittedSource:
         """An independent copy at the same position, with the same secret seed."""
         return CommittedSource(self._seed, self.position)
+
+
+JOINT_DERIVATION = "umpire-joint-v1"
+"""The name of the joint-dice recipe: the first line of every action key's input."""
+
+ENTROPY_MIN_HEX = 32
+ENTROPY_MAX_HEX = 64
+"""An action's entropy is 32 to 64 lowercase hex digits (16 to 32 fresh random bytes)."""
+
+_SIDE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+_HEX = re.compile(r"[0-9a-f]+")
+_DIGEST = re.compile(r"[0-9a-fA-F]{64}")
+
+
+def _shown(value: object) -> str:
+    """A bad input for a one-line message: its repr, cut at 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def check_entropy(entropy: object) -> str:
+    """``entropy`` if it is 32 to 64 lowercase hex digits, else a one-line DiceSourceError."""
+    if (
+        not isinstance(entropy, str)
+        or not ENTROPY_MIN_HEX <= len(entropy) <= ENTROPY_MAX_HEX
+        or not _HEX.fullmatch(entropy)
+    ):
+        raise DiceSourceError(
+            f"an action's entropy must be {ENTROPY_MIN_HEX} to {ENTROPY_MAX_HEX} lowercase hex "
+            f"digits of fresh random bytes from the browser, not {_shown(entropy)}"
+        )
+    return entropy
+
+
+def joint_key(seed: int, contributions: Mapping[str, str], entropy: str) -> bytes:
+    """The 32-byte key of one action's joint dice (docs/dice-protocol.md):
+
+    ``sha256("umpire-joint-v1\\n" + str(seed) + "\\n" + "".join(f"{side}:{value}\\n" for each
+    side in ASCII order) + entropy)``, the text encoded as ASCII.
+    """
+    lines = [JOINT_DERIVATION, str(seed)]
+    lines += [f"{side}:{contributions[side]}" for side in sorted(contributions)]
+    text = "\n".join(lines) + "\n" + entropy
+    return hashlib.sha256(text.encode("ascii")).digest()
+
+
+def joint_public_view(
+    commitment: str | None,
+    sides: Sequence[str],
+    commitments: Mapping[str, str | None],
+    contributions: Mapping[str, str | None],
+) -> dict[str, object]:
+    """The public record of joint dice: the host's commitment, the sides, each side's
+    commitment (``None`` until it commits), the values revealed so far (none at all until every
+    side has committed), the phase, the sides it waits for and whether the dice can roll."""
+    committed = all(commitments.get(s) for s in sides)
+    revealed = {s: v for s in sides if committed and (v := contributions.get(s))}
+    phase = "commit" if not committed else "reveal" if len(revealed) < len(sides) else "ready"
+    done = revealed if committed else {s: "" for s in sides if commitments.get(s)}
+    return {
+        "commitment": commitment,
+        "sides": list(sides),
+        "commitments": {s: commitments.get(s) or None for s in sides},
+        "contributions": revealed,
+        "phase": phase,
+        "waiting": [s for s in sides if s not in done],
+        "ready": phase == "ready",
+    }
+
+
+def _value_digest(value_hex: str) -> str:
+    """A side's commitment to its value: sha256 hex of the value's hex text."""
+    return hashlib.sha256(value_hex.encode("ascii")).hexdigest()
+
+
+class JointSource(DiceSource):
+    """Dice that no single party, the host included, can choose or foresee.
+
+    Three inputs make each action's dice: the host's secret seed (committed first, like
+    CommittedSource), one value from each side (committed, then revealed once every side has
+    committed) and fresh entropy that the browser sends with the action (``begin``). Die ``p``
+    (the game's 0-based dice position) is the die ``p`` of a seeded stream whose 32-byte key is
+    :func:`joint_key`: ``SeededSource.face_at(int.from_bytes(key, "little"), p, sides)``.
+    """
+
+    kind: ClassVar[str] = "joint"
+
+    __slots__ = (
+        "_commitments",
+        "_contributions",
+        "_entropy",
+        "_seed",
+        "_sides",
+        "_stream",
+        "position",
+    )
+
+    def __init__(
+        self,
+        sides: Iterable[str],
+        seed: int | None = None,
+        position: int = 0,
+        *,
+        commitments: Mapping[str, str] | None = None,
+        contributions: Mapping[str, str] | None = None,
+    ) -> None:
+        names = tuple(sides)
+        if not names:
+            raise DiceSourceError("joint dice need at least one side")
+        for name in names:
+            if not isinstance(name, str) or not _SIDE_NAME.fullmatch(name):
+                raise DiceSourceError(
+                    f"a side's name must be 1-40 of a-z, 0-9, '_' and '-' (starting with a "
+                    f"letter or digit), not {_shown(name)}"
+                )
+        if len(set(names)) != len(names):
+            raise DiceSourceError(f"the sides of joint dice must differ: {', '.join(names)}")
+        if position < 0:
+            raise DiceSourceError(f"a dice position must be 0 or more, not {position}")
+        self._seed = secrets.randbits(128) if seed is None else seed
+        _seed_key(self._seed)  # refuses a seed out of range
+        self._sides = names
+        self._commitments: dict[str, str] = {}
+        self._contributions: dict[str, str] = {}
+        self._entropy: str | None = None
+        self._stream: SeededSource | None = None
+        self.position = position
+        for side, digest in (commitments or {}).items():
+            self.commit(side, digest)
+        for side, value in (contributions or {}).items():
+            self.contribute(side, value)
+
+    def __repr__(self) -> str:
+        return (
+            f"JointSource(sides={self._sides!r}, commitment={self.commitment[:16]}…, "
+            f"phase={self.phase!r}, position={self.position})"
+        )
+
+    # -- what anyone may know ------------------------------------------------
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """The sides' names, in the order given."""
+        return self._sides
+
+    @property
+    def commitment(self) -> str:
+        """The host's commitment: sha256 hex of ``str(seed).encode()`` (as CommittedSource)."""
+        return commitment_of(self._seed)
+
+    @property
+    def commitments(self) -> dict[str, str]:
+        """Each committed side's commitment (sha256 hex of its value's hex text)."""
+        return dict(self._commitments)
+
+    @property
+    def contributions(self) -> dict[str, str]:
+        """Each revealed side's value (only ever given once every side has committed)."""
+        return dict(self._contributions)
+
+    @property
+    def phase(self) -> str:
+        """``"commit"`` until every side has committed, ``"reveal"`` until every side has
+        revealed, then ``"ready"`` (the dice can roll)."""
+        if len(self._commitments) < len(self._sides):
+            return "commit"
+        if len(self._contributions) < len(self._sides):
+            return "reveal"
+        return "ready"
+
+    @property
+    def ready(self) -> bool:
+        """Every side has revealed its value: the dice can roll (given an action's entropy)."""
+        return self.phase == "ready"
+
+    def waiting(self) -> list[str]:
+        """The sides the current phase still waits for."""
+        done = self._commitments if self.phase == "commit" else self._contributions
+        return [s for s in self._sides if s not in done]
+
+    @property
+    def entropy(self) -> str | None:
+        """The current action's entropy (``None``: this action may not roll)."""
+        return self._entropy
+
+    def public(self) -> dict[str, object]:
+        """What anyone may see now: never the seed, never a value before every side committed."""
+        return joint_public_view(
+            self.commitment, self._sides, self._commitments, self._contributions
+        )
+
+    # -- the protocol ----------------------------------------------------------
+    def _side(self, side: object) -> str:
+        if not isinstance(side, str) or side not in self._sides:
+            raise DiceSourceError(
+                f"unknown side {_shown(side)} for these joint dice (sides: "
+                f"{', '.join(self._sides)})"
+            )
+        return side
+
+    def commit(self, side: str, digest_hex: str) -> None:
+        """Phase one: ``side`` commits to its secret value with ``sha256(value_hex)`` (hex)."""
+        name = self._side(side)
+        if name in self._commitments:
+            raise DiceSourceError(f"side '{name}' has already committed to its value")
+        if not isinstance(digest_hex, str) or not _DIGEST.fullmatch(digest_hex):
+            raise DiceSourceError(
+                f"side '{name}': a commitment is a sha256 hex digest (64 hex digits), "
+                f"not {_shown(digest_hex)}"
+            )
+        self._commitments[name] = digest_hex.lower()
+
+    def contribute(self, side: str, value_hex: str) -> None:
+        """Phase two, once every side has committed: ``side`` reveals its value (64 lowercase
+        hex digits), which must match its commitment."""
+        name = self._side(side)
+        if self.phase == "commit":
+            raise DiceSourceError(
+                f"side '{name}' cannot reveal its value yet: waiting for "
+                f"{', '.join(self.waiting())} to commit"
+            )
+        if name in self._contributions:
+            raise DiceSourceError(f"side '{name}' has already revealed its value")
+        if not isinstance(value_hex, str) or len(value_hex) != 64 or not _HEX.fullmatch(value_hex):
+            raise DiceSourceError(
+                f"side '{name}': a value is 64 lowercase hex digits (32 random bytes), "
+                f"not {_shown(value_hex)}"
+            )
+        if not hmac.compare_digest(_value_digest(value_hex), self._commitments[name]):
+            raise DiceSourceError(f"side '{name}': the value does not match its commitment")
+        self._contributions[name] = value_hex
+
+    def begin(self, entropy: str | None) -> None:
+        """Start an action: its dice come from ``entropy`` (``None``: the action may not roll)."""
+        self._entropy = None if entropy is None else check_entropy(entropy)
+        self._stream = None
+
+    def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
+        """The next ``n`` faces of d``sides`` from this action's stream; refused (nothing
+        drawn) until every side has revealed its value, and in an action without entropy."""
+        _check_request(n, sides)
+        if not self.ready:
+            todo = "commit" if self.phase == "commit" else "reveal its value"
+            raise DiceSourceError(
+                f"joint dice cannot roll {_for(sides, purpose)} yet: waiting for "
+                f"{', '.join(self.waiting())} to {todo}"
+            )
+        if self._entropy is None:
+            raise DiceSourceError(
+                f"joint dice cannot roll {_for(sides, purpose)}: the action came without the "
+                f"browser's entropy (send {ENTROPY_MIN_HEX}-{ENTROPY_MAX_HEX} fresh random hex "
+                f"digits with every action)"
+            )
+        if self._stream is None:
+            key = joint_key(self._seed, self._contributions, self._entropy)
+            self._stream = SeededSource(int.from_bytes(key, "little"), self.position)
+        self._stream.position = self.position
+        out = self._stream.dice(n, sides, purpose)
+        self.position = self._stream.position
+        return out
+
+    def reveal(self) -> int:
+        """The host's secret seed (give it out only when the game is over)."""
+        return self._seed
+
+    def at(self, position: int) -> JointSource:
+        """A copy at ``position`` with the same seed, sides, commitments and values, and no
+        action begun (undo, fork and a failed action continue the stream from the log)."""
+        return JointSource(
+            self._sides,
+            self._seed,
+            position,
+            commitments=self._commitments,
+            contributions=self._contributions,
+        )
+
+    @staticmethod
+    def face_at(
+        seed: int, contributions: Mapping[str, str], entropy: str, index: int, sides: int
+    ) -> int:
+        """The face of die ``index`` (the game's dice position) of an action with ``entropy``."""
+        key = joint_key(seed, contributions, entropy)
+        return SeededSource.face_at(int.from_bytes(key, "little"), index, sides)
 
 
 class ScriptedSource(DiceSource):

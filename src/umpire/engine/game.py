@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from umpire.dice.sources import check_entropy
 from umpire.engine.context import Context
 from umpire.engine.decisions import Decision, Policy, RandomPolicy, ScriptedPolicy
 from umpire.engine.events import JSON, Event, apply_change, copy_state, state_hash
@@ -36,6 +37,14 @@ class ActionRecord:
     params: dict[str, JSON]
     events: list[Event]
     state_hash: str
+
+    @property
+    def entropy(self) -> str | None:
+        """The browser's entropy that this action's joint dice came from, if it had any."""
+        if self.events and self.events[0].kind == "action":
+            value = self.events[0].data.get("entropy")
+            return value if isinstance(value, str) else None
+        return None
 
     def to_json(self) -> dict[str, JSON]:
         """A JSON object for exports."""
@@ -91,14 +100,27 @@ class Game:
         name: str,
         params: Mapping[str, JSON] | None = None,
         policies: Mapping[str, Policy] | None = None,
+        entropy: str | None = None,
     ) -> ActionRecord:
-        """Run one action. All its events are kept, or none (the state is unchanged)."""
+        """Run one action. All its events are kept, or none (the state is unchanged).
+
+        ``entropy`` (hex from the player's browser) is handed to a source that takes it
+        (``begin``: joint dice) and logged in the action event; other sources ignore it.
+        """
         handlers = self.module.actions()
         if name not in handlers:
             known = ", ".join(sorted(handlers))
             raise UnknownNameError(f"unknown action '{name}' for {self.module.id} (known: {known})")
         prm = copy_state(dict(params or {}))
         pos = self.source.position
+        head: dict[str, JSON] = {"name": name, "params": prm}
+        if entropy is not None:
+            check_entropy(entropy)
+        begin = getattr(self.source, "begin", None)
+        if callable(begin):
+            begin(entropy)  # None too: a stale entropy must never roll this action's dice
+            if entropy is not None:
+                head["entropy"] = entropy
         ctx = Context(
             copy_state(self.state),
             self.source,
@@ -114,7 +136,7 @@ class Game:
             len(self.actions) + 1,
             name,
             prm,
-            [Event("action", {"name": name, "params": prm}), *ctx.events],
+            [Event("action", head), *ctx.events],
             state_hash(ctx.state),
         )
         self.state = ctx.state
@@ -277,8 +299,10 @@ def _source_at(source: DiceSource, position: int) -> DiceSource:
 
     A failed action draws nothing, and undo and fork continue the stream from the log.
     """
-    from umpire.dice import CommittedSource, SeededSource
+    from umpire.dice import CommittedSource, JointSource, SeededSource
 
+    if isinstance(source, JointSource):
+        return source.at(position)
     if isinstance(source, CommittedSource):
         return CommittedSource(source.reveal(), position=position)
     if isinstance(source, SeededSource):

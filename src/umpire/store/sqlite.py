@@ -1,7 +1,8 @@
 """Games kept in SQLite: one transaction per action, so a kill loses at most that action.
 
 The database holds each game's module, scenario and dice source, and its log (actions
-and their events). A game's state is never stored: it is rebuilt from the log.
+and their events). A game's state is never stored: it is rebuilt from the log. Joint dice
+(docs/dice-protocol.md) keep each side's commitment and revealed value in ``joint_sides``.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from umpire.engine.game import ActionRecord, Game
 from umpire.errors import DataFileError, UmpireError, UnknownNameError
 
 if TYPE_CHECKING:
-    from umpire.dice import DiceSource
+    from umpire.dice import DiceSource, JointSource
     from umpire.engine.decisions import Policy
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: games, actions, events. 2: joint_sides (added in place to older files when opened)."""
 EXPORT_FORMAT = "umpire-game/1"
 
 _SCHEMA = """
@@ -60,7 +62,18 @@ CREATE TABLE IF NOT EXISTS events(
     PRIMARY KEY(game, action_no, idx),
     FOREIGN KEY(game, action_no) REFERENCES actions(game, no) ON DELETE CASCADE
 );
+CREATE TABLE IF NOT EXISTS joint_sides(
+    game TEXT NOT NULL REFERENCES games(name) ON DELETE CASCADE,
+    ord INTEGER NOT NULL,
+    side TEXT NOT NULL,
+    commitment TEXT,
+    contribution TEXT,
+    PRIMARY KEY(game, side)
+);
 """
+
+JointRow = tuple[str, str | None, str | None]
+"""A side of a joint-dice game as saved: (side, its commitment, its revealed value)."""
 
 
 def default_db_path() -> Path:
@@ -88,13 +101,14 @@ class GameInfo:
     actions: int
 
     def public_seed(self) -> str | None:
-        """The seed if anyone may see it: always for seeded games, once revealed for committed."""
-        if self.source_kind == "committed" and not self.revealed:
+        """The seed if anyone may see it: always for seeded games, once revealed for committed
+        and joint games (whose seed is the host's secret until the game ends)."""
+        if self.source_kind in ("committed", "joint") and not self.revealed:
             return None
         return self.seed
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON object (never shows an unrevealed committed seed)."""
+        """A JSON object (never shows an unrevealed committed or joint seed)."""
         return {
             "name": self.name,
             "module": self.module,
@@ -115,8 +129,10 @@ def _now() -> str:
 
 def source_info(source: DiceSource) -> tuple[str, str | None, str | None]:
     """(kind, seed text, commitment) of a dice source, for saving."""
-    from umpire.dice import CommittedSource, SeededSource
+    from umpire.dice import CommittedSource, JointSource, SeededSource
 
+    if isinstance(source, JointSource):
+        return "joint", str(source.reveal()), source.commitment
     if isinstance(source, CommittedSource):
         return "committed", str(source.reveal()), source.commitment
     if isinstance(source, SeededSource):
@@ -144,7 +160,9 @@ class Store:
                 conn.execute("PRAGMA synchronous=NORMAL")
                 conn.executescript(_SCHEMA)
                 conn.execute(
-                    "INSERT OR IGNORE INTO meta(key, value) VALUES('schema', ?)",
+                    "INSERT INTO meta(key, value) VALUES('schema', ?) ON CONFLICT(key) DO "
+                    "UPDATE SET value = excluded.value "
+                    "WHERE CAST(value AS INTEGER) < CAST(excluded.value AS INTEGER)",
                     (str(SCHEMA_VERSION),),
                 )
             except (sqlite3.DatabaseError, OSError) as exc:
@@ -265,9 +283,81 @@ class Store:
         position = sum(
             len(d[2]) for r in records for e in r.events for d in e.data.get("draws", [])
         )
-        source = _make_source(info, position, physical, draw)
+        source = _make_source(info, position, physical, draw, self._joint_rows(name))
         state = Game.replay_state(module, scenario, records)
         return Game(module, scenario, source, dict(policies or {}), records, state)
+
+    def _joint_rows(self, name: str) -> builtins.list[JointRow]:
+        """The sides of a joint-dice game as saved, in their order (none for other games)."""
+        rows = self.conn.execute(
+            "SELECT side, commitment, contribution FROM joint_sides WHERE game = ? ORDER BY ord",
+            (name,),
+        ).fetchall()
+        return [(str(a), b, c) for a, b, c in rows]
+
+    def joint_public(self, name: str) -> dict[str, Any]:
+        """The public record of a joint-dice game (docs/dice-protocol.md): the host's
+        commitment, the sides and their commitments, the values revealed so far (none before
+        every side has committed), the phase, who it waits for, whether the dice are ready,
+        and the host's seed once the game has ended (``None`` before)."""
+        from umpire.dice.sources import joint_public_view
+
+        info = self._joint_info(name)
+        rows = self._joint_rows(name)
+        view = joint_public_view(
+            info.commitment,
+            [r[0] for r in rows],
+            {r[0]: r[1] for r in rows},
+            {r[0]: r[2] for r in rows},
+        )
+        return {"game": name, **view, "seed": info.public_seed()}
+
+    def _joint_info(self, name: str) -> GameInfo:
+        info = self.info(name)
+        if info.source_kind != "joint":
+            raise UmpireError(
+                f"game '{name}' does not use joint dice (its dice are {info.source_kind})"
+            )
+        return info
+
+    def _joint_source(self, name: str) -> JointSource:
+        """The joint source as saved, for checking a side's commitment or value."""
+        info = self._joint_info(name)
+        if info.ended:
+            raise UmpireError(f"game '{name}' has ended: its joint dice take no more values")
+        return _joint_source(info, 0, self._joint_rows(name))
+
+    def joint_commit(self, name: str, side: str, digest_hex: str) -> dict[str, Any]:
+        """Phase one: save ``side``'s commitment (sha256 hex of its value's hex text).
+
+        Refused with a one-line error, changing nothing: not a joint game, an ended game, an
+        unknown side, a second commitment, a malformed digest. Returns :meth:`joint_public`.
+        """
+        with self._tx() as conn:
+            source = self._joint_source(name)
+            source.commit(side, digest_hex)
+            conn.execute(
+                "UPDATE joint_sides SET commitment = ? WHERE game = ? AND side = ?",
+                (source.commitments[side], name, side),
+            )
+        return self.joint_public(name)
+
+    def joint_contribute(self, name: str, side: str, value_hex: str) -> dict[str, Any]:
+        """Phase two, once every side has committed: save ``side``'s value (64 lowercase hex
+        digits), which must match its commitment.
+
+        Refused with a one-line error, changing nothing: not a joint game, an ended game, an
+        unknown side, a side not yet able to reveal (someone has not committed), a second
+        value, a malformed value, a value that does not match. Returns :meth:`joint_public`.
+        """
+        with self._tx() as conn:
+            source = self._joint_source(name)
+            source.contribute(side, value_hex)
+            conn.execute(
+                "UPDATE joint_sides SET contribution = ? WHERE game = ? AND side = ?",
+                (value_hex, name, side),
+            )
+        return self.joint_public(name)
 
     # -- writing ----------------------------------------------------------
     def create(self, name: str, game: Game, parent: str | None = None) -> None:
@@ -291,6 +381,7 @@ class Store:
                     _now(),
                 ),
             )
+            _insert_joint(conn, name, game.source)
             for record in game.actions:
                 _insert_action(conn, name, record)
 
@@ -302,9 +393,19 @@ class Store:
         with self._tx() as conn:
             _insert_action(conn, name, record)
 
-    def play(self, name: str, game: Game, action: str, params: Mapping[str, Any]) -> ActionRecord:
-        """Run one action on a loaded game and save it; nothing is saved if it fails."""
-        record = game.act(action, params)
+    def play(
+        self,
+        name: str,
+        game: Game,
+        action: str,
+        params: Mapping[str, Any],
+        entropy: str | None = None,
+    ) -> ActionRecord:
+        """Run one action on a loaded game and save it; nothing is saved if it fails.
+
+        ``entropy`` is the browser's fresh random hex for a joint-dice game (see Game.act).
+        """
+        record = game.act(action, params, entropy=entropy)
         self.append(name, record)
         return record
 
@@ -344,10 +445,15 @@ class Store:
                 "FROM events WHERE game = ? AND action_no <= ?",
                 (new, name, upto),
             )
+            conn.execute(
+                "INSERT INTO joint_sides(game, ord, side, commitment, contribution) "
+                "SELECT ?, ord, side, commitment, contribution FROM joint_sides WHERE game = ?",
+                (new, name),
+            )
         return upto
 
     def end(self, name: str) -> GameInfo:
-        """End a game and reveal its seed (committed games become verifiable)."""
+        """End a game and reveal its seed (committed and joint games become verifiable)."""
         self.info(name)
         with self._tx() as conn:
             conn.execute("UPDATE games SET ended = 1, revealed = 1 WHERE name = ?", (name,))
@@ -359,6 +465,7 @@ class Store:
         with self._tx() as conn:
             conn.execute("DELETE FROM events WHERE game = ?", (name,))
             conn.execute("DELETE FROM actions WHERE game = ?", (name,))
+            conn.execute("DELETE FROM joint_sides WHERE game = ?", (name,))
             conn.execute("DELETE FROM games WHERE name = ?", (name,))
 
     # -- the hash chain ------------------------------------------------------
@@ -377,22 +484,32 @@ class Store:
 
     # -- export / import ----------------------------------------------------
     def export(self, name: str) -> dict[str, Any]:
-        """The whole game as one JSON object (an unrevealed committed seed stays hidden).
+        """The whole game as one JSON object (an unrevealed committed or joint seed stays hidden).
 
         The game record states the chain's identity and head, and every action its link,
-        so ``umpire games verify`` can name the first action where a log departs.
+        so ``umpire games verify`` can name the first action where a log departs. A joint
+        game adds its ``joint`` record: each side's commitment and revealed value (the host's
+        commitment and seed are the game record's, as for committed dice).
         """
         info = self.info(name)
         start, links = self.chain(name)
         actions = [
             {**r.to_json(), "chain": lk} for r, lk in zip(self.records(name), links, strict=True)
         ]
-        return {
+        out: dict[str, Any] = {
             "format": EXPORT_FORMAT,
             "game": {**info.to_json(), "identity": start, "head": links[-1] if links else start},
             "scenario": self.scenario(name),
             "actions": actions,
         }
+        if info.source_kind == "joint":
+            out["joint"] = {
+                "sides": [
+                    {"side": side, "commitment": digest, "contribution": value}
+                    for side, digest, value in self._joint_rows(name)
+                ]
+            }
+        return out
 
     def import_(
         self, data: Mapping[str, Any], name: str | None = None, file: str | None = None
@@ -401,6 +518,9 @@ class Store:
         from umpire.store.verify import parse_export
 
         export = parse_export(data, file=file)
+        from umpire.store.verify import check_joint_record
+
+        check_joint_record(export, file=file)
         new = name or export.game.name
         _check_name(new)
         from umpire.rules import get_module
@@ -431,6 +551,15 @@ class Store:
                     g.created,
                 ),
             )
+            if export.joint is not None:
+                conn.executemany(
+                    "INSERT INTO joint_sides(game, ord, side, commitment, contribution) "
+                    "VALUES(?,?,?,?,?)",
+                    [
+                        (new, i, s.side, s.commitment, s.contribution)
+                        for i, s in enumerate(export.joint.sides)
+                    ],
+                )
             for record in records:
                 _insert_action(conn, new, record)
         return new
@@ -447,14 +576,56 @@ def _insert_action(conn: sqlite3.Connection, name: str, record: ActionRecord) ->
     )
 
 
+def _insert_joint(conn: sqlite3.Connection, name: str, source: DiceSource) -> None:
+    """Save the sides of a joint source (with any commitments and values it already has)."""
+    from umpire.dice import JointSource
+
+    if not isinstance(source, JointSource):
+        return
+    commitments, values = source.commitments, source.contributions
+    conn.executemany(
+        "INSERT INTO joint_sides(game, ord, side, commitment, contribution) VALUES(?,?,?,?,?)",
+        [(name, i, s, commitments.get(s), values.get(s)) for i, s in enumerate(source.sides)],
+    )
+
+
+def _joint_source(info: GameInfo, position: int, rows: builtins.list[JointRow]) -> JointSource:
+    """A joint source rebuilt from its saved sides, at ``position``."""
+    from umpire.dice import JointSource
+
+    if info.seed is None or not rows:
+        raise DataFileError(
+            f"game '{info.name}' has joint dice without "
+            + ("the host's seed (an unrevealed import)" if info.seed is None else "its sides")
+        )
+    try:
+        return JointSource(
+            [r[0] for r in rows],
+            int(info.seed),
+            position,
+            commitments={r[0]: r[1] for r in rows if r[1] is not None},
+            contributions={r[0]: r[2] for r in rows if r[2] is not None},
+        )
+    except UmpireError as exc:
+        raise DataFileError(f"game '{info.name}' has broken joint dice: {exc.message}") from None
+
+
 def _check_name(name: str) -> None:
     if not name or len(name) > 80 or any(c in name for c in "\n\r\t/\\@"):
         raise UmpireError(f"bad game name {name!r}: 1-80 characters, no slashes, '@' or tabs")
 
 
-def _make_source(info: GameInfo, position: int, physical: Any, draw: Any = None) -> DiceSource:
+def _make_source(
+    info: GameInfo,
+    position: int,
+    physical: Any,
+    draw: Any = None,
+    joint: builtins.list[JointRow] | None = None,
+) -> DiceSource:
     from umpire.dice import CommittedSource, PhysicalSource, SeededSource
 
+    if info.source_kind == "joint":
+        return _joint_source(info, position, joint or [])
     if info.source_kind == "seeded" and info.seed is not None:
         return SeededSource(int(info.seed), position=position)
     if info.source_kind == "committed" and info.seed is not None:

@@ -1,8 +1,9 @@
 """Checking an exported game: its shape, its rolls against the seed, and its replay.
 
 ``verify`` answers one question for anyone holding an export: is every roll the one
-the committed seed gives, and does the log replay to the recorded states? The first
-tampered roll is reported with its position in the log.
+the committed seed gives (for joint dice: the seed, the sides' values and each action's
+entropy), and does the log replay to the recorded states? The first tampered roll is
+reported with its position in the log.
 """
 
 from __future__ import annotations
@@ -52,14 +53,31 @@ class ExportAction(BaseModel):
     chain: str | None = None
 
 
+class ExportJointSide(BaseModel):
+    """One side of joint dice: its commitment and its revealed value (``None`` until given)."""
+
+    model_config = ConfigDict(extra="forbid")
+    side: str
+    commitment: str | None = None
+    contribution: str | None = None
+
+
+class ExportJoint(BaseModel):
+    """The ``joint`` record of an export of a joint-dice game (docs/dice-protocol.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+    sides: list[ExportJointSide]
+
+
 class Export(BaseModel):
-    """A whole exported game (format ``umpire-game/1``)."""
+    """A whole exported game (format ``umpire-game/1``); ``joint`` only for joint dice."""
 
     model_config = ConfigDict(extra="forbid")
     format: str
     game: ExportGame
     scenario: dict[str, Any]
     actions: list[ExportAction]
+    joint: ExportJoint | None = None
 
 
 def parse_export(data: Mapping[str, Any], file: str | None = None) -> Export:
@@ -146,11 +164,51 @@ def check_summary(export: Export, file: str | None = None) -> None:
             + ": a game reveals its seed when, and only when, it ends",
             file=file,
         )
-    if game.source == "committed":
+    if game.source in ("committed", "joint"):
         if game.commitment is None:
-            raise VerifyError("a committed game without its commitment", file=file)
+            raise VerifyError(f"a {game.source} game without its commitment", file=file)
         if game.revealed != (game.seed is not None):
             raise VerifyError("the game record's seed and its 'revealed' flag disagree", file=file)
+    check_joint_record(export, file=file)
+
+
+def check_joint_record(export: Export, file: str | None = None) -> None:
+    """A joint game has a joint record (and no other game has one) whose sides are well
+    named, whose commitments are sha256 digests, and whose revealed values match them."""
+    from umpire.dice import JointSource
+    from umpire.errors import UmpireError
+
+    joint = export.joint
+    if export.game.source != "joint":
+        if joint is not None:
+            raise VerifyError(
+                f"a '{export.game.source}' game with a joint record: only joint dice have one",
+                file=file,
+            )
+        return
+    if joint is None:
+        raise VerifyError("a joint game without its joint record (the sides' values)", file=file)
+    if any(s.contribution is not None and s.commitment is None for s in joint.sides):
+        raise VerifyError(
+            "the joint record reveals a value of a side that never committed", file=file
+        )
+    commitments = {s.side: s.commitment for s in joint.sides if s.commitment is not None}
+    values = {s.side: s.contribution for s in joint.sides if s.contribution is not None}
+    try:
+        JointSource([s.side for s in joint.sides], 0, commitments=commitments)
+    except UmpireError as exc:
+        raise VerifyError(f"the joint record is malformed: {exc.message}", file=file) from None
+    if values and len(commitments) < len(joint.sides):
+        raise VerifyError("the joint record reveals values before every side committed", file=file)
+    for s in joint.sides:
+        if s.contribution is None or s.commitment is None:
+            continue
+        try:
+            JointSource([s.side], 0, commitments={s.side: s.commitment}).contribute(
+                s.side, s.contribution
+            )
+        except UmpireError as exc:
+            raise VerifyError(f"the joint record: {exc.message}", file=file) from None
 
 
 def check_chain(export: Export, report: VerifyReport, file: str | None = None) -> list[str]:
@@ -246,7 +304,8 @@ def verify_export(
 
     Raises :class:`VerifyError` at the first problem, naming its place in the log.
     """
-    from umpire.dice import DiceSource, PhysicalSource, SeededSource
+    from umpire.dice import DiceSource, JointSource, PhysicalSource, SeededSource, check_entropy
+    from umpire.errors import UmpireError
     from umpire.rules import get_module
 
     export = parse_export(data, file=file)
@@ -256,24 +315,65 @@ def verify_export(
     records = [ActionRecord.from_json(a.model_dump(exclude={"chain"})) for a in export.actions]
     report = VerifyReport(actions=len(records))
     seed: int | None = None
-    if game.source == "committed":
+    values: dict[str, str] = {}
+    if game.source in ("committed", "joint"):
         if game.seed is None:
-            report.notes.append("the committed seed is not revealed yet: rolls not checked")
+            whose = "committed seed" if game.source == "committed" else "host's joint-dice seed"
+            report.notes.append(f"the {whose} is not revealed yet: rolls not checked")
         else:
             digest = hashlib.sha256(game.seed.encode()).hexdigest()
             if digest != game.commitment:
                 raise VerifyError(
                     f"the revealed seed does not match the commitment {game.commitment}", file=file
                 )
+            if not (
+                game.seed.isascii() and game.seed.isdigit() and str(int(game.seed)) == game.seed
+            ):
+                raise VerifyError(
+                    f"the revealed seed {game.seed[:40]!r} is not a whole number in decimal",
+                    file=file,
+                )
             seed = int(game.seed)
+        if export.joint is not None:
+            values = {
+                s.side: s.contribution for s in export.joint.sides if s.contribution is not None
+            }
+            if len(values) < len(export.joint.sides):
+                values = {}  # not ready: no joint die can have been rolled (checked below)
     elif game.source == "seeded" and game.seed is not None:
         seed = int(game.seed)
     else:
         report.notes.append(f"dice source '{game.source}' has no seed: rolls not checked")
 
+    joint = game.source == "joint"
     position = 0
     log_index = 0
     for record in records:
+        entropy: str | None = None
+        if not joint and record.events and "entropy" in record.events[0].data:
+            raise VerifyError(
+                f"action {record.no} ({record.name}) states an entropy, but only joint dice "
+                f"take one",
+                file=file,
+            )
+        if joint and _has_dice(record):
+            if not values:
+                raise VerifyError(
+                    f"action {record.no} ({record.name}) rolled joint dice before every side "
+                    f"revealed its value",
+                    file=file,
+                )
+            raw = record.events[0].data.get("entropy") if record.events else None
+            if raw is None:
+                raise VerifyError(
+                    f"action {record.no} ({record.name}) rolled joint dice without the "
+                    f"browser's entropy",
+                    file=file,
+                )
+            try:
+                entropy = check_entropy(raw)
+            except UmpireError as exc:
+                raise VerifyError(f"action {record.no}: {exc.message}", file=file) from None
         for event in record.events:
             log_index += 1
             report.events += 1
@@ -287,12 +387,17 @@ def verify_export(
                     )
                 for k, face in enumerate(faces):
                     if seed is not None:
-                        want = SeededSource.face_at(seed, pos + k, sides)
+                        if entropy is not None:
+                            want = JointSource.face_at(seed, values, entropy, pos + k, sides)
+                            giver = "the seed, the sides' values and the action's entropy give"
+                        else:
+                            want = SeededSource.face_at(seed, pos + k, sides)
+                            giver = "the seed gives"
                         if face != want:
                             what = event.data.get("purpose", event.kind)
                             raise VerifyError(
                                 f"tampered roll at log event {log_index} (action {record.no}, "
-                                f"'{what}'), die {pos + k}: logged {face}, the seed gives {want}",
+                                f"'{what}'), die {pos + k}: logged {face}, {giver} {want}",
                                 file=file,
                             )
                 position += len(faces)
@@ -313,6 +418,11 @@ def verify_export(
     if head is not None:
         report.notes.append(check_head(links, report.identity, head, file=file))
     return report
+
+
+def _has_dice(record: ActionRecord) -> bool:
+    """The action drew at least one die (or a random pick)."""
+    return any(d[2] for e in record.events for d in e.data.get("draws", []))
 
 
 def _no_dice(n: int, sides: int, purpose: str) -> str:
