@@ -316,3 +316,44 @@ def test_the_same_seed_gives_the_same_question_after_a_reload(client: TestClient
     qa = client.get(api(a["union"])).json()["table"]["question"]
     qb = client.get(api(b["union"])).json()["table"]["question"]
     assert qa == qb
+
+
+# -- joint dice at the web table (docs/dice-protocol.md) ------------------------------------
+
+
+def test_a_joint_dice_battle_commits_reveals_starts_plays_and_verifies(
+    client: TestClient,
+) -> None:
+    import hashlib
+    import secrets
+
+    links = new_game(client, dice="joint", players={"union": "ai"})
+    conf, union = api(links["confederate"]), api(links["union"])
+    v = client.get(conf).json()
+    assert v["at"] == 0 and v["dice"]["joint"]["phase"] == "commit"  # not started yet
+    values = {s: secrets.token_hex(32) for s in ("union", "confederate")}
+    digest = {s: hashlib.sha256(val.encode()).hexdigest() for s, val in values.items()}
+    # a side may not reveal before every side has committed; values stay hidden till then
+    assert client.post(conf + "/commit", json={"digest": digest["confederate"]}).status_code == 200
+    one_line(client.post(conf + "/reveal", json={"value": values["confederate"]}), 400)
+    seen = json.dumps(client.get(union).json())
+    assert values["confederate"] not in seen
+    assert client.post(union + "/commit", json={"digest": digest["union"]}).status_code == 200
+    one_line(client.post(union + "/reveal", json={"value": values["confederate"]}), 400)
+    assert client.post(union + "/reveal", json={"value": values["union"]}).status_code == 200
+    r = client.post(
+        conf + "/reveal", json={"value": values["confederate"], "entropy": secrets.token_hex(32)}
+    )
+    assert r.status_code == 200, r.text
+    v = r.json()
+    assert v["dice"]["joint"]["ready"] and v["at"] >= 1  # the battle started
+    for _ in range(6):
+        v = client.get(conf).json()
+        if v["table"]["over"]:
+            break
+        hold = next(c["i"] for c in v["table"]["choices"] if c["kind"] == "hold")
+        body = {"at": v["at"], "choice": hold, "entropy": secrets.token_hex(32)}
+        assert client.post(conf + "/order", json=body).status_code == 200
+    client.post(api(links["host"]) + "/end")
+    report = client.get(api(links["host"]) + "/verify").json()
+    assert report["ok"] and report["rolls_checked"] and report["dice"] > 0

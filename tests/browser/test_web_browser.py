@@ -208,3 +208,37 @@ def test_a_cwb_command_phase_with_a_decision_answered_in_the_page(
     assert f"union chose {second}" in union.inner_text(".log")
     assert "End the player turn" in conf.inner_text("#panel")
     shot(conf, "cwb-after-answer-confederate")
+
+
+def test_joint_dice_each_browser_gives_its_value_and_the_battle_starts(
+    server: str, browser: Any
+) -> None:
+    """Joint dice (docs/dice-protocol.md): each side's page commits to a secret value kept
+    in the browser, reveals it once both have committed (the host checks it against the
+    commitment: the page's SHA-256 agrees with Python's), and the battle starts; every
+    order then carries fresh entropy from the browser, logged with the action."""
+    import hashlib
+
+    links = new_battle(server, dice="joint")
+    pages = {}
+    for side in ("confederate", "union"):
+        pages[side] = browser.new_context().new_page()
+        pages[side].goto(server + links[side])
+    assert (
+        pages["union"].evaluate("window.umpireSha256('abc')") == hashlib.sha256(b"abc").hexdigest()
+    )
+    conf = pages["confederate"]
+    conf.wait_for_selector("button.choice", timeout=15_000)
+    before = at(conf)
+    conf.locator("button.choice").last.click()
+    conf.wait_for_function(f"Number(document.querySelector('#panel').dataset.at) > {before}")
+    import httpx
+
+    view = httpx.get(server + "/api" + links["host"], timeout=30).json()
+    assert view["dice"]["joint"]["ready"]
+    stored = {
+        s: pages[s].evaluate(f"localStorage.getItem('umpire-joint:{view['game']}:{s}')")
+        for s in pages
+    }
+    assert view["dice"]["joint"]["contributions"] == stored  # the values the browsers kept
+    shot(conf, "joint-dice-started")

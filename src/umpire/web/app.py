@@ -64,6 +64,7 @@ class OrderIn(BaseModel):
     x: float | None = Field(None, ge=-1000, le=1000)
     y: float | None = Field(None, ge=-1000, le=1000)
     unit: int | None = Field(None, ge=0, le=10_000)
+    entropy: str | None = Field(None, max_length=64, description="fresh random hex (joint dice)")
 
 
 class ActIn(BaseModel):
@@ -73,6 +74,7 @@ class ActIn(BaseModel):
     at: int = Field(ge=0, le=10_000_000)
     action: str = Field(max_length=20)
     params: dict[str, Any] = Field(default_factory=dict, max_length=20)
+    entropy: str | None = Field(None, max_length=64, description="fresh random hex (joint dice)")
 
 
 class AnswerIn(BaseModel):
@@ -81,6 +83,21 @@ class AnswerIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     at: int = Field(ge=0, le=10_000_000)
     answer: list[str] = Field(max_length=100)
+
+
+class CommitIn(BaseModel):
+    """Joint dice, phase one: sha256 hex of this side's secret value's hex text."""
+
+    model_config = ConfigDict(extra="forbid")
+    digest: str = Field(max_length=64)
+
+
+class RevealIn(BaseModel):
+    """Joint dice, phase two: the value itself (64 lowercase hex digits)."""
+
+    model_config = ConfigDict(extra="forbid")
+    value: str = Field(max_length=64)
+    entropy: str | None = Field(None, max_length=64)
 
 
 class AtIn(BaseModel):
@@ -223,7 +240,14 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         seat = service.seat(token)
         x, y = num(form, "x", float), num(form, "y", float)
         tap = (x, y) if x is not None and y is not None else None
-        service.order(seat, at, num(form, "choice", int), tap, num(form, "unit", int))
+        service.order(
+            seat,
+            at,
+            num(form, "choice", int),
+            tap,
+            num(form, "unit", int),
+            form.get("entropy") or None,
+        )
         return panel(request, token)
 
     @app.post("/t/{token}/act", response_class=HTMLResponse)
@@ -233,7 +257,8 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         seat = service.seat(token)
         action = form.pop("action", "")
         form.pop("at", None)
-        service.act(seat, at, action, dict(form))
+        entropy = form.pop("entropy", "") or None
+        service.act(seat, at, action, dict(form), entropy)
         return panel(request, token)
 
     @app.post("/t/{token}/answer", response_class=HTMLResponse)
@@ -243,6 +268,20 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         _, at = await form_at(request)
         chosen = [str(v) for v in raw.getlist("answer")]
         service.answer(service.seat(token), at, chosen)
+        return panel(request, token)
+
+    @app.post("/t/{token}/commit", response_class=HTMLResponse)
+    async def commit_form(request: Request, token: str) -> Response:
+        """Joint dice: the page sends its side's commitment (its value stays in the page)."""
+        form = {k: str(v) for k, v in (await request.form()).items()}
+        service.commit(service.seat(token), form.get("digest", ""))
+        return panel(request, token)
+
+    @app.post("/t/{token}/reveal", response_class=HTMLResponse)
+    async def reveal_form(request: Request, token: str) -> Response:
+        """Joint dice: the page reveals its value once every side has committed."""
+        form = {k: str(v) for k, v in (await request.form()).items()}
+        service.reveal(service.seat(token), form.get("value", ""), form.get("entropy") or None)
         return panel(request, token)
 
     @app.post("/t/{token}/undo", response_class=HTMLResponse)
@@ -321,14 +360,28 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         """Give a battle order; returns the new view."""
         seat = service.seat(token)
         tap = (body.x, body.y) if body.x is not None and body.y is not None else None
-        service.order(seat, body.at, body.choice, tap, body.unit)
+        service.order(seat, body.at, body.choice, tap, body.unit, body.entropy)
         return service.view(seat)
 
     @app.post("/api/t/{token}/act")
     def api_act(token: str, body: ActIn) -> dict[str, Any]:
         """Run a dice-book action; returns the new view."""
         seat = service.seat(token)
-        service.act(seat, body.at, body.action, body.params)
+        service.act(seat, body.at, body.action, body.params, body.entropy)
+        return service.view(seat)
+
+    @app.post("/api/t/{token}/commit")
+    def api_commit(token: str, body: CommitIn) -> dict[str, Any]:
+        """Joint dice, phase one: this side's commitment."""
+        seat = service.seat(token)
+        service.commit(seat, body.digest)
+        return service.view(seat)
+
+    @app.post("/api/t/{token}/reveal")
+    def api_reveal(token: str, body: RevealIn) -> dict[str, Any]:
+        """Joint dice, phase two: this side's value (checked against its commitment)."""
+        seat = service.seat(token)
+        service.reveal(seat, body.value, body.entropy)
         return service.view(seat)
 
     @app.post("/api/t/{token}/answer")

@@ -22,8 +22,11 @@ SIDES = ("union", "confederate")
 
 
 def pending(game: Game) -> tuple[Battle, Request | None]:
-    """A read-only battle over the game's state and the decision it waits for."""
+    """A read-only battle over the game's state and the decision it waits for (None before
+    its ``start`` action: joint dice start it once every side has given its value)."""
     b = battle_from(game.state)
+    if not game.actions:
+        return b, None
     return b, b.next_request()
 
 
@@ -112,6 +115,7 @@ def view(game: Game, side: str | None) -> dict[str, Any]:
         },
         "waiting": None,
         "choices": [],
+        "started": bool(game.actions),
     }
     if req is None:
         return out
@@ -144,7 +148,9 @@ def order_for(
     """(actor id, order) for a menu pick or a tap on the table; refused with the reason."""
     b, req = pending(game)
     if req is None:
-        raise IllegalActionError("the battle is over")
+        raise IllegalActionError(
+            "the battle is over" if game.actions else "the battle has not started yet"
+        )
     if req.side != side:
         raise IllegalActionError(f"it is the {req.side} side's decision, not yours ({side})")
     menu = choices(b, req)

@@ -48,7 +48,12 @@ class _Answers:
 
 
 def run(
-    game: Game, module: AtTable, action: str, params: dict[str, Any], answers: list[dict[str, Any]]
+    game: Game,
+    module: AtTable,
+    action: str,
+    params: dict[str, Any],
+    answers: list[dict[str, Any]],
+    entropy: str | None = None,
 ) -> tuple[ActionRecord | None, dict[str, Any] | None]:
     """Run ``action`` with the answers so far: (its record, None) when it finishes, or
     (None, the question) when it asks one more."""
@@ -56,7 +61,7 @@ def run(
     policy = _Answers(answers)
     try:
         with watching(shown.extend):
-            record = game.act(action, params, {side: policy for side in module.sides})
+            record = game.act(action, params, {side: policy for side in module.sides}, entropy)
     except NeedAnswer as need:
         d = need.decision
         return None, {

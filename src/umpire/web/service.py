@@ -28,7 +28,7 @@ from umpire.web.seats import HOST, SPECTATOR, LinkError, Seat, Seats
 
 KINDS = ("battle", "book", "cwb")
 PLAYERS = ("human", "ai")
-DICE = ("committed", "seeded")
+DICE = ("committed", "seeded", "joint")
 
 
 class StaleError(UmpireError):
@@ -118,7 +118,7 @@ class Service:
         start: str = "",
     ) -> tuple[str, dict[str, str]]:
         """A new game with its table: (game name, role -> link token)."""
-        from umpire.dice import CommittedSource, SeededSource
+        from umpire.dice import CommittedSource, JointSource, SeededSource
 
         if kind not in KINDS:
             raise UmpireError(f"unknown kind of game '{kind}' ({', '.join(KINDS)})")
@@ -128,6 +128,13 @@ class Service:
             raise UmpireError("a seed is given only with open (seeded) dice")
         if dice == "committed":
             source: Any = CommittedSource()
+        elif dice == "joint":
+            sides = (
+                table_module(kind).sides
+                if kind in TABLE_MODULES
+                else (BT.SIDES if kind == "battle" else (BK.ROLE,))
+            )
+            source = JointSource(sides)
         else:
             source = SeededSource(secrets.randbits(48) if seed is None else seed)
         config: dict[str, Any]
@@ -153,7 +160,8 @@ class Service:
                 if p not in PLAYERS:
                     raise UmpireError(f"{side}: unknown player '{p}' ({', '.join(PLAYERS)})")
             game = Game.new(get_module("battle"), scen.to_json(), source)
-            game.act("start", {})
+            if dice != "joint":  # joint dice start once every side has given its value
+                game.act("start", {})
             name = self._name(f"web-{scenario}")
             roles = list(BT.SIDES)
             config = {"players": who, "title": scen.name}
@@ -164,8 +172,8 @@ class Service:
             config = {"players": {BK.ROLE: "human"}, "title": title or "dice book"}
         self.store.create(name, game)
         self.seats.open_table(name, kind, roles, config)
-        if kind == "battle":
-            self._run_ai(name)
+        if kind == "battle" and dice != "joint":
+            self._run_ai(name, None)
         return name, self.seats.links(name)
 
     def _name(self, stem: str) -> str:
@@ -192,7 +200,8 @@ class Service:
             "dice": {
                 "source": info.source_kind,
                 "commitment": info.commitment,
-                "seed": info.public_seed() if info.source_kind == "committed" else None,
+                "seed": info.public_seed() if info.source_kind in ("committed", "joint") else None,
+                "joint": self._joint(seat.game) if info.source_kind == "joint" else None,
             },
             "log": recent(game.actions),
             "may_undo": self._undo_to(game, seat) is not None,
@@ -207,6 +216,28 @@ class Service:
         if seat.role == HOST:
             out["links"] = self.seats.links(seat.game)
         return out
+
+    def _joint(self, game: str) -> dict[str, Any]:
+        out = dict(self.store.joint_public(game))
+        out.pop("seed", None)  # shown once the game has ended, in "seed" above
+        return out
+
+    def commit(self, seat: Seat, digest: str) -> None:
+        """Joint dice, phase one: this side's commitment to its secret value."""
+        side = self._may_act(seat)
+        with self.locked(seat.game):
+            self.store.joint_commit(seat.game, side, digest)
+
+    def reveal(self, seat: Seat, value: str, entropy: str | None) -> None:
+        """Joint dice, phase two: this side's value; when all are in, a battle starts."""
+        side = self._may_act(seat)
+        with self.locked(seat.game):
+            public = self.store.joint_contribute(seat.game, side, value)
+            if public["ready"] and self.seats.kind(seat.game) == "battle":
+                game = self._load(seat.game)
+                if not game.actions:
+                    self.store.play(seat.game, game, "start", {}, entropy=entropy)
+                    self._ai_loop(seat.game, game, entropy)
 
     # -- acting -----------------------------------------------------------------------------
     def _may_act(self, seat: Seat) -> str:
@@ -227,6 +258,7 @@ class Service:
         choice: int | None = None,
         tap: tuple[float, float] | None = None,
         unit: int | None = None,
+        entropy: str | None = None,
     ) -> None:
         """A battle order: a menu pick, a tap on the table (a move) or on a unit (a target)."""
         side = self._may_act(seat)
@@ -238,31 +270,49 @@ class Service:
             if unit is not None:
                 choice = BT.target_choice(game, side, unit)
             actor, order = BT.order_for(game, side, choice, tap)
-            self.store.play(seat.game, game, "order", {"actor": actor, "order": order})
-            self._ai_loop(seat.game, game)
+            self.store.play(
+                seat.game, game, "order", {"actor": actor, "order": order}, entropy=entropy
+            )
+            self._ai_loop(seat.game, game, entropy)
 
-    def _run_ai(self, name: str) -> None:
+    def _run_ai(self, name: str, entropy: str | None) -> None:
         with self.locked(name):
-            self._ai_loop(name, self._load(name))
+            self._ai_loop(name, self._load(name), entropy)
 
-    def _ai_loop(self, name: str, game: Game) -> None:
+    def _ai_loop(self, name: str, game: Game, entropy: str | None) -> None:
+        """The AI's answers after a person's order; with joint dice each takes entropy
+        derived from that order's (reading ``web_ai_entropy``: the host cannot choose it)."""
+        import hashlib
+
         players = self.seats.config(name).get("players", {})
         for _ in range(5000):
             if BT.ai_side_to_act(game, players) is None:
                 break
             actor, order = BT.ai_order(game)
-            self.store.play(name, game, "order", {"actor": actor, "order": order})
+            derived = (
+                hashlib.sha256(f"{entropy}:{len(game.actions) + 1}".encode()).hexdigest()
+                if entropy
+                else None
+            )
+            self.store.play(name, game, "order", {"actor": actor, "order": order}, entropy=derived)
         _, req = BT.pending(game)
-        if req is None and not self.store.info(name).ended:
+        if req is None and game.actions and not self.store.info(name).ended:
             self.store.end(name)  # the battle is over: the committed seed is revealed
 
-    def act(self, seat: Seat, at: int | None, action: str, params: dict[str, Any]) -> None:
+    def act(
+        self,
+        seat: Seat,
+        at: int | None,
+        action: str,
+        params: dict[str, Any],
+        entropy: str | None = None,
+    ) -> None:
         """A dice-book action (roll, table, pick, deck, draw, shuffle, new_day), or one of the
         commands a module's table offers this seat now."""
         side = self._may_act(seat)
         kind = self.seats.kind(seat.game)
         if kind in TABLE_MODULES:
-            self._module_act(seat, side, at, action)
+            self._module_act(seat, side, at, action, entropy)
             return
         if kind != "book":
             raise RoleError("this is a battle: give orders, not dice-book actions")
@@ -270,9 +320,11 @@ class Service:
         with self.locked(seat.game):
             self._check_at(seat.game, at)
             game = self._load(seat.game)
-            self.store.play(seat.game, game, action, clean)
+            self.store.play(seat.game, game, action, clean, entropy=entropy)
 
-    def _module_act(self, seat: Seat, side: str, at: int | None, action: str) -> None:
+    def _module_act(
+        self, seat: Seat, side: str, at: int | None, action: str, entropy: str | None
+    ) -> None:
         module = table_module(self.seats.kind(seat.game))
         with self.locked(seat.game):
             self._check_at(seat.game, at)
@@ -283,7 +335,8 @@ class Service:
             if action not in offered:
                 known = ", ".join(offered) or "nothing now"
                 raise RoleError(f"'{action}' is not open to you now (open: {known})")
-            self._module_run(seat.game, game, module, action, dict(offered[action]["params"]), [])
+            params = dict(offered[action]["params"])
+            self._module_run(seat.game, game, module, action, params, [], entropy)
 
     def _module_run(
         self,
@@ -293,13 +346,20 @@ class Service:
         action: str,
         params: dict[str, Any],
         answers: list[dict[str, Any]],
+        entropy: str | None,
     ) -> None:
-        record, ask = MT.run(game, module, action, params, answers)
+        record, ask = MT.run(game, module, action, params, answers, entropy)
         if record is not None:
             self.store.append(name, record)
             self.seats.set_pending(name, None)
             return
-        pending = {"action": action, "params": params, "answers": answers, "ask": ask}
+        pending = {
+            "action": action,
+            "params": params,
+            "answers": answers,
+            "ask": ask,
+            "entropy": entropy,  # the same on every run, so the same dice come
+        }
         self.seats.set_pending(name, pending)
 
     def answer(self, seat: Seat, at: int | None, answer: list[str]) -> None:
@@ -326,7 +386,15 @@ class Service:
             chosen = decision.validate(answer)
             answers = [*pending["answers"], {"decider": side, "answer": chosen}]
             game = self._load(seat.game)
-            self._module_run(seat.game, game, module, pending["action"], pending["params"], answers)
+            self._module_run(
+                seat.game,
+                game,
+                module,
+                pending["action"],
+                pending["params"],
+                answers,
+                pending.get("entropy"),
+            )
 
     # -- undo, fork, end --------------------------------------------------------------------
     def _undo_to(self, game: Game, seat: Seat) -> int | None:

@@ -27,3 +27,82 @@
     htmx.trigger(form, "submit");
   });
 })();
+
+// Joint dice (docs/dice-protocol.md): every request carries fresh entropy from this browser;
+// a side's page commits to a secret value, then reveals it once every side has committed.
+(function () {
+  function randomHex(bytes) {
+    const a = new Uint8Array(bytes);
+    crypto.getRandomValues(a);
+    return Array.from(a, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+  }
+  // SHA-256 of an ASCII string (crypto.subtle exists only on https or localhost).
+  function sha256(ascii) {
+    function rotr(n, x) { return (x >>> n) | (x << (32 - n)); }
+    const K = [];
+    const H = [];
+    let prime = 2;
+    function isPrime(n) { for (let f = 2; f * f <= n; f++) { if (n % f === 0) return false; } return true; }
+    let i = 0;
+    while (i < 64) {
+      if (isPrime(prime)) {
+        if (i < 8) H[i] = (Math.pow(prime, 1 / 2) * 4294967296) | 0;
+        K[i] = (Math.pow(prime, 1 / 3) * 4294967296) | 0;
+        i++;
+      }
+      prime++;
+    }
+    const bytes = [];
+    for (let c = 0; c < ascii.length; c++) bytes.push(ascii.charCodeAt(c) & 0xff);
+    const bitLen = bytes.length * 8;
+    bytes.push(0x80);
+    while ((bytes.length % 64) !== 56) bytes.push(0);
+    for (let s = 7; s >= 0; s--) bytes.push(s >= 4 ? 0 : (bitLen >>> (s * 8)) & 0xff);
+    const w = new Array(64);
+    for (let off = 0; off < bytes.length; off += 64) {
+      for (let t = 0; t < 16; t++) {
+        w[t] = (bytes[off + 4 * t] << 24) | (bytes[off + 4 * t + 1] << 16) | (bytes[off + 4 * t + 2] << 8) | bytes[off + 4 * t + 3];
+      }
+      for (let t = 16; t < 64; t++) {
+        const s0 = rotr(7, w[t - 15]) ^ rotr(18, w[t - 15]) ^ (w[t - 15] >>> 3);
+        const s1 = rotr(17, w[t - 2]) ^ rotr(19, w[t - 2]) ^ (w[t - 2] >>> 10);
+        w[t] = (w[t - 16] + s0 + w[t - 7] + s1) | 0;
+      }
+      let [a, b, c, d, e, f, g, h] = H;
+      for (let t = 0; t < 64; t++) {
+        const t1 = (h + (rotr(6, e) ^ rotr(11, e) ^ rotr(25, e)) + ((e & f) ^ (~e & g)) + K[t] + w[t]) | 0;
+        const t2 = ((rotr(2, a) ^ rotr(13, a) ^ rotr(22, a)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+        h = g; g = f; f = e; e = (d + t1) | 0; d = c; c = b; b = a; a = (t1 + t2) | 0;
+      }
+      H[0] = (H[0] + a) | 0; H[1] = (H[1] + b) | 0; H[2] = (H[2] + c) | 0; H[3] = (H[3] + d) | 0;
+      H[4] = (H[4] + e) | 0; H[5] = (H[5] + f) | 0; H[6] = (H[6] + g) | 0; H[7] = (H[7] + h) | 0;
+    }
+    return H.map(function (x) { return (x >>> 0).toString(16).padStart(8, "0"); }).join("");
+  }
+  window.umpireSha256 = sha256;
+  document.addEventListener("htmx:configRequest", function (evt) {
+    if (evt.detail.verb === "post" && !evt.detail.parameters["entropy"]) {
+      evt.detail.parameters["entropy"] = randomHex(32);
+    }
+  });
+  let busy = false;
+  function joint() {
+    const panel = document.getElementById("panel");
+    if (!panel || !panel.dataset.jointPhase || busy) return;
+    const key = "umpire-joint:" + panel.dataset.game + ":" + panel.dataset.role;
+    let value = localStorage.getItem(key);
+    if (!value) { value = randomHex(32); localStorage.setItem(key, value); }
+    const url = "/t/" + panel.dataset.token;
+    if (panel.dataset.jointPhase === "commit" && panel.dataset.jointCommitted === "0") {
+      busy = true;
+      htmx.ajax("POST", url + "/commit", { values: { digest: sha256(value) }, target: "#panel", swap: "outerHTML" })
+        .finally(function () { busy = false; });
+    } else if (panel.dataset.jointPhase === "reveal" && panel.dataset.jointRevealed === "0") {
+      busy = true;
+      htmx.ajax("POST", url + "/reveal", { values: { value: value }, target: "#panel", swap: "outerHTML" })
+        .finally(function () { busy = false; });
+    }
+  }
+  document.addEventListener("htmx:afterSettle", joint);
+  document.addEventListener("DOMContentLoaded", joint);
+})();
