@@ -357,3 +357,64 @@ def test_a_joint_dice_battle_commits_reveals_starts_plays_and_verifies(
     client.post(api(links["host"]) + "/end")
     report = client.get(api(links["host"]) + "/verify").json()
     assert report["ok"] and report["rolls_checked"] and report["dice"] > 0
+
+
+# -- real dice typed at the table ------------------------------------------------------------
+
+
+def test_real_dice_in_the_dice_book_are_asked_checked_logged_and_verified(
+    client: TestClient,
+) -> None:
+    links = new_game(client, kind="book")
+    table = api(links["table"])
+    assert client.post(table + "/real-dice", json={"on": True}).json()["real_dice"]
+    r = client.post(table + "/act", json={"at": 0, "action": "roll", "params": {"expr": "2d6"}})
+    v = r.json()
+    assert v["at"] == 0 and v["roll"]["n"] == 2 and v["roll"]["sides"] == 6
+    seven = next(row for row in v["roll"]["odds"]["rows"] if row["value"] == 7)
+    assert seven["p"] == "1/6"  # the odds before the dice are thrown
+    one_line(
+        client.post(table + "/act", json={"at": 0, "action": "roll", "params": {"expr": "d6"}}),
+        403,
+        "waits",
+    )
+    one_line(client.post(table + "/faces", json={"at": 0, "faces": [3]}), 400, "give 2 faces")
+    one_line(client.post(table + "/faces", json={"at": 0, "faces": [3, 9]}), 400, "not 9")
+    v = client.post(table + "/faces", json={"at": 0, "faces": [3, 4]}).json()
+    assert v["at"] == 1 and v["roll"] is None
+    assert "[3, 4] = 7" in v["log"][0]["lines"][0]["text"]
+    client.post(table + "/real-dice", json={"on": False})
+    r = client.post(table + "/act", json={"at": 1, "action": "roll", "params": {"expr": "3d6"}})
+    assert r.json()["at"] == 2  # the game's own dice again
+    client.post(api(links["host"]) + "/end")
+    report = client.get(api(links["host"]) + "/verify").json()
+    assert report["ok"] and report["rolls_checked"] and report["dice"] == 5
+    assert any("2 dice were real dice typed" in n for n in report["notes"])
+
+
+def test_real_dice_and_a_question_in_one_cwb_phase(client: TestClient) -> None:
+    """Seed 000: the Confederate player rolls the events with real dice (2d6 7: Consult
+    Leader Table; d66 4 6: Friendly Fire), which then asks the Union player a question."""
+    links = new_game(client, **CWB)
+    conf, union = api(links["confederate"]), api(links["union"])
+    client.post(conf + "/real-dice", json={"on": True})
+    v = client.post(conf + "/act", json={"at": 0, "action": "phase"}).json()
+    assert v["roll"]["n"] == 2 and v["roll"]["sides"] == 6
+    assert client.get(union).json()["rolling"] == "confederate"
+    one_line(client.post(union + "/faces", json={"at": 0, "faces": [4, 3]}), 403, "rolls these")
+    v = client.post(conf + "/faces", json={"at": 0, "faces": [4, 3]}).json()
+    assert v["roll"] is not None and "Leader" in v["roll"]["purpose"]
+    v = client.post(conf + "/faces", json={"at": 0, "faces": [4, 6]}).json()
+    assert v["roll"] is None and v["table"]["waiting_for"] == "union"
+    q = client.get(union).json()["table"]["question"]
+    assert "Friendly Fire" in q["prompt"]
+    client.post(union + "/answer", json={"at": 0, "answer": [q["options"][0][0]]})
+    for _ in range(10):  # Friendly Fire's own dice, if it rolls any, are the table's too
+        v = client.get(conf).json()
+        if v["roll"] is None:
+            break
+        client.post(conf + "/faces", json={"at": 0, "faces": [2] * v["roll"]["n"]})
+    assert client.get(conf).json()["at"] == 1
+    client.post(api(links["host"]) + "/end")
+    report = client.get(api(links["host"]) + "/verify").json()
+    assert report["ok"] and any("typed" in n for n in report["notes"])

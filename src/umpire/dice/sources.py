@@ -609,3 +609,65 @@ def cup_prompt(labels: Sequence[str], purpose: str = "") -> str:
     slips = ", ".join(f"{i} {lab}" for i, lab in enumerate(labels, 1))
     head = f"{purpose}: " if purpose else ""
     return f"{head}draw one from a cup holding {slips}"
+
+
+class NeedFaces(DiceSourceError):
+    """Real dice are being typed and the faces for this roll have not been given yet."""
+
+    def __init__(self, n: int, sides: int, purpose: str, labels: Sequence[str] = ()):
+        what = f"a draw among {len(labels)}" if labels else f"{n}d{sides}"
+        super().__init__(f"roll {what} at the table for '{purpose}' and give the faces")
+        self.n = n
+        self.sides = sides
+        self.purpose = purpose
+        self.labels = list(labels)
+
+
+class TypedDice(DiceSource):
+    """A game's own dice with real dice typed in for one action (a player at the table
+    switched to real dice): the typed faces are used, checked, in order; the game's stream
+    skips as many, so the log's positions stay those of the stream; when the faces run
+    out the action stops with :class:`NeedFaces` (it is all or nothing, and runs again
+    with more faces). Draws made so are marked ``typed`` in the log (not checked by verify).
+    """
+
+    __slots__ = ("inner", "typed")
+
+    typing = True
+
+    def __init__(self, inner: DiceSource, typed: Sequence[int]):
+        self.inner = inner
+        self.typed = list(typed)
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        """The game's own kind of dice (the typed faces are marked draw by draw)."""
+        return self.inner.kind
+
+    @property
+    def position(self) -> int:
+        """The game's stream position (typed faces advance it too)."""
+        return int(getattr(self.inner, "position", 0))
+
+    @position.setter
+    def position(self, value: int) -> None:
+        self.inner.position = value
+
+    def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
+        """The next ``n`` typed faces, checked to fit a d``sides``."""
+        _check_request(n, sides)
+        if len(self.typed) < n:
+            raise NeedFaces(n, sides, purpose)
+        faces = self.typed[:n]
+        bad = [f for f in faces if not 1 <= f <= sides]
+        if bad:
+            raise DiceSourceError(f"a d{sides} shows 1 to {sides}, not {bad[0]} ({purpose})")
+        del self.typed[:n]
+        self.position = self.position + n
+        return faces
+
+    def draw(self, labels: list[str], purpose: str) -> int:
+        """A slip drawn from a cup at the table: the typed number is its place in the list."""
+        if not self.typed:
+            raise NeedFaces(1, len(labels), purpose, labels)
+        return self.dice(1, len(labels), purpose)[0] - 1

@@ -52,6 +52,12 @@ def watching(watcher: Watcher) -> Iterator[None]:
         _WATCHER.reset(token)
 
 
+def _typed(source: DiceSource) -> list[str]:
+    """``["typed"]`` for a draw of real dice typed into a game whose own dice are another
+    source's (``TypedDice``): verify does not check those faces against the seed."""
+    return ["typed"] if getattr(source, "typing", False) else []
+
+
 class RecordingSource(DiceSource):
     """Wraps a dice source and remembers every draw (position, sides, faces).
 
@@ -86,7 +92,7 @@ class RecordingSource(DiceSource):
             self.before()
         pos = self.inner.position
         faces = self.inner.dice(n, sides, self._purpose(n, sides, purpose))
-        self.draws.append([pos, sides, list(faces)])
+        self.draws.append([pos, sides, list(faces), *_typed(self.inner)])
         return faces
 
     def draw_one(self, labels: Sequence[str], purpose: str) -> int:
@@ -102,7 +108,7 @@ class RecordingSource(DiceSource):
             index = int(draw(labels, purpose))
         else:
             index = self.inner.dice(1, len(labels), purpose)[0] - 1
-        self.draws.append([pos, len(labels), [index + 1]])
+        self.draws.append([pos, len(labels), [index + 1], *_typed(self.inner)])
         return index
 
     def take(self) -> list[list[JSON]]:

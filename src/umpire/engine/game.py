@@ -121,11 +121,14 @@ class Game:
             begin(entropy)  # None too: a stale entropy must never roll this action's dice
             if entropy is not None:
                 head["entropy"] = entropy
+        at_table = self.at_table or bool(getattr(self.source, "typing", False))
+        if at_table and not self.at_table:
+            head["at_table"] = True  # real dice typed into this action: picks the table's way
         ctx = Context(
             copy_state(self.state),
             self.source,
             {**self.policies, **(policies or {})},
-            at_table=self.at_table,
+            at_table=at_table,
         )
         try:
             handlers[name](ctx, prm)
@@ -203,7 +206,7 @@ class Game:
                 source,
                 {},
                 default_policy=_Replayer(answers),
-                at_table=self.at_table,
+                at_table=self.at_table or bool(record.events[0].data.get("at_table")),
             )
             act = self.module.actions().get(record.name)
             if act is None:

@@ -141,6 +141,7 @@ class VerifyReport:
     events: int = 0
     dice: int = 0
     rolls_checked: bool = False
+    typed: int = 0
     notes: list[str] = field(default_factory=list)
     identity: str = ""
     head: str = ""
@@ -385,8 +386,10 @@ def verify_export(
                         f"position {pos}, expected {position}",
                         file=file,
                     )
+                if _is_typed(draw):
+                    report.typed += len(faces)
                 for k, face in enumerate(faces):
-                    if seed is not None:
+                    if seed is not None and not _is_typed(draw):
                         if entropy is not None:
                             want = JointSource.face_at(seed, values, entropy, pos + k, sides)
                             giver = "the seed, the sides' values and the action's entropy give"
@@ -403,6 +406,11 @@ def verify_export(
                 position += len(faces)
     report.dice = position
     report.rolls_checked = seed is not None
+    if report.typed:
+        report.notes.append(
+            f"{report.typed} dice were real dice typed at the table: their faces are not "
+            f"checked against the seed (the rest are)"
+        )
     check_replay(module, export.scenario, records, file=file)
     # Re-execution reads every face from the log; the source only says how picks were made
     # (a game at a table with real dice picks with one d6 or a cup).
@@ -421,8 +429,14 @@ def verify_export(
 
 
 def _has_dice(record: ActionRecord) -> bool:
-    """The action drew at least one die (or a random pick)."""
-    return any(d[2] for e in record.events for d in e.data.get("draws", []))
+    """The action drew at least one die (or a random pick) from the game's own dice (faces of
+    real dice typed at the table are marked ``typed`` and do not count)."""
+    return any(d[2] and not _is_typed(d) for e in record.events for d in e.data.get("draws", []))
+
+
+def _is_typed(draw: list[Any]) -> bool:
+    """A draw of real dice typed at the table into a game with its own dice."""
+    return len(draw) > 3 and draw[3] == "typed"
 
 
 def _no_dice(n: int, sides: int, purpose: str) -> str:

@@ -85,6 +85,21 @@ class AnswerIn(BaseModel):
     answer: list[str] = Field(max_length=100)
 
 
+class FacesIn(BaseModel):
+    """``POST /api/t/{token}/faces``: the faces of the real dice the action waits for."""
+
+    model_config = ConfigDict(extra="forbid")
+    at: int = Field(ge=0, le=10_000_000)
+    faces: list[int] = Field(max_length=200)
+
+
+class RealDiceIn(BaseModel):
+    """``POST /api/t/{token}/real-dice``: this side rolls real dice (or the game's) from now."""
+
+    model_config = ConfigDict(extra="forbid")
+    on: bool
+
+
 class CommitIn(BaseModel):
     """Joint dice, phase one: sha256 hex of this side's secret value's hex text."""
 
@@ -270,6 +285,29 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         service.answer(service.seat(token), at, chosen)
         return panel(request, token)
 
+    def parse_faces(text: str) -> list[int]:
+        parts = text.replace(",", " ").split()
+        try:
+            return [int(x) for x in parts][:200]
+        except ValueError:
+            raise IllegalActionError(
+                f"faces are whole numbers such as '3 5', not {text!r}"
+            ) from None
+
+    @app.post("/t/{token}/faces", response_class=HTMLResponse)
+    async def faces_form(request: Request, token: str) -> Response:
+        """The faces of real dice typed in the page (``3 5``), or the slip drawn from a cup."""
+        form, at = await form_at(request)
+        service.faces(service.seat(token), at, parse_faces(form.get("faces", "")))
+        return panel(request, token)
+
+    @app.post("/t/{token}/real-dice", response_class=HTMLResponse)
+    async def real_dice_form(request: Request, token: str) -> Response:
+        """Switch this side to real dice (type the faces) or back to the game's dice."""
+        form = {k: str(v) for k, v in (await request.form()).items()}
+        service.set_real_dice(service.seat(token), form.get("on", "") in ("1", "true", "on"))
+        return panel(request, token)
+
     @app.post("/t/{token}/commit", response_class=HTMLResponse)
     async def commit_form(request: Request, token: str) -> Response:
         """Joint dice: the page sends its side's commitment (its value stays in the page)."""
@@ -368,6 +406,20 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         """Run a dice-book action; returns the new view."""
         seat = service.seat(token)
         service.act(seat, body.at, body.action, body.params, body.entropy)
+        return service.view(seat)
+
+    @app.post("/api/t/{token}/faces")
+    def api_faces(token: str, body: FacesIn) -> dict[str, Any]:
+        """Give the faces of the real dice the pending action waits for."""
+        seat = service.seat(token)
+        service.faces(seat, body.at, body.faces)
+        return service.view(seat)
+
+    @app.post("/api/t/{token}/real-dice")
+    def api_real_dice(token: str, body: RealDiceIn) -> dict[str, Any]:
+        """This side rolls real dice and types the faces (on), or uses the game's (off)."""
+        seat = service.seat(token)
+        service.set_real_dice(seat, body.on)
         return service.view(seat)
 
     @app.post("/api/t/{token}/commit")

@@ -83,6 +83,24 @@ def odds(expr: str) -> dict[str, Any]:
     }
 
 
+def need_view(n: int, sides: int, purpose: str, labels: list[str]) -> dict[str, Any]:
+    """A roll of real dice the page asks for, with its exact odds before it is thrown."""
+    if labels:
+        p = Fraction(1, len(labels))
+        rows = [
+            {"value": k + 1, "label": lab, "p": str(p), "pct": float(p) * 100}
+            for k, lab in enumerate(labels)
+        ]
+        return {
+            "n": 1,
+            "sides": len(labels),
+            "purpose": purpose,
+            "labels": labels,
+            "odds": {"expr": "a draw from a cup", "mean": 0.0, "rows": rows},
+        }
+    return {"n": n, "sides": sides, "purpose": purpose, "labels": [], "odds": odds(f"{n}d{sides}")}
+
+
 def view(game: Game) -> dict[str, Any]:
     """The book: its history (newest first), its decks with each card's chance next."""
     from umpire.tables import Deck

@@ -95,7 +95,7 @@ def view(
     out["commands"] = [] if pending else module.table_commands(game.state, side)
     out["question"] = None
     out["waiting_for"] = None
-    if pending is not None:
+    if pending is not None and pending.get("ask"):
         ask = pending["ask"]
         out["waiting_for"] = ask["decider"]
         mine = side == ask["decider"]

@@ -206,13 +206,22 @@ class Service:
             "log": recent(game.actions),
             "may_undo": self._undo_to(game, seat) is not None,
         }
+        pending = self.seats.pending(seat.game)
         if kind == "battle":
             out["table"] = BT.view(game, seat.side)
+            if pending is not None:
+                out["table"]["choices"] = []  # the order is being carried out
         elif kind in TABLE_MODULES:
-            pending = self.seats.pending(seat.game)
             out["table"] = MT.view(game, table_module(kind), seat.side, pending)
         else:
             out["table"] = BK.view(game)
+        out["real_dice"] = bool(seat.side and self._real(seat.game, seat.side))
+        out["roll"] = None
+        out["rolling"] = None
+        if pending is not None and pending.get("need"):
+            out["rolling"] = pending["by"]
+            if seat.side == pending["by"]:
+                out["roll"] = pending["need"]
         if seat.role == HOST:
             out["links"] = self.seats.links(seat.game)
         return out
@@ -251,6 +260,76 @@ class Service:
             raise RoleError("this game has ended; the host may fork it to play on")
         return seat.side
 
+    def _real(self, game: str, side: str) -> bool:
+        """Does ``side`` roll real dice at the table (and type the faces) now?"""
+        return bool(self.seats.config(game).get("real_dice", {}).get(side))
+
+    def set_real_dice(self, seat: Seat, on: bool) -> None:
+        """A side switches to typing the faces of real dice (or back to the game's dice)."""
+        side = self._may_act(seat)
+        with self.locked(seat.game):
+            config = self.seats.config(seat.game)
+            config.setdefault("real_dice", {})[side] = bool(on)
+            self.seats.set_config(seat.game, config)
+
+    def _idle(self, game: str) -> None:
+        pending = self.seats.pending(game)
+        if pending is not None:
+            who = (pending.get("ask") or {}).get("decider") or pending.get("by")
+            what = "an answer" if pending.get("ask") else "the faces of real dice"
+            raise RoleError(f"the game waits for {what} from the {who} side first")
+
+    def _run(
+        self,
+        name: str,
+        game: Game,
+        action: str,
+        params: dict[str, Any],
+        *,
+        by: str,
+        answers: list[dict[str, Any]] | None = None,
+        faces: list[int] | None = None,
+        entropy: str | None = None,
+    ) -> bool:
+        """Run an action to its end (logged: True) or to its next question or roll of real
+        dice (nothing logged; kept as the game's pending action: False)."""
+        from umpire.dice import NeedFaces, TypedDice
+
+        kind = self.seats.kind(name)
+        module = table_module(kind) if kind in TABLE_MODULES else None
+        inner = game.source
+        if faces is not None:
+            game.source = TypedDice(inner, faces)
+        need: dict[str, Any] | None = None
+        record, ask = None, None
+        try:
+            if module is not None:
+                record, ask = MT.run(game, module, action, params, answers or [], entropy)
+            else:
+                record = game.act(action, params, None, entropy)
+        except NeedFaces as exc:
+            need = BK.need_view(exc.n, exc.sides, exc.purpose, exc.labels)
+        finally:
+            game.source = inner
+        if record is not None:
+            self.store.append(name, record)
+            self.seats.set_pending(name, None)
+            return True
+        self.seats.set_pending(
+            name,
+            {
+                "action": action,
+                "params": params,
+                "answers": answers or [],
+                "faces": faces,
+                "entropy": entropy,  # the same on every run, so the same dice come
+                "by": by,
+                "ask": ask,
+                "need": need,
+            },
+        )
+        return False
+
     def order(
         self,
         seat: Seat,
@@ -263,17 +342,18 @@ class Service:
         """A battle order: a menu pick, a tap on the table (a move) or on a unit (a target)."""
         side = self._may_act(seat)
         if self.seats.kind(seat.game) != "battle":
-            raise RoleError("orders are for battles; this table is a dice book")
+            raise RoleError("orders are for battles; this table is not a battle")
         with self.locked(seat.game):
             self._check_at(seat.game, at)
+            self._idle(seat.game)
             game = self._load(seat.game)
             if unit is not None:
                 choice = BT.target_choice(game, side, unit)
             actor, order = BT.order_for(game, side, choice, tap)
-            self.store.play(
-                seat.game, game, "order", {"actor": actor, "order": order}, entropy=entropy
-            )
-            self._ai_loop(seat.game, game, entropy)
+            faces: list[int] | None = [] if self._real(seat.game, side) else None
+            params = {"actor": actor, "order": order}
+            if self._run(seat.game, game, "order", params, by=side, faces=faces, entropy=entropy):
+                self._ai_loop(seat.game, game, entropy)
 
     def _run_ai(self, name: str, entropy: str | None) -> None:
         with self.locked(name):
@@ -311,67 +391,34 @@ class Service:
         commands a module's table offers this seat now."""
         side = self._may_act(seat)
         kind = self.seats.kind(seat.game)
-        if kind in TABLE_MODULES:
-            self._module_act(seat, side, at, action, entropy)
-            return
-        if kind != "book":
+        if kind == "battle":
             raise RoleError("this is a battle: give orders, not dice-book actions")
-        clean = BK.params_for(action, params)
         with self.locked(seat.game):
             self._check_at(seat.game, at)
+            self._idle(seat.game)
             game = self._load(seat.game)
-            self.store.play(seat.game, game, action, clean, entropy=entropy)
-
-    def _module_act(
-        self, seat: Seat, side: str, at: int | None, action: str, entropy: str | None
-    ) -> None:
-        module = table_module(self.seats.kind(seat.game))
-        with self.locked(seat.game):
-            self._check_at(seat.game, at)
-            if self.seats.pending(seat.game) is not None:
-                raise RoleError("a question is waiting for its answer first")
-            game = self._load(seat.game)
-            offered = {c["action"]: c for c in module.table_commands(game.state, side)}
-            if action not in offered:
-                known = ", ".join(offered) or "nothing now"
-                raise RoleError(f"'{action}' is not open to you now (open: {known})")
-            params = dict(offered[action]["params"])
-            self._module_run(seat.game, game, module, action, params, [], entropy)
-
-    def _module_run(
-        self,
-        name: str,
-        game: Game,
-        module: Any,
-        action: str,
-        params: dict[str, Any],
-        answers: list[dict[str, Any]],
-        entropy: str | None,
-    ) -> None:
-        record, ask = MT.run(game, module, action, params, answers, entropy)
-        if record is not None:
-            self.store.append(name, record)
-            self.seats.set_pending(name, None)
-            return
-        pending = {
-            "action": action,
-            "params": params,
-            "answers": answers,
-            "ask": ask,
-            "entropy": entropy,  # the same on every run, so the same dice come
-        }
-        self.seats.set_pending(name, pending)
+            if kind in TABLE_MODULES:
+                offered = {
+                    c["action"]: c for c in table_module(kind).table_commands(game.state, side)
+                }
+                if action not in offered:
+                    known = ", ".join(offered) or "nothing now"
+                    raise RoleError(f"'{action}' is not open to you now (open: {known})")
+                clean = dict(offered[action]["params"])
+            else:
+                clean = BK.params_for(action, params)
+            faces: list[int] | None = [] if self._real(seat.game, side) else None
+            self._run(seat.game, game, action, clean, by=side, faces=faces, entropy=entropy)
 
     def answer(self, seat: Seat, at: int | None, answer: list[str]) -> None:
         """Answer the question waiting for this seat; the action runs on."""
         from umpire.engine.decisions import Decision, Option
 
         side = self._may_act(seat)
-        module = table_module(self.seats.kind(seat.game))
         with self.locked(seat.game):
             self._check_at(seat.game, at)
             pending = self.seats.pending(seat.game)
-            if pending is None:
+            if pending is None or not pending.get("ask"):
                 raise RoleError("no question is waiting")
             ask = pending["ask"]
             if ask["decider"] != side:
@@ -384,17 +431,53 @@ class Service:
                 allow_fewer=bool(ask["allow_fewer"]),
             )
             chosen = decision.validate(answer)
-            answers = [*pending["answers"], {"decider": side, "answer": chosen}]
-            game = self._load(seat.game)
-            self._module_run(
+            self._resume(
                 seat.game,
-                game,
-                module,
-                pending["action"],
-                pending["params"],
-                answers,
-                pending.get("entropy"),
+                pending,
+                answers=[*pending["answers"], {"decider": side, "answer": chosen}],
             )
+
+    def faces(self, seat: Seat, at: int | None, faces: list[int]) -> None:
+        """The faces of the real dice the pending action waits for; it runs on."""
+        side = self._may_act(seat)
+        with self.locked(seat.game):
+            self._check_at(seat.game, at)
+            pending = self.seats.pending(seat.game)
+            if pending is None or not pending.get("need"):
+                raise RoleError("no roll of real dice is waiting")
+            if pending["by"] != side:
+                raise RoleError(f"the {pending['by']} player rolls these dice, not you")
+            need = pending["need"]
+            want, sides = int(need["n"]), int(need["sides"])
+            if len(faces) != want:
+                raise IllegalActionError(
+                    f"give {want} face{'s' if want != 1 else ''}, not {len(faces)}"
+                )
+            bad = [f for f in faces if not 1 <= f <= sides]
+            if bad:
+                raise IllegalActionError(f"a d{sides} shows 1 to {sides}, not {bad[0]}")
+            self._resume(seat.game, pending, faces=[*(pending["faces"] or []), *faces])
+
+    def _resume(
+        self,
+        name: str,
+        pending: dict[str, Any],
+        answers: list[dict[str, Any]] | None = None,
+        faces: list[int] | None = None,
+    ) -> None:
+        game = self._load(name)
+        done = self._run(
+            name,
+            game,
+            pending["action"],
+            pending["params"],
+            by=pending["by"],
+            answers=pending["answers"] if answers is None else answers,
+            faces=pending["faces"] if faces is None else faces,
+            entropy=pending.get("entropy"),
+        )
+        if done and self.seats.kind(name) == "battle":
+            self._ai_loop(name, game, pending.get("entropy"))
 
     # -- undo, fork, end --------------------------------------------------------------------
     def _undo_to(self, game: Game, seat: Seat) -> int | None:
@@ -432,6 +515,7 @@ class Service:
             self._check_at(seat.game, at)
             if self.store.info(seat.game).ended:
                 raise RoleError("this game has ended; fork it to play on")
+            self._idle(seat.game)
             game = self._load(seat.game)
             to = self._undo_to(game, seat)
             if to is None:
