@@ -140,12 +140,33 @@ def source_info(source: DiceSource) -> tuple[str, str | None, str | None]:
     return source.kind, None, None
 
 
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    """A game as :meth:`Store.load` last rebuilt it on this connection."""
+
+    created: str
+    records: list[ActionRecord]
+    scenario: dict[str, Any]
+    state: Any
+    position: int
+
+
+def _faces_in(records: list[ActionRecord]) -> int:
+    """How many dice the actions drew (the stream's position after them)."""
+    return sum(len(d[2]) for r in records for e in r.events for d in e.data.get("draws", []))
+
+
 class Store:
     """A SQLite file of games. Every write is one transaction."""
 
-    def __init__(self, path: str | Path | None = None):
+    def __init__(self, path: str | Path | None = None, loaded: dict[str, Any] | None = None):
         self.path = Path(path) if path is not None else default_db_path()
         self._conn: sqlite3.Connection | None = None
+        self._loaded: dict[str, _Loaded] = {} if loaded is None else loaded
+        """Games this connection rebuilt, so a long game is not replayed from its start on
+        every load: only the actions logged since are read and applied (the state is never
+        changed in place: an action makes a new one). Connections of one process may share
+        it (``loaded``): each entry is checked against the file before it is used."""
 
     # -- connection -------------------------------------------------------
     @property
@@ -240,17 +261,19 @@ class Store:
         )
         return [(n, when) for when, _, n in latest]
 
-    def records(self, name: str) -> builtins.list[ActionRecord]:
-        """The log of a game: its actions with their events, in order."""
+    def records(self, name: str, after: int = 0) -> builtins.list[ActionRecord]:
+        """The log of a game: its actions with their events, in order (those after ``after``)."""
         self.info(name)
         actions = self.conn.execute(
-            "SELECT no, name, params, state_hash FROM actions WHERE game = ? ORDER BY no",
-            (name,),
+            "SELECT no, name, params, state_hash FROM actions WHERE game = ? AND no > ? "
+            "ORDER BY no",
+            (name, after),
         ).fetchall()
         events: dict[int, list[Event]] = {a[0]: [] for a in actions}
         for no, kind, data in self.conn.execute(
-            "SELECT action_no, kind, data FROM events WHERE game = ? ORDER BY action_no, idx",
-            (name,),
+            "SELECT action_no, kind, data FROM events WHERE game = ? AND action_no > ? "
+            "ORDER BY action_no, idx",
+            (name, after),
         ):
             events[no].append(Event(kind, json.loads(data)))
         return [ActionRecord(no, nm, json.loads(p), events[no], h) for no, nm, p, h in actions]
@@ -274,18 +297,44 @@ class Store:
         ``physical(n, sides, purpose)`` asks for faces thrown at the table and
         ``draw(labels, purpose)`` for a slip drawn from a cup (games with physical dice).
         """
+        from umpire.engine.events import copy_state
         from umpire.rules import get_module
 
         info = self.info(name)
-        records = self.records(name)
         module = get_module(info.module)
-        scenario = self.scenario(name)
-        position = sum(
-            len(d[2]) for r in records for e in r.events for d in e.data.get("draws", [])
-        )
+        hit = self._loaded.get(name)
+        if hit is not None and self._still(name, info, hit):
+            new = self.records(name, after=len(hit.records))
+            records = [*hit.records, *new]
+            scenario = hit.scenario
+            state = copy_state(hit.state) if new else hit.state
+            for _ in Game.replay_steps(state, new):
+                pass
+            position = hit.position + _faces_in(new)
+        else:
+            records = self.records(name)
+            scenario = self.scenario(name)
+            position = _faces_in(records)
+            state = Game.replay_state(module, scenario, records)
+        if len(self._loaded) >= 64:
+            self._loaded.pop(next(iter(self._loaded)))
+        self._loaded[name] = _Loaded(info.created, records, scenario, state, position)
         source = _make_source(info, position, physical, draw, self._joint_rows(name))
-        state = Game.replay_state(module, scenario, records)
-        return Game(module, scenario, source, dict(policies or {}), records, state)
+        return Game(module, scenario, source, dict(policies or {}), list(records), state)
+
+    def _still(self, name: str, info: GameInfo, hit: _Loaded) -> bool:
+        """Is a game this connection loaded before still the start of its log? (Not after an
+        undo or a delete, by this or any other connection: its last action is checked.)"""
+        n = len(hit.records)
+        if hit.created != info.created or n > info.actions:
+            return False
+        if n == 0:
+            return True
+        row = self.conn.execute(
+            "SELECT name, state_hash FROM actions WHERE game = ? AND no = ?", (name, n)
+        ).fetchone()
+        last = hit.records[-1]
+        return row is not None and (row[0], row[1]) == (last.name, last.state_hash)
 
     def _joint_rows(self, name: str) -> builtins.list[JointRow]:
         """The sides of a joint-dice game as saved, in their order (none for other games)."""
@@ -414,6 +463,7 @@ class Store:
         info = self.info(name)
         if not 0 <= to <= info.actions:
             raise UmpireError(f"game '{name}' has actions 0..{info.actions}; cannot undo to {to}")
+        self._loaded.pop(name, None)
         with self._tx() as conn:
             conn.execute("DELETE FROM events WHERE game = ? AND action_no > ?", (name, to))
             cur = conn.execute("DELETE FROM actions WHERE game = ? AND no > ?", (name, to))
@@ -462,6 +512,7 @@ class Store:
     def delete(self, name: str) -> None:
         """Remove a game and its log."""
         self.info(name)
+        self._loaded.pop(name, None)
         with self._tx() as conn:
             conn.execute("DELETE FROM events WHERE game = ?", (name,))
             conn.execute("DELETE FROM actions WHERE game = ?", (name,))

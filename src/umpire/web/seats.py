@@ -95,7 +95,8 @@ class Seats:
         if row is None:
             raise LinkError("this link is not valid (or its game was deleted)")
         seat = Seat(row[0], row[1], row[2])
-        if seat.game not in self.store.names():
+        alive = self.store.conn.execute("SELECT 1 FROM games WHERE name = ?", (seat.game,))
+        if alive.fetchone() is None:
             raise LinkError("this link has expired: its game was deleted")
         return seat
 

@@ -47,7 +47,10 @@ class Service:
         self._local = threading.local()
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        self._writing = threading.Lock()
         self.versions: dict[str, int] = {}
+        self._loaded: dict[str, Any] = {}  # games rebuilt, shared by the threads' connections
+        self._views: dict[tuple[str, int, str, str | None], dict[str, Any]] = {}
 
     # -- plumbing ---------------------------------------------------------------------------
     @property
@@ -55,7 +58,7 @@ class Service:
         """This thread's connection to the save file."""
         st: Store | None = getattr(self._local, "store", None)
         if st is None:
-            st = self._local.store = Store(self.db)
+            st = self._local.store = Store(self.db, self._loaded)
             self._local.seats = Seats(st)
         return st
 
@@ -71,7 +74,7 @@ class Service:
         """One change at a time on a game (two browsers at the same moment: one wins)."""
         with self._guard:
             lock = self._locks.setdefault(game, threading.Lock())
-        with lock:
+        with lock, self._writing:  # one writer at a time: SQLite never makes a writer sleep
             yield
         self.versions[game] = self.versions.get(game, 0) + 1
 
@@ -208,7 +211,7 @@ class Service:
         }
         pending = self.seats.pending(seat.game)
         if kind == "battle":
-            out["table"] = BT.view(game, seat.side)
+            out["table"] = self._battle_view(seat.game, game, seat.side)
             if pending is not None:
                 out["table"]["choices"] = []  # the order is being carried out
         elif kind in TABLE_MODULES:
@@ -247,6 +250,19 @@ class Service:
                 if not game.actions:
                     self.store.play(seat.game, game, "start", {}, entropy=entropy)
                     self._ai_loop(seat.game, game, entropy)
+
+    def _battle_view(self, name: str, game: Game, side: str | None) -> dict[str, Any]:
+        """The battle as ``side`` sees it, computed once per state of the game (the other
+        seats and the page after an order ask for the same one)."""
+        last = game.actions[-1].state_hash if game.actions else ""
+        key = (name, len(game.actions), last, side)
+        hit = self._views.get(key)
+        if hit is None:
+            hit = BT.view(game, side)
+            if len(self._views) >= 512:
+                self._views.pop(next(iter(self._views)), None)
+            self._views[key] = hit
+        return dict(hit)  # a shallow copy: the caller may replace its "choices"
 
     # -- acting -----------------------------------------------------------------------------
     def _may_act(self, seat: Seat) -> str:

@@ -69,6 +69,7 @@ def solid_shot_hits(bounce_die: int, hit_dice: Sequence[int]) -> tuple[bool, int
     return bounced, sum(1 for f in hit_dice if f % 2 == 0)
 
 
+@cache
 def solid_shot_odds() -> dict[int, Fraction]:
     """Exact P(hits) of a solid shot: half bounce (2 dice), half not (1 die); even hits."""
     out: dict[int, Fraction] = {}
@@ -93,6 +94,7 @@ def burst_hits(faces: Sequence[int]) -> int:
     return sum(1 for f in rest if f != top)
 
 
+@cache
 def burst_odds(kind: str) -> dict[int, Fraction]:
     """Exact P(hits) of a shell (5d10) or case (7d10) burst."""
     n = data()["burst"][f"{kind}_dice"]
@@ -178,6 +180,7 @@ def hand_odds() -> dict[str, Fraction]:
     return distribution(5, hand_category)
 
 
+@cache
 def result_odds(consecutive: bool = False) -> dict[tuple[str, str], Fraction]:
     """Exact P(result, flight) of a 5d10 hand (the flight of a 'both' still to settle)."""
     return distribution(5, lambda f: (RESULT[hand_category(f)], flight(f, consecutive)))
