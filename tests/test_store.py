@@ -208,3 +208,37 @@ def test_kill_mid_play_leaves_a_sound_save(tmp_path: Path) -> None:
     assert info.actions > 0
     report = verify_export(store.export("k"))
     assert report.actions == info.actions and report.dice == 3 * info.actions
+
+
+def test_a_shared_load_cache_follows_other_connections_writes_undos_and_deletes(
+    tmp_path: Path,
+) -> None:
+    """Connections sharing ``loaded`` (the web server's threads) read only the actions logged
+    since a game was last rebuilt, and rebuild it whole after an undo or a delete by any of
+    them; every load equals a fresh connection's load."""
+    db = tmp_path / "s.db"
+    shared: dict[str, Any] = {}
+    a, b = Store(db, shared), Store(db, shared)
+
+    def fresh() -> Any:
+        return Store(db).load("g").state
+
+    make(a)
+    g = b.load("g")
+    for _ in range(3):
+        b.play("g", g, "roll", {"expr": "2d6"})
+    assert a.load("g").state == fresh() and len(a.load("g").actions) == 3
+    b.undo("g", 1)
+    g = Store(db).load("g")  # a third connection: the shared entry is still the old log
+    Store(db).play("g", g, "roll", {"expr": "3d6"})
+    Store(db).play("g", g, "roll", {"expr": "4d6"})
+    loaded = a.load("g")
+    assert loaded.state == fresh() and [r.params["expr"] for r in loaded.actions] == [
+        "2d6",
+        "3d6",
+        "4d6",
+    ]
+    assert loaded.source.position == Store(db).load("g").source.position
+    a.delete("g")
+    make(b)
+    assert b.load("g").actions == [] and b.load("g").state == fresh()
