@@ -279,6 +279,11 @@ def test_a_cwb_phase_asks_the_other_side_and_only_that_side(client: TestClient) 
     v = client.get(conf).json()
     assert v["table"]["phasing"] == "confederate"
     assert [c["action"] for c in v["table"]["commands"]] == ["phase"]
+    odds = v["table"]["commands"][0]["odds"]  # the event table's chances before the roll
+    from fractions import Fraction
+
+    assert sum(Fraction(o["p"]) for o in odds) == 1
+    assert next(o for o in odds if o["range"] == "7")["p"] == "1/6"  # 2d6: 6 of 36
     assert client.get(union).json()["table"]["commands"] == []  # not the Union's turn
     one_line(client.post(union + "/act", json={"at": 0, "action": "phase"}), 403, "not open")
     r = client.post(conf + "/act", json={"at": 0, "action": "phase"})
@@ -418,3 +423,27 @@ def test_real_dice_and_a_question_in_one_cwb_phase(client: TestClient) -> None:
     client.post(api(links["host"]) + "/end")
     report = client.get(api(links["host"]) + "/verify").json()
     assert report["ok"] and any("typed" in n for n in report["notes"])
+
+
+def test_a_game_saved_at_the_command_line_opens_at_a_table(
+    client: TestClient, tmp_path: Path
+) -> None:
+    from umpire.battle.game import save_game
+    from umpire.scenarios import load_scenario
+
+    store = Store(tmp_path / "web.db")
+    store.create("cli-battle", save_game(load_scenario("stone_wall"), 5, []))
+    page = client.get(f"/?key={KEY}")
+    assert "cli-battle" in page.text
+    r = client.post(f"/open/cli-battle?key={KEY}", follow_redirects=False)
+    assert r.status_code == 303
+    host = r.headers["location"]
+    v = client.get("/api" + host).json()
+    assert v["kind"] == "battle" and set(v["links"]) == {
+        "host",
+        "union",
+        "confederate",
+        "spectator",
+    }
+    assert v["at"] == 1  # the saved start
+    assert client.post(f"/open/cli-battle?key={KEY}").status_code == 404  # once only

@@ -207,7 +207,12 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         return templates.TemplateResponse(
             request,
             "index.html",
-            {"scenarios": service.scenarios(), "games": service.games(), "key": key},
+            {
+                "scenarios": service.scenarios(),
+                "games": service.games(),
+                "saved": service.saved(),
+                "key": key,
+            },
         )
 
     @app.post("/games", response_class=HTMLResponse)
@@ -224,6 +229,13 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
             str(form.get("title", "")),
             start=str(form.get("start", ""))[:40],
         )
+        return RedirectResponse(f"/t/{links['host']}", 303)
+
+    @app.post("/open/{game}", response_class=HTMLResponse)
+    def open_saved(game: str, key: str | None = None) -> Response:
+        """Give a game saved at the command line a table, and open the host's page."""
+        check_key(key)
+        links = service.open_saved(game)
         return RedirectResponse(f"/t/{links['host']}", 303)
 
     @app.get("/host/{game}", response_class=HTMLResponse)

@@ -602,6 +602,33 @@ class Service:
                 )
         return out
 
+    def saved(self) -> list[dict[str, Any]]:
+        """Saved games without a table that the page can open (battles, seed 000, books)."""
+        kinds = {"battle": "battle", "quick_acw": "battle", "session": "book"}
+        kinds.update({mid: kind for kind, mid in TABLE_MODULES.items()})
+        out = []
+        for info in reversed(self.store.all()):
+            if info.module in kinds and not self.seats.has_table(info.name):
+                out.append({"name": info.name, "kind": kinds[info.module], "actions": info.actions})
+        return out
+
+    def open_saved(self, game: str) -> dict[str, str]:
+        """Give a saved game (made at the command line) a table: links for every side."""
+        kinds = {item["name"]: item["kind"] for item in self.saved()}
+        if game not in kinds:
+            raise LinkError(f"no saved game '{game}' without a table")
+        kind = kinds[game]
+        if kind in TABLE_MODULES:
+            roles = list(table_module(kind).sides)
+        else:
+            roles = list(BT.SIDES) if kind == "battle" else [BK.ROLE]
+        info = self.store.info(game)
+        if info.source_kind == "physical":
+            raise RoleError("a game with physical dice is played at the command line")
+        config = {"players": {r: "human" for r in roles}, "title": game}
+        self.seats.open_table(game, kind, roles, config)
+        return self.seats.links(game)
+
     def host_link(self, game: str) -> str:
         """The host's link of a game (for the host's start page only)."""
         links = self.seats.links(game)

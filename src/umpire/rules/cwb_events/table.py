@@ -104,6 +104,17 @@ def view(state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     }
 
 
+def event_odds(side: str) -> list[dict[str, Any]]:
+    """The exact chance of each row of the side's Random Event Table, before the roll."""
+    from umpire.tables import builtin_tables
+
+    table = builtin_tables().get(f"cwb_{side}_events")
+    out = []
+    for row, p in table.row_probabilities():
+        out.append({"text": row.text, "range": row.range_text, "p": str(p), "pct": float(p) * 100})
+    return out
+
+
 def commands(state: dict[str, Any], viewer: str | None) -> list[dict[str, Any]]:
     """What ``viewer`` may do now: the phasing side rolls its random events, then passes."""
     clock = state["clock"]
@@ -115,6 +126,7 @@ def commands(state: dict[str, Any], viewer: str | None) -> list[dict[str, Any]]:
                 "action": "phase",
                 "label": "Roll the random events (the last step of the Command Phase)",
                 "params": {"side": viewer},
+                "odds": event_odds(str(viewer)),
             }
         ]
     return [
