@@ -7,13 +7,20 @@ serialise work in proportion to the log, not to the log's length times the state
 
 from __future__ import annotations
 
+import json
+import random
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from umpire.dice import SeededSource
+from umpire.engine import Game, RandomPolicy
 from umpire.engine.events import JSON, Path, apply_change, copy_state, state_hash
 from umpire.engine.statehash import StateHasher
 from umpire.errors import IllegalActionError
+from umpire.store import Store, verify_export
 
 KEYS = st.text(alphabet="ab_Zé0 \u4e00", max_size=3)
 SCALARS = (
@@ -145,3 +152,86 @@ def test_unsaved_flags_what_json_would_change() -> None:
     h = StateHasher({"a": []})
     h.apply("append", ["a"], (1, 2))
     assert h.unsaved and h.hexdigest() == state_hash({"a": [[1, 2]]})
+
+
+# -- verify of real games: the same hashes, and work linear in the log ----------------
+
+
+def _cwb_game(actions: int, seed: int = 5) -> Game:
+    """A Gettysburg book game: each player turn its random events, moves on the map, next."""
+    from umpire.rules.cwb_events import MODULE, default_scenario
+
+    rng = random.Random(seed)
+    pols = {"union": RandomPolicy(), "confederate": RandomPolicy()}
+    game = Game.new(MODULE, default_scenario("July 1 05:00"), SeededSource(seed), pols)
+    while len(game.actions) < actions and not game.state["game_over"]:
+        st_ = game.state
+        side = st_["clock"]["side"]
+        units = [
+            u for u, d in st_["units"].items() if d["status"] == "in_play" and d["side"] == side
+        ]
+        game.act("phase", {"side": side})
+        for _ in range(3):
+            if units and len(game.actions) < actions:
+                hex_ = f"A{rng.randint(1, 26):02d}.{rng.randint(1, 20):02d}"
+                game.act("place", {"unit": rng.choice(units), "hex": hex_})
+        if len(game.actions) < actions:
+            game.act("next")
+    return game
+
+
+def test_every_prefix_of_a_real_game_hashes_as_recorded() -> None:
+    """Replaying a Gettysburg game change by change, the incremental digest after every
+    action is ``state_hash`` of the state and the hash the game recorded."""
+    game = _cwb_game(160)
+    hasher = StateHasher(copy_state(game.module.initial_state(copy_state(game.scenario))))
+    for record in Game.replay_steps(hasher.state, game.actions, hasher.apply):
+        assert hasher.hexdigest() == state_hash(hasher.state) == record.state_hash
+    game.reexecute()
+
+
+def _session_export(tmp: Any, rolls: int) -> dict[str, Any]:
+    store = Store(tmp / f"s{rolls}.db")
+    game = Game.new("session", {"title": "long"}, SeededSource(7))
+    for i in range(rolls):
+        game.act("roll", {"expr": ("2d6", "d66", "3d6+1")[i % 3], "purpose": f"roll {i}"})
+    store.create("long", game)
+    return store.export("long")
+
+
+def _verify_work(export: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
+    """(bytes serialised by ``json.dumps``, state digests) while verifying ``export``."""
+    encoded = [0]
+    digests = [0]
+    dumps = json.dumps
+    hexdigest = StateHasher.hexdigest
+
+    def counting_dumps(*args: Any, **kwargs: Any) -> str:
+        out = dumps(*args, **kwargs)
+        encoded[0] += len(out)
+        return out
+
+    def counting_hexdigest(self: StateHasher) -> str:
+        digests[0] += 1
+        return hexdigest(self)
+
+    with monkeypatch.context() as m:
+        m.setattr(json, "dumps", counting_dumps)
+        m.setattr(StateHasher, "hexdigest", counting_hexdigest)
+        verify_export(export)
+    return encoded[0], digests[0]
+
+
+def test_verify_serialises_in_proportion_to_the_log(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Doubling a game's length about doubles the JSON verify writes out (re-serialising the
+    growing state after every action, as verify once did, quadruples it), and verify
+    hashes each action's state once."""
+    short, long_ = _session_export(tmp_path, 150), _session_export(tmp_path, 300)
+    short_bytes, short_digests = _verify_work(short, monkeypatch)
+    long_bytes, long_digests = _verify_work(long_, monkeypatch)
+    assert (short_digests, long_digests) == (150, 300)
+    assert long_bytes / short_bytes < 2.5, (short_bytes, long_bytes)
+    # and in absolute terms: a few times the export's own size, not the states' sum
+    assert long_bytes < 6 * len(json.dumps(long_)), (long_bytes, len(json.dumps(long_)))
