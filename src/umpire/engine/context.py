@@ -129,8 +129,12 @@ class Context:
         tables: TableSet | None = None,
         default_policy: Policy | None = None,
         at_table: bool = False,
+        apply: Callable[[str, Path, JSON], None] | None = None,
     ):
         self.state = state
+        self._apply = apply
+        """Performs each change on ``state`` instead of ``apply_change`` (re-execution passes
+        a :class:`~umpire.engine.statehash.StateHasher`'s, so the hash follows the changes)."""
         self.events: list[Event] = []
         self._source = RecordingSource(source)
         self._policies = policies
@@ -346,7 +350,10 @@ class Context:
     # -- changes ----------------------------------------------------------
     def _change(self, op: str, path: str | Path, value: JSON = None) -> None:
         p = parse_path(path)
-        apply_change(self.state, op, p, value)
+        if self._apply is None:
+            apply_change(self.state, op, p, value)
+        else:
+            self._apply(op, p, value)
         data: dict[str, JSON] = {"op": op, "path": p}
         if op != "delete":
             # The log keeps its own copy: later edits by the caller cannot rewrite history.
