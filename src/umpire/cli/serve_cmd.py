@@ -32,6 +32,10 @@ def serve_cmd(
     key = key or secrets.token_urlsafe(12)
     app = create_app(store_path, key)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    import gc
+
+    gc.freeze()  # what is loaded at start stays: the collector does not walk it again
+    gc.set_threshold(20_000, 20, 20)  # fewer, shorter pauses under load (docs/web.md)
     typer.echo(f"Umpire web table on http://{shown}:{port}/?key={key}")
     typer.echo(f"Save file: {store_path}. Stop with Ctrl-C.")
     uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -146,10 +147,21 @@ class LimitBody:
         await self.app(scope, receive, send)
 
 
+def warm_modules() -> None:
+    """Let every role module that can compute its menus' exact odds ahead (``warm``)."""
+    from umpire.rules import role_module, role_module_ids
+
+    for mid in role_module_ids():
+        warm = getattr(role_module(mid), "warm", None)
+        if callable(warm):
+            warm()
+
+
 def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
     """The app over the save file ``db`` (default: the usual one); ``key`` opens the host's
     start page (default: a fresh one, which ``umpire serve`` prints)."""
     service = Service(db)
+    threading.Thread(target=warm_modules, daemon=True, name="warm-odds").start()
     app = FastAPI(
         title="Umpire web table",
         version="1",

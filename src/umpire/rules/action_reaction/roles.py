@@ -245,6 +245,14 @@ class ActionReaction:
         """Every labelled default and reading of ``data/labels.toml``."""
         return load_labels(DATA / "labels.toml")
 
+    def warm(self) -> None:
+        """Compute the exact odds the menus use once (the 7d10 case burst takes ~80 ms), so a
+        long-running server does not make its first players wait for them."""
+        for kind in ("solid_shot", "shell", "case", "canister"):
+            for consecutive in (False, True):
+                for within in range(4):
+                    S.round_odds(kind, consecutive, within)
+
     def role(self, kind: str, spec: RulesSpec) -> Any:
         """The role object of ``kind``."""
         if kind == "sequence":
