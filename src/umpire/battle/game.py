@@ -152,8 +152,11 @@ def _actor_id(b: Battle, kind: str, step: str, i: int) -> str:
 
 
 def pending(game: Game) -> tuple[Battle, Request | None]:
-    """A read-only view of a game's battle and the decision it waits for."""
+    """A read-only view of a game's battle and the decision it waits for (None before its
+    ``start`` action, which runs the first automatic steps with the game's dice)."""
     b = battle_from(game.state)
+    if not game.actions:
+        return b, None
     return b, b.next_request()
 
 

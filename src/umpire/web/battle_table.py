@@ -12,22 +12,13 @@ import math
 from typing import Any
 
 from umpire.battle.engine import Battle, Request
-from umpire.battle.game import actor_id, battle_from
+from umpire.battle.game import actor_id, pending
 from umpire.battle.roles import Choice, offered
 from umpire.engine.game import Game
 from umpire.errors import IllegalActionError
 from umpire.web.board import battle_svg
 
 SIDES = ("union", "confederate")
-
-
-def pending(game: Game) -> tuple[Battle, Request | None]:
-    """A read-only battle over the game's state and the decision it waits for (None before
-    its ``start`` action: joint dice start it once every side has given its value)."""
-    b = battle_from(game.state)
-    if not game.actions:
-        return b, None
-    return b, b.next_request()
 
 
 def choices(b: Battle, req: Request) -> list[Choice]:

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from umpire.battle.game import pending
 from umpire.engine.game import Game
 from umpire.errors import IllegalActionError, UmpireError
 from umpire.rules import TABLE_MODULES, table_module
@@ -29,6 +30,13 @@ from umpire.web.seats import HOST, SPECTATOR, LinkError, Seat, Seats
 KINDS = ("battle", "book", "cwb")
 PLAYERS = ("human", "ai")
 DICE = ("committed", "seeded", "joint")
+
+
+def roles_of(kind: str) -> list[str]:
+    """The seats that play a kind of table: a module's sides, a battle's, the dice book's."""
+    if kind in TABLE_MODULES:
+        return list(table_module(kind).sides)
+    return list(BT.SIDES) if kind == "battle" else [BK.ROLE]
 
 
 class StaleError(UmpireError):
@@ -132,12 +140,7 @@ class Service:
         if dice == "committed":
             source: Any = CommittedSource()
         elif dice == "joint":
-            sides = (
-                table_module(kind).sides
-                if kind in TABLE_MODULES
-                else (BT.SIDES if kind == "battle" else (BK.ROLE,))
-            )
-            source = JointSource(sides)
+            source = JointSource(roles_of(kind))
         else:
             source = SeededSource(secrets.randbits(48) if seed is None else seed)
         config: dict[str, Any]
@@ -146,9 +149,10 @@ class Service:
             options = {"start": start} if start else {}
             game = Game.new(module.id, module.table_start(options), source)
             name = self._name(f"web-{kind}")
-            roles = list(module.sides)
-            who = {s: "human" for s in roles}
-            config = {"players": who, "title": title or module.name}
+            config = {
+                "players": dict.fromkeys(roles_of(kind), "human"),
+                "title": title or module.name,
+            }
         elif kind == "battle":
             from umpire.rules import get_module
             from umpire.scenarios import load_scenario, shipped
@@ -166,15 +170,13 @@ class Service:
             if dice != "joint":  # joint dice start once every side has given its value
                 game.act("start", {})
             name = self._name(f"web-{scenario}")
-            roles = list(BT.SIDES)
             config = {"players": who, "title": scen.name}
         else:
             game = Game.new("session", {"title": title or "dice book"}, source)
             name = self._name("web-book")
-            roles = [BK.ROLE]
             config = {"players": {BK.ROLE: "human"}, "title": title or "dice book"}
         self.store.create(name, game)
-        self.seats.open_table(name, kind, roles, config)
+        self.seats.open_table(name, kind, roles_of(kind), config)
         if kind == "battle" and dice != "joint":
             self._run_ai(name, None)
         return name, self.seats.links(name)
@@ -391,7 +393,7 @@ class Service:
                 else None
             )
             self.store.play(name, game, "order", {"actor": actor, "order": order}, entropy=derived)
-        _, req = BT.pending(game)
+        _, req = pending(game)
         if req is None and game.actions and not self.store.info(name).ended:
             self.store.end(name)  # the battle is over: the committed seed is revealed
 
@@ -464,14 +466,11 @@ class Service:
             if pending["by"] != side:
                 raise RoleError(f"the {pending['by']} player rolls these dice, not you")
             need = pending["need"]
-            want, sides = int(need["n"]), int(need["sides"])
+            want = int(need["n"])  # each face's range is checked as the dice use it
             if len(faces) != want:
                 raise IllegalActionError(
                     f"give {want} face{'s' if want != 1 else ''}, not {len(faces)}"
                 )
-            bad = [f for f in faces if not 1 <= f <= sides]
-            if bad:
-                raise IllegalActionError(f"a d{sides} shows 1 to {sides}, not {bad[0]}")
             self._resume(seat.game, pending, faces=[*(pending["faces"] or []), *faces])
 
     def _resume(
@@ -549,11 +548,7 @@ class Service:
         config = self.seats.config(seat.game)
         new = self._name(seat.game.rsplit("-", 1)[0] + "-fork")
         self.store.fork(seat.game, new)
-        if kind in TABLE_MODULES:
-            roles = list(table_module(kind).sides)
-        else:
-            roles = list(BT.SIDES) if kind == "battle" else [BK.ROLE]
-        self.seats.open_table(new, kind, roles, config)
+        self.seats.open_table(new, kind, roles_of(kind), config)
         return new, self.seats.links(new)
 
     def end(self, seat: Seat) -> None:
@@ -618,10 +613,7 @@ class Service:
         if game not in kinds:
             raise LinkError(f"no saved game '{game}' without a table")
         kind = kinds[game]
-        if kind in TABLE_MODULES:
-            roles = list(table_module(kind).sides)
-        else:
-            roles = list(BT.SIDES) if kind == "battle" else [BK.ROLE]
+        roles = roles_of(kind)
         info = self.store.info(game)
         if info.source_kind == "physical":
             raise RoleError("a game with physical dice is played at the command line")
