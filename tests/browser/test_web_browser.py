@@ -241,4 +241,34 @@ def test_joint_dice_each_browser_gives_its_value_and_the_battle_starts(
         for s in pages
     }
     assert view["dice"]["joint"]["contributions"] == stored  # the values the browsers kept
+    # the page checked that the action logged for its order carries the entropy it sent
+    conf.wait_for_function("Number(document.body.dataset.entropyChecked || 0) >= 1")
+    assert conf.evaluate("document.body.dataset.entropyAlarm") is None
     shot(conf, "joint-dice-started")
+
+
+def test_joint_dice_page_notices_entropy_the_host_changed(server: str, browser: Any) -> None:
+    """docs/dice-protocol.md "What the web page must do", 4: the page checks that the
+    entropy logged with its action is the one it sent. Here the request is altered on its
+    way (as a dishonest host would log other entropy): the page raises its alarm."""
+    import re
+
+    links = new_battle(server, dice="joint")
+    pages = {s: browser.new_context().new_page() for s in ("confederate", "union")}
+    for side, page in pages.items():
+        page.goto(server + links[side])
+    conf = pages["confederate"]
+    conf.wait_for_selector("button.choice", timeout=15_000)
+
+    def swap_entropy(route: Any) -> None:
+        body = re.sub(r"entropy=[0-9a-f]+", "entropy=" + "ab" * 32, route.request.post_data)
+        route.continue_(post_data=body)
+
+    conf.route(re.compile(r".*/t/[^/]+/order$"), swap_entropy)
+    before = at(conf)
+    conf.locator("button.choice").last.click()
+    conf.wait_for_function(f"Number(document.querySelector('#panel').dataset.at) > {before}")
+    conf.wait_for_selector("#entropy-alarm:not([hidden])", timeout=10_000)
+    assert "the host changed" in conf.inner_text("#entropy-alarm")
+    assert conf.evaluate("document.body.dataset.entropyChecked") is None
+    shot(conf, "joint-dice-entropy-alarm")

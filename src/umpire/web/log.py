@@ -62,9 +62,10 @@ def event_lines(events: list[dict[str, Any]], *, decisions: bool = True) -> list
 
 
 def recent(records: list[ActionRecord], count: int = 12) -> list[dict[str, Any]]:
-    """The last ``count`` actions, newest first, each with its lines."""
+    """The last ``count`` actions, newest first, each with its lines and the browser
+    entropy its dice came from (public once the action is done; the page checks it)."""
     out = []
     for r in reversed(records[-count:]):
         lines = event_lines([e.to_json() for e in r.events[1:]])
-        out.append({"no": r.no, "name": r.name, "lines": lines})
+        out.append({"no": r.no, "name": r.name, "lines": lines, "entropy": r.entropy})
     return out

@@ -80,11 +80,53 @@
     return H.map(function (x) { return (x >>> 0).toString(16).padStart(8, "0"); }).join("");
   }
   window.umpireSha256 = sha256;
+  // What this page sent, keyed by the number of actions it saw ("at"): the action logged
+  // next must carry one of these entropies, or the host changed it (docs/dice-protocol.md,
+  // "What the web page must do", 4). Answers and typed faces resume an action that keeps
+  // the entropy of the request that began it, so only orders and actions are expected.
+  const expected = {};
+  function expects(detail) {
+    const at = detail.parameters["at"];
+    return at !== undefined && at !== null && at !== "" && /\/(order|act)$/.test(detail.path || "");
+  }
   document.addEventListener("htmx:configRequest", function (evt) {
-    if (evt.detail.verb === "post" && !evt.detail.parameters["entropy"]) {
-      evt.detail.parameters["entropy"] = randomHex(32);
-    }
+    if (evt.detail.verb !== "post") return;
+    const params = evt.detail.parameters;
+    if (!params["entropy"]) params["entropy"] = randomHex(32);
+    if (expects(evt.detail)) (expected[params["at"]] = expected[params["at"]] || []).push(params["entropy"]);
   });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    const cfg = evt.detail.requestConfig;
+    const ok = evt.detail.successful !== undefined ? evt.detail.successful : evt.detail.xhr.status < 400;
+    if (ok || !cfg || cfg.verb !== "post" || !expects(cfg)) return;
+    const list = expected[cfg.parameters["at"]] || [];
+    const i = list.indexOf(cfg.parameters["entropy"]);
+    if (i >= 0) list.splice(i, 1);  // refused: nothing was logged for it
+  });
+  function checkEntropy() {
+    const panel = document.getElementById("panel");
+    if (!panel || !panel.dataset.jointPhase) return;
+    document.querySelectorAll("#panel .log .entry[data-no]").forEach(function (entry) {
+      const before = String(Number(entry.dataset.no) - 1);
+      const sent = expected[before];
+      if (!sent || sent.length === 0) return;
+      delete expected[before];
+      const got = entry.dataset.entropy || "";
+      if (sent.indexOf(got) >= 0) {
+        document.body.dataset.entropyChecked = String(Number(document.body.dataset.entropyChecked || "0") + 1);
+        return;
+      }
+      const alarm = document.getElementById("entropy-alarm");
+      document.body.dataset.entropyAlarm = "1";
+      if (alarm) {
+        alarm.hidden = false;
+        alarm.textContent = "Warning: action " + entry.dataset.no + " was logged with entropy " +
+          (got ? got.slice(0, 12) + "…" : "none") + ", but this page sent " + sent[0].slice(0, 12) +
+          "…: the host changed what your dice came from. Keep the export and verify it.";
+      }
+    });
+  }
+  document.addEventListener("htmx:afterSettle", checkEntropy);
   let busy = false;
   function joint() {
     const panel = document.getElementById("panel");
