@@ -260,15 +260,22 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         seat = service.seat(token)
         return {"v": service.view(seat), "token": token}
 
+    # Routes that look at or play one step of a game are ``async def``: they run on the
+    # event loop and take a millisecond or two, where a hop to the thread pool and the
+    # fight for the GIL tripled the slowest latencies under load (benchmarks/bench_web.py).
+    # Long work (start, fork, verify, export, undo) stays in the thread pool.
     @app.get("/t/{token}", response_class=HTMLResponse)
-    def table_page(request: Request, token: str) -> Response:
+    async def table_page(request: Request, token: str) -> Response:
         """A seat's page: the table, the decision, the log; it updates itself live."""
         return templates.TemplateResponse(request, "table.html", page_ctx(token))
 
-    @app.get("/t/{token}/panel", response_class=HTMLResponse)
     def panel(request: Request, token: str) -> Response:
-        """The live part of the page (refetched when the game changes)."""
         return templates.TemplateResponse(request, "panel.html", page_ctx(token))
+
+    @app.get("/t/{token}/panel", response_class=HTMLResponse)
+    async def panel_fragment(request: Request, token: str) -> Response:
+        """The live part of the page (refetched when the game changes)."""
+        return panel(request, token)
 
     async def form_at(request: Request) -> tuple[dict[str, str], int | None]:
         form = {k: str(v) for k, v in (await request.form()).items()}
@@ -427,12 +434,12 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         return {"game": name, "links": {role: f"/t/{tok}" for role, tok in links.items()}}
 
     @app.get("/api/t/{token}")
-    def api_view(token: str) -> Response:
+    async def api_view(token: str) -> Response:
         """What this seat sees (the same as its page)."""
         return fast(service.view(service.seat(token)))
 
     @app.post("/api/t/{token}/order")
-    def api_order(token: str, body: OrderIn) -> Response:
+    async def api_order(token: str, body: OrderIn) -> Response:
         """Give a battle order; returns the new view."""
         seat = service.seat(token)
         tap = (body.x, body.y) if body.x is not None and body.y is not None else None
@@ -440,42 +447,42 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         return fast(service.view(seat))
 
     @app.post("/api/t/{token}/act")
-    def api_act(token: str, body: ActIn) -> Response:
+    async def api_act(token: str, body: ActIn) -> Response:
         """Run a dice-book action; returns the new view."""
         seat = service.seat(token)
         service.act(seat, body.at, body.action, body.params, body.entropy)
         return fast(service.view(seat))
 
     @app.post("/api/t/{token}/faces")
-    def api_faces(token: str, body: FacesIn) -> Response:
+    async def api_faces(token: str, body: FacesIn) -> Response:
         """Give the faces of the real dice the pending action waits for."""
         seat = service.seat(token)
         service.faces(seat, body.at, body.faces)
         return fast(service.view(seat))
 
     @app.post("/api/t/{token}/real-dice")
-    def api_real_dice(token: str, body: RealDiceIn) -> Response:
+    async def api_real_dice(token: str, body: RealDiceIn) -> Response:
         """This side rolls real dice and types the faces (on), or uses the game's (off)."""
         seat = service.seat(token)
         service.set_real_dice(seat, body.on)
         return fast(service.view(seat))
 
     @app.post("/api/t/{token}/commit")
-    def api_commit(token: str, body: CommitIn) -> Response:
+    async def api_commit(token: str, body: CommitIn) -> Response:
         """Joint dice, phase one: this side's commitment."""
         seat = service.seat(token)
         service.commit(seat, body.digest)
         return fast(service.view(seat))
 
     @app.post("/api/t/{token}/reveal")
-    def api_reveal(token: str, body: RevealIn) -> Response:
+    async def api_reveal(token: str, body: RevealIn) -> Response:
         """Joint dice, phase two: this side's value (checked against its commitment)."""
         seat = service.seat(token)
         service.reveal(seat, body.value, body.entropy)
         return fast(service.view(seat))
 
     @app.post("/api/t/{token}/answer")
-    def api_answer(token: str, body: AnswerIn) -> Response:
+    async def api_answer(token: str, body: AnswerIn) -> Response:
         """Answer the question waiting for this seat; returns the new view."""
         seat = service.seat(token)
         service.answer(seat, body.at, body.answer)
@@ -493,7 +500,7 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         return {"game": name, "links": {role: f"/t/{tok}" for role, tok in links.items()}}
 
     @app.post("/api/t/{token}/end")
-    def api_end(token: str) -> Response:
+    async def api_end(token: str) -> Response:
         """The host ends the game; the seed is revealed."""
         seat = service.seat(token)
         service.end(seat)
