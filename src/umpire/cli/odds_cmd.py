@@ -226,7 +226,7 @@ def show(odds: Any, r: Any, *, as_json: bool, png: str | None) -> None:
     table = Table(title=f"{odds.title} ({r.seed})", title_justify="left")
     table.add_column("outcome")
     table.add_column("%", justify="right")
-    table.add_column("p", justify="right")
+    table.add_column("p", justify="right", overflow="fold")
     table.add_column("", justify="left")
     top = max((o.p for o in odds.outcomes), default=0) or 1
     for o in odds.outcomes:
