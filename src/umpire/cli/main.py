@@ -47,7 +47,6 @@ def _register() -> None:
 
     plain = [
         ("umpire.cli.dice_cmd", "roll_cmd", "roll"),
-        ("umpire.cli.dice_cmd", "odds_cmd", "odds"),
         ("umpire.cli.serve_cmd", "serve_cmd", "serve"),
     ]
     for module, attr, name in plain:
@@ -71,6 +70,12 @@ def _register() -> None:
             "The dice book: a logged game of rolls, tables, random picks and decks.",
         ),
         ("umpire.cli.rules_cmd", "rules_app", "rules", "Rule modules and their labelled defaults."),
+        (
+            "umpire.cli.odds_cmd",
+            "odds_app",
+            "odds",
+            "Exact odds before the dice: every resolution of every module, or dice notation.",
+        ),
         (
             "umpire.lab.cli",
             "lab_app",

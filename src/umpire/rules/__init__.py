@@ -53,6 +53,16 @@ RESOLVERS: tuple[str, ...] = (
 )
 """Typer apps whose commands join ``umpire resolve`` (each module's table rulings)."""
 
+ODDS: tuple[str, ...] = (
+    "umpire.rules.quick_acw.resolutions:RESOLUTIONS",
+    "umpire.rules.action_reaction.resolutions:RESOLUTIONS",
+    "umpire.rules.sequence_cards.resolutions:RESOLUTIONS",
+    "umpire.rules.cwb_events.resolutions:RESOLUTIONS",
+    "umpire.rules.solo_events.resolutions:RESOLUTIONS",
+)
+"""Where each module lists its exact-odds resolutions (``umpire odds``; see
+:mod:`umpire.rules.odds` for the shape)."""
+
 HIDDEN = {"quick_acw"}
 """Old ids that ``umpire rules list`` does not show (they load as the module they became)."""
 

@@ -49,12 +49,22 @@ def multisets(n: int, faces: Sequence[int] = D10) -> Iterator[tuple[tuple[int, .
 def distribution(
     n: int, rule: Callable[[tuple[int, ...]], Any], faces: Sequence[int] = D10
 ) -> dict[Any, Fraction]:
-    """The exact distribution of ``rule`` over every roll of ``n`` dice."""
-    out: dict[Any, Fraction] = {}
-    for combo, p in multisets(n, faces):
+    """The exact distribution of ``rule`` over every roll of ``n`` dice.
+
+    Counts whole ways per sorted roll and divides once at the end (a case burst's 11,440
+    rolls in a few ms, where adding fractions took about 50 ms).
+    """
+    fact = math.factorial(n)
+    facts = [math.factorial(k) for k in range(n + 1)]
+    counts: dict[Any, int] = {}
+    for combo in combinations_with_replacement(faces, n):
+        ways = fact
+        for c in Counter(combo).values():
+            ways //= facts[c]
         key = rule(combo)
-        out[key] = out.get(key, Fraction(0)) + p
-    return out
+        counts[key] = counts.get(key, 0) + ways
+    total = len(faces) ** n
+    return {k: Fraction(w, total) for k, w in counts.items()}
 
 
 # -- solid shot (XI.A.1) -------------------------------------------------------------------
