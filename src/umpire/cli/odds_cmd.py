@@ -125,6 +125,7 @@ def module_app(module: str) -> typer.Typer:
     mine = [r for r in resolutions() if r.module == module]
     app = typer.Typer(
         no_args_is_help=True,
+        add_completion=False,
         help=f"Exact odds of {module}'s resolutions: "
         + ", ".join(f"{r.name} ({r.seed})" for r in mine)
         + ".",
@@ -141,7 +142,7 @@ def module_group(module: str) -> Any:
 
 def resolution_command(r: Any) -> Any:
     """The command of one resolution (for a name only one module offers)."""
-    app = typer.Typer()
+    app = typer.Typer(add_completion=False)
     app.command(r.name, help=f"{r.summary} ({r.seed}).")(resolution_function(r))
     return typer.main.get_command(app)
 
