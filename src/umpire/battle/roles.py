@@ -14,7 +14,7 @@ protocols only; a module's internals stay behind them (held by import-linter).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -116,6 +116,73 @@ def offered(b: Battle, req: Request) -> list[Choice]:
         found: list[Choice] = own(b, req)
         return found
     return b.comp.combat.options(b, req)
+
+
+class Offer:
+    """A candidate order whose legality and words are worked out only when asked.
+
+    A role's ``options`` are its offers that are ``legal()``, as :meth:`choice`, in the same
+    order. A policy that scores candidates by their order and odds (the generic AI's moves)
+    tests the legality of only those it would pick, which is most of the cost of a menu.
+    ``text`` and ``test`` read the battle as it stands: use an offer before anything changes.
+    """
+
+    __slots__ = ("_ok", "_test", "_text", "kind", "odds", "order")
+
+    def __init__(
+        self,
+        order: Order,
+        kind: str,
+        odds: Mapping[str, float],
+        text: str | Callable[[], str],
+        test: Callable[[], bool] | None = None,
+    ):
+        self.order = order
+        self.kind = kind
+        self.odds = odds
+        self._text = text
+        self._test = test
+        self._ok: bool | None = None if test is not None else True
+
+    @classmethod
+    def of(cls, c: Choice) -> Offer:
+        """An offer for a choice already known to be legal."""
+        return cls(c.order, c.kind, c.odds, c.text)
+
+    def legal(self) -> bool:
+        """Is the order legal? (Tested once, on the first call.)"""
+        ok = self._ok
+        if ok is None:
+            assert self._test is not None
+            ok = self._ok = self._test()
+        return ok
+
+    def choice(self) -> Choice:
+        """The offer as a menu line (its words made now)."""
+        text = self._text
+        return Choice(self.order, text if isinstance(text, str) else text(), self.kind, self.odds)
+
+
+def choices(found: Sequence[Offer]) -> list[Choice]:
+    """The legal offers as choices, in order (what a role's ``options`` returns)."""
+    return [o.choice() for o in found if o.legal()]
+
+
+def offers(b: Battle, req: Request) -> list[Offer]:
+    """The same menu as :func:`offered`, as offers: the step's or combat role's own ``offers``
+    when it gives them (an optional seam), else its ``options`` wrapped (all legal)."""
+    step = b.phase().step
+    if getattr(step, "options", None) is not None:
+        lazy = getattr(step, "offers", None)
+        if lazy is not None:
+            mine: list[Offer] = lazy(b, req)
+            return mine
+        return [Offer.of(c) for c in offered(b, req)]
+    lazy = getattr(b.comp.combat, "offers", None)
+    if lazy is not None:
+        theirs: list[Offer] = lazy(b, req)
+        return theirs
+    return [Offer.of(c) for c in b.comp.combat.options(b, req)]
 
 
 class Phase(NamedTuple):

@@ -424,10 +424,18 @@ def _charge(b: Battle, u: Unit, t: Unit, why: bool) -> Charge | str:
         return f"{t.name} is not an enemy unit on the table" if why else ""
     if u.type == "artillery":
         return f"{u.name}: artillery does not charge" if why else ""
+    if not why:
+        # Too far even in the open (rough ground only slows)? The contact point lies
+        # within max(hw, hd) + the charger's depth of the target's centre, so a centre
+        # distance beyond that and the allowance settles it without placing the charger.
+        open_allow = allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
+        gap = math.hypot(t.x - u.x, t.y - u.y) - max(t.hw, t.hd) - u.hd
+        if gap > open_allow + 1e-5:
+            return ""
     x, y, th, flank = contact_point(u, t)
     dist = math.hypot(x - u.x, y - u.y)
-    if not why and dist > allowance(b, u, u.formation, u.mounted, u.limbered, None, False) + 1e-6:
-        return ""  # too far even in the open (rough ground only slows)
+    if not why and dist > open_allow + 1e-6:
+        return ""  # too far even in the open
     board = b.setup.board
     rough = board.path_rough(u.x, u.y, x, y)
     if u.extra and fx(u, "terrain"):
@@ -671,22 +679,25 @@ class FireStep:
 
     def shots(self, b: Battle, u: Unit, exact: bool) -> list[tuple[int, int, list[R.Mod], float]]:
         """The targets this step allows ``u`` (see the class docstring)."""
-        found = targets(b, u, exact=exact)
         if self.plain:
-            return found
+            return targets(b, u, exact=exact)
         if self.blocked_by and u.extra and fx(u, self.blocked_by):
             return []
         us = b.state.units
+        allowed: set[int] | None = None
+        if self.targets == "chargers":  # who may be shot at here, before finding targets
+            allowed = {i for i in charged_at(b, u.side) if us[i].charged}
+            allowed.update(t.i for t in us if t.extra and u.i in t.extra.get("crossed", ()))
+            if not allowed:
+                return []
         out = []
-        for shot in found:
+        for shot in targets(b, u, exact=exact):
             t = us[shot[0]]
             if u.type == "artillery" and self.units != "all":
                 canister = is_canister(b, u, t)
                 if canister == (self.units == "artillery"):
                     continue
-            if self.targets == "chargers" and not (
-                (t.charged and t.i in charged_at(b, u.side)) or u.i in t.extra.get("crossed", ())
-            ):
+            if allowed is not None and t.i not in allowed:
                 continue
             out.append(shot)
         return out
