@@ -201,11 +201,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
         order = _toward(u, ob.x, ob.y, 0.0, 1.0, allow)
         if order[0] == "move":
             moves.append((order, _suffix(_moved(u, order, "move"), f" toward {ob.name}")))
-    for change in S.CHANGES[1:]:
-        try:
-            S.after_change(u, change)
-        except IllegalActionError:
-            continue
+    for change in S.changes_open(u):
         th = math.atan2(enemies[0].y - u.y, enemies[0].x - u.x) if enemies else u.theta
         moves.append((("move", u.x, u.y, th, change), f"{CHANGE_WORDS[change]} in place"))
     if enemies:

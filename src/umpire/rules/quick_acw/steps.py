@@ -146,36 +146,62 @@ def targets(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list
     if cand is None:  # the enemies in contact with no one (cached for the whole side)
         cand = b.memo["free", u.side] = [e for e in b.enemies(u) if not b.touching(us[e])]
     reach = max_range(fc, b.r) + 1e-6
+    # What one pair's shot is (needed, modifiers, range) reads only the two units: each
+    # is kept across changes of the other units, in a row per firer stamped with what
+    # it reads of the firer (its version, marker and fire class), per target with its.
+    ver = b.versions()
+    stamp = (ver[u.i], u.marker, fc)
+    rk = ("shots", u.i, exact)
+    row = b.kept.get(rk)
+    if row is None or row[0] != stamp:
+        row = b.kept[rk] = (stamp, {})
+    known: dict[int, tuple[int, tuple[int, list[R.Mod], float] | None]] = row[1]
+    out = []
     hypot = math.hypot
     rad = b.rad
     ru = rad[u.i]
-    table = b.r.fire_table[fc]
-    out = []
+    ux, uy = u.x, u.y
     for c in cand:
         t = us[c]
-        centre = hypot(t.x - u.x, t.y - u.y)
-        low = centre - ru - rad[c]
-        if low > reach:
+        if hypot(t.x - ux, t.y - uy) - ru - rad[c] > reach:
             continue  # beyond the longest range even from the nearest corners
-        band = -1
-        if not exact:
-            lo, hi = range_bounds(b.box(u), b.box(t), ru, rad[c])
-            band_lo = R.range_band(lo - 1e-7, b.r)
-            if band_lo is not None and band_lo == R.range_band(hi + 1e-7, b.r):
-                band = band_lo
-        if band >= 0:
-            dd = math.nan
-            needed: int | None = table[band] or None
+        e = known.get(c)
+        if e is not None and e[0] == ver[c]:
+            shot = e[1]
         else:
-            dd = b.dist(u.i, c)
-            needed = R.fire_needed(fc, dd, b.r)
-        if needed is None or not b.in_arc(u, t):
+            shot = _shot(b, u, t, fc, exact)
+            known[c] = (ver[c], shot)
+        if shot is None:
             continue
         if not touching and not b.sees(u, t):
             continue
-        out.append((c, needed, fire_mods(b, u, fc, t), dd))
+        out.append((c, *shot))
     b.memo[key] = out
     return out
+
+
+def _shot(
+    b: Battle, u: Unit, t: Unit, fc: str, exact: bool
+) -> tuple[int, list[R.Mod], float] | None:
+    """(needed, modifiers, range) of ``u`` firing at ``t``, sight aside; None: out of range
+    or arc. The range is NaN where the band is settled without it (``exact=False``)."""
+    rad = b.rad
+    ru, rt = rad[u.i], rad[t.i]
+    band = -1
+    if not exact:
+        lo, hi = range_bounds(b.box(u), b.box(t), ru, rt)
+        band_lo = R.range_band(lo - 1e-7, b.r)
+        if band_lo is not None and band_lo == R.range_band(hi + 1e-7, b.r):
+            band = band_lo
+    if band >= 0:
+        dd = math.nan
+        needed: int | None = b.r.fire_table[fc][band] or None
+    else:
+        dd = b.dist(u.i, t.i)
+        needed = R.fire_needed(fc, dd, b.r)
+    if needed is None or not b.in_arc(u, t):
+        return None
+    return needed, fire_mods(b, u, fc, t), dd
 
 
 def range_bounds(a: Box, b_: Box, ra: float, rb: float) -> tuple[float, float]:
@@ -284,6 +310,26 @@ def after_change(u: Unit, change: str) -> tuple[str, bool, bool, str | None]:
             raise IllegalActionError(f"{u.name} is already {change}ed")
         return f, m, change == "limber", "formation"
     raise IllegalActionError(f"unknown formation change '{change}' (known: {', '.join(CHANGES)})")
+
+
+_CAN_CHANGE: dict[tuple[str, str, bool, bool], tuple[str, ...]] = {}
+
+
+def changes_open(u: Unit) -> tuple[str, ...]:
+    """The formation changes ``u`` can make now (those :func:`after_change` does not
+    refuse), in the order of ``CHANGES``; known per troop type and formation."""
+    key = (u.type, u.formation, u.mounted, u.limbered)
+    found = _CAN_CHANGE.get(key)
+    if found is None:
+        ok = []
+        for change in CHANGES[1:]:
+            try:
+                after_change(u, change)
+            except IllegalActionError:
+                continue
+            ok.append(change)
+        found = _CAN_CHANGE[key] = tuple(ok)
+    return found
 
 
 def allowance(
