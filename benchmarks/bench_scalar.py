@@ -7,15 +7,29 @@ kept; the scenarios take turns within each repeat so a drift of the shared machi
 alike. Prints battles/s/core, ms per battle, decisions and dice per battle, and the ratio to
 the goal.
 
+With ``--compiled`` it runs the mypyc-compiled copy that ``build_mypyc.py`` makes (it
+refuses a copy older than the sources).
+
 Run: .venv/bin/python benchmarks/bench_scalar.py [N] [--repeat R] [--scenario NAME ...]
-     [--profile NAME] (a pyinstrument profile of N battles of one scenario instead)
+     [--compiled] [--profile NAME] (a pyinstrument profile of N battles of one scenario)
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
+import sys
 import time
+from pathlib import Path
+from typing import Any
+
+if "--compiled" in sys.argv:  # before umpire is imported
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from build_mypyc import OUT, current
+
+    if not current():
+        sys.exit("build/mypyc is older than src/: run benchmarks/build_mypyc.py")
+    sys.path.insert(0, str(OUT / "src"))
 
 from umpire.ai import make_policy
 from umpire.battle.run import play
@@ -55,6 +69,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="timed runs; the best is kept")
     ap.add_argument("--scenario", action="append", help="only these scenarios (repeatable)")
     ap.add_argument("--profile", metavar="NAME", help="profile one scenario instead")
+    ap.add_argument("--compiled", action="store_true", help="run the mypyc-compiled copy")
     args = ap.parse_args()
     if args.profile:
         profile(args.profile, args.n)
@@ -68,9 +83,11 @@ def main() -> None:
             got = run(name, args.n)
             if name not in best or got[0] < best[name][0]:
                 best[name] = got
+    engine: Any = sys.modules["umpire.battle.engine"]
+    kind = "mypyc-compiled" if engine.__file__.endswith(".so") else "pure Python"
     print(
-        f"scalar engine, AI against AI, one process, one core, {args.n} battles per scenario, "
-        f"best of {args.repeat}; Python {platform.python_version()}"
+        f"scalar engine ({kind}), AI against AI, one process, one core, {args.n} battles "
+        f"per scenario, best of {args.repeat}; Python {platform.python_version()}"
     )
     print(
         f"{'scenario':<20} {'battles/s':>10} {'ms/battle':>10} {'decisions':>10} "

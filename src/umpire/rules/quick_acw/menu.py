@@ -101,8 +101,11 @@ def charge_choice(b: Battle, u: Unit, v: Unit) -> Choice | None:
 def charge_offer(b: Battle, u: Unit, v: Unit) -> Offer | None:
     """:func:`charge_choice` as an offer (None when the charge is illegal)."""
     opt = S.charge_option(b, u, v)
-    if opt is None:
-        return None
+    return None if opt is None else _charge_offer(b, u, v, opt)
+
+
+def _charge_offer(b: Battle, u: Unit, v: Unit, opt: S.Charge) -> Offer:
+    """The offer of a legal charge (``opt``: where it ends, flank, distance)."""
     *_, flank, dist = opt
     o = charge_odds(*S.charge_mods(b, u, v, flank))
     melee = o.melee
@@ -179,10 +182,8 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
     enemies = [v for v in b.state.units if v.alive and v.side != u.side]
     enemies.sort(key=lambda v: (v.x - u.x) ** 2 + (v.y - u.y) ** 2)
     if u.type != "artillery":
-        for v in enemies[:8]:
-            c = charge_offer(b, u, v)
-            if c is not None:
-                out.append(c)
+        for v, opt in S.charge_options(b, u, enemies[:8]):
+            out.append(_charge_offer(b, u, v, opt))
     if out and u.extra and fx(u, "must_charge"):
         return out  # unit effect must_charge: a charge it must make, when it can
     moves: list[tuple[Order, str | Callable[[], str]]] = []

@@ -454,6 +454,23 @@ def charge_option(b: Battle, u: Unit, t: Unit) -> Charge | None:
     return None if isinstance(res, str) else res
 
 
+def charge_options(b: Battle, u: Unit, ts: list[Unit]) -> list[tuple[Unit, Charge]]:
+    """:func:`charge_option` for each of ``ts`` (the legal ones, in order), the charger's
+    own tests made once (a menu tries its eight nearest enemies)."""
+    if b.status.move_limit(b, u) != "free" or u.type == "artillery":
+        return []
+    if u.extra and (fx(u, "no_move") or fx(u, "no_charge") or fx(u, "no_act")):
+        return []
+    open_allow = allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
+    out = []
+    for t in ts:
+        if t.alive and t.side != u.side:
+            res = _charge_to(b, u, t, False, open_allow)
+            if not isinstance(res, str):
+                out.append((t, res))
+    return out
+
+
 def _charge(b: Battle, u: Unit, t: Unit, why: bool) -> Charge | str:
     limit = b.status.move_limit(b, u)
     if limit != "free":
@@ -470,11 +487,17 @@ def _charge(b: Battle, u: Unit, t: Unit, why: bool) -> Charge | str:
         return f"{t.name} is not an enemy unit on the table" if why else ""
     if u.type == "artillery":
         return f"{u.name}: artillery does not charge" if why else ""
+    return _charge_to(
+        b, u, t, why, allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
+    )
+
+
+def _charge_to(b: Battle, u: Unit, t: Unit, why: bool, open_allow: float) -> Charge | str:
+    """The geometry of a charge the charger may make (its move in the open: ``open_allow``)."""
     if not why:
         # Too far even in the open (rough ground only slows)? The contact point lies
         # within max(hw, hd) + the charger's depth of the target's centre, so a centre
         # distance beyond that and the allowance settles it without placing the charger.
-        open_allow = allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
         gap = math.hypot(t.x - u.x, t.y - u.y) - max(t.hw, t.hd) - u.hd
         if gap > open_allow + 1e-5:
             return ""
