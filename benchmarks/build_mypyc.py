@@ -44,7 +44,16 @@ HOT = [
     "umpire/rules/sequence_cards/sequence.py",
     "umpire/rules/sequence_cards/status.py",
     "umpire/rules/sequence_cards/ladder.py",
+    "umpire/rules/quick_acw/rules.py",
     "umpire/rules/action_reaction/steps.py",
+    "umpire/rules/action_reaction/officers.py",
+    "umpire/rules/action_reaction/h2h.py",
+    "umpire/rules/action_reaction/melee.py",
+    "umpire/rules/action_reaction/artillery.py",
+    "umpire/rules/action_reaction/fire.py",
+    "umpire/rules/action_reaction/movement.py",
+    "umpire/rules/action_reaction/terrain.py",
+    "umpire/rules/solo_events/events.py",
 ]
 """The modules compiled: where the pyinstrument profiles of the six shipped scenarios
 spend their time (benchmarks/RESULTS.md)."""

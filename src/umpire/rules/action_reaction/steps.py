@@ -587,10 +587,10 @@ def expected(dist: dict[int, Fraction]) -> float:
 
 def odds(b: Battle, fn: Callable[..., _T], *args: Any) -> _T:
     """``fn(*args)``, an exact odds function of its arguments and the rules data, worked
-    out once per battle (the data cannot change within one): menus ask it again and again.
-    Do not change what it returns."""
-    key = ("003-odds", fn, *args)
-    kept = b.kept
+    out once per setup (``Setup.odds``: every battle on the scenario shares it): menus ask
+    it again and again. Do not change what it returns."""
+    key = ("003", fn, *args)
+    kept = b.setup.odds
     if key in kept:
         found: _T = kept[key]
         return found

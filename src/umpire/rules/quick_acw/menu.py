@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING
 
 from umpire.battle.effects import fx
@@ -64,14 +64,20 @@ def fire_offers(b: Battle, u: Unit) -> list[Offer]:
         if u.extra:
             mods = mods + S.fire_effects(b, u, v, reaction)
         m = sum(x.value for x in mods)
-        o = fire_odds(needed, m, b.r)
-        value = float(o.expected_stands)
+        hit, value = fire_numbers(needed, m, b.r)
         finish = R.is_removed(v.stands - 1, v.stands0, b.r)
-        odds = {"p": float(o.hit), "inflict": value, "finish": 1.0 if finish else 0.0}
+        odds = {"p": hit, "inflict": value, "finish": 1.0 if finish else 0.0}
         out.append(Offer(("fire", t), "fire", odds, partial(_fire_text, b, u, v, needed, m, rng)))
     out.sort(key=lambda c: -c.odds["inflict"])
     out.append(Offer(("hold",), "hold", {}, "hold fire"))
     return out
+
+
+@cache
+def fire_numbers(needed: int, mod: int, r: R.Rules) -> tuple[float, float]:
+    """(P(hit), E[stands lost]) of one fire roll (``odds.fire_odds``), as floats."""
+    o = fire_odds(needed, mod, r)
+    return float(o.hit), float(o.expected_stands)
 
 
 def _fire_text(b: Battle, u: Unit, v: Unit, needed: int, m: int, rng: float) -> str:
@@ -107,26 +113,33 @@ def charge_offer(b: Battle, u: Unit, v: Unit) -> Offer | None:
 def _charge_offer(b: Battle, u: Unit, v: Unit, opt: S.Charge) -> Offer:
     """The offer of a legal charge (``opt``: where it ends, flank, distance)."""
     *_, flank, dist = opt
-    o = charge_odds(*S.charge_mods(b, u, v, flank))
-    melee = o.melee
-    a_lost = sum(k * p for k, p in enumerate(melee.a_lost))
-    b_lost = sum(k * p for k, p in enumerate(melee.b_lost))
-    fought = o.charge_passes * o.target_stands
-    good = float(o.favourable)
-    odds = {
-        "p": good,
-        "goes_in": float(o.charge_passes),
-        "inflict": float(fought * b_lost),
-        "suffer": float(fought * a_lost),
-    }
+    good, goes_in, inflict, suffer = charge_numbers(*S.charge_mods(b, u, v, flank))
+    odds = {"p": good, "goes_in": goes_in, "inflict": inflict, "suffer": suffer}
 
     def text() -> str:
         return (
             f'charge {v.name}{" in the flank" if flank else ""}: {dist:.1f}", '
-            f"goes in {pct(float(o.charge_passes))}, drives it off {pct(good)}"
+            f"goes in {pct(goes_in)}, drives it off {pct(good)}"
         )
 
     return Offer(("charge", v.i), "charge", odds, text)
+
+
+@cache
+def charge_numbers(*mods: int) -> tuple[float, float, float, float]:
+    """(P(drives it off), P(goes in), E[enemy stands lost], E[own stands lost]) of a charge
+    with the numbers of ``steps.charge_mods``, exactly (``odds.charge_odds``), as floats."""
+    o = charge_odds(*mods)
+    melee = o.melee
+    a_lost = sum(k * p for k, p in enumerate(melee.a_lost))
+    b_lost = sum(k * p for k, p in enumerate(melee.b_lost))
+    fought = o.charge_passes * o.target_stands
+    return (
+        float(o.favourable),
+        float(o.charge_passes),
+        float(fought * b_lost),
+        float(fought * a_lost),
+    )
 
 
 def _toward(u: Unit, x: float, y: float, stop: float, frac: float, allow: float) -> Order:
