@@ -772,21 +772,11 @@ class FireStep:
 
     def _chargers(self, b: Battle, u: Unit) -> set[int]:
         """The units ``u`` may shoot at in a ``chargers`` step: those that charged its side
-        and those that crossed its field of fire. Nothing fired in this step changes the
-        marks, so they are gathered once per step and side (until the board changes)."""
-        st = b.state
-        us = st.units
-        key = ("chargers", st.turn, st.seq, u.side)
-        marks: tuple[set[int], dict[int, set[int]]] | None = b.memo.get(key)
-        if marks is None:
-            crossed: dict[int, set[int]] = {}
-            for t in us:
-                if t.extra:
-                    for f in t.extra.get("crossed", ()):
-                        crossed.setdefault(f, set()).add(t.i)
-            charged = {i for i in charged_at(b, u.side) if us[i].charged}
-            marks = b.memo[key] = (charged, crossed)
-        return marks[0] | marks[1].get(u.i, set())
+        and those that crossed its field of fire."""
+        us = b.state.units
+        allowed = {i for i in charged_at(b, u.side) if us[i].charged}
+        allowed.update(t.i for t in us if t.extra and u.i in t.extra.get("crossed", ()))
+        return allowed
 
     def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
         u = b.state.units[actor]
