@@ -178,6 +178,12 @@ def offers(b: Battle, req: Request) -> list[Offer]:
             mine: list[Offer] = lazy(b, req)
             return mine
         return [Offer.of(c) for c in offered(b, req)]
+    return combat_offers(b, req)
+
+
+def combat_offers(b: Battle, req: Request) -> list[Offer]:
+    """The combat role's menu for ``req`` as offers: its own ``offers`` when it gives them,
+    else its ``options`` wrapped (another role asking "could this unit charge?")."""
     lazy = getattr(b.comp.combat, "offers", None)
     if lazy is not None:
         theirs: list[Offer] = lazy(b, req)

@@ -775,7 +775,13 @@ class FireStep:
         and those that crossed its field of fire."""
         us = b.state.units
         allowed = {i for i in charged_at(b, u.side) if us[i].charged}
-        allowed.update(t.i for t in us if t.extra and u.i in t.extra.get("crossed", ()))
+        me = u.i
+        for t in us:
+            ex = t.extra
+            if ex:
+                crossed = ex.get("crossed")
+                if crossed and me in crossed:
+                    allowed.add(t.i)
         return allowed
 
     def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
