@@ -56,7 +56,10 @@ HOT = [
     "umpire/rules/solo_events/events.py",
 ]
 """The modules compiled: where the pyinstrument profiles of the six shipped scenarios
-spend their time (benchmarks/RESULTS.md)."""
+spend their time (benchmarks/RESULTS.md). Not ``umpire.battle.roles`` (rule modules
+subclass its ``AutoStep`` and ``FixedTurn``, and an interpreted class cannot subclass a
+compiled one; compiling it and the role modules gained nothing measurable) nor
+``umpire.dice.sources`` (the engine's context subclasses ``DiceSource``)."""
 
 
 def digest(src: Path) -> str:
