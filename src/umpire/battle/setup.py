@@ -48,9 +48,10 @@ class Setup:
     turns: int
     tie: str
     comp: Composition
-    odds: dict[Any, Any] = field(default_factory=dict)
+    kept: dict[Any, Any] = field(default_factory=dict)
     """Rule modules' answers that read only the scenario and its rules (exact odds of a
-    roll): worked out once and kept for every battle on this setup."""
+    roll, the board's walls prepared for a test): worked out once and kept for every
+    battle on this setup."""
 
 
 def new_state(s: Scenario, comp: Composition | None = None) -> State:

@@ -372,12 +372,34 @@ def walls_between(b: Battle, x0: float, y0: float, x1: float, y1: float) -> list
     """Reading ``walls_and_fences``: the XVI kinds of the walls a line crosses."""
     import shapely
 
-    line = shapely.LineString([(x0, y0), (x1, y1)])
+    lo_x, hi_x = (x0, x1) if x0 < x1 else (x1, x0)
+    lo_y, hi_y = (y0, y1) if y0 < y1 else (y1, y0)
+    line = None
     out = []
-    for f in b.setup.board.features:
-        if f.kind == "wall" and line.intersects(f.geometry()):
-            out.append({"rail": "rail_fence", "worm": "worm_fence"}.get(f.variant, "stone_wall"))
+    for kind, ax, bx, ay, by, wall in _walls(b):
+        if hi_x < ax or lo_x > bx or hi_y < ay or lo_y > by:
+            continue  # the boxes do not meet: the line cannot touch the wall
+        if line is None:
+            line = shapely.LineString([(x0, y0), (x1, y1)])
+        if line.intersects(wall):
+            out.append(kind)
     return out
+
+
+def _walls(b: Battle) -> list[tuple[str, float, float, float, float, Any]]:
+    """The board's walls: (XVI kind, x range, y range, shapely line), made once per setup."""
+    key = ("003", "walls")
+    found: list[tuple[str, float, float, float, float, Any]] | None = b.setup.kept.get(key)
+    if found is None:
+        found = []
+        for f in b.setup.board.features:
+            if f.kind == "wall":
+                kind = {"rail": "rail_fence", "worm": "worm_fence"}.get(f.variant, "stone_wall")
+                xs = [p[0] for p in f.points]
+                ys = [p[1] for p in f.points]
+                found.append((kind, min(xs), max(xs), min(ys), max(ys), f.geometry()))
+        b.setup.kept[key] = found
+    return found
 
 
 def fire_line(u: Unit) -> int:
@@ -587,10 +609,10 @@ def expected(dist: dict[int, Fraction]) -> float:
 
 def odds(b: Battle, fn: Callable[..., _T], *args: Any) -> _T:
     """``fn(*args)``, an exact odds function of its arguments and the rules data, worked
-    out once per setup (``Setup.odds``: every battle on the scenario shares it): menus ask
+    out once per setup (``Setup.kept``: every battle on the scenario shares it): menus ask
     it again and again. Do not change what it returns."""
     key = ("003", fn, *args)
-    kept = b.setup.odds
+    kept = b.setup.kept
     if key in kept:
         found: _T = kept[key]
         return found
@@ -862,11 +884,31 @@ def give_way_odds(b: Battle, u: Unit, t: Unit) -> tuple[Fraction, Fraction]:
     """Exact (P(``t`` gives way), P(``t`` fires)) when ``u``'s charge reaches it: it reacts
     (XIII.A.2, reading ``cheer_and_hear``), rolls the d10 list (XIII.B.1), and its officers
     may hold it (XIII.B.2, reading ``any_officer_rallies``)."""
-    p = M.reacts_odds(clear_field(b, u, t))
-    ro = odds(b, M.reaction_odds)
-    hold = odds(b, O.rally_odds, int(book(b, t)["off"]))
+    return odds(b, _give_way, clear_field(b, u, t), int(book(b, t)["off"]))
+
+
+def _give_way(clear: bool, officers: int) -> tuple[Fraction, Fraction]:
+    """:func:`give_way_odds` from what it reads: a clear field, the defender's officers."""
+    p = M.reacts_odds(clear)
+    ro = M.reaction_odds()
+    hold = O.rally_odds(officers)
     away = ro.get("retreat", Fraction(0)) + ro.get("withdraw", Fraction(0))
     return p * away * (1 - hold), p * ro.get("fire", Fraction(0))
+
+
+def _charge_numbers(
+    reach: Fraction, away: Fraction, n: int, m: int
+) -> tuple[float, float, float, float]:
+    """(P(win), P(reach), P(the defender wins the first strike), the attacker's losing
+    chance) of a charge as floats: the exact products :func:`charge_choice` offers."""
+    strike = loser_odds(min(n, 12), min(m, 12))
+    win = reach * (1 - away) * strike["defender"]
+    return (
+        float(win),
+        float(strike["defender"]),
+        float(reach),
+        float(reach * (1 - away) * strike["attacker"]),
+    )
 
 
 def charge_choice(b: Battle, u: Unit, t: Unit) -> Choice | None:
@@ -880,22 +922,16 @@ def charge_choice(b: Battle, u: Unit, t: Unit) -> Choice | None:
     else:
         n = u.stands
         m = min(t.stands, n + 1)
-    strike = odds(b, loser_odds, min(n, 12), min(m, 12))
     away, fires = give_way_odds(b, u, t)
-    win = reach * (1 - away) * strike["defender"]
+    win, first, goes_in, lost = odds(b, _charge_numbers, reach, away, n, m)
     per = int(cfg(b)["hits_per_piece"])
     return Choice(
         ("charge", t.i),
-        f"charge {t.name}: reaches {float(reach):.0%}; it gives way {float(away):.0%}, "
+        f"charge {t.name}: reaches {goes_in:.0%}; it gives way {float(away):.0%}, "
         f"fires {float(fires):.0%}; if it stands, {u.name} wins the first strike "
-        f"{float(strike['defender']):.0%} ({n} against {m} dice)",
+        f"{first:.0%} ({n} against {m} dice)",
         "charge",
-        {
-            "p": float(win),
-            "goes_in": float(reach),
-            "inflict": float(win) * n / per,
-            "suffer": float(reach * (1 - away) * strike["attacker"]) * m / per,
-        },
+        {"p": win, "goes_in": goes_in, "inflict": win * n / per, "suffer": lost * m / per},
     )
 
 
