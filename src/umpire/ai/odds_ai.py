@@ -102,7 +102,11 @@ class OddsAI:
                 return s
 
             here = score(u.x, u.y) + 0.25  # holding wins ties: no move for nothing
-            holds = any(c.kind == "hold" and c.legal() for c in opts)
+            holds = False
+            for c in reversed(opts):  # the menus put holding last
+                if c.kind == "hold" and c.legal():
+                    holds = True
+                    break
             scored = [(score(float(c.order[1]), float(c.order[2])), k) for k, c in enumerate(moves)]
             scored.sort(key=lambda sk: -sk[0])  # stable: the earlier of two equal moves first
             for s, k in scored:

@@ -166,21 +166,17 @@ RALLY = (
 )
 
 
-def _moved(u: Unit, order: Order, word: str) -> Callable[[], str]:
-    """The words of a move ``word`` ("advance", "move") ending "{d}" {rest}"."""
-    return lambda: f'{word} {math.hypot(order[1] - u.x, order[2] - u.y):.1f}"'
+def _move_words(u: Unit, order: Order, word: str, tail: str) -> str:
+    """The words of a move: ``word``, its length, ``tail`` ("advance 6.0" toward ...")."""
+    return f'{word} {math.hypot(order[1] - u.x, order[2] - u.y):.1f}"{tail}'
 
 
-def _legal_move(b: Battle, u: Unit, order: Order) -> Callable[[], bool]:
+def _move_legal(b: Battle, u: Unit, order: Order) -> bool:
     """The legality test of a move offer (``steps.move_ok``, a refused change is illegal)."""
-
-    def test() -> bool:
-        try:
-            return S.move_ok(b, u, order[1], order[2], order[3], order[4])
-        except IllegalActionError:
-            return False
-
-    return test
+    try:
+        return S.move_ok(b, u, order[1], order[2], order[3], order[4])
+    except IllegalActionError:
+        return False
 
 
 def move_offers(b: Battle, u: Unit) -> list[Offer]:
@@ -206,15 +202,15 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
         for frac, word in ((1.0, "advance"), (0.5, "advance half a move")):
             order = _toward(u, en.x, en.y, 4.0, frac, allow)
             if order[0] == "move":
-                moves.append((order, _suffix(_moved(u, order, word), f" toward {en.name}")))
+                moves.append((order, partial(_move_words, u, order, word, f" toward {en.name}")))
         back = _toward(u, 2 * u.x - en.x, 2 * u.y - en.y, 0.0, 1.0, allow)
         if back[0] == "move":
             back = (*back[:3], u.theta, "")
-            moves.append((back, _suffix(_moved(u, back, "fall back"), " facing the enemy")))
+            moves.append((back, partial(_move_words, u, back, "fall back", " facing the enemy")))
     for ob in b.setup.objectives:
         order = _toward(u, ob.x, ob.y, 0.0, 1.0, allow)
         if order[0] == "move":
-            moves.append((order, _suffix(_moved(u, order, "move"), f" toward {ob.name}")))
+            moves.append((order, partial(_move_words, u, order, "move", f" toward {ob.name}")))
     for change in S.changes_open(u):
         th = math.atan2(enemies[0].y - u.y, enemies[0].x - u.x) if enemies else u.theta
         moves.append((("move", u.x, u.y, th, change), f"{CHANGE_WORDS[change]} in place"))
@@ -224,14 +220,9 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
         if abs(math.remainder(th - u.theta, 2 * math.pi)) > 0.05:
             moves.append((("move", u.x, u.y, th, ""), f"wheel to face {en.name}"))
     for order, text in moves:
-        out.append(Offer(order, "move", {}, text, _legal_move(b, u, order)))
+        out.append(Offer(order, "move", {}, text, partial(_move_legal, b, u, order)))
     out.append(HOLD)
     return out
-
-
-def _suffix(head: Callable[[], str], tail: str) -> Callable[[], str]:
-    """Words made later: ``head()`` then ``tail``."""
-    return lambda: head() + tail
 
 
 def leader_choices(b: Battle, li: int) -> list[Choice]:
