@@ -34,6 +34,7 @@ HOT = [
     "umpire/battle/victory.py",
     "umpire/battle/effects.py",
     "umpire/battle/run.py",
+    "umpire/battle/menus.py",
     "umpire/board/geometry.py",
     "umpire/board/terrain.py",
     "umpire/ai/odds_ai.py",
