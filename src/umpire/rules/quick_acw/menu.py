@@ -23,7 +23,8 @@ from umpire.rules.quick_acw.odds import charge_odds, fire_odds
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
-    from umpire.battle.state import Unit
+    from umpire.battle.state import Leader, Unit
+    from umpire.board import Board
 
 CHANGE_WORDS = {
     "line": "form line",
@@ -240,15 +241,22 @@ def leader_offers(b: Battle, li: int) -> list[Offer]:
     mine.sort(key=lambda u: (u.leader != li, math.hypot(u.x - ld.x, u.y - ld.y)))
     for u in mine[:8]:
         d = math.hypot(u.x - ld.x, u.y - ld.y)
-
-        def reach(u: Unit = u, d: float = d) -> bool:
-            rough = board.path_rough(ld.x, ld.y, u.x, u.y)
-            return bool(d <= rate.open * (rate.rough if rough else 1.0) + 1e-6)
-
-        where = "stays with" if ld.attached == u.i else f'rides {d:.1f}" to join'
-        text = f"{ld.name} {where} {u.name}"
+        reach = partial(_leader_reaches, board, rate, ld, u, d)
+        text = partial(_leader_words, ld, u, d)
         out.append(Offer(("leader", u.x, u.y, u.i), "leader", {}, text, reach))
     return out
+
+
+def _leader_reaches(board: Board, rate: R.MoveRate, ld: Leader, u: Unit, d: float) -> bool:
+    """Seed 002 COMMAND: can leader ``ld`` ride the ``d`` inches to ``u`` (half in rough)?"""
+    rough = board.path_rough(ld.x, ld.y, u.x, u.y)
+    return bool(d <= rate.open * (rate.rough if rough else 1.0) + 1e-6)
+
+
+def _leader_words(ld: Leader, u: Unit, d: float) -> str:
+    """The words of a leader's join."""
+    where = "stays with" if ld.attached == u.i else f'rides {d:.1f}" to join'
+    return f"{ld.name} {where} {u.name}"
 
 
 def options(b: Battle, req: Request) -> list[Choice]:
