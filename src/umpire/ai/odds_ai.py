@@ -1,10 +1,14 @@
 """The generic AI: plays any composition by the combat role's exact odds.
 
-For each request it reads the legal orders with their odds (``options`` seam) and
+For each request it reads the legal orders with their odds (``offers`` seam) and
 chooses: fire at the best expected stands lost (more for finishing a unit off); charge
 when the exact chance of driving the enemy off and the expected stands gained beat the
 expected stands lost; otherwise move by the scenario's posture (attack: close with the
 nearest enemy; defend: hold the nearest objective), preferring cover and command.
+
+It scores candidates before testing their legality, and tests them best first: the
+first legal one is the one it would pick from the full menu (ties go to the earlier
+offer, as ``max`` over the menu does), so most candidates are never tested.
 """
 
 from __future__ import annotations
@@ -12,10 +16,12 @@ from __future__ import annotations
 import math
 
 from umpire.battle.engine import Battle, Order, Request
-from umpire.battle.roles import Choice, offered
+from umpire.battle.roles import Offer, offers
 
 CHARGE_THRESHOLD = 0.5
 """Charge when P(the enemy is driven off) exceeds this and the charge gains stands."""
+
+HOLD: Order = ("hold",)
 
 
 class OddsAI:
@@ -25,7 +31,7 @@ class OddsAI:
 
     def decide(self, b: Battle, req: Request) -> Order:
         """The best offered order for ``req``."""
-        opts = offered(b, req)
+        opts = offers(b, req)
         if req.kind == "leader":
             return self.leader(b, req, opts)
         if req.kind == "fire":
@@ -34,37 +40,44 @@ class OddsAI:
             return self.move(b, req, opts)
         return self.pick(opts)
 
-    def pick(self, opts: list[Choice]) -> Order:
+    def pick(self, opts: list[Offer]) -> Order:
         """Any other decision (an event's choice): the option its odds value most."""
-        if not opts:
-            return ("hold",)
-        return max(opts, key=lambda c: c.odds.get("value", c.odds.get("p", 0.0))).order
+        legal = [c for c in opts if c.legal()]
+        if not legal:
+            return HOLD
+        return max(legal, key=lambda c: c.odds.get("value", c.odds.get("p", 0.0))).order
 
-    def leader(self, b: Battle, req: Request, opts: list[Choice]) -> Order:
+    def leader(self, b: Battle, req: Request, opts: list[Offer]) -> Order:
         """Join the unit nearest the middle of his own units."""
         ld = b.state.leaders[req.actor]
         mine = [u for u in b.state.units if u.alive and u.leader == ld.i]
         joins = [c for c in opts if c.kind == "leader"]
         if not mine or not joins:
-            return ("hold",)
+            return HOLD
         cx = sum(u.x for u in mine) / len(mine)
         cy = sum(u.y for u in mine) / len(mine)
-        best = min(joins, key=lambda c: (c.order[1] - cx) ** 2 + (c.order[2] - cy) ** 2)
-        return best.order
+        ranked = sorted(
+            range(len(joins)),
+            key=lambda k: (joins[k].order[1] - cx) ** 2 + (joins[k].order[2] - cy) ** 2,
+        )
+        for k in ranked:  # sorted is stable: the earlier of two equal joins first
+            if joins[k].legal():
+                return joins[k].order
+        return HOLD
 
-    def fire(self, opts: list[Choice]) -> Order:
+    def fire(self, opts: list[Offer]) -> Order:
         """Fire at the highest expected loss; finishing a unit off counts half again."""
         best: tuple[float, Order] | None = None
         for c in opts:
-            if c.kind != "fire":
+            if c.kind != "fire" or not c.legal():
                 continue
             value = c.odds.get("inflict", c.odds.get("p", 0.0))
             value *= 1.5 if c.odds.get("finish") else 1.0
             if best is None or value > best[0]:
                 best = (value, c.order)
-        return ("hold",) if best is None else best[1]
+        return HOLD if best is None else best[1]
 
-    def move(self, b: Battle, req: Request, opts: list[Choice]) -> Order:
+    def move(self, b: Battle, req: Request, opts: list[Offer]) -> Order:
         """Charge when it pays, else move toward the posture's goal, into cover if near."""
         charges = [
             c
@@ -72,28 +85,39 @@ class OddsAI:
             if c.kind == "charge"
             and c.odds.get("p", 0.0) > CHARGE_THRESHOLD
             and c.odds.get("inflict", 0.0) >= c.odds.get("suffer", 0.0)
+            and c.legal()
         ]
         if charges:
             return max(charges, key=lambda c: (c.odds["p"], c.odds.get("inflict", 0.0))).order
         moves = [c for c in opts if c.kind == "move"]
-        if not moves:
-            kinds = {c.kind for c in opts}
-            return ("hold",) if "hold" in kinds or not opts else opts[0].order
-        u = b.state.units[req.actor]
-        gx, gy, stop = self.goal(b, req)
-        board = b.setup.board
+        if moves:
+            u = b.state.units[req.actor]
+            gx, gy, stop = self.goal(b, req)
+            board = b.setup.board
 
-        def score(x: float, y: float) -> float:
-            s = -abs(math.hypot(gx - x, gy - y) - stop)
-            if board.in_cover(x, y):
-                s += 3.0
-            return s
+            def score(x: float, y: float) -> float:
+                s = -abs(math.hypot(gx - x, gy - y) - stop)
+                if board.in_cover(x, y):
+                    s += 3.0
+                return s
 
-        here = score(u.x, u.y) + 0.25  # holding wins ties: no move for nothing
-        best = max(moves, key=lambda c: score(float(c.order[1]), float(c.order[2])))
-        if score(float(best.order[1]), float(best.order[2])) > here:
-            return best.order
-        return ("hold",)
+            here = score(u.x, u.y) + 0.25  # holding wins ties: no move for nothing
+            holds = False
+            for c in reversed(opts):  # the menus put holding last
+                if c.kind == "hold" and c.legal():
+                    holds = True
+                    break
+            scored = [(score(float(c.order[1]), float(c.order[2])), k) for k, c in enumerate(moves)]
+            scored.sort(key=lambda sk: -sk[0])  # stable: the earlier of two equal moves first
+            for s, k in scored:
+                if s <= here and holds:
+                    return HOLD  # no legal move left can beat holding
+                if moves[k].legal():
+                    return moves[k].order if s > here else HOLD
+        legal = [c for c in opts if c.legal()]
+        if not legal or any(c.kind == "hold" for c in legal):
+            return HOLD
+        return legal[0].order
 
     def goal(self, b: Battle, req: Request) -> tuple[float, float, float]:
         """(x, y, distance to keep): the nearest enemy to attack, or an objective to hold."""

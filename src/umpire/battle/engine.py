@@ -78,6 +78,7 @@ class Battle:
         "_ver",
         "comp",
         "geo",
+        "kept",
         "lines",
         "memo",
         "narrate",
@@ -117,6 +118,7 @@ class Battle:
         self._seen: dict[tuple[int, int], tuple[tuple[int, int], bool]] = {}
         self._los: dict[tuple[float, float, float, float], bool] = {}  # terrain only
         self.memo: dict[Any, Any] = {}  # rule modules: answers valid until any change
+        self.kept: dict[Any, Any] = {}  # rule modules: answers stamped with unit versions
         self.dirty()
 
     # -- narrative ---------------------------------------------------------------
@@ -234,6 +236,13 @@ class Battle:
         self._seen = {}
         self._adj = None
         self.memo.clear()
+        self.kept.clear()  # the versions start again from 0
+
+    def versions(self) -> list[int]:
+        """Each unit's version, bumped by :meth:`changed` (read only): a rule module stamps
+        an answer about a few units with theirs and keeps it in ``kept`` across changes of
+        the others (``memo`` forgets everything at any change)."""
+        return self._ver
 
     def changed(self, u: Unit) -> None:
         """Forget what involves ``u``: call after it moves, changes size or leaves.
@@ -404,7 +413,25 @@ class Battle:
         for k in range(0, 8, 2):
             if not (0 <= cs[k] <= w and 0 <= cs[k + 1] <= h):
                 return False
-        return next(self._overlapping(u, b, ignore), None) is None
+        # _overlapping's loop written out (the hot path of every move tested)
+        reach = math.hypot(hw, hd) + 1e-6
+        rad = self.rad
+        ui = u.i
+        boxes = self._boxes
+        for v in self.state.units:
+            vi = v.i
+            if not v.alive or vi == ui:
+                continue
+            dx, dy = v.x - x, v.y - y
+            lim = reach + rad[vi]
+            if dx * dx + dy * dy >= lim * lim or vi in ignore:
+                continue
+            bv = boxes[vi]
+            if bv is None:
+                bv = self.box(v)
+            if box_overlap(b, bv):
+                return False
+        return True
 
     def bases_at(self, u: Unit, x: float, y: float, theta: float) -> list[Unit]:
         """The living units whose bases ``u``'s base would overlap at (x, y, theta): who a

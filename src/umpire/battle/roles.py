@@ -14,9 +14,13 @@ protocols only; a module's internals stay behind them (held by import-linter).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+from umpire.battle.menus import Choice as Choice
+from umpire.battle.menus import Offer as Offer
+from umpire.battle.menus import Order as Order
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
@@ -25,10 +29,6 @@ if TYPE_CHECKING:
 
 ROLES = ("sequence", "combat", "status", "events")
 """The roles a composition fills, in the order a scenario's ``[rules]`` names them."""
-
-Order = tuple[Any, ...]
-"""A decision: ``("hold",)``, ``("move", x, y, theta, change)``, ``("charge", t)``,
-``("rout",)``, ``("turn",)``, ``("fire", t)``, ``("leader", x, y, attach)``."""
 
 
 class Request(NamedTuple):
@@ -118,6 +118,34 @@ def offered(b: Battle, req: Request) -> list[Choice]:
     return b.comp.combat.options(b, req)
 
 
+def choices(found: Sequence[Offer]) -> list[Choice]:
+    """The legal offers as choices, in order (what a role's ``options`` returns)."""
+    return [o.choice() for o in found if o.legal()]
+
+
+def offers(b: Battle, req: Request) -> list[Offer]:
+    """The same menu as :func:`offered`, as offers: the step's or combat role's own ``offers``
+    when it gives them (an optional seam), else its ``options`` wrapped (all legal)."""
+    step = b.phase().step
+    if getattr(step, "options", None) is not None:
+        lazy = getattr(step, "offers", None)
+        if lazy is not None:
+            mine: list[Offer] = lazy(b, req)
+            return mine
+        return [Offer.of(c) for c in offered(b, req)]
+    return combat_offers(b, req)
+
+
+def combat_offers(b: Battle, req: Request) -> list[Offer]:
+    """The combat role's menu for ``req`` as offers: its own ``offers`` when it gives them,
+    else its ``options`` wrapped (another role asking "could this unit charge?")."""
+    lazy = getattr(b.comp.combat, "offers", None)
+    if lazy is not None:
+        theirs: list[Offer] = lazy(b, req)
+        return theirs
+    return [Offer.of(c) for c in b.comp.combat.options(b, req)]
+
+
 class Phase(NamedTuple):
     """Where the cursor stands: the acting side, the step's name and object, its scope.
 
@@ -128,20 +156,6 @@ class Phase(NamedTuple):
     name: str
     step: Step
     units: frozenset[int] | None = None
-
-
-class Choice(NamedTuple):
-    """One legal order offered to a player or the AI, in words, with its exact odds.
-
-    ``odds`` keys used by the generic AI: ``inflict`` (expected enemy stands lost),
-    ``suffer`` (expected own stands lost), ``goes_in`` (P a charge makes contact and
-    the enemy stands or is driven off), ``p`` (the headline probability of ``text``).
-    """
-
-    order: Order
-    text: str
-    kind: str
-    odds: Mapping[str, float] = {}
 
 
 class SequenceRole(Protocol):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from umpire.battle.compose import compose_for
 from umpire.battle.roles import Composition
@@ -47,6 +48,10 @@ class Setup:
     turns: int
     tie: str
     comp: Composition
+    kept: dict[Any, Any] = field(default_factory=dict)
+    """Rule modules' answers that read only the scenario and its rules (exact odds of a
+    roll, the board's walls prepared for a test): worked out once and kept for every
+    battle on this setup."""
 
 
 def new_state(s: Scenario, comp: Composition | None = None) -> State:

@@ -20,8 +20,12 @@ def end_check(b: Battle) -> None:
     """Default ``victory``: a side with no units, or past its break fraction, loses."""
     st = b.state
     broken = []
+    alive_of = dict.fromkeys(SIDES, 0)  # one pass over the units (asked at every step)
+    for u in st.units:
+        if u.alive and u.side in alive_of:
+            alive_of[u.side] += 1
     for side in SIDES:
-        alive = sum(1 for u in st.units if u.alive and u.side == side)
+        alive = alive_of[side]
         lost = b.setup.units0[side] - alive
         if alive == 0 or lost >= b.setup.break_fraction[side] * b.setup.units0[side]:
             broken.append(side)

@@ -19,6 +19,7 @@ from umpire.battle.roles import (
     Choice,
     Composition,
     FixedTurn,
+    Offer,
     Order,
     Phase,
     Request,
@@ -138,6 +139,10 @@ class ArCombat:
     def options(self, b: Battle, req: Request) -> list[Choice]:
         """The legal orders with their exact odds."""
         return S.options(b, req)
+
+    def offers(self, b: Battle, req: Request) -> list[Offer]:
+        """The same menu before the moves' legality tests (the generic AI tests what it picks)."""
+        return S.offers(b, req)
 
     def check(self, b: Battle, req: Request, order: Order) -> None:
         """Refuse an illegal order with its reason, changing nothing."""

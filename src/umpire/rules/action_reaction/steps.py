@@ -11,12 +11,13 @@ rolls their dice through the battle and applies them. Defaults and readings:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from umpire.battle.effects import fx, fx_why
-from umpire.battle.roles import AutoStep, Choice, Order, Request
+from umpire.battle.roles import AutoStep, Choice, Offer, Order, Request, choices
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import ammo as A
 from umpire.rules.action_reaction import artillery as ART
@@ -26,6 +27,8 @@ from umpire.rules.action_reaction import movement as MV
 from umpire.rules.action_reaction import officers as O
 from umpire.rules.action_reaction import weather as W
 from umpire.rules.action_reaction.h2h import loser_odds
+
+_T = TypeVar("_T")
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
@@ -369,12 +372,34 @@ def walls_between(b: Battle, x0: float, y0: float, x1: float, y1: float) -> list
     """Reading ``walls_and_fences``: the XVI kinds of the walls a line crosses."""
     import shapely
 
-    line = shapely.LineString([(x0, y0), (x1, y1)])
+    lo_x, hi_x = (x0, x1) if x0 < x1 else (x1, x0)
+    lo_y, hi_y = (y0, y1) if y0 < y1 else (y1, y0)
+    line = None
     out = []
-    for f in b.setup.board.features:
-        if f.kind == "wall" and line.intersects(f.geometry()):
-            out.append({"rail": "rail_fence", "worm": "worm_fence"}.get(f.variant, "stone_wall"))
+    for kind, ax, bx, ay, by, wall in _walls(b):
+        if hi_x < ax or lo_x > bx or hi_y < ay or lo_y > by:
+            continue  # the boxes do not meet: the line cannot touch the wall
+        if line is None:
+            line = shapely.LineString([(x0, y0), (x1, y1)])
+        if line.intersects(wall):
+            out.append(kind)
     return out
+
+
+def _walls(b: Battle) -> list[tuple[str, float, float, float, float, Any]]:
+    """The board's walls: (XVI kind, x range, y range, shapely line), made once per setup."""
+    key = ("003", "walls")
+    found: list[tuple[str, float, float, float, float, Any]] | None = b.setup.kept.get(key)
+    if found is None:
+        found = []
+        for f in b.setup.board.features:
+            if f.kind == "wall":
+                kind = {"rail": "rail_fence", "worm": "worm_fence"}.get(f.variant, "stone_wall")
+                xs = [p[0] for p in f.points]
+                ys = [p[1] for p in f.points]
+                found.append((kind, min(xs), max(xs), min(ys), max(ys), f.geometry()))
+        b.setup.kept[key] = found
+    return found
 
 
 def fire_line(u: Unit) -> int:
@@ -582,6 +607,30 @@ def expected(dist: dict[int, Fraction]) -> float:
     return float(sum(k * p for k, p in dist.items()))
 
 
+def odds(b: Battle, fn: Callable[..., _T], *args: Any) -> _T:
+    """``fn(*args)``, an exact odds function of its arguments and the rules data, worked
+    out once per setup (``Setup.kept``: every battle on the scenario shares it): menus ask
+    it again and again. Do not change what it returns."""
+    key = ("003", fn, *args)
+    kept = b.setup.kept
+    if key in kept:
+        found: _T = kept[key]
+        return found
+    made = kept[key] = fn(*args)
+    return made
+
+
+def _round_expected(kind: str, consecutive: bool, within: int) -> float:
+    """The expected hits of one gun's round (:func:`round_odds`)."""
+    return expected(round_odds(kind, consecutive, within))
+
+
+def _stick_expected(dice: int, value: int) -> tuple[float, Fraction]:
+    """(expected hits, P(no hit)) of ``dice`` d10 on the stick at ``value``, no deductions."""
+    dist = ART.stick_odds(dice, value, 0)
+    return expected(dist), dist.get(0, Fraction(0))
+
+
 def fire_choices(b: Battle, u: Unit) -> list[Choice]:
     """Every legal fire order with its exact expected hits (and pieces, at 3 hits a piece)."""
     out: list[Choice] = []
@@ -596,11 +645,11 @@ def fire_choices(b: Battle, u: Unit) -> list[Choice]:
                 n = sum(1 for g in book(b, u)["ammo"] if g.get(kind, 0) > 0)
                 if kind == "canister":
                     value = ART.stick_value(d) or 0
-                    e = n * expected(ART.stick_odds(int(b.r["stick"]["canister_dice"]), value, 0))
+                    e = n * odds(b, _stick_expected, int(b.r["stick"]["canister_dice"]), value)[0]
                 else:
                     within = sum(1 for k in (1, 2, 3) if k <= t.hw)
                     cons = book(b, u).get("aim") == t.id
-                    e = n * expected(round_odds(kind, cons, within))
+                    e = n * odds(b, _round_expected, kind, cons, within)
                 out.append(
                     Choice(
                         ("fire", t.i, kind),
@@ -612,15 +661,14 @@ def fire_choices(b: Battle, u: Unit) -> list[Choice]:
                 )
         else:
             value = ART.stick_value(d) or 0
-            dist = ART.stick_odds(fire_line(u), value, 0)
-            e = expected(dist)
+            e, none = odds(b, _stick_expected, fire_line(u), value)
             out.append(
                 Choice(
                     ("fire", t.i),
                     f'fire at {t.name} ({d:.1f}", {value} on the stick): about {e:.1f} hits '
                     f"before smoke and cover",
                     "fire",
-                    {"inflict": e / per, "p": float(1 - dist.get(0, Fraction(0)))},
+                    {"inflict": e / per, "p": float(1 - none)},
                 )
             )
     out.append(Choice(("hold",), "hold fire", "hold"))
@@ -836,11 +884,31 @@ def give_way_odds(b: Battle, u: Unit, t: Unit) -> tuple[Fraction, Fraction]:
     """Exact (P(``t`` gives way), P(``t`` fires)) when ``u``'s charge reaches it: it reacts
     (XIII.A.2, reading ``cheer_and_hear``), rolls the d10 list (XIII.B.1), and its officers
     may hold it (XIII.B.2, reading ``any_officer_rallies``)."""
-    p = M.reacts_odds(clear_field(b, u, t))
+    return odds(b, _give_way, clear_field(b, u, t), int(book(b, t)["off"]))
+
+
+def _give_way(clear: bool, officers: int) -> tuple[Fraction, Fraction]:
+    """:func:`give_way_odds` from what it reads: a clear field, the defender's officers."""
+    p = M.reacts_odds(clear)
     ro = M.reaction_odds()
-    hold = O.rally_odds(int(book(b, t)["off"]))
+    hold = O.rally_odds(officers)
     away = ro.get("retreat", Fraction(0)) + ro.get("withdraw", Fraction(0))
     return p * away * (1 - hold), p * ro.get("fire", Fraction(0))
+
+
+def _charge_numbers(
+    reach: Fraction, away: Fraction, n: int, m: int
+) -> tuple[float, float, float, float]:
+    """(P(win), P(reach), P(the defender wins the first strike), the attacker's losing
+    chance) of a charge as floats: the exact products :func:`charge_choice` offers."""
+    strike = loser_odds(min(n, 12), min(m, 12))
+    win = reach * (1 - away) * strike["defender"]
+    return (
+        float(win),
+        float(strike["defender"]),
+        float(reach),
+        float(reach * (1 - away) * strike["attacker"]),
+    )
 
 
 def charge_choice(b: Battle, u: Unit, t: Unit) -> Choice | None:
@@ -854,22 +922,16 @@ def charge_choice(b: Battle, u: Unit, t: Unit) -> Choice | None:
     else:
         n = u.stands
         m = min(t.stands, n + 1)
-    strike = loser_odds(min(n, 12), min(m, 12))
     away, fires = give_way_odds(b, u, t)
-    win = reach * (1 - away) * strike["defender"]
+    win, first, goes_in, lost = odds(b, _charge_numbers, reach, away, n, m)
     per = int(cfg(b)["hits_per_piece"])
     return Choice(
         ("charge", t.i),
-        f"charge {t.name}: reaches {float(reach):.0%}; it gives way {float(away):.0%}, "
+        f"charge {t.name}: reaches {goes_in:.0%}; it gives way {float(away):.0%}, "
         f"fires {float(fires):.0%}; if it stands, {u.name} wins the first strike "
-        f"{float(strike['defender']):.0%} ({n} against {m} dice)",
+        f"{first:.0%} ({n} against {m} dice)",
         "charge",
-        {
-            "p": float(win),
-            "goes_in": float(reach),
-            "inflict": float(win) * n / per,
-            "suffer": float(reach * (1 - away) * strike["attacker"]) * m / per,
-        },
+        {"p": win, "goes_in": goes_in, "inflict": win * n / per, "suffer": lost * m / per},
     )
 
 
@@ -1280,11 +1342,29 @@ class TurnEnd(AutoStep):
 
 def move_choices(b: Battle, u: Unit) -> list[Choice]:
     """Charges with their odds, sensible moves, formation changes, hold."""
-    hold = Choice(("hold",), "hold", "hold")
+    return choices(move_offers(b, u))
+
+
+def _legal_move(b: Battle, u: Unit, order: Order) -> Callable[[], bool]:
+    """The legality test of a move offer (:func:`check_move` without its message)."""
+
+    def test() -> bool:
+        try:
+            check_move(b, u, float(order[1]), float(order[2]), float(order[3]), str(order[4]))
+        except IllegalActionError:
+            return False
+        return True
+
+    return test
+
+
+def move_offers(b: Battle, u: Unit) -> list[Offer]:
+    """:func:`move_choices` before the moves' legality tests (run when a policy asks)."""
+    hold = Offer(("hold",), "hold", {}, "hold")
     limit = move_limit(b, u)
     if limit not in ("free", "no_advance") or book(b, u).get("still") == b.state.turn:
         return [hold]
-    out: list[Choice] = []
+    out: list[Offer] = []
     enemies = sorted(
         (v for v in b.state.units if v.alive and v.side != u.side),
         key=lambda v: (v.x - u.x) ** 2 + (v.y - u.y) ** 2,
@@ -1293,7 +1373,7 @@ def move_choices(b: Battle, u: Unit) -> list[Choice]:
         for v in enemies[:6]:
             c = charge_choice(b, u, v)
             if c is not None:
-                out.append(c)
+                out.append(Offer.of(c))
     bk = book(b, u)
     prone = bool(bk.get("prone"))
     moves: list[tuple[Order, str]] = []
@@ -1347,20 +1427,21 @@ def move_choices(b: Battle, u: Unit) -> list[Choice]:
                 continue
             moves.append((("move", u.x, u.y, u.theta, change), f"{change} in place"))
     for order, text in moves:
-        try:
-            check_move(b, u, float(order[1]), float(order[2]), float(order[3]), str(order[4]))
-        except IllegalActionError:
-            continue
-        out.append(Choice(order, text, "move"))
+        out.append(Offer(order, "move", {}, text, _legal_move(b, u, order)))
     out.append(hold)
     return out
 
 
 def options(b: Battle, req: Request) -> list[Choice]:
     """The legal orders for a pending request, in words, with their odds."""
+    return choices(offers(b, req))
+
+
+def offers(b: Battle, req: Request) -> list[Offer]:
+    """:func:`options` before the moves' legality tests (the generic AI tests what it picks)."""
     u = b.state.units[req.actor]
     if req.kind == "fire":
-        return fire_choices(b, u)
+        return [Offer.of(c) for c in fire_choices(b, u)]
     if req.kind == "move":
-        return move_choices(b, u)
-    return [Choice(("hold",), "hold", "hold")]
+        return move_offers(b, u)
+    return [Offer(("hold",), "hold", {}, "hold")]

@@ -76,14 +76,12 @@ class ScriptedAI:
         # charges
         if u.type != "artillery":
             best: tuple[float, int] | None = None
-            for v in b.state.units:
-                if not v.alive or v.side == u.side:
-                    continue
-                if math.hypot(v.x - u.x, v.y - u.y) > 20:
-                    continue
-                opt = S.charge_option(b, u, v)
-                if opt is None:
-                    continue
+            near = [
+                v
+                for v in b.state.units
+                if v.alive and v.side != u.side and math.hypot(v.x - u.x, v.y - u.y) <= 20
+            ]
+            for v, opt in S.charge_options(b, u, near):
                 p = charge_chance(b, u, v, opt[3])
                 if p > CHARGE_THRESHOLD and (best is None or p > best[0]):
                     best = (p, v.i)

@@ -10,10 +10,12 @@ place); any other legal move can still be typed as coordinates.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import cache, partial
 from typing import TYPE_CHECKING
 
 from umpire.battle.effects import fx
-from umpire.battle.roles import Choice, Order, Request
+from umpire.battle.roles import Choice, Offer, Order, Request, choices
 from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw import steps as S
@@ -21,7 +23,8 @@ from umpire.rules.quick_acw.odds import charge_odds, fire_odds
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
-    from umpire.battle.state import Unit
+    from umpire.battle.state import Leader, Unit
+    from umpire.board import Board
 
 CHANGE_WORDS = {
     "line": "form line",
@@ -42,80 +45,107 @@ def pct(p: float) -> str:
     return f"{100 * p:.0f}%"
 
 
-def shots(b: Battle, u: Unit) -> list[tuple[int, int, list[R.Mod], float]]:
-    """The targets the current fire step allows ``u``, with exact ranges."""
+def shots(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list[R.Mod], float]]:
+    """The targets the current fire step allows ``u`` (``exact``: with every range measured,
+    else NaN where the band is settled without it, see ``steps.targets``)."""
     step = b.phase().step
     if isinstance(step, S.FireStep):
-        return step.shots(b, u, exact=True)
-    return S.targets(b, u)
+        return step.shots(b, u, exact=exact)
+    return S.targets(b, u, exact)
 
 
-def fire_choices(b: Battle, u: Unit) -> list[Choice]:
-    """Seed 002 FIRE: one choice per target, with P(hit), P(two stands) and E[stands]."""
+def fire_offers(b: Battle, u: Unit) -> list[Offer]:
+    """Seed 002 FIRE: one offer per target, with P(hit), P(two stands) and E[stands]."""
     out = []
     us = b.state.units
     step = b.phase().step
     reaction = bool(getattr(step, "reaction", False))
-    for t, needed, mods, rng in shots(b, u):
+    for t, needed, mods, rng in shots(b, u, exact=False):
         v = us[t]
         if u.extra:
             mods = mods + S.fire_effects(b, u, v, reaction)
         m = sum(x.value for x in mods)
-        o = fire_odds(needed, m, b.r)
-        text = (
-            f'fire at {v.name}, {rng:.1f}", needs {needed}+'
-            + (f" ({m:+d})" if m else "")
-            + f": {pct(float(o.hit))} hit"
-            + (f", {pct(float(o.two))} two stands" if o.two else "")
-        )
-        value = float(o.expected_stands)
+        hit, value = fire_numbers(needed, m, b.r)
         finish = R.is_removed(v.stands - 1, v.stands0, b.r)
-        out.append(
-            Choice(
-                ("fire", t),
-                text,
-                "fire",
-                {"p": float(o.hit), "inflict": value, "finish": 1.0 if finish else 0.0},
-            )
-        )
+        odds = {"p": hit, "inflict": value, "finish": 1.0 if finish else 0.0}
+        out.append(Offer(("fire", t), "fire", odds, partial(_fire_text, b, u, v, needed, m, rng)))
     out.sort(key=lambda c: -c.odds["inflict"])
-    out.append(Choice(("hold",), "hold fire", "hold"))
+    out.append(Offer(("hold",), "hold", {}, "hold fire"))
     return out
+
+
+@cache
+def fire_numbers(needed: int, mod: int, r: R.Rules) -> tuple[float, float]:
+    """(P(hit), E[stands lost]) of one fire roll (``odds.fire_odds``), as floats."""
+    o = fire_odds(needed, mod, r)
+    return float(o.hit), float(o.expected_stands)
+
+
+def _fire_text(b: Battle, u: Unit, v: Unit, needed: int, m: int, rng: float) -> str:
+    """The words of a fire offer (the range measured now if it was not)."""
+    if math.isnan(rng):
+        rng = b.dist(u.i, v.i)
+    o = fire_odds(needed, m, b.r)
+    return (
+        f'fire at {v.name}, {rng:.1f}", needs {needed}+'
+        + (f" ({m:+d})" if m else "")
+        + f": {pct(float(o.hit))} hit"
+        + (f", {pct(float(o.two))} two stands" if o.two else "")
+    )
+
+
+def fire_choices(b: Battle, u: Unit) -> list[Choice]:
+    """Seed 002 FIRE: one choice per target, with P(hit), P(two stands) and E[stands]."""
+    return choices(fire_offers(b, u))
 
 
 def charge_choice(b: Battle, u: Unit, v: Unit) -> Choice | None:
     """Seed 002 charge paragraph: the chance the charge goes in and drives the enemy off."""
+    found = charge_offer(b, u, v)
+    return None if found is None else found.choice()
+
+
+def charge_offer(b: Battle, u: Unit, v: Unit) -> Offer | None:
+    """:func:`charge_choice` as an offer (None when the charge is illegal)."""
     opt = S.charge_option(b, u, v)
-    if opt is None:
-        return None
+    return None if opt is None else _charge_offer(b, u, v, opt)
+
+
+def _charge_offer(b: Battle, u: Unit, v: Unit, opt: S.Charge) -> Offer:
+    """The offer of a legal charge (``opt``: where it ends, flank, distance)."""
     *_, flank, dist = opt
-    o = charge_odds(*S.charge_mods(b, u, v, flank))
+    good, goes_in, inflict, suffer = charge_numbers(*S.charge_mods(b, u, v, flank))
+    odds = {"p": good, "goes_in": goes_in, "inflict": inflict, "suffer": suffer}
+
+    def text() -> str:
+        return (
+            f'charge {v.name}{" in the flank" if flank else ""}: {dist:.1f}", '
+            f"goes in {pct(goes_in)}, drives it off {pct(good)}"
+        )
+
+    return Offer(("charge", v.i), "charge", odds, text)
+
+
+@cache
+def charge_numbers(*mods: int) -> tuple[float, float, float, float]:
+    """(P(drives it off), P(goes in), E[enemy stands lost], E[own stands lost]) of a charge
+    with the numbers of ``steps.charge_mods``, exactly (``odds.charge_odds``), as floats."""
+    o = charge_odds(*mods)
     melee = o.melee
     a_lost = sum(k * p for k, p in enumerate(melee.a_lost))
     b_lost = sum(k * p for k, p in enumerate(melee.b_lost))
     fought = o.charge_passes * o.target_stands
-    good = float(o.favourable)
-    text = (
-        f'charge {v.name}{" in the flank" if flank else ""}: {dist:.1f}", '
-        f"goes in {pct(float(o.charge_passes))}, drives it off {pct(good)}"
-    )
-    return Choice(
-        ("charge", v.i),
-        text,
-        "charge",
-        {
-            "p": good,
-            "goes_in": float(o.charge_passes),
-            "inflict": float(fought * b_lost),
-            "suffer": float(fought * a_lost),
-        },
+    return (
+        float(o.favourable),
+        float(o.charge_passes),
+        float(fought * b_lost),
+        float(fought * a_lost),
     )
 
 
-def _toward(b: Battle, u: Unit, x: float, y: float, stop: float, frac: float) -> Order:
-    """A move of ``frac`` of the unit's allowance toward (x, y), stopping ``stop``" short."""
-    form, mounted, limbered, cost = S.after_change(u, "")
-    allow = S.allowance(b, u, form, mounted, limbered, cost, False)
+def _toward(u: Unit, x: float, y: float, stop: float, frac: float, allow: float) -> Order:
+    """A move of ``frac`` of the unit's allowance (in the open, no change: ``allow``) toward
+    (x, y), stopping ``stop``" short."""
     d = math.hypot(x - u.x, y - u.y)
     step = max(0.0, min(allow * frac, d - stop))
     if d < 1e-9 or step < 1e-6:
@@ -126,49 +156,63 @@ def _toward(b: Battle, u: Unit, x: float, y: float, stop: float, frac: float) ->
 
 def move_choices(b: Battle, u: Unit) -> list[Choice]:
     """Seed 002 MOVE: charges with their odds, a few sensible moves, formation changes."""
+    return choices(move_offers(b, u))
+
+
+HOLD = Offer(("hold",), "hold", {}, "hold")
+RALLY = (
+    Offer(("hold",), "hold", {}, "hold still (rallies at the end of the move)"),
+    Offer(("turn",), "turn", {}, "turn about"),
+    Offer(("rout",), "rout", {}, "rout away from the enemy"),
+)
+
+
+def _move_words(u: Unit, order: Order, word: str, tail: str) -> str:
+    """The words of a move: ``word``, its length, ``tail`` ("advance 6.0" toward ...")."""
+    return f'{word} {math.hypot(order[1] - u.x, order[2] - u.y):.1f}"{tail}'
+
+
+def _move_legal(b: Battle, u: Unit, order: Order) -> bool:
+    """The legality test of a move offer (``steps.move_ok``, a refused change is illegal)."""
+    try:
+        return S.move_ok(b, u, order[1], order[2], order[3], order[4])
+    except IllegalActionError:
+        return False
+
+
+def move_offers(b: Battle, u: Unit) -> list[Offer]:
+    """Seed 002 MOVE: charges with their odds, a few sensible moves (legality tested when
+    asked), formation changes, hold."""
     limit = b.status.move_limit(b, u)
     if limit == "rally":
-        return [
-            Choice(("hold",), "hold still (rallies at the end of the move)", "hold"),
-            Choice(("turn",), "turn about", "turn"),
-            Choice(("rout",), "rout away from the enemy", "rout"),
-        ]
-    hold = Choice(("hold",), "hold", "hold")
+        return list(RALLY)
     if limit == "none":
-        return [hold]
-    out: list[Choice] = []
+        return [HOLD]
+    out: list[Offer] = []
     enemies = [v for v in b.state.units if v.alive and v.side != u.side]
     enemies.sort(key=lambda v: (v.x - u.x) ** 2 + (v.y - u.y) ** 2)
     if u.type != "artillery":
-        for v in enemies[:8]:
-            c = charge_choice(b, u, v)
-            if c is not None:
-                out.append(c)
+        for v, opt in S.charge_options(b, u, enemies[:8]):
+            out.append(_charge_offer(b, u, v, opt))
     if out and u.extra and fx(u, "must_charge"):
         return out  # unit effect must_charge: a charge it must make, when it can
-    moves: list[tuple[Order, str]] = []
+    moves: list[tuple[Order, str | Callable[[], str]]] = []
+    allow = S.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
     if enemies:
         en = enemies[0]
         for frac, word in ((1.0, "advance"), (0.5, "advance half a move")):
-            order = _toward(b, u, en.x, en.y, 4.0, frac)
+            order = _toward(u, en.x, en.y, 4.0, frac, allow)
             if order[0] == "move":
-                d = math.hypot(order[1] - u.x, order[2] - u.y)
-                moves.append((order, f'{word} {d:.1f}" toward {en.name}'))
-        back = _toward(b, u, 2 * u.x - en.x, 2 * u.y - en.y, 0.0, 1.0)
+                moves.append((order, partial(_move_words, u, order, word, f" toward {en.name}")))
+        back = _toward(u, 2 * u.x - en.x, 2 * u.y - en.y, 0.0, 1.0, allow)
         if back[0] == "move":
             back = (*back[:3], u.theta, "")
-            d = math.hypot(back[1] - u.x, back[2] - u.y)
-            moves.append((back, f'fall back {d:.1f}" facing the enemy'))
+            moves.append((back, partial(_move_words, u, back, "fall back", " facing the enemy")))
     for ob in b.setup.objectives:
-        order = _toward(b, u, ob.x, ob.y, 0.0, 1.0)
+        order = _toward(u, ob.x, ob.y, 0.0, 1.0, allow)
         if order[0] == "move":
-            d = math.hypot(order[1] - u.x, order[2] - u.y)
-            moves.append((order, f'move {d:.1f}" toward {ob.name}'))
-    for change in S.CHANGES[1:]:
-        try:
-            S.after_change(u, change)
-        except IllegalActionError:
-            continue
+            moves.append((order, partial(_move_words, u, order, "move", f" toward {ob.name}")))
+    for change in S.changes_open(u):
         th = math.atan2(enemies[0].y - u.y, enemies[0].x - u.x) if enemies else u.theta
         moves.append((("move", u.x, u.y, th, change), f"{CHANGE_WORDS[change]} in place"))
     if enemies:
@@ -177,43 +221,59 @@ def move_choices(b: Battle, u: Unit) -> list[Choice]:
         if abs(math.remainder(th - u.theta, 2 * math.pi)) > 0.05:
             moves.append((("move", u.x, u.y, th, ""), f"wheel to face {en.name}"))
     for order, text in moves:
-        try:
-            ok = S.move_ok(b, u, order[1], order[2], order[3], order[4])
-        except IllegalActionError:
-            continue
-        if ok:
-            out.append(Choice(order, text, "move"))
-    out.append(hold)
+        out.append(Offer(order, "move", {}, text, partial(_move_legal, b, u, order)))
+    out.append(HOLD)
     return out
 
 
 def leader_choices(b: Battle, li: int) -> list[Choice]:
     """Seed 002 COMMAND: join a unit of his command within a leader's move, or stay."""
+    return choices(leader_offers(b, li))
+
+
+def leader_offers(b: Battle, li: int) -> list[Offer]:
+    """:func:`leader_choices` as offers (whether he can reach a unit is tested when asked)."""
     ld = b.state.leaders[li]
     rate = b.r.movement["leader"]
     board = b.setup.board
-    out = [Choice(("hold",), f"{ld.name} stays where he is", "hold")]
+    out = [Offer(("hold",), "hold", {}, f"{ld.name} stays where he is")]
     mine = [u for u in b.state.units if u.alive and u.side == ld.side]
     mine.sort(key=lambda u: (u.leader != li, math.hypot(u.x - ld.x, u.y - ld.y)))
     for u in mine[:8]:
         d = math.hypot(u.x - ld.x, u.y - ld.y)
-        allow = rate.open * (rate.rough if board.path_rough(ld.x, ld.y, u.x, u.y) else 1.0)
-        if d <= allow + 1e-6:
-            where = "stays with" if ld.attached == u.i else f'rides {d:.1f}" to join'
-            out.append(Choice(("leader", u.x, u.y, u.i), f"{ld.name} {where} {u.name}", "leader"))
+        reach = partial(_leader_reaches, board, rate, ld, u, d)
+        text = partial(_leader_words, ld, u, d)
+        out.append(Offer(("leader", u.x, u.y, u.i), "leader", {}, text, reach))
     return out
+
+
+def _leader_reaches(board: Board, rate: R.MoveRate, ld: Leader, u: Unit, d: float) -> bool:
+    """Seed 002 COMMAND: can leader ``ld`` ride the ``d`` inches to ``u`` (half in rough)?"""
+    rough = board.path_rough(ld.x, ld.y, u.x, u.y)
+    return bool(d <= rate.open * (rate.rough if rough else 1.0) + 1e-6)
+
+
+def _leader_words(ld: Leader, u: Unit, d: float) -> str:
+    """The words of a leader's join."""
+    where = "stays with" if ld.attached == u.i else f'rides {d:.1f}" to join'
+    return f"{ld.name} {where} {u.name}"
 
 
 def options(b: Battle, req: Request) -> list[Choice]:
     """Every legal order offered for ``req``, best first where the odds say so."""
+    return choices(offers(b, req))
+
+
+def offers(b: Battle, req: Request) -> list[Offer]:
+    """The candidate orders for ``req`` (:func:`options` before the legality tests)."""
     if req.kind == "leader":
-        return leader_choices(b, req.actor)
+        return leader_offers(b, req.actor)
     u = b.state.units[req.actor]
     if req.kind == "fire":
-        return fire_choices(b, u)
+        return fire_offers(b, u)
     if req.kind == "move":
-        return move_choices(b, u)
-    return [Choice(("hold",), "hold", "hold")]
+        return move_offers(b, u)
+    return [HOLD]
 
 
 def check(b: Battle, req: Request, order: Order) -> None:

@@ -15,6 +15,7 @@ from umpire.battle.roles import (
     Choice,
     Composition,
     FixedTurn,
+    Offer,
     Order,
     Phase,
     Request,
@@ -132,6 +133,12 @@ class QuickCombat:
         from umpire.rules.quick_acw.menu import options
 
         return options(b, req)
+
+    def offers(self, b: Battle, req: Request) -> list[Offer]:
+        """The same menu before its legality tests (the generic AI tests what it picks)."""
+        from umpire.rules.quick_acw.menu import offers
+
+        return offers(b, req)
 
     def check(self, b: Battle, req: Request, order: Order) -> None:
         """Refuse an illegal order with its reason (the step checks again when applying)."""

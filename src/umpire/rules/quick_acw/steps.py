@@ -146,36 +146,62 @@ def targets(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list
     if cand is None:  # the enemies in contact with no one (cached for the whole side)
         cand = b.memo["free", u.side] = [e for e in b.enemies(u) if not b.touching(us[e])]
     reach = max_range(fc, b.r) + 1e-6
+    # What one pair's shot is (needed, modifiers, range) reads only the two units: each
+    # is kept across changes of the other units, in a row per firer stamped with what
+    # it reads of the firer (its version, marker and fire class), per target with its.
+    ver = b.versions()
+    stamp = (ver[u.i], u.marker, fc)
+    rk = ("shots", u.i, exact)
+    row = b.kept.get(rk)
+    if row is None or row[0] != stamp:
+        row = b.kept[rk] = (stamp, {})
+    known: dict[int, tuple[int, tuple[int, list[R.Mod], float] | None]] = row[1]
+    out = []
     hypot = math.hypot
     rad = b.rad
     ru = rad[u.i]
-    table = b.r.fire_table[fc]
-    out = []
+    ux, uy = u.x, u.y
     for c in cand:
         t = us[c]
-        centre = hypot(t.x - u.x, t.y - u.y)
-        low = centre - ru - rad[c]
-        if low > reach:
+        if hypot(t.x - ux, t.y - uy) - ru - rad[c] > reach:
             continue  # beyond the longest range even from the nearest corners
-        band = -1
-        if not exact:
-            lo, hi = range_bounds(b.box(u), b.box(t), ru, rad[c])
-            band_lo = R.range_band(lo - 1e-7, b.r)
-            if band_lo is not None and band_lo == R.range_band(hi + 1e-7, b.r):
-                band = band_lo
-        if band >= 0:
-            dd = math.nan
-            needed: int | None = table[band] or None
+        e = known.get(c)
+        if e is not None and e[0] == ver[c]:
+            shot = e[1]
         else:
-            dd = b.dist(u.i, c)
-            needed = R.fire_needed(fc, dd, b.r)
-        if needed is None or not b.in_arc(u, t):
+            shot = _shot(b, u, t, fc, exact)
+            known[c] = (ver[c], shot)
+        if shot is None:
             continue
         if not touching and not b.sees(u, t):
             continue
-        out.append((c, needed, fire_mods(b, u, fc, t), dd))
+        out.append((c, *shot))
     b.memo[key] = out
     return out
+
+
+def _shot(
+    b: Battle, u: Unit, t: Unit, fc: str, exact: bool
+) -> tuple[int, list[R.Mod], float] | None:
+    """(needed, modifiers, range) of ``u`` firing at ``t``, sight aside; None: out of range
+    or arc. The range is NaN where the band is settled without it (``exact=False``)."""
+    rad = b.rad
+    ru, rt = rad[u.i], rad[t.i]
+    band = -1
+    if not exact:
+        lo, hi = range_bounds(b.box(u), b.box(t), ru, rt)
+        band_lo = R.range_band(lo - 1e-7, b.r)
+        if band_lo is not None and band_lo == R.range_band(hi + 1e-7, b.r):
+            band = band_lo
+    if band >= 0:
+        dd = math.nan
+        needed: int | None = b.r.fire_table[fc][band] or None
+    else:
+        dd = b.dist(u.i, t.i)
+        needed = R.fire_needed(fc, dd, b.r)
+    if needed is None or not b.in_arc(u, t):
+        return None
+    return needed, fire_mods(b, u, fc, t), dd
 
 
 def range_bounds(a: Box, b_: Box, ra: float, rb: float) -> tuple[float, float]:
@@ -284,6 +310,26 @@ def after_change(u: Unit, change: str) -> tuple[str, bool, bool, str | None]:
             raise IllegalActionError(f"{u.name} is already {change}ed")
         return f, m, change == "limber", "formation"
     raise IllegalActionError(f"unknown formation change '{change}' (known: {', '.join(CHANGES)})")
+
+
+_CAN_CHANGE: dict[tuple[str, str, bool, bool], tuple[str, ...]] = {}
+
+
+def changes_open(u: Unit) -> tuple[str, ...]:
+    """The formation changes ``u`` can make now (those :func:`after_change` does not
+    refuse), in the order of ``CHANGES``; known per troop type and formation."""
+    key = (u.type, u.formation, u.mounted, u.limbered)
+    found = _CAN_CHANGE.get(key)
+    if found is None:
+        ok = []
+        for change in CHANGES[1:]:
+            try:
+                after_change(u, change)
+            except IllegalActionError:
+                continue
+            ok.append(change)
+        found = _CAN_CHANGE[key] = tuple(ok)
+    return found
 
 
 def allowance(
@@ -408,6 +454,23 @@ def charge_option(b: Battle, u: Unit, t: Unit) -> Charge | None:
     return None if isinstance(res, str) else res
 
 
+def charge_options(b: Battle, u: Unit, ts: list[Unit]) -> list[tuple[Unit, Charge]]:
+    """:func:`charge_option` for each of ``ts`` (the legal ones, in order), the charger's
+    own tests made once (a menu tries its eight nearest enemies)."""
+    if b.status.move_limit(b, u) != "free" or u.type == "artillery":
+        return []
+    if u.extra and (fx(u, "no_move") or fx(u, "no_charge") or fx(u, "no_act")):
+        return []
+    open_allow = allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
+    out = []
+    for t in ts:
+        if t.alive and t.side != u.side:
+            res = _charge_to(b, u, t, False, open_allow)
+            if not isinstance(res, str):
+                out.append((t, res))
+    return out
+
+
 def _charge(b: Battle, u: Unit, t: Unit, why: bool) -> Charge | str:
     limit = b.status.move_limit(b, u)
     if limit != "free":
@@ -424,10 +487,24 @@ def _charge(b: Battle, u: Unit, t: Unit, why: bool) -> Charge | str:
         return f"{t.name} is not an enemy unit on the table" if why else ""
     if u.type == "artillery":
         return f"{u.name}: artillery does not charge" if why else ""
+    return _charge_to(
+        b, u, t, why, allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
+    )
+
+
+def _charge_to(b: Battle, u: Unit, t: Unit, why: bool, open_allow: float) -> Charge | str:
+    """The geometry of a charge the charger may make (its move in the open: ``open_allow``)."""
+    if not why:
+        # Too far even in the open (rough ground only slows)? The contact point lies
+        # within max(hw, hd) + the charger's depth of the target's centre, so a centre
+        # distance beyond that and the allowance settles it without placing the charger.
+        gap = math.hypot(t.x - u.x, t.y - u.y) - max(t.hw, t.hd) - u.hd
+        if gap > open_allow + 1e-5:
+            return ""
     x, y, th, flank = contact_point(u, t)
     dist = math.hypot(x - u.x, y - u.y)
-    if not why and dist > allowance(b, u, u.formation, u.mounted, u.limbered, None, False) + 1e-6:
-        return ""  # too far even in the open (rough ground only slows)
+    if not why and dist > open_allow + 1e-6:
+        return ""  # too far even in the open
     board = b.setup.board
     rough = board.path_rough(u.x, u.y, x, y)
     if u.extra and fx(u, "terrain"):
@@ -671,25 +748,41 @@ class FireStep:
 
     def shots(self, b: Battle, u: Unit, exact: bool) -> list[tuple[int, int, list[R.Mod], float]]:
         """The targets this step allows ``u`` (see the class docstring)."""
-        found = targets(b, u, exact=exact)
         if self.plain:
-            return found
+            return targets(b, u, exact=exact)
         if self.blocked_by and u.extra and fx(u, self.blocked_by):
             return []
         us = b.state.units
+        allowed: set[int] | None = None
+        if self.targets == "chargers":  # who may be shot at here, before finding targets
+            allowed = self._chargers(b, u)
+            if not allowed:
+                return []
         out = []
-        for shot in found:
+        for shot in targets(b, u, exact=exact):
             t = us[shot[0]]
             if u.type == "artillery" and self.units != "all":
                 canister = is_canister(b, u, t)
                 if canister == (self.units == "artillery"):
                     continue
-            if self.targets == "chargers" and not (
-                (t.charged and t.i in charged_at(b, u.side)) or u.i in t.extra.get("crossed", ())
-            ):
+            if allowed is not None and t.i not in allowed:
                 continue
             out.append(shot)
         return out
+
+    def _chargers(self, b: Battle, u: Unit) -> set[int]:
+        """The units ``u`` may shoot at in a ``chargers`` step: those that charged its side
+        and those that crossed its field of fire."""
+        us = b.state.units
+        allowed = {i for i in charged_at(b, u.side) if us[i].charged}
+        me = u.i
+        for t in us:
+            ex = t.extra
+            if ex:
+                crossed = ex.get("crossed")
+                if crossed and me in crossed:
+                    allowed.add(t.i)
+        return allowed
 
     def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
         u = b.state.units[actor]

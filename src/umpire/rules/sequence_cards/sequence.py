@@ -88,9 +88,16 @@ def crossing(b: Battle, side: str, step: float) -> None:
             set_fx(u, "no_fire", b.state.turn, RIFLES)
         n = max(1, math.ceil(dist / step))
         crossed = []
+        ex, ey = (u.x - x0) / dist, (u.y - y0) / dist  # the path's direction
         for v in foes:
             r = reach[v.i]
             if r <= 0:
+                continue
+            # Every point tried lies on the path: if the whole path is beyond the field
+            # of fire's reach (with a margin for rounding), no point can be inside it.
+            along = min(max((v.x - x0) * ex + (v.y - y0) * ey, 0.0), dist)
+            off = math.hypot(x0 + ex * along - v.x, y0 + ey * along - v.y)
+            if off > r + v.hd + u.hd + 1e-6:
                 continue
             for k in range(n + 1):
                 px = x0 + (u.x - x0) * k / n

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from umpire.battle.effects import clear_fx, set_fx
-from umpire.battle.roles import AutoStep, Choice, Composition, Request, RulesSpec
+from umpire.battle.roles import AutoStep, Choice, Composition, Request, RulesSpec, combat_offers
 from umpire.errors import IllegalActionError, UmpireError
 from umpire.rules.solo_events.mapping import (
     ADDITIVE,
@@ -390,7 +390,7 @@ def wanted(ev: Event) -> str:
 def has_charge(b: Battle, u: Unit) -> bool:
     """Does the combat offer ``u`` a charge now (001 event 20: "in a legal charge range")?"""
     req = Request("move", u.side, u.i, "move")
-    return any(c.kind == "charge" for c in b.comp.combat.options(b, req))
+    return any(o.kind == "charge" and o.legal() for o in combat_offers(b, req))
 
 
 class _SetAside:

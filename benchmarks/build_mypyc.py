@@ -1,0 +1,101 @@
+"""Build an optional mypyc-compiled copy of umpire for the scalar engine (issue 11).
+
+The pure-Python package in ``src/`` stays what the tests, the CLI and the web server run.
+This script copies ``src/`` to ``build/mypyc/src/`` and compiles there, in place, the
+modules the profile of the scalar engine names (the battle loop, board geometry, the
+rule modules' steps and menus, the AI): ``PYTHONPATH=build/mypyc/src`` then plays the
+same battles faster (``bench_scalar.py --compiled`` checks that the copy is current, and
+``tests/test_scalar_golden.py`` can be run against it). Nothing in ``src/`` is touched,
+so a stale build never shadows an edited module.
+
+Needs a C compiler and mypy's mypyc (a development dependency already).
+
+Run: .venv/bin/python benchmarks/build_mypyc.py [--jobs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "build" / "mypyc"
+STAMP = OUT / "SOURCES"
+
+HOT = [
+    "umpire/battle/engine.py",
+    "umpire/battle/state.py",
+    "umpire/battle/victory.py",
+    "umpire/battle/effects.py",
+    "umpire/battle/run.py",
+    "umpire/battle/menus.py",
+    "umpire/board/geometry.py",
+    "umpire/board/terrain.py",
+    "umpire/ai/odds_ai.py",
+    "umpire/rules/quick_acw/steps.py",
+    "umpire/rules/quick_acw/menu.py",
+    "umpire/rules/quick_acw/ai.py",
+    "umpire/rules/quick_acw/odds.py",
+    "umpire/rules/sequence_cards/sequence.py",
+    "umpire/rules/sequence_cards/status.py",
+    "umpire/rules/sequence_cards/ladder.py",
+    "umpire/rules/quick_acw/rules.py",
+    "umpire/rules/action_reaction/steps.py",
+    "umpire/rules/action_reaction/officers.py",
+    "umpire/rules/action_reaction/h2h.py",
+    "umpire/rules/action_reaction/melee.py",
+    "umpire/rules/action_reaction/artillery.py",
+    "umpire/rules/action_reaction/fire.py",
+    "umpire/rules/action_reaction/movement.py",
+    "umpire/rules/action_reaction/terrain.py",
+    "umpire/rules/solo_events/events.py",
+]
+"""The modules compiled: where the pyinstrument profiles of the six shipped scenarios
+spend their time (benchmarks/RESULTS.md). Not ``umpire.battle.roles`` (rule modules
+subclass its ``AutoStep`` and ``FixedTurn``, and an interpreted class cannot subclass a
+compiled one; compiling it and the role modules gained nothing measurable) nor
+``umpire.dice.sources`` (the engine's context subclasses ``DiceSource``)."""
+
+
+def digest(src: Path) -> str:
+    """One hash of every .py file under ``src`` (path and content)."""
+    h = hashlib.sha256()
+    for p in sorted(src.rglob("*.py")):
+        h.update(str(p.relative_to(src)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def current() -> bool:
+    """Is the compiled copy built from the sources in ``src/`` as they are now?"""
+    return STAMP.exists() and STAMP.read_text().strip() == digest(ROOT / "src")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="C compiler jobs")
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    if OUT.exists():
+        shutil.rmtree(OUT)
+    shutil.copytree(ROOT / "src", OUT / "src", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    mypyc = Path(sys.executable).with_name("mypyc")
+    env = {**os.environ, "MYPYC_OPT_LEVEL": "3", "MAX_JOBS": str(args.jobs)}
+    subprocess.run(
+        [str(mypyc), "--config-file", str(ROOT / "pyproject.toml"), *HOT],
+        cwd=OUT / "src",
+        env=env,
+        check=True,
+    )
+    STAMP.write_text(digest(ROOT / "src") + "\n")
+    print(f"compiled {len(HOT)} modules into {OUT / 'src'} in {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""Menus: the legal orders offered for a decision (``Choice``) and the candidates behind
+them (``Offer``), whose legality and words are worked out only when asked.
+
+They live apart from ``umpire.battle.roles`` (which re-exports them) so that the optional
+mypyc build (``benchmarks/build_mypyc.py``) can compile them: the generic AI makes and reads
+thousands of offers per battle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
+
+Order = tuple[Any, ...]
+"""A decision: ``("hold",)``, ``("move", x, y, theta, change)``, ``("charge", t)``,
+``("rout",)``, ``("turn",)``, ``("fire", t)``, ``("leader", x, y, attach)``."""
+
+
+class Choice(NamedTuple):
+    """One legal order offered to a player or the AI, in words, with its exact odds.
+
+    ``odds`` keys used by the generic AI: ``inflict`` (expected enemy stands lost),
+    ``suffer`` (expected own stands lost), ``goes_in`` (P a charge makes contact and
+    the enemy stands or is driven off), ``p`` (the headline probability of ``text``).
+    """
+
+    order: Order
+    text: str
+    kind: str
+    odds: Mapping[str, float] = {}
+
+
+class Offer:
+    """A candidate order whose legality and words are worked out only when asked.
+
+    A role's ``options`` are its offers that are ``legal()``, as :meth:`choice`, in the same
+    order. A policy that scores candidates by their order and odds (the generic AI's moves)
+    tests the legality of only those it would pick, which is most of the cost of a menu.
+    ``text`` and ``test`` read the battle as it stands: use an offer before anything changes.
+    """
+
+    __slots__ = ("_ok", "_test", "_text", "kind", "odds", "order")
+
+    def __init__(
+        self,
+        order: Order,
+        kind: str,
+        odds: Mapping[str, float],
+        text: str | Callable[[], str],
+        test: Callable[[], bool] | None = None,
+    ):
+        self.order = order
+        self.kind = kind
+        self.odds = odds
+        self._text = text
+        self._test = test
+        self._ok: bool | None = None if test is not None else True
+
+    @classmethod
+    def of(cls, c: Choice) -> Offer:
+        """An offer for a choice already known to be legal."""
+        return cls(c.order, c.kind, c.odds, c.text)
+
+    def legal(self) -> bool:
+        """Is the order legal? (Tested once, on the first call.)"""
+        ok = self._ok
+        if ok is None:
+            assert self._test is not None
+            ok = self._ok = self._test()
+        return ok
+
+    def choice(self) -> Choice:
+        """The offer as a menu line (its words made now)."""
+        text = self._text
+        return Choice(self.order, text if isinstance(text, str) else text(), self.kind, self.odds)
