@@ -49,6 +49,8 @@ def _register() -> None:
         ("umpire.cli.dice_cmd", "roll_cmd", "roll"),
         ("umpire.cli.dice_cmd", "odds_cmd", "odds"),
         ("umpire.cli.serve_cmd", "serve_cmd", "serve"),
+        ("umpire.lab.cli", "simulate_cmd", "simulate"),
+        ("umpire.lab.cli", "runs_cmd", "runs"),
     ]
     for module, attr, name in plain:
         try:
@@ -71,12 +73,6 @@ def _register() -> None:
             "The dice book: a logged game of rolls, tables, random picks and decks.",
         ),
         ("umpire.cli.rules_cmd", "rules_app", "rules", "Rule modules and their labelled defaults."),
-        (
-            "umpire.lab.cli",
-            "lab_app",
-            "lab",
-            "Batch simulation: many battles of one scenario at once, with win rates.",
-        ),
     ]
     from umpire.rules import COMMANDS
 

@@ -1,0 +1,163 @@
+"""Run the battles of every arm: in this process, a local process pool, or a Dask cluster.
+
+The battles of an arm are cut into chunks by index range; a chunk is a
+:class:`~umpire.lab.play.Task` played wherever there is room, and its records come back
+tagged with the arm and the first index. The same N and seed give the same records
+however the work is split: each battle depends only on its own seed.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from umpire.errors import UmpireError
+from umpire.lab import battle_seed
+from umpire.lab.arms import Arm
+from umpire.lab.play import Record, Task, run_task
+from umpire.rules.data import Overlay, install
+from umpire.scenarios import Scenario
+
+BATCH_CHUNK = 2048
+"""Most battles in one batch-path chunk: large enough for numpy to vectorise well."""
+SCALAR_CHUNK = 64
+"""Most battles in one scalar-path chunk: small enough for a steady progress bar."""
+
+Done = Callable[[int, int, list[Record]], None]
+"""Told of each finished chunk: (arm, first battle index, records)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What a run plays: per arm the scenario it plays and the path (batch or scalar)."""
+
+    scens: tuple[Scenario, ...]
+    paths: tuple[str, ...]
+    arms: tuple[Arm, ...]
+
+
+def plan(scen: Scenario, arms: Sequence[Arm], path: str = "auto") -> Plan:
+    """Check every arm here (its rules compose and load) and choose its path.
+
+    ``path``: ``auto`` (the batch simulator wherever a module offers one), ``scalar``,
+    or ``batch`` (refused where there is none).
+    """
+    from umpire.battle.compose import compose_for
+    from umpire.lab import batch_simulator
+
+    scens, paths = [], []
+    try:
+        for arm in arms:
+            install(arm.overlay)
+            s = arm.scenario(scen)
+            compose_for(s)  # loads and checks every module's data as this arm has it
+            has = batch_simulator(s, need=path == "batch") if path != "scalar" else None
+            scens.append(s)
+            paths.append("batch" if has is not None else "scalar")
+    finally:
+        install(Overlay())
+    return Plan(tuple(scens), tuple(paths), tuple(arms))
+
+
+def chunks(n: int, path: str, workers: int) -> list[tuple[int, int]]:
+    """(start, size) of each chunk: at least a few per worker, none above the path's cap."""
+    cap = BATCH_CHUNK if path == "batch" else SCALAR_CHUNK
+    count = math.ceil(n / cap)
+    if workers > 1:  # a few chunks per worker, so none waits long for the last
+        count = max(count, min(n, 2 * workers))
+    return [(n * k // count, n * (k + 1) // count - n * k // count) for k in range(count)]
+
+
+def tasks(p: Plan, n: int, seed: int, workers: int) -> list[Task]:
+    """Every chunk of every arm, arms interleaved (so the time left is even across arms)."""
+    seeds = [battle_seed(seed, i) for i in range(n)]
+    per_arm = []
+    for k, arm in enumerate(p.arms):
+        per_arm.append(
+            [
+                Task(
+                    p.scens[k],
+                    arm.overlay,
+                    k,
+                    start,
+                    tuple(seeds[start : start + size]),
+                    p.paths[k],
+                )
+                for start, size in chunks(n, p.paths[k], workers)
+            ]
+        )
+    out: list[Task] = []
+    for j in range(max(len(t) for t in per_arm)):
+        out.extend(t[j] for t in per_arm if j < len(t))
+    return out
+
+
+def default_workers() -> int:
+    """One worker per core (``os.cpu_count()``)."""
+    return os.cpu_count() or 1
+
+
+def run(todo: Sequence[Task], done: Done, *, workers: int = 1, cluster: str | None = None) -> None:
+    """Play every task; ``done`` is told of each as it finishes (in this process)."""
+    if cluster is not None:
+        _dask(todo, done, cluster)
+    elif workers <= 1:
+        try:
+            for t in todo:
+                done(*run_task(t))
+        finally:
+            install(Overlay())
+    else:
+        _pool(todo, done, workers)
+
+
+def _pool(todo: Sequence[Task], done: Done, workers: int) -> None:
+    import multiprocessing as mp
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(["umpire.lab.play"])
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    try:
+        pending: set[Future[tuple[int, int, list[Record]]]] = {
+            pool.submit(run_task, t) for t in todo
+        }
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                done(*f.result())
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+CONNECT_TIMEOUT = 8.0
+"""Seconds to reach a Dask scheduler before giving up with one line."""
+
+
+def _dask(todo: Sequence[Task], done: Done, address: str) -> None:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise UmpireError(
+            "--cluster needs Dask: pip install 'umpire[cluster]' (dask[distributed])"
+        ) from None
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as exc:
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UmpireError(f"cannot reach the Dask cluster at '{address}': {why}") from None
+    try:
+        futures = client.map(run_task, list(todo), pure=False)
+        for f in _iter(as_completed(futures)):  # type: ignore[no-untyped-call]
+            done(*f.result())
+    finally:
+        client.close()  # type: ignore[no-untyped-call]
+
+
+def _iter(it: Iterable[Any]) -> Iterable[Any]:
+    yield from it
