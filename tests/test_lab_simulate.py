@@ -258,3 +258,54 @@ def test_both_paths_agree_under_a_variant(tmp_path: Path) -> None:
     copy_arm = parse_rules_data(str(tmp_path / "qc"), "C")
     via_copy = simulate(scen, 30, 2, path="batch", arms=(copy_arm,))
     assert via_copy[1] == batch[1]
+
+
+def test_a_dask_cluster_gives_the_same_records(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """--cluster: a distributed.LocalCluster on loopback plays the same battles as one
+    local worker (same N and seed, same records), and the run is stored the same way."""
+    distributed = pytest.importorskip("distributed")
+    db = str(tmp_path / "u.db")
+    args = ["--db", db, "simulate", "mcpherson_ridge", "-n", "40", "--seed", "8", "--json"]
+    args += ["--vary", "quick-acw.sides.confederate.morale=6"]
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        code, out, err = cli(capsys, *args, "--cluster", cluster.scheduler_address)
+    assert code == 0, err
+    local = json.loads(cli(capsys, *args, "--workers", "1")[1])
+    far = json.loads(out)
+    assert far["config"]["cluster"] == cluster.scheduler_address
+    for a, b in zip(far["arms"], local["arms"], strict=True):
+        assert a["summary"] == b["summary"]
+    with sqlite3.connect(db) as conn:
+        assert load_run(conn, far["run"]).battles == load_run(conn, local["run"]).battles
+
+
+def test_battle_replays_a_variant_arm(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Battle i of a --vary arm is ``umpire battle SCENARIO --seed SEED --vary ... --no-save``;
+    a variant is never saved (a saved game replays under the shipped rules)."""
+    from umpire.lab.arms import parse_vary
+    from umpire.rules.data import current
+
+    scen = load_scenario("standard_five_step")
+    text = "quick-acw.sides.union.morale=10,first=union"
+    shipped, recs = simulate(scen, 2, 6, arms=(parse_vary(text, scen, "B"),))
+    assert [r["dice"] for r in shipped] != [r["dice"] for r in recs]
+    db = str(tmp_path / "u.db")
+    for r in recs:
+        code, out, err = cli(
+            capsys, "--db", db, "battle", "standard_five_step", "--seed", str(r["seed"]),
+            "--no-save", "--json", "--vary", text,
+        )  # fmt: skip
+        assert code == 0, err
+        got = json.loads(out)
+        assert (got["winner"], got["turns"], got["dice"]) == (r["winner"], r["turns"], r["dice"])
+        assert not current()
+    code, _, err = cli(capsys, "--db", db, "battle", "standard", "--seed", "1", "--vary", text)
+    assert code == 2 and "--no-save" in err

@@ -209,6 +209,13 @@ def report(
     }
 
 
+def _paired(d: dict[str, Any], fmt: str) -> str:
+    lo, hi = d["paired_ci95"]
+    if lo != lo:  # NaN: the arms did not play the same seeds
+        return ""
+    return f"  [paired {lo:+{fmt}} - {hi:+{fmt}}{' *' if d['paired_significant'] else ''}]"
+
+
 def _pct(lo: float, hi: float) -> str:
     return f"(95% CI {lo:.2%} - {hi:.2%})"
 
@@ -252,20 +259,23 @@ def show(out: dict[str, Any], fresh: bool, first: int) -> None:
             )
     for c in out["compare"]:
         b = letters[c["b"] % 26]
-        echo(f"{b} - A: differences with 95% intervals (* significant: the interval excludes 0)")
+        echo(
+            f"{b} - A: differences with 95% intervals (* significant: the interval excludes 0; "
+            "paired by seed in brackets)"
+        )
         for o, d in c["win_rate"].items():
             what = "draw rate" if o == "draw" else f"{o} win rate"
             echo(
-                f"  {what:22s} {d['diff']:+8.2%}  (95% CI {d['ci95'][0]:+.2%} - "
-                f"{d['ci95'][1]:+.2%}){' *' if d['significant'] else ''}"
+                f"  {what:28s} {d['diff']:+8.2%}  (95% CI {d['ci95'][0]:+.2%} - "
+                f"{d['ci95'][1]:+.2%}){' *' if d['significant'] else ''}{_paired(d, '.2%')}"
             )
         rows = [("turns", c["turns"])]
         for key in ("stands_lost", "units_removed", "leaders_lost"):
             rows += [(f"{side} {key.replace('_', ' ')}", c[key][side]) for side in c[key]]
         for what, d in rows:
             echo(
-                f"  {what:22s} {d['diff']:+8.3f}  (95% CI {d['ci95'][0]:+.3f} - "
-                f"{d['ci95'][1]:+.3f}){' *' if d['significant'] else ''}"
+                f"  {what:28s} {d['diff']:+8.3f}  (95% CI {d['ci95'][0]:+.3f} - "
+                f"{d['ci95'][1]:+.3f}){' *' if d['significant'] else ''}{_paired(d, '.3f')}"
             )
     rate = out["battles_per_second"] or 0.0
     dps = out["dice_per_second"] or 0.0

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from umpire.errors import UmpireError
 from umpire.lab import battle_seed
@@ -23,6 +22,9 @@ from umpire.scenarios import Scenario
 
 BATCH_CHUNK = 2048
 """Most battles in one batch-path chunk: large enough for numpy to vectorise well."""
+BATCH_MIN = 512
+"""Fewest battles worth a batch-path chunk of their own (a batch of 100 costs half as much
+as one of 400: the per-step cost of numpy dominates small batches)."""
 SCALAR_CHUNK = 64
 """Most battles in one scalar-path chunk: small enough for a steady progress bar."""
 
@@ -63,11 +65,13 @@ def plan(scen: Scenario, arms: Sequence[Arm], path: str = "auto") -> Plan:
 
 
 def chunks(n: int, path: str, workers: int) -> list[tuple[int, int]]:
-    """(start, size) of each chunk: at least a few per worker, none above the path's cap."""
-    cap = BATCH_CHUNK if path == "batch" else SCALAR_CHUNK
-    count = math.ceil(n / cap)
-    if workers > 1:  # a few chunks per worker, so none waits long for the last
-        count = max(count, min(n, 2 * workers))
+    """(start, size) of each chunk, none above the path's cap: on the batch path one per
+    worker where each gets at least ``BATCH_MIN`` battles; on the scalar path at least two
+    per worker, so none waits long for the last."""
+    if path == "batch":
+        count = max(math.ceil(n / BATCH_CHUNK), min(workers, n // BATCH_MIN), 1)
+    else:
+        count = max(math.ceil(n / SCALAR_CHUNK), min(n, 2 * workers))
     return [(n * k // count, n * (k + 1) // count - n * k // count) for k in range(count)]
 
 
@@ -104,7 +108,7 @@ def run(todo: Sequence[Task], done: Done, *, workers: int = 1, cluster: str | No
     """Play every task; ``done`` is told of each as it finishes (in this process)."""
     if cluster is not None:
         _dask(todo, done, cluster)
-    elif workers <= 1:
+    elif workers <= 1 or len(todo) <= 1:
         try:
             for t in todo:
                 done(*run_task(t))
@@ -119,7 +123,7 @@ def _pool(todo: Sequence[Task], done: Done, workers: int) -> None:
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
     ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload(["umpire.lab.play"])
+    ctx.set_forkserver_preload(["numpy", "umpire.lab.play", "umpire.battle.run", "umpire.ai"])
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
     try:
         pending: set[Future[tuple[int, int, list[Record]]]] = {
@@ -135,7 +139,7 @@ def _pool(todo: Sequence[Task], done: Done, workers: int) -> None:
     pool.shutdown()
 
 
-CONNECT_TIMEOUT = 8.0
+CONNECT_TIMEOUT = 5.0
 """Seconds to reach a Dask scheduler before giving up with one line."""
 
 
@@ -153,11 +157,7 @@ def _dask(todo: Sequence[Task], done: Done, address: str) -> None:
         raise UmpireError(f"cannot reach the Dask cluster at '{address}': {why}") from None
     try:
         futures = client.map(run_task, list(todo), pure=False)
-        for f in _iter(as_completed(futures)):  # type: ignore[no-untyped-call]
+        for f in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
             done(*f.result())
     finally:
         client.close()  # type: ignore[no-untyped-call]
-
-
-def _iter(it: Iterable[Any]) -> Iterable[Any]:
-    yield from it

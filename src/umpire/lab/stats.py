@@ -7,7 +7,8 @@
   degrees of freedom). A difference is *significant* when its interval excludes 0.
 
 The arms of a run play the same seeds, so their samples are positively correlated and
-these unpaired intervals are conservative (reading ``ab_unpaired``, docs/lab.md).
+these unpaired intervals are conservative (reading ``ab_unpaired``, docs/lab.md); the
+paired interval (the mean of the per-seed differences) is given beside each as well.
 """
 
 from __future__ import annotations
@@ -137,13 +138,30 @@ def welch(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float]:
     return d, d - half, d + half
 
 
-def _diff(d: float, lo: float, hi: float, a: float, b: float) -> dict[str, Any]:
+def paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float]:
+    """(mean of b_i - a_i, low, high): the paired t interval (battle i of both arms has one
+    seed). Tighter than the unpaired one; reported beside it, not instead of it."""
+    ds = [y - x for x, y in zip(a, b, strict=True)]
+    m, sd = moments(ds)
+    half = t95(len(ds) - 1) * sd / math.sqrt(len(ds)) if len(ds) > 1 else 0.0
+    return m, m - half, m + half
+
+
+def _sig(d: float, lo: float, hi: float) -> bool:
+    return lo > 0 or hi < 0 or (lo == hi and d != 0)
+
+
+def _diff(
+    d: float, lo: float, hi: float, a: float, b: float, pair: tuple[float, float, float]
+) -> dict[str, Any]:
     return {
         "a": a,
         "b": b,
         "diff": d,
         "ci95": [lo, hi],
-        "significant": lo > 0 or hi < 0 or (lo == hi and d != 0),
+        "significant": _sig(d, lo, hi),
+        "paired_ci95": [pair[1], pair[2]],
+        "paired_significant": _sig(*pair),
     }
 
 
@@ -151,19 +169,29 @@ def compare(a: Sequence[Record], b: Sequence[Record]) -> dict[str, Any]:
     """Arm ``b`` against arm ``a``: each difference (b - a) with its interval."""
     na, nb = len(a), len(b)
     out: dict[str, Any] = {"win_rate": {}, "broke_rate": {}}
+    same = na == nb and all(x["seed"] == y["seed"] for x, y in zip(a, b, strict=True))
+    nan = (math.nan, math.nan, math.nan)
+
+    def rate(ia: list[float], ib: list[float]) -> dict[str, Any]:
+        ka, kb = int(sum(ia)), int(sum(ib))
+        pair = paired(ia, ib) if same else nan
+        return _diff(*newcombe(ka, na, kb, nb), ka / na, kb / nb, pair)
+
     for o in OUTCOMES:
-        ka = sum(1 for r in a if r["winner"] == o)
-        kb = sum(1 for r in b if r["winner"] == o)
-        out["win_rate"][o] = _diff(*newcombe(ka, na, kb, nb), ka / na, kb / nb)
+        out["win_rate"][o] = rate(
+            [float(r["winner"] == o) for r in a], [float(r["winner"] == o) for r in b]
+        )
     for s in SIDES:
-        ka = sum(1 for r in a if r["broke"][s] is not None)
-        kb = sum(1 for r in b if r["broke"][s] is not None)
-        out["broke_rate"][s] = _diff(*newcombe(ka, na, kb, nb), ka / na, kb / nb)
+        out["broke_rate"][s] = rate(
+            [float(r["broke"][s] is not None) for r in a],
+            [float(r["broke"][s] is not None) for r in b],
+        )
 
     def means(key: str, side: str | None = None) -> dict[str, Any]:
         xa = [float(r[key][side] if side else r[key]) for r in a]
         xb = [float(r[key][side] if side else r[key]) for r in b]
-        return _diff(*welch(xa, xb), moments(xa)[0], moments(xb)[0])
+        pair = paired(xa, xb) if same else nan
+        return _diff(*welch(xa, xb), moments(xa)[0], moments(xb)[0], pair)
 
     out["turns"] = means("turns")
     for key, name in (
