@@ -14,7 +14,8 @@ import typer
 
 from umpire.errors import UmpireError
 
-MAX_N = 10_000_000
+MAX_N = 1_000_000
+"""Battles per arm at most: every record is kept in memory for the summary (~1 kB each)."""
 
 
 def simulate_cmd(

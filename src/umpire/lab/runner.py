@@ -76,27 +76,14 @@ def chunks(n: int, path: str, workers: int) -> list[tuple[int, int]]:
 
 
 def tasks(p: Plan, n: int, seed: int, workers: int) -> list[Task]:
-    """Every chunk of every arm, arms interleaved (so the time left is even across arms)."""
+    """Every chunk of every arm, arm after arm: a process switches rule data (and rebuilds
+    the caches derived from it) as seldom as it can."""
     seeds = [battle_seed(seed, i) for i in range(n)]
-    per_arm = []
-    for k, arm in enumerate(p.arms):
-        per_arm.append(
-            [
-                Task(
-                    p.scens[k],
-                    arm.overlay,
-                    k,
-                    start,
-                    tuple(seeds[start : start + size]),
-                    p.paths[k],
-                )
-                for start, size in chunks(n, p.paths[k], workers)
-            ]
-        )
-    out: list[Task] = []
-    for j in range(max(len(t) for t in per_arm)):
-        out.extend(t[j] for t in per_arm if j < len(t))
-    return out
+    return [
+        Task(p.scens[k], arm.overlay, k, start, tuple(seeds[start : start + size]), p.paths[k])
+        for k, arm in enumerate(p.arms)
+        for start, size in chunks(n, p.paths[k], workers)
+    ]
 
 
 def default_workers() -> int:
@@ -124,7 +111,7 @@ def _pool(todo: Sequence[Task], done: Done, workers: int) -> None:
 
     ctx = mp.get_context("forkserver")
     ctx.set_forkserver_preload(["numpy", "umpire.lab.play", "umpire.battle.run", "umpire.ai"])
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_start)
     try:
         pending: set[Future[tuple[int, int, list[Record]]]] = {
             pool.submit(run_task, t) for t in todo
@@ -137,6 +124,13 @@ def _pool(todo: Sequence[Task], done: Done, workers: int) -> None:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
+
+
+def _worker_start() -> None:
+    """A local worker leaves Ctrl-C to the main process, which stops the pool."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 CONNECT_TIMEOUT = 5.0
