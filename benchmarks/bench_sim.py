@@ -12,7 +12,10 @@ Prints, in one run on this machine:
 3. scaling from 1 to 2 workers, locally and on a ``distributed.LocalCluster`` on
    127.0.0.1 (efficiency = t1 / (2 * t2); goal >= 80%), each on both paths;
 4. dice consumed per second inside the simulations against numpy's raw rate, same run;
-5. cold start of ``umpire --help`` (best of 5).
+5. cold start of ``umpire --help`` (best of 5);
+
+and, as a control, how much of two cores the shared machine gives at that moment (two busy
+Python processes at once against one alone).
 
 Run: .venv/bin/python benchmarks/bench_sim.py [--quick N] [--other-n M] [--scale-n K]
      [--scale-scalar-n J] [--workers W] [--no-dask]
@@ -64,6 +67,24 @@ def numpy_raw(seconds: float = 1.0) -> float:
     return n / (time.perf_counter() - t0)
 
 
+BUSY = "sum(i * i for i in range(2 * 10**7))"
+
+
+def machine_parallel() -> tuple[float, float, float]:
+    """(one busy process alone s, two at once s, their ratio): how much of two cores this
+    shared machine gives right now (1.0 = two whole cores)."""
+
+    def go(k: int) -> float:
+        t0 = time.perf_counter()
+        procs = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(k)]
+        for p in procs:
+            p.wait()
+        return time.perf_counter() - t0
+
+    one, two = go(1), go(2)
+    return one, two, one / two
+
+
 def cold_start() -> float:
     """Best of 5: ``umpire --help`` in a fresh interpreter (ms)."""
     best = float("inf")
@@ -113,6 +134,11 @@ def main() -> None:
         f"{dice / secs:,.0f}/s = 1/{raw / (dice / secs):,.0f} of numpy's raw rate"
     )
 
+    one, two, share = machine_parallel()
+    print(
+        f"machine control: a busy Python process {one:.2f} s alone, two at once {two:.2f} s: "
+        f"the machine gives {share:.0%} of two cores now (efficiencies below are bounded by it)"
+    )
     for scen, n in (("standard", a.scale_n), (a.other, a.scale_scalar_n)):
         t1 = ab(scen, n, 1, "")[0]
         t2 = ab(scen, n, 2, "")[0]
@@ -123,8 +149,12 @@ def main() -> None:
     print(f"cold start `umpire --help`: {cold_start():.0f} ms (best of 5)")
     if a.no_dask:
         return
+    import dask
     from distributed import LocalCluster
 
+    # The workers' statistical profiler samples every 10 ms and costs this pure-Python
+    # work about a fifth of its speed; a cluster for the lab should turn it off as here.
+    dask.config.set({"distributed.worker.profile.enabled": False})
     for scen, n in (("standard", a.scale_n), (a.other, a.scale_scalar_n)):
         times = []
         for k in (1, 2):

@@ -220,6 +220,7 @@ def test_unreachable_cluster_is_one_line_within_seconds(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """--cluster at a closed port: one line, exit 2, within about ten seconds."""
+    pytest.importorskip("distributed")
     t0 = time.monotonic()
     code, _out, err = cli(
         capsys, "--db", str(tmp_path / "u.db"), "simulate", "mcpherson_ridge", "-n", "5",
@@ -309,3 +310,18 @@ def test_battle_replays_a_variant_arm(capsys: pytest.CaptureFixture[str], tmp_pa
         assert not current()
     code, _, err = cli(capsys, "--db", db, "battle", "standard", "--seed", "1", "--vary", text)
     assert code == 2 and "--no-save" in err
+
+
+def test_rules_copy_refuses_a_folder_in_use(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``umpire rules copy`` writes into a new or empty folder only; unknown module: nearest."""
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x.txt").write_text("mine")
+    code, _, err = cli(capsys, "rules", "copy", "quick-acw", str(tmp_path / "full"))
+    assert code == 2 and "not an empty folder" in err and err.count("\n") == 1
+    code, _, err = cli(capsys, "rules", "copy", "quick_acw", str(tmp_path / "new"))
+    assert code == 2 and "nearest: quick-acw" in err
+    code, out, _ = cli(capsys, "rules", "copy", "five-step", str(tmp_path / "new"))
+    assert code == 0 and "Copied five-step" in out and (tmp_path / "new" / "rules.toml").is_file()
+    assert (tmp_path / "new" / ".umpire-rules").read_text().strip() == "five-step"

@@ -20,7 +20,7 @@ from umpire.lab.play import Record, Task, run_task
 from umpire.rules.data import Overlay, install
 from umpire.scenarios import Scenario
 
-BATCH_CHUNK = 2048
+BATCH_CHUNK = 8192
 """Most battles in one batch-path chunk: large enough for numpy to vectorise well."""
 BATCH_MIN = 512
 """Fewest battles worth a batch-path chunk of their own (a batch of 100 costs half as much
