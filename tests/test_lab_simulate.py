@@ -203,6 +203,8 @@ def test_an_interrupted_run_is_not_loaded(tmp_path: Path) -> None:
         (("simulate", "standard", "--vary", "skirmish=4"), "unknown --vary key 'skirmish'"),
         (("simulate", "standard", "--vary", "quick-acw.fire=3"), "names a table"),
         (("simulate", "standard", "--vary", "quick-acw.sides.union.morale=x"), "not like"),
+        (("simulate", "standard", "--vary", "quick-acw.fire.foot=[4]"), "not like"),
+        (("simulate", "standard", "--vary", "quick-acw.melee.rows=[[1, 2]]"), "not like"),
         (("simulate", "standard", "--vary", "combat=nothing"), "unknown rules module"),
         (("simulate", "standard", "--rules-data", "/no/such/dir"), "--rules-data: no folder"),
     ],

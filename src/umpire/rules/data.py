@@ -230,12 +230,19 @@ def resolve_key(key: str, value: Any) -> tuple[str, str, tuple[str, ...]]:
 
 
 def _same_kind(old: Any, new: Any) -> bool:
+    """Is ``new`` like the shipped ``old``: a number for a number (a whole one for a whole
+    one), a list of the same length and kinds (a table of rows may have more or fewer rows,
+    each like the shipped ones)?"""
     if isinstance(old, bool) or isinstance(new, bool):
         return isinstance(old, bool) and isinstance(new, bool)
     if isinstance(old, int | float):
         return isinstance(new, int | float) and (isinstance(old, float) or isinstance(new, int))
     if isinstance(old, list):
-        return isinstance(new, list)
+        if not isinstance(new, list):
+            return False
+        if old and all(isinstance(row, list) for row in old):
+            return bool(new) and all(_same_kind(old[0], row) for row in new)
+        return len(new) == len(old) and all(_same_kind(a, b) for a, b in zip(old, new, strict=True))
     return isinstance(new, type(old))
 
 
