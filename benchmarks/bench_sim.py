@@ -57,6 +57,48 @@ def ab(
     return time.perf_counter() - t0, dice, list(p.paths)
 
 
+def timed(task: Any) -> tuple[int, float]:
+    """Play a chunk in a worker; (its pid, the CPU seconds it has used since it started)."""
+    from umpire.lab.play import run_task
+
+    run_task(task)
+    return os.getpid(), time.process_time()
+
+
+def cpu_scaling(scenario: str, n: int, k: int, cluster: str | None = None) -> tuple[float, float]:
+    """(wall s, the busiest worker's CPU s) for ``n`` battles on ``k`` workers: a fresh
+    local pool as ``umpire.lab.runner`` makes it (forkserver, same chunks; CPU since the
+    worker started, start-up included) or a warmed Dask cluster (CPU during the run). The
+    busiest worker's CPU time is what the run would take if each worker had a core to
+    itself, whatever else the shared machine runs meanwhile."""
+    scen = load_scenario(scenario)
+    todo = tasks(plan(scen, [SHIPPED]), n, 1, k)
+    t0 = time.perf_counter()
+    if cluster is None:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
+
+        from umpire.lab.runner import _worker_start
+
+        ctx = mp.get_context("forkserver")
+        ctx.set_forkserver_preload(["numpy", "umpire.lab.play", "umpire.battle.run", "umpire.ai"])
+        with ProcessPoolExecutor(k, mp_context=ctx, initializer=_worker_start) as pool:
+            got = list(pool.map(timed, todo))
+    else:  # warmed workers: the CPU each spent on this run (before and after it)
+        from distributed import Client
+
+        with Client(cluster) as client:
+            before = client.run(time.process_time)
+            client.gather(client.map(timed, todo, pure=False))
+            after = client.run(time.process_time)
+        return time.perf_counter() - t0, max(after[w] - before[w] for w in after)
+    wall = time.perf_counter() - t0
+    cpu: dict[int, float] = {}
+    for pid, c in got:
+        cpu[pid] = max(cpu.get(pid, 0.0), c)
+    return wall, max(cpu.values())
+
+
 def numpy_raw(seconds: float = 1.0) -> float:
     """numpy's generator: d6 faces per second in blocks of 10^6."""
     rng = np.random.default_rng(1)
@@ -101,21 +143,8 @@ def cold_start() -> float:
     return best * 1000
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", type=int, default=TARGET)
-    ap.add_argument("--other", default="standard_five_step")
-    ap.add_argument("--other-n", type=int, default=1000)
-    ap.add_argument("--scale-n", type=int, default=8192)
-    ap.add_argument("--scale-scalar-n", type=int, default=400)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--no-dask", action="store_true")
-    a = ap.parse_args()
-    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
-    raw = numpy_raw()
-    print(f"numpy raw d6 rate: {raw:,.0f} dice/s")
-
-    vary = "quick-acw.sides.union.morale=7"
+def ab_runs(a: argparse.Namespace, vary: str, raw: float) -> None:
+    """The two A/B runs: pure quick ACW (batch path), another composition (scalar)."""
     secs, dice, paths = ab("standard", a.quick, a.workers, vary)
     tot = 2 * a.quick
     print(
@@ -134,6 +163,25 @@ def main() -> None:
         f"{dice / secs:,.0f}/s = 1/{raw / (dice / secs):,.0f} of numpy's raw rate"
     )
 
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", type=int, default=TARGET)
+    ap.add_argument("--other", default="standard_five_step")
+    ap.add_argument("--other-n", type=int, default=1000)
+    ap.add_argument("--scale-n", type=int, default=8192)
+    ap.add_argument("--scale-scalar-n", type=int, default=400)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--no-ab", action="store_true", help="only scaling, dice rate, cold start")
+    a = ap.parse_args()
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    raw = numpy_raw()
+    print(f"numpy raw d6 rate: {raw:,.0f} dice/s")
+
+    vary = "quick-acw.sides.union.morale=7"
+    if not a.no_ab:
+        ab_runs(a, vary, raw)
     one, two, share = machine_parallel()
     print(
         f"machine control: a busy Python process {one:.2f} s alone, two at once {two:.2f} s: "
@@ -146,6 +194,12 @@ def main() -> None:
             f"local scaling {scen}, {n} battles: 1 worker {t1:.1f} s, 2 workers {t2:.1f} s, "
             f"speed-up {t1 / t2:.2f}, efficiency {t1 / (2 * t2):.0%} (goal 80%)"
         )
+        w1, c1 = cpu_scaling(scen, n, 1)
+        w2, c2 = cpu_scaling(scen, n, 2)
+        print(
+            f"  by CPU time (a core per worker): 1 worker {c1:.1f} s (wall {w1:.1f}), busiest "
+            f"of 2 {c2:.1f} s (wall {w2:.1f}): efficiency {c1 / (2 * c2):.0%}"
+        )
     print(f"cold start `umpire --help`: {cold_start():.0f} ms (best of 5)")
     if a.no_dask:
         return
@@ -155,6 +209,8 @@ def main() -> None:
     # The workers' statistical profiler samples every 10 ms and costs this pure-Python
     # work about a fifth of its speed; a cluster for the lab should turn it off as here.
     dask.config.set({"distributed.worker.profile.enabled": False})
+    one, two, share = machine_parallel()
+    print(f"machine control again: {one:.2f} s alone, {two:.2f} s two at once: {share:.0%}")
     for scen, n in (("standard", a.scale_n), (a.other, a.scale_scalar_n)):
         times = []
         for k in (1, 2):
@@ -167,10 +223,18 @@ def main() -> None:
             ) as cluster:
                 ab(scen, 8 * k, k, "", cluster.scheduler_address)  # warm the workers
                 times.append(ab(scen, n, k, "", cluster.scheduler_address)[0])
+                if k == 1:
+                    c1 = cpu_scaling(scen, n, 1, cluster.scheduler_address)[1]
+                else:
+                    c2 = cpu_scaling(scen, n, 2, cluster.scheduler_address)[1]
         t1, t2 = times
         print(
             f"dask LocalCluster scaling {scen}, {n} battles: 1 worker {t1:.1f} s, 2 workers "
             f"{t2:.1f} s, speed-up {t1 / t2:.2f}, efficiency {t1 / (2 * t2):.0%} (goal 80%)"
+        )
+        print(
+            f"  by CPU time (a core per worker; warmed workers): 1 worker {c1:.1f} s, busiest "
+            f"of 2 {c2:.1f} s: efficiency {c1 / (2 * c2):.0%}"
         )
 
 
