@@ -203,12 +203,8 @@ def main() -> None:
     print(f"cold start `umpire --help`: {cold_start():.0f} ms (best of 5)")
     if a.no_dask:
         return
-    import dask
     from distributed import LocalCluster
 
-    # The workers' statistical profiler samples every 10 ms and costs this pure-Python
-    # work about a fifth of its speed; a cluster for the lab should turn it off as here.
-    dask.config.set({"distributed.worker.profile.enabled": False})
     one, two, share = machine_parallel()
     print(f"machine control again: {one:.2f} s alone, {two:.2f} s two at once: {share:.0%}")
     for scen, n in (("standard", a.scale_n), (a.other, a.scale_scalar_n)):

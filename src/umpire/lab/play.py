@@ -35,8 +35,39 @@ class Task:
     path: str  # "batch" or "scalar"
 
 
+_tuned = False
+
+
+def tune_malloc() -> None:
+    """Keep freed memory in the process (glibc ``mallopt``), once per process.
+
+    Dask starts its workers with ``MALLOC_TRIM_THRESHOLD_=65536``, which also pins glibc's
+    mmap threshold at 128 KiB: every numpy temporary of the batch simulator is then mapped
+    and unmapped anew, and a chunk costs 1.5-3 times the CPU (measured: 7.1 s against
+    4.8 s for 2048 battles). Trim above 64 MiB and map above 32 MiB, as glibc's own
+    dynamic thresholds settle at. Elsewhere (not glibc) nothing is done.
+    """
+    global _tuned
+    if _tuned:
+        return
+    _tuned = True
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-1, 64 << 20)  # M_TRIM_THRESHOLD
+        libc.mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD
+    except (OSError, AttributeError):  # pragma: no cover - not glibc
+        return
+
+
 def run_task(task: Task) -> tuple[int, int, list[Record]]:
     """Play one chunk: (arm, start, records in battle order)."""
+    tune_malloc()
     install(task.overlay)
     recs = _batch(task) if task.path == "batch" else _scalar(task)
     return task.arm, task.start, recs
@@ -89,9 +120,9 @@ def _batch(task: Task) -> list[Record]:
     removed = out_.removed.tolist()
     leaders = out_.leaders_lost.tolist()
     dice = out_.dice_each.tolist()
+    col = {s: order.index(s) for s in SIDES}
     out = []
     for k in range(n):
-        col = {s: order.index(s) for s in SIDES}
         rem = {s: int(removed[k][col[s]]) for s in SIDES}
         out.append(
             {
