@@ -104,7 +104,12 @@ def simulate_cmd(
 
         store = open_store()
         run_id = results.begin(store.conn, name, n, run_seed, [a.to_json() for a in arms], config)
-    records, seconds = _play(todo, len(arms), n, name, k, cluster, store, run_id, as_json)
+    try:
+        records, seconds = _play(todo, len(arms), n, name, k, cluster, store, run_id, as_json)
+    except KeyboardInterrupt:
+        kept = f"lab run {run_id} is kept as incomplete" if run_id is not None else "nothing kept"
+        sys.stderr.write(f"umpire: interrupted; {kept}\n")
+        raise SystemExit(130) from None
     out = report(name, n, run_seed, p, records, seconds, config)
     if store is not None and run_id is not None:
         from umpire.lab import results
