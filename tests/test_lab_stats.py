@@ -61,6 +61,7 @@ def test_compare_identical_arms_is_not_significant() -> None:
     ]
     c = compare(recs, recs)
     assert not any(v["significant"] for v in c["win_rate"].values())
+    assert c["event_rate"]["x:event.a"]["diff"] == 0
     assert c["turns"]["diff"] == 0 and c["turns"]["paired_ci95"] == [0.0, 0.0]
     s = summarise(recs)
     assert s["events"]["x:event.a"]["battles"] == 25 and s["broke"]["union"]["battles"] == 13

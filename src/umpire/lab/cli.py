@@ -275,6 +275,18 @@ def show(out: dict[str, Any], fresh: bool, first: int) -> None:
                 f"  {what:28s} {d['diff']:+8.2%}  (95% CI {d['ci95'][0]:+.2%} - "
                 f"{d['ci95'][1]:+.2%}){' *' if d['significant'] else ''}{_paired(d, '.2%')}"
             )
+        for side, d in c["broke_rate"].items():
+            echo(
+                f"  {side + ' broke':28s} {d['diff']:+8.2%}  (95% CI {d['ci95'][0]:+.2%} - "
+                f"{d['ci95'][1]:+.2%}){' *' if d['significant'] else ''}{_paired(d, '.2%')}"
+            )
+        for key, d in c["event_rate"].items():
+            if d["significant"] or d["paired_significant"]:
+                echo(
+                    f"  {key.split(':')[-1] + ' fired':28s} {d['diff']:+8.2%}  (95% CI "
+                    f"{d['ci95'][0]:+.2%} - {d['ci95'][1]:+.2%}){' *' if d['significant'] else ''}"
+                    f"{_paired(d, '.2%')}"
+                )
         rows = [("turns", c["turns"])]
         for key in ("stands_lost", "units_removed", "leaders_lost"):
             rows += [(f"{side} {key.replace('_', ' ')}", c[key][side]) for side in c[key]]

@@ -199,6 +199,14 @@ def compare(a: Sequence[Record], b: Sequence[Record]) -> dict[str, Any]:
             [float(r["broke"][s] is not None) for r in a],
             [float(r["broke"][s] is not None) for r in b],
         )
+    keys = sorted({k for r in (*a, *b) for k in r["events"]})
+    out["event_rate"] = {
+        k: rate(
+            [float(bool(r["events"].get(k))) for r in a],
+            [float(bool(r["events"].get(k))) for r in b],
+        )
+        for k in keys
+    }
 
     def means(key: str, side: str | None = None) -> dict[str, Any]:
         xa = [float(r[key][side] if side else r[key]) for r in a]
