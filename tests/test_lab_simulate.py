@@ -206,6 +206,8 @@ def test_an_interrupted_run_is_not_loaded(tmp_path: Path) -> None:
         (("simulate", "standard", "--vary", "quick-acw.fire.foot=[4]"), "not like"),
         (("simulate", "standard", "--vary", "quick-acw.melee.rows=[[1, 2]]"), "not like"),
         (("simulate", "standard", "--vary", "combat=nothing"), "unknown rules module"),
+        (("simulate", "standard", "--vary", "cards=platoon"), "--vary cards: Input should be"),
+        (("simulate", "standard", "--vary", "first=french"), "unknown side 'french'"),
         (("simulate", "standard", "--rules-data", "/no/such/dir"), "--rules-data: no folder"),
     ],
 )

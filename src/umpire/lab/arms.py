@@ -23,6 +23,15 @@ from umpire.scenarios import Scenario
 
 ROLE_KEYS = ("sequence", "combat", "status", "events")
 FIELD_KEYS = ("first", "attacker", "cards")
+BLANK: dict[str, Any] = {
+    "sequence": "quick-acw",
+    "combat": "quick-acw",
+    "status": "",
+    "first": None,
+    "attacker": None,
+    "cards": "brigade",
+}
+"""What an empty value (``status=``) sets: the ``[rules]`` table's own default."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +134,7 @@ def parse_vary(text: str, scen: Scenario, label: str) -> Arm:
                 ]
                 rules["events"] = [w for w in words if w and w != "none"]
             else:
-                rules[key] = raw or None
+                rules[key] = raw or BLANK[key]
             continue
         if "." in key:
             value = parse_value(raw)
@@ -147,9 +156,18 @@ def parse_vary(text: str, scen: Scenario, label: str) -> Arm:
                 )
             rules["options"][key] = parse_value(raw)
     if touched_rules:
+        from pydantic import ValidationError
+
         from umpire.battle.compose import check, spec_of
+        from umpire.scenarios import RulesTable
 
         check(spec_of(rules))
+        try:
+            RulesTable(**rules)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(x) for x in err["loc"])
+            raise UmpireError(f"--vary {where}: {err['msg']}") from None
     return Arm(
         label,
         tuple(settings),
