@@ -208,6 +208,19 @@ def test_an_interrupted_run_is_not_loaded(tmp_path: Path) -> None:
         (("simulate", "standard", "--vary", "combat=nothing"), "unknown rules module"),
         (("simulate", "standard", "--vary", "cards=platoon"), "--vary cards: Input should be"),
         (("simulate", "standard", "--vary", "first=french"), "unknown side 'french'"),
+        (
+            (
+                "simulate",
+                "standard",
+                "-n",
+                "3",
+                "--workers",
+                "1",
+                "--vary",
+                'quick-acw.turn.order=["a", "b"]',
+            ),
+            "are the varied rules consistent?",
+        ),
         (("simulate", "standard", "--rules-data", "/no/such/dir"), "--rules-data: no folder"),
     ],
 )

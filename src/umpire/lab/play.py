@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from umpire.errors import UmpireError
 from umpire.rules.data import Overlay, install
 from umpire.scenarios import Scenario
 
@@ -33,6 +34,8 @@ class Task:
     start: int
     seeds: tuple[int, ...]
     path: str  # "batch" or "scalar"
+    varied: bool = False
+    """The arm's rules are a variant: a failure in its battles is the variant's (one line)."""
 
 
 _tuned = False
@@ -69,7 +72,18 @@ def run_task(task: Task) -> tuple[int, int, list[Record]]:
     """Play one chunk: (arm, start, records in battle order)."""
     tune_malloc()
     install(task.overlay)
-    recs = _batch(task) if task.path == "batch" else _scalar(task)
+    try:
+        recs = _batch(task) if task.path == "batch" else _scalar(task)
+    except UmpireError:
+        raise
+    except Exception as exc:
+        if not task.varied:
+            raise  # the shipped rules failing is a bug: keep its traceback
+        end = task.start + len(task.seeds) - 1
+        raise UmpireError(
+            f"the variant's battles {task.start}-{end} failed ({type(exc).__name__}: {exc}); "
+            "are the varied rules consistent?"
+        ) from None
     return task.arm, task.start, recs
 
 

@@ -55,7 +55,16 @@ def plan(scen: Scenario, arms: Sequence[Arm], path: str = "auto") -> Plan:
         for arm in arms:
             install(arm.overlay)
             s = arm.scenario(scen)
-            compose_for(s)  # loads and checks every module's data as this arm has it
+            try:
+                compose_for(s)  # loads and checks every module's data as this arm has it
+            except UmpireError:
+                raise
+            except Exception as exc:
+                if arm is arms[0]:
+                    raise
+                raise UmpireError(
+                    f"{arm.label}: the rules do not load ({type(exc).__name__}: {exc})"
+                ) from None
             has = batch_simulator(s, need=path == "batch") if path != "scalar" else None
             scens.append(s)
             paths.append("batch" if has is not None else "scalar")
@@ -80,7 +89,15 @@ def tasks(p: Plan, n: int, seed: int, workers: int) -> list[Task]:
     the caches derived from it) as seldom as it can."""
     seeds = [battle_seed(seed, i) for i in range(n)]
     return [
-        Task(p.scens[k], arm.overlay, k, start, tuple(seeds[start : start + size]), p.paths[k])
+        Task(
+            p.scens[k],
+            arm.overlay,
+            k,
+            start,
+            tuple(seeds[start : start + size]),
+            p.paths[k],
+            bool(arm.overlay) or arm.rules is not None,
+        )
         for k, arm in enumerate(p.arms)
         for start, size in chunks(n, p.paths[k], workers)
     ]
