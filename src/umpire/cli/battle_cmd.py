@@ -238,7 +238,17 @@ def battle(
         side: _human(as_json) if kind == "human" else make_policy(kind, seed)
         for side, kind in kinds.items()
     }
-    res = play(scen, seed, pols, narrate=not as_json or log is not None)
+    try:
+        res = play(scen, seed, pols, narrate=not as_json or log is not None)
+    except UmpireError:
+        raise
+    except Exception as exc:
+        if vary is None and rules_data is None:
+            raise  # the shipped rules failing is a bug: keep its traceback
+        raise UmpireError(
+            f"the variant's battle failed ({type(exc).__name__}: {exc}); "
+            "are the varied rules consistent?"
+        ) from None
     game_obj = None
     if store is not None:
         from umpire.battle.game import save_game
