@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from umpire.battle.roles import ROLES, Composition, RoleModule, RulesSpec
 from umpire.errors import UmpireError
+from umpire.rules.data import on_change
 
 if TYPE_CHECKING:
     from umpire.scenarios import Scenario
@@ -121,6 +122,7 @@ def check(spec: RulesSpec) -> list[tuple[str, str]]:
 
 
 _CACHE: dict[tuple[Any, ...], Composition] = {}
+on_change(_CACHE.clear)  # the roles hold their module's data: rebuilt when it is varied
 
 
 def compose(spec: RulesSpec) -> Composition:

@@ -33,6 +33,12 @@ class Result:
     orders: list[list[Any]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     state: dict[str, Any] = field(default_factory=dict)
+    leaders_lost: dict[str, int] = field(default_factory=dict)
+    broke: dict[str, int | None] = field(default_factory=dict)
+    """Per side: the turn it broke (past its break point, or made to quit by a module), or
+    None."""
+    tally: dict[str, int] = field(default_factory=dict)
+    """What the roles counted (``module:what`` -> times; seed 001's events fired, ...)."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON summary ``umpire battle --json`` prints."""
@@ -58,10 +64,41 @@ def new_battle(scen: Scenario, roller: Roller, narrate: bool = False) -> Battle:
     return Battle(setup, state, roller, narrate=narrate)
 
 
+def tally_of(b: Battle) -> tuple[dict[str, int], set[str]]:
+    """What every role counted in this battle, and the sides a role made quit the field.
+
+    The seam: any role object may offer ``tally(b) -> {what: times}`` (keys are prefixed
+    with its id) and ``quits(b) -> sides`` (docs/engine-api.md); the core knows no module.
+    """
+    comp = b.comp
+    out: dict[str, int] = {}
+    quit: set[str] = set()
+    seen: set[int] = set()
+    roles: list[Any] = [comp.sequence, comp.combat, comp.status, *comp.events]
+    for role in roles:
+        if id(role) in seen:
+            continue
+        seen.add(id(role))
+        count = getattr(role, "tally", None)
+        if count is not None:
+            for k, v in count(b).items():
+                out[f"{role.id}:{k}"] = out.get(f"{role.id}:{k}", 0) + int(v)
+        quits = getattr(role, "quits", None)
+        if quits is not None:
+            quit.update(quits(b))
+    return out, quit
+
+
 def result_of(b: Battle, seed: int | None, faces: list[int], orders: list[list[Any]]) -> Result:
     """Summarise a finished (or stopped) battle."""
+    from umpire.battle.victory import SIDES, broken_sides
+
     st = b.state
     removed = {s: sum(1 for u in st.units if u.side == s and not u.alive) for s in b.sides()}
+    leaders = {s: sum(1 for ld in st.leaders if ld.side == s and not ld.alive) for s in SIDES}
+    tally, quit = tally_of(b)
+    down = set(broken_sides(b)) | quit if st.over else set()
+    broke: dict[str, int | None] = {s: st.turn if s in down else None for s in SIDES}
     return Result(
         st.winner,
         st.turn,
@@ -72,6 +109,9 @@ def result_of(b: Battle, seed: int | None, faces: list[int], orders: list[list[A
         orders,
         list(b.lines),
         st.to_json(),
+        leaders,
+        broke,
+        tally,
     )
 
 

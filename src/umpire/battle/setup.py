@@ -10,6 +10,7 @@ from umpire.battle.compose import compose_for
 from umpire.battle.roles import Composition
 from umpire.battle.state import Bases, Leader, Objective, State, Unit
 from umpire.board import Board, Feature
+from umpire.rules.data import on_change
 from umpire.scenarios import Scenario, UnitSpec
 
 SIDES = ("confederate", "union")
@@ -99,6 +100,7 @@ def new_setup(s: Scenario, comp: Composition | None = None) -> Setup:
 
 
 _SETUPS: dict[int, tuple[Scenario, Setup]] = {}
+on_change(_SETUPS.clear)  # a setup holds its composition (the rules data)
 
 
 def setup_for(s: Scenario) -> Setup:

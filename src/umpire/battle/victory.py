@@ -16,19 +16,33 @@ if TYPE_CHECKING:
 SIDES = ("confederate", "union")
 
 
+def is_broken(units0: int, removed: int, fraction: float) -> bool:
+    """Default ``victory``: has a side with ``units0`` units, ``removed`` of them gone, broken?
+
+    One function for every path that asks (the engine, the lab's batch records).
+    """
+    return removed >= units0 or removed >= fraction * units0
+
+
+def broken_sides(b: Battle) -> list[str]:
+    """The sides past their break point now (default ``victory``)."""
+    alive_of = dict.fromkeys(SIDES, 0)  # one pass over the units (asked at every step)
+    for u in b.state.units:
+        if u.alive and u.side in alive_of:
+            alive_of[u.side] += 1
+    out = []
+    for side in SIDES:
+        alive = alive_of[side]
+        n0 = b.setup.units0[side]
+        if is_broken(n0, n0 - alive, b.setup.break_fraction[side]):
+            out.append(side)
+    return out
+
+
 def end_check(b: Battle) -> None:
     """Default ``victory``: a side with no units, or past its break fraction, loses."""
     st = b.state
-    broken = []
-    alive_of = dict.fromkeys(SIDES, 0)  # one pass over the units (asked at every step)
-    for u in st.units:
-        if u.alive and u.side in alive_of:
-            alive_of[u.side] += 1
-    for side in SIDES:
-        alive = alive_of[side]
-        lost = b.setup.units0[side] - alive
-        if alive == 0 or lost >= b.setup.break_fraction[side] * b.setup.units0[side]:
-            broken.append(side)
+    broken = broken_sides(b)
     if broken:
         st.over = True
         if len(broken) == len(SIDES):

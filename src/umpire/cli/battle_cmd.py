@@ -135,6 +135,15 @@ def battle(
         help="seeded (default) or physical: you roll real dice and type the faces; a random "
         "pick among up to 6 is one d6, among more (and every card) a draw you type in",
     ),
+    vary: str | None = typer.Option(
+        None,
+        "--vary",
+        help="Play a rule variant, KEY=VALUE,... as 'umpire simulate --vary' (with --no-save): "
+        "replays battle i of a simulate arm",
+    ),
+    rules_data: str | None = typer.Option(
+        None, "--rules-data", help="Play a copy of a module's data (as simulate; with --no-save)"
+    ),
 ) -> None:
     """Play a battle to the end, print the narrative and the result, and save it."""
     from umpire.ai import make_policy
@@ -187,6 +196,8 @@ def battle(
     if seed < 0:
         raise UmpireError(f"--seed must be a whole number >= 0, got {seed}")
     scen = load_scenario(scenario)
+    if vary is not None or rules_data is not None:
+        scen = _variant(scen, vary, rules_data, no_save, dice)
     kinds = assign_players(ai, human, random_sides, player)
     name = game or f"battle-{resolve_path(scenario).stem}-{seed}"
     store = None
@@ -227,7 +238,17 @@ def battle(
         side: _human(as_json) if kind == "human" else make_policy(kind, seed)
         for side, kind in kinds.items()
     }
-    res = play(scen, seed, pols, narrate=not as_json or log is not None)
+    try:
+        res = play(scen, seed, pols, narrate=not as_json or log is not None)
+    except UmpireError:
+        raise
+    except Exception as exc:
+        if vary is None and rules_data is None:
+            raise  # the shipped rules failing is a bug: keep its traceback
+        raise UmpireError(
+            f"the variant's battle failed ({type(exc).__name__}: {exc}); "
+            "are the varied rules consistent?"
+        ) from None
     game_obj = None
     if store is not None:
         from umpire.battle.game import save_game
@@ -270,6 +291,28 @@ def battle(
     )
     if saved:
         typer.echo(f"Saved as game '{saved}' (umpire games show {saved})")
+
+
+def _variant(scen: Any, vary: str | None, rules_data: str | None, no_save: bool, dice: str) -> Any:
+    """Install a rule variant for this process (the lab's arms); the scenario it plays.
+
+    Only unsaved: a saved game replays and verifies under the shipped rules.
+    """
+    from umpire.lab.arms import parse_rules_data, parse_vary
+    from umpire.rules.data import install
+
+    if not no_save or dice != "seeded":
+        raise UmpireError("--vary and --rules-data play a variant unsaved: add --no-save")
+    overlay = None
+    if rules_data is not None:
+        overlay = parse_rules_data(rules_data, "variant").overlay
+    if vary is not None:
+        arm = parse_vary(vary, scen, "variant")
+        overlay = arm.overlay if overlay is None else overlay.plus(arm.overlay)
+        scen = arm.scenario(scen)
+    assert overlay is not None
+    install(overlay)
+    return scen
 
 
 def resume_battle(name: str, kinds: dict[str, str], as_json: bool) -> None:

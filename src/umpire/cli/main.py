@@ -48,6 +48,8 @@ def _register() -> None:
     plain = [
         ("umpire.cli.dice_cmd", "roll_cmd", "roll"),
         ("umpire.cli.serve_cmd", "serve_cmd", "serve"),
+        ("umpire.lab.cli", "simulate_cmd", "simulate"),
+        ("umpire.lab.cli", "runs_cmd", "runs"),
     ]
     for module, attr, name in plain:
         try:
@@ -75,12 +77,6 @@ def _register() -> None:
             "odds_app",
             "odds",
             "Exact odds before the dice: every resolution of every module, or dice notation.",
-        ),
-        (
-            "umpire.lab.cli",
-            "lab_app",
-            "lab",
-            "Batch simulation: many battles of one scenario at once, with win rates.",
         ),
     ]
     from umpire.rules import COMMANDS
@@ -154,7 +150,17 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        _shipped_rules()
     return int(result) if isinstance(result, int) else 0
+
+
+def _shipped_rules() -> None:
+    """Take off a rule variant a command installed (``--vary``), so a process that runs
+    several commands (tests, a shell) plays the next one under the shipped rules."""
+    seam = sys.modules.get("umpire.rules.data")
+    if seam is not None:
+        seam.install(seam.Overlay())
 
 
 if __name__ == "__main__":

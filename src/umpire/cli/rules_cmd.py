@@ -50,3 +50,35 @@ def list_cmd(
                 f"  [{'yellow' if d.label == 'default' else 'cyan'}]{d.label}[/] {d.id}: {d.text}"
             )
             c.print(f"      why: {d.reason}" + (f"  ({d.source})" if d.source else ""))
+
+
+@rules_app.command("copy")
+def copy_cmd(
+    module: Annotated[str, typer.Argument(help="A role module id (quick-acw, five-step, ...)")],
+    folder: Annotated[str, typer.Argument(help="A new or empty folder for the copy")],
+) -> None:
+    """Copy a module's data files to FOLDER to edit; ``umpire simulate --rules-data FOLDER``
+    then compares the edited rules with the shipped ones."""
+    import shutil
+    from pathlib import Path
+
+    from umpire.errors import UmpireError
+    from umpire.rules.data import MARKER, data_dir
+
+    src = data_dir(module)
+    dst = Path(folder)
+    if dst.exists() and (not dst.is_dir() or any(dst.iterdir())):
+        raise UmpireError(f"'{folder}' exists and is not an empty folder")
+    try:
+        dst.mkdir(parents=True, exist_ok=True)
+        names = []
+        for p in sorted(src.glob("*.toml")):
+            shutil.copyfile(p, dst / p.name)
+            names.append(p.name)
+        (dst / MARKER).write_text(module + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise UmpireError(f"cannot write {folder}: {exc.strerror}") from None
+    typer.echo(
+        f"Copied {module}'s data ({', '.join(names)}) to {folder}; edit them, then "
+        f"umpire simulate SCENARIO --rules-data {folder}"
+    )

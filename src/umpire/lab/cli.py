@@ -1,81 +1,328 @@
-"""``umpire lab battles``: many AI-against-AI battles of one scenario with the batch simulator.
+"""``umpire simulate`` and ``umpire runs``: Monte Carlo of whole battles, and the runs kept.
 
-Heavy modules (numpy, rich) are imported inside the command so ``umpire roll`` stays fast.
+Heavy modules (numpy, rich, dask) are imported inside the commands so ``umpire roll``
+stays fast.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+import time
+from typing import Annotated, Any
 
 import typer
 
 from umpire.errors import UmpireError
 
-lab_app = typer.Typer(no_args_is_help=True)
+MAX_N = 1_000_000
+"""Battles per arm at most: every record is kept in memory for the summary (~1 kB each)."""
 
 
-@lab_app.command("battles")
-def battles_cmd(
+def simulate_cmd(
     scenario: Annotated[str, typer.Argument(help="A scenario file or shipped name")],
-    n: Annotated[int, typer.Option("--n", help="How many battles")] = 10000,
+    n: Annotated[int, typer.Option("-n", "--n", help="Battles per arm")] = 1000,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="The dice seed (default: a fresh random 48-bit seed)"),
+        typer.Option("--seed", help="The run's seed (default: a fresh random 48-bit seed)"),
     ] = None,
-    batch: Annotated[int, typer.Option("--batch", help="Battles played at once")] = 0,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", help="Local worker processes (default: one per core)"),
+    ] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option("--cluster", help="A Dask scheduler address (tcp://HOST:PORT)"),
+    ] = None,
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--vary",
+            help="A rule variant compared with the shipped rules: KEY=VALUE,... (repeatable; "
+            "keys in docs/lab.md)",
+        ),
+    ] = None,
+    rules_data: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rules-data",
+            help="A folder made by 'umpire rules copy MODULE DIR' (or MODULE=DIR), edited: "
+            "compared with the shipped rules (repeatable)",
+        ),
+    ] = None,
+    path: Annotated[
+        str, typer.Option("--path", help="auto (batch where it applies), batch or scalar")
+    ] = "auto",
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON")] = False,
+    no_save: Annotated[
+        bool, typer.Option("--no-save", help="Do not keep the run in the save file")
+    ] = False,
 ) -> None:
-    """Play N battles AI against AI at once; win rates with 95% intervals, turns, losses."""
+    """Play N battles AI against AI per arm; win rates and distributions with 95% intervals,
+    and each variant's differences from the shipped rules."""
     import secrets
 
-    from umpire.cli.common import print_json
-    from umpire.lab import BATCH, simulate
+    from umpire.lab import battle_seed
+    from umpire.lab.arms import SHIPPED, parse_rules_data, parse_vary
+    from umpire.lab.runner import default_workers, plan, tasks
     from umpire.scenarios import load_scenario, resolve_path
 
-    if n < 1 or n > 10_000_000:
-        raise UmpireError(f"--n must be between 1 and 10000000, got {n}")
-    if batch < 0:
-        raise UmpireError(f"--batch must be a whole number >= 1, got {batch}")
+    if n < 1 or n > MAX_N:
+        raise UmpireError(f"-n must be between 1 and {MAX_N}, got {n}")
     if seed is not None and seed < 0:
         raise UmpireError(f"--seed must be a whole number >= 0, got {seed}")
+    if workers is not None and workers < 1:
+        raise UmpireError(f"--workers must be at least 1, got {workers}")
+    if path not in ("auto", "batch", "scalar"):
+        raise UmpireError(f"unknown --path '{path}' (auto, batch, scalar)")
+    if cluster is not None and workers is not None:
+        raise UmpireError("--workers is for the local pool; a --cluster has its own workers")
     scen = load_scenario(scenario)
-    run_seed = secrets.randbits(48) if seed is None else seed
-    size = batch or min(BATCH, n)
     name = resolve_path(scenario).stem
-    show = not as_json and n > size and sys.stderr.isatty()
-    if show:
-        from rich.progress import Progress
+    arms = [SHIPPED]
+    for text in vary or []:
+        arms.append(parse_vary(text, scen, f"vary {text}"))
+    for folder in rules_data or []:
+        arms.append(parse_rules_data(folder, f"rules-data {folder}"))
+    p = plan(scen, arms, path)
+    run_seed = secrets.randbits(48) if seed is None else seed
+    k = workers or (1 if cluster else default_workers())
+    todo = tasks(p, n, run_seed, k)
+    config = {
+        "workers": None if cluster else k,
+        "cluster": cluster,
+        "path": path,
+        "paths": list(p.paths),
+        "chunks": len(todo),
+        "seed_rule": "battle i: umpire.lab.battle_seed(seed, i), 48 bits of SHA-256",
+        "replay": f"umpire battle {scenario} --seed SEED --no-save",
+    }
+    store = None
+    run_id = None
+    if not no_save:
+        from umpire.cli.common import open_store
+        from umpire.lab import results
 
-        with Progress(transient=True) as bar:
-            task = bar.add_task(f"{name}: {n} battles", total=n)
-            summary = simulate(
-                scen, n, run_seed, batch=size, name=name, on_finish=lambda k: bar.advance(task, k)
-            )
-    else:
-        summary = simulate(scen, n, run_seed, batch=size, name=name)
+        store = open_store()
+        run_id = results.begin(store.conn, name, n, run_seed, [a.to_json() for a in arms], config)
+    try:
+        records, seconds = _play(todo, len(arms), n, name, k, cluster, store, run_id, as_json)
+    except KeyboardInterrupt:
+        kept = f"lab run {run_id} is kept as incomplete" if run_id is not None else "nothing kept"
+        sys.stderr.write(f"umpire: interrupted; {kept}\n")
+        raise SystemExit(130) from None
+    out = report(name, n, run_seed, p, records, seconds, config)
+    if store is not None and run_id is not None:
+        from umpire.lab import results
+
+        results.finish(store.conn, run_id, seconds, out)
+    out["run"] = run_id
     if as_json:
-        print_json(summary.to_json())
+        from umpire.cli.common import print_json
+
+        print_json(out)
         return
-    typer.echo(
-        f"{name}: {n} battles, AI against AI, seed {run_seed}"
-        + (" (drawn at random; --seed plays them again)" if seed is None else "")
-    )
-    labels = (*summary.sides, "draw")
-    for k, side in enumerate(labels):
-        p, lo, hi = summary.win_rate(k)
-        what = "draws" if k == 2 else f"{side} wins"
-        typer.echo(f"  {what:17s} {summary.wins[k]:7d}  {p:7.2%}  (95% CI {lo:.2%} - {hi:.2%})")
-    lo, hi = summary.mean_ci(summary.turns_mean, summary.turns_sd)
-    typer.echo(f"  turns        mean {summary.turns_mean:.3f}  (95% CI {lo:.3f} - {hi:.3f})")
-    for i, side in enumerate(summary.sides):
-        lo, hi = summary.mean_ci(summary.lost_mean[i], summary.lost_sd[i])
-        typer.echo(
-            f"  {side:12s} stands lost {summary.lost_mean[i]:.2f} (95% CI {lo:.2f} - {hi:.2f}),"
-            f" units removed {summary.removed_mean[i]:.2f}"
+    show(out, seed is None, battle_seed(run_seed, 0))
+
+
+def _play(
+    todo: Any,
+    arms: int,
+    n: int,
+    name: str,
+    workers: int,
+    cluster: str | None,
+    store: Any,
+    run_id: int | None,
+    quiet: bool,
+) -> tuple[list[list[Any]], float]:
+    """Run every chunk with a progress bar (battles/s, time left); records per arm in order."""
+    from umpire.lab.runner import run
+
+    got: list[list[Any]] = [[None] * n for _ in range(arms)]
+
+    def keep(arm: int, start: int, recs: list[Any]) -> None:
+        got[arm][start : start + len(recs)] = recs
+        if store is not None and run_id is not None:
+            from umpire.lab import results
+
+            results.add(store.conn, run_id, arm, recs)
+
+    t0 = time.perf_counter()
+    if not quiet and sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
         )
-    rate = n / summary.seconds if summary.seconds else float("inf")
-    typer.echo(
-        f"  {summary.seconds:.2f} s, {rate:.0f} battles/s, {summary.dice} dice "
-        f"({summary.dice / summary.seconds:,.0f} dice/s)"
+
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]} battles/s"),
+            TextColumn("time left"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        ) as bar:
+            task = bar.add_task(f"{name}", total=n * arms, rate="-")
+
+            def tick(arm: int, start: int, recs: list[Any]) -> None:
+                keep(arm, start, recs)
+                done = bar.tasks[0].completed + len(recs)
+                secs = time.perf_counter() - t0
+                bar.update(task, advance=len(recs), rate=f"{done / secs:,.0f}" if secs else "-")
+
+            run(todo, tick, workers=workers, cluster=cluster)
+    else:
+        run(todo, keep, workers=workers, cluster=cluster)
+    return got, time.perf_counter() - t0
+
+
+def report(
+    name: str,
+    n: int,
+    seed: int,
+    p: Any,
+    records: list[list[Any]],
+    seconds: float,
+    config: dict[str, Any],
+) -> dict[str, Any]:
+    """The run's result as JSON: each arm's summary, each variant against the shipped rules."""
+    from umpire.lab.stats import compare, summarise
+
+    arms = []
+    for k, arm in enumerate(p.arms):
+        arms.append({**arm.to_json(), "path": p.paths[k], "summary": summarise(records[k])})
+    dice = sum(a["summary"]["dice"] for a in arms)
+    total = n * len(arms)
+    return {
+        "scenario": name,
+        "battles": n,
+        "seed": seed,
+        "arms": arms,
+        "compare": [
+            {"a": 0, "b": k, **compare(records[0], records[k])} for k in range(1, len(arms))
+        ],
+        "seconds": seconds,
+        "battles_per_second": total / seconds if seconds else None,
+        "dice": dice,
+        "dice_per_second": dice / seconds if seconds else None,
+        "config": config,
+    }
+
+
+def _paired(d: dict[str, Any], fmt: str) -> str:
+    lo, hi = d["paired_ci95"]
+    if lo != lo:  # NaN: the arms did not play the same seeds
+        return ""
+    return f"  [paired {lo:+{fmt}} - {hi:+{fmt}}{' *' if d['paired_significant'] else ''}]"
+
+
+def _pct(lo: float, hi: float) -> str:
+    return f"(95% CI {lo:.2%} - {hi:.2%})"
+
+
+def show(out: dict[str, Any], fresh: bool, first: int) -> None:
+    """The result in words: per arm the outcomes and distributions; then the differences."""
+    echo = typer.echo
+    echo(
+        f"{out['scenario']}: {out['battles']} battles per arm, AI against AI, seed {out['seed']}"
+        + (" (drawn at random; --seed plays them again)" if fresh else "")
     )
+    echo(f"  battle i has its own seed (battle 0: umpire battle {out['scenario']} --seed {first})")
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    for k, arm in enumerate(out["arms"]):
+        s = arm["summary"]
+        echo(f"{letters[k % 26]}: {arm['label']} ({arm['path']} path)")
+        for o, v in s["results"].items():
+            what = "draws" if o == "draw" else f"{o} wins"
+            echo(f"  {what:17s} {v['wins']:7d}  {v['rate']:7.2%}  {_pct(*v['ci95'])}")
+        t = s["turns"]
+        lo, hi = t["ci95"]
+        echo(f"  turns            mean {t['mean']:.2f} (95% CI {lo:.2f} - {hi:.2f})")
+        for side in ("confederate", "union"):
+            lost, rem, ld, br = (
+                s["stands_lost"][side],
+                s["units_removed"][side],
+                s["leaders_lost"][side],
+                s["broke"][side],
+            )
+            turns = ", ".join(f"t{t_}: {c}" for t_, c in br["turn"].items()) or "never"
+            echo(
+                f"  {side:12s} stands lost {lost['mean']:.2f} (95% CI {lost['ci95'][0]:.2f} - "
+                f"{lost['ci95'][1]:.2f}), units removed {rem['mean']:.2f}, leaders lost "
+                f"{ld['mean']:.2f}; broke in {br['rate']:.1%} ({turns})"
+            )
+        if s["events"]:
+            top = sorted(s["events"].items(), key=lambda kv: -kv[1]["battles"])[:8]
+            echo(
+                "  events (share of battles): "
+                + ", ".join(f"{key.split(':')[-1]} {v['rate']:.1%}" for key, v in top)
+            )
+    for c in out["compare"]:
+        b = letters[c["b"] % 26]
+        echo(
+            f"{b} - A: differences with 95% intervals (* significant: the interval excludes 0; "
+            "paired by seed in brackets)"
+        )
+        for o, d in c["win_rate"].items():
+            what = "draw rate" if o == "draw" else f"{o} win rate"
+            echo(
+                f"  {what:28s} {d['diff']:+8.2%}  (95% CI {d['ci95'][0]:+.2%} - "
+                f"{d['ci95'][1]:+.2%}){' *' if d['significant'] else ''}{_paired(d, '.2%')}"
+            )
+        for side, d in c["broke_rate"].items():
+            echo(
+                f"  {side + ' broke':28s} {d['diff']:+8.2%}  (95% CI {d['ci95'][0]:+.2%} - "
+                f"{d['ci95'][1]:+.2%}){' *' if d['significant'] else ''}{_paired(d, '.2%')}"
+            )
+        for key, d in c["event_rate"].items():
+            if d["significant"] or d["paired_significant"]:
+                echo(
+                    f"  {key.split(':')[-1] + ' fired':28s} {d['diff']:+8.2%}  (95% CI "
+                    f"{d['ci95'][0]:+.2%} - {d['ci95'][1]:+.2%}){' *' if d['significant'] else ''}"
+                    f"{_paired(d, '.2%')}"
+                )
+        rows = [("turns", c["turns"])]
+        for key in ("stands_lost", "units_removed", "leaders_lost"):
+            rows += [(f"{side} {key.replace('_', ' ')}", c[key][side]) for side in c[key]]
+        for what, d in rows:
+            echo(
+                f"  {what:28s} {d['diff']:+8.3f}  (95% CI {d['ci95'][0]:+.3f} - "
+                f"{d['ci95'][1]:+.3f}){' *' if d['significant'] else ''}{_paired(d, '.3f')}"
+            )
+    rate = out["battles_per_second"] or 0.0
+    dps = out["dice_per_second"] or 0.0
+    echo(
+        f"  {out['seconds']:.2f} s, {rate:,.0f} battles/s, {out['dice']:,} dice ({dps:,.0f} dice/s)"
+    )
+    if out.get("run") is not None:
+        echo(f"Saved as lab run {out['run']} (umpire runs)")
+
+
+def runs_cmd(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the runs as JSON")] = False,
+) -> None:
+    """The lab runs kept in the save file, newest first."""
+    from umpire.cli.common import open_store
+    from umpire.lab.results import list_runs
+
+    rows = list_runs(open_store().conn)
+    if as_json:
+        from umpire.cli.common import print_json
+
+        print_json(rows)
+        return
+    if not rows:
+        typer.echo("No lab runs yet (umpire simulate SCENARIO -n N)")
+    for r in rows:
+        state = "" if r["complete"] else "  (interrupted)"
+        echo_arms = "; ".join(r["arms"])
+        typer.echo(
+            f"{r['id']:5d}  {r['created']}  {r['scenario']}  n={r['n']}  seed={r['seed']}  "
+            f"[{echo_arms}]{state}"
+        )

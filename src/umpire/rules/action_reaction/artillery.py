@@ -9,7 +9,6 @@ ten million) and return fractions. A d10 shows 0 to 9 (reading ``d10_zero``).
 from __future__ import annotations
 
 import math
-import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
@@ -18,21 +17,16 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from umpire.errors import DataFileError
-
 DATA = Path(__file__).parent / "data"
 D10 = tuple(range(10))
 
 
 @cache
 def data() -> dict[str, Any]:
-    """The shipped numbers of seed 003 (``data/rules.toml``)."""
-    path = DATA / "rules.toml"
-    try:
-        out: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"bad TOML: {exc}", file=str(path)) from None
-    return out
+    """The numbers of seed 003 (``data/rules.toml`` through the rules-data seam)."""
+    from umpire.rules.data import read
+
+    return read(DATA / "rules.toml")
 
 
 def multisets(n: int, faces: Sequence[int] = D10) -> Iterator[tuple[tuple[int, ...], Fraction]]:

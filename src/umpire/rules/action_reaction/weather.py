@@ -76,7 +76,7 @@ def add_smoke(markers: int) -> int:
     """XII.E.1: 'Every time a unit fires place a smoke marker on the unit', up to the cap
     (default ``smoke_cap``)."""
     _check_level(markers)
-    return min(SMOKE_MAX, markers + 1)
+    return min(int(data()["battle"]["smoke_cap"]), markers + 1)
 
 
 def smoke_level(firer_markers: int, target_markers: int) -> int:

@@ -86,11 +86,12 @@ class Rules:
     geometry: dict[str, float]
 
 
-def _load(path: Path) -> Rules:
-    try:
-        raw: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"bad TOML: {exc}", file=str(path)) from None
+def _load(path: Path, raw: dict[str, Any] | None = None) -> Rules:
+    if raw is None:
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise DataFileError(f"bad TOML: {exc}", file=str(path)) from None
     try:
         return Rules(
             order=tuple(raw["turn"]["order"]),
@@ -122,8 +123,11 @@ def _load(path: Path) -> Rules:
 
 @cache
 def rules() -> Rules:
-    """The built-in seed 002 numbers (``data/rules.toml``), loaded once."""
-    return _load(DATA / "rules.toml")
+    """The seed 002 numbers (``data/rules.toml`` through the rules-data seam), loaded once."""
+    from umpire.rules.data import read
+
+    path = DATA / "rules.toml"
+    return _load(path, read(path))
 
 
 def load_rules(path: Path) -> Rules:

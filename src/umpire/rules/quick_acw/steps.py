@@ -19,6 +19,7 @@ from umpire.battle.roles import AutoStep
 from umpire.battle.state import Unit, base_size
 from umpire.board.geometry import Box, local
 from umpire.errors import IllegalActionError
+from umpire.rules.data import on_change
 from umpire.rules.quick_acw import rules as R
 
 CHANGES = ("", "line", "column", "mount", "dismount", "limber", "unlimber")
@@ -239,6 +240,7 @@ def max_range(fc: str, r: R.Rules) -> float:
 
 
 _FIRE_MODS: dict[tuple[Any, ...], list[R.Mod]] = {}
+on_change(_FIRE_MODS.clear)
 
 
 def fire_mods(b: Battle, u: Unit, fc: str, t: Unit) -> list[R.Mod]:

@@ -39,10 +39,11 @@ class Ladder:
         return self.order[rank - 1] if rank else ""
 
 
-def load(path: Path) -> Ladder:
+def load(path: Path, raw: dict[str, Any] | None = None) -> Ladder:
     """Read a ladder data file (the shipped one, or a user's copy)."""
     try:
-        raw: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+        if raw is None:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
         lad, seq = raw["ladder"], raw["sequence"]
         out = Ladder(
             tuple(lad["order"]),
@@ -67,8 +68,11 @@ def load(path: Path) -> Ladder:
 
 @cache
 def ladder() -> Ladder:
-    """The shipped ladder, loaded once."""
-    return load(DATA / "rules.toml")
+    """The ladder (``data/rules.toml`` through the rules-data seam), loaded once."""
+    from umpire.rules.data import read
+
+    path = DATA / "rules.toml"
+    return load(path, read(path))
 
 
 def effect_for_margin(margin: int, lad: Ladder | None = None) -> str:

@@ -109,6 +109,25 @@ class SoloEvents:
             return self._end
         raise KeyError(f"solo-events acts at no point '{point}'")
 
+    # -- what the lab counts (the core's ``tally`` and ``quits`` seams) ------------------
+    def tally(self, b: Battle) -> dict[str, int]:
+        """001 RANDOM EVENTS: how often each event fired (``event.ID``), and the checks."""
+        book = b.state.extra.get(KEY)
+        if not book:
+            return {}
+        out: dict[str, int] = {}
+        for entry in book["log"]:
+            key = f"event.{entry['event']}"
+            out[key] = out.get(key, 0) + 1
+        return out
+
+    def quits(self, b: Battle) -> list[str]:
+        """Default ``army_morale``: the sides whose army morale is spent."""
+        book = b.state.extra.get(KEY)
+        if not book:
+            return []
+        return [s for s in SIDES if book["morale"].get(s, 1) <= 0]
+
     # -- bookkeeping --------------------------------------------------------------------
     def book(self, b: Battle) -> dict[str, Any]:
         """This module's state: army morale, the log, this turn's marks, a pending choice."""

@@ -122,7 +122,12 @@ def load_mapping(
     rows: Iterable[tuple[str, int, str, dict[str, Any]]] | None = None,
     labels: Collection[str] | None = None,
 ) -> HostMapping:
-    """Read and check a mapping file; ``known_types``: the combat module's troop types."""
+    """Read and check a mapping file; ``known_types``: the combat module's troop types.
+
+    The shipped file is read through the rules-data seam (``umpire.rules.data``)."""
+    from umpire.rules import data as seam
+
+    given, path = path, seam.source(path) if path == MAPPING else path
     file = str(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -130,6 +135,8 @@ def load_mapping(
         raise DataFileError(f"cannot read: {exc.strerror}", file=file) from None
     try:
         raw: dict[str, Any] = tomllib.loads(text)
+        if given == MAPPING:
+            raw = seam.apply(MAPPING, raw)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise DataFileError(

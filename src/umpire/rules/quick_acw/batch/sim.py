@@ -63,6 +63,8 @@ class Outcome:
     removed: I  # (battles, 2)
     dice: int
     faces: NDArray[np.uint8]
+    leaders_lost: I | None = None  # (battles, 2)
+    dice_each: I | None = None  # dice drawn per battle (one stream per battle only)
 
 
 class Sim:
@@ -142,6 +144,7 @@ class Sim:
         self.res_turns = np.zeros(n, dtype=np.int64)
         self.res_losses = np.zeros((n, 2), dtype=np.int64)
         self.res_removed = np.zeros((n, 2), dtype=np.int64)
+        self.res_leaders = np.zeros((n, 2), dtype=np.int64)
 
     # -- bookkeeping ----------------------------------------------------------------
     _PER_BATTLE: tuple[str, ...] = (
@@ -527,6 +530,8 @@ class Sim:
         self.res_losses[ids] = self.losses[over]
         for side in (0, 1):
             self.res_removed[ids, side] = (~self.alive[over][:, self.S.by_side[side]]).sum(1)
+            mine = np.flatnonzero(self.S.l_side == side)
+            self.res_leaders[ids, side] = (~self.lalive[over][:, mine]).sum(1)
         self._keep(~over)
 
     # -- command ----------------------------------------------------------------------------
@@ -1496,6 +1501,8 @@ class Sim:
             self.res_removed,
             self.dice.drawn,
             self.dice.faces(),
+            self.res_leaders,
+            self.dice.counts(),
         )
 
 

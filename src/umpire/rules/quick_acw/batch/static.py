@@ -9,6 +9,7 @@ from numpy.typing import NDArray
 
 from umpire.battle.setup import new_state, setup_for
 from umpire.board.vgeom import Terrain
+from umpire.rules.data import on_change
 from umpire.rules.quick_acw.batch.vrules import FORMS, TYPES, Tables, tables
 from umpire.rules.quick_acw.rules import rules
 from umpire.scenarios import Scenario
@@ -58,6 +59,7 @@ class Static:
 
 
 _STATICS: dict[int, tuple[Scenario, Static]] = {}
+on_change(_STATICS.clear)  # a static holds the rules' arrays
 
 
 def static_for(scen: Scenario) -> Static:

@@ -1,0 +1,174 @@
+"""Run the battles of every arm: in this process, a local process pool, or a Dask cluster.
+
+The battles of an arm are cut into chunks by index range; a chunk is a
+:class:`~umpire.lab.play.Task` played wherever there is room, and its records come back
+tagged with the arm and the first index. The same N and seed give the same records
+however the work is split: each battle depends only on its own seed.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from umpire.errors import UmpireError
+from umpire.lab import battle_seed
+from umpire.lab.arms import Arm
+from umpire.lab.play import Record, Task, run_task
+from umpire.rules.data import Overlay, install
+from umpire.scenarios import Scenario
+
+BATCH_CHUNK = 8192
+"""Most battles in one batch-path chunk: large enough for numpy to vectorise well."""
+BATCH_MIN = 512
+"""Fewest battles worth a batch-path chunk of their own (a batch of 100 costs half as much
+as one of 400: the per-step cost of numpy dominates small batches)."""
+SCALAR_CHUNK = 64
+"""Most battles in one scalar-path chunk: small enough for a steady progress bar."""
+
+Done = Callable[[int, int, list[Record]], None]
+"""Told of each finished chunk: (arm, first battle index, records)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What a run plays: per arm the scenario it plays and the path (batch or scalar)."""
+
+    scens: tuple[Scenario, ...]
+    paths: tuple[str, ...]
+    arms: tuple[Arm, ...]
+
+
+def plan(scen: Scenario, arms: Sequence[Arm], path: str = "auto") -> Plan:
+    """Check every arm here (its rules compose and load) and choose its path.
+
+    ``path``: ``auto`` (the batch simulator wherever a module offers one), ``scalar``,
+    or ``batch`` (refused where there is none).
+    """
+    from umpire.battle.compose import compose_for
+    from umpire.lab import batch_simulator
+
+    scens, paths = [], []
+    try:
+        for arm in arms:
+            install(arm.overlay)
+            s = arm.scenario(scen)
+            try:
+                compose_for(s)  # loads and checks every module's data as this arm has it
+            except UmpireError:
+                raise
+            except Exception as exc:
+                if arm is arms[0]:
+                    raise
+                raise UmpireError(
+                    f"{arm.label}: the rules do not load ({type(exc).__name__}: {exc})"
+                ) from None
+            has = batch_simulator(s, need=path == "batch") if path != "scalar" else None
+            scens.append(s)
+            paths.append("batch" if has is not None else "scalar")
+    finally:
+        install(Overlay())
+    return Plan(tuple(scens), tuple(paths), tuple(arms))
+
+
+def chunks(n: int, path: str, workers: int) -> list[tuple[int, int]]:
+    """(start, size) of each chunk, none above the path's cap: on the batch path one per
+    worker where each gets at least ``BATCH_MIN`` battles; on the scalar path at least two
+    per worker, so none waits long for the last."""
+    if path == "batch":
+        count = max(math.ceil(n / BATCH_CHUNK), min(workers, n // BATCH_MIN), 1)
+    else:
+        count = max(math.ceil(n / SCALAR_CHUNK), min(n, 2 * workers))
+    return [(n * k // count, n * (k + 1) // count - n * k // count) for k in range(count)]
+
+
+def tasks(p: Plan, n: int, seed: int, workers: int) -> list[Task]:
+    """Every chunk of every arm, arm after arm: a process switches rule data (and rebuilds
+    the caches derived from it) as seldom as it can."""
+    seeds = [battle_seed(seed, i) for i in range(n)]
+    return [
+        Task(
+            p.scens[k],
+            arm.overlay,
+            k,
+            start,
+            tuple(seeds[start : start + size]),
+            p.paths[k],
+            bool(arm.overlay) or arm.rules is not None,
+        )
+        for k, arm in enumerate(p.arms)
+        for start, size in chunks(n, p.paths[k], workers)
+    ]
+
+
+def default_workers() -> int:
+    """One worker per core (``os.cpu_count()``)."""
+    return os.cpu_count() or 1
+
+
+def run(todo: Sequence[Task], done: Done, *, workers: int = 1, cluster: str | None = None) -> None:
+    """Play every task; ``done`` is told of each as it finishes (in this process)."""
+    if cluster is not None:
+        _dask(todo, done, cluster)
+    elif workers <= 1 or len(todo) <= 1:
+        try:
+            for t in todo:
+                done(*run_task(t))
+        finally:
+            install(Overlay())
+    else:
+        _pool(todo, done, workers)
+
+
+def _pool(todo: Sequence[Task], done: Done, workers: int) -> None:
+    import multiprocessing as mp
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(["numpy", "umpire.lab.play", "umpire.battle.run", "umpire.ai"])
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_start)
+    try:
+        pending: set[Future[tuple[int, int, list[Record]]]] = {
+            pool.submit(run_task, t) for t in todo
+        }
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                done(*f.result())
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _worker_start() -> None:
+    """A local worker leaves Ctrl-C to the main process, which stops the pool."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+CONNECT_TIMEOUT = 5.0
+"""Seconds to reach a Dask scheduler before giving up with one line."""
+
+
+def _dask(todo: Sequence[Task], done: Done, address: str) -> None:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise UmpireError(
+            "--cluster needs Dask: pip install 'umpire[cluster]' (dask[distributed])"
+        ) from None
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as exc:
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UmpireError(f"cannot reach the Dask cluster at '{address}': {why}") from None
+    try:
+        futures = client.map(run_task, list(todo), pure=False)
+        for f in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
+            done(*f.result())
+    finally:
+        client.close()  # type: ignore[no-untyped-call]
