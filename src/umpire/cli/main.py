@@ -50,6 +50,7 @@ def _register() -> None:
         ("umpire.cli.serve_cmd", "serve_cmd", "serve"),
         ("umpire.lab.cli", "simulate_cmd", "simulate"),
         ("umpire.lab.cli", "runs_cmd", "runs"),
+        ("umpire.cli.report_cmd", "report_cmd", "report"),
     ]
     for module, attr, name in plain:
         try:
