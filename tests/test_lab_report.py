@@ -96,3 +96,20 @@ def test_report_refuses_bad_input_in_one_line(
     assert "did not finish" in capsys.readouterr().err
     assert not out.exists()
     assert not list(tmp_path.glob(".report-*"))  # no half-written file left behind
+
+
+def test_report_of_a_scalar_run_lists_every_event_that_fired(tmp_path: Path) -> None:
+    """Seed 001's events (mcpherson_cards, scalar path): each event the battles counted is
+    in the report with the share of battles it fired in, and charted."""
+    db, out = tmp_path / "lab.db", tmp_path / "cards.html"
+    args = ["--db", str(db), "simulate", "mcpherson_cards", "-n", "6", "--seed", "4"]
+    assert main([*args, "--workers", "1"]) == 0
+    assert report(db, out) == 0
+    html = out.read_text(encoding="utf-8")
+    run = load_run(sqlite3.connect(db), 1)
+    fired = Counter(e for r in run.battles[0] for e, k in r["events"].items() if k)
+    assert fired, "no event fired in six battles: pick another seed"
+    for name, battles in fired.items():
+        assert f"<td>{name}</td><td>{100 * battles / 6:.2f}%</td>" in html, name
+    # results, turns, stands lost, leaders lost, events (no side broke: no chart of it)
+    assert "<h2>Distributions</h2>" in html and html.count("data:image/png") >= 5

@@ -116,6 +116,28 @@ def _hist_chart(
     return _png(fig)
 
 
+def _events_chart(arms: list[dict[str, Any]]) -> str:
+    """The share of battles each counted event fired in, per arm, with Wilson intervals."""
+    import matplotlib.pyplot as plt
+
+    names = sorted({e for a in arms for e in a["summary"].get("events") or {}})
+    fig, ax = plt.subplots(figsize=(7, 0.32 * len(names) * len(arms) + 1.2))
+    height = 0.8 / len(arms)
+    for k, arm in enumerate(arms):
+        ev = arm["summary"].get("events") or {}
+        ys = [j + (k - (len(arms) - 1) / 2) * height for j in range(len(names))]
+        rates = [100 * ev[n]["rate"] if n in ev else 0.0 for n in names]
+        lo = [100 * (ev[n]["rate"] - ev[n]["ci95"][0]) if n in ev else 0.0 for n in names]
+        hi = [100 * (ev[n]["ci95"][1] - ev[n]["rate"]) if n in ev else 0.0 for n in names]
+        ax.barh(ys, rates, height, xerr=[lo, hi], capsize=2, label=arm["label"], color=_colour(k))
+    ax.set_yticks(range(len(names)), [n.split(":", 1)[-1] for n in names])
+    ax.invert_yaxis()
+    ax.set_xlabel("% of battles it happened in (95% interval)")
+    ax.set_title("Events")
+    ax.legend(fontsize=7)
+    return _png(fig)
+
+
 def _forest(rows: list[tuple[str, float, list[float], bool]], title: str, pct: bool) -> str:
     """Each difference B - A as a point with its 95% interval; the zero line marks no change."""
     import matplotlib.pyplot as plt
@@ -305,7 +327,14 @@ def render(run: Run) -> str:
     panels = [
         (side, [(a["label"], a["summary"]["broke"][side]["turn"]) for a in arms]) for side in sides
     ]
-    parts.append(_hist_chart("The turn it broke", "turn", panels, "% of the battles it broke in"))
+    if any(h for _, series in panels for _, h in series):
+        parts.append(
+            _hist_chart("The turn it broke", "turn", panels, "% of the battles it broke in")
+        )
+    else:
+        parts.append("<p>No side broke in any battle (each ended at its last turn).</p>")
+    if any(a["summary"].get("events") for a in arms):
+        parts.append(_events_chart(arms))
     parts.append("<h2>Each arm</h2>")
     parts.extend(_arm_section(k, a, sides) for k, a in enumerate(arms))
     parts.append("<h2>Battles to look at</h2>")
