@@ -7,7 +7,9 @@ drifts from its rule fails here before it changes a battle:
 - seed 002 charge paragraph: ``charge_options`` (the charger's own tests once, a centre-
   distance reject) against ``charge_option`` per enemy, and the silent test against the
   one that explains (``charge_reach``);
-- seed 002 MOVE: ``changes_open`` against ``after_change`` tried for every change;
+- seed 002 MOVE: ``changes_open`` against ``after_change`` tried for every change; the
+  silent move test (ground read only between the rough and the open allowance) against
+  the one that explains;
 - seed 002 FIRE: the targets kept per firer-target pair (``Battle.kept``) against a fresh
   battle on the same state;
 - seed 003 XII.H/XIII: the charge odds kept per scenario (``Setup.kept``) against the
@@ -16,6 +18,7 @@ drifts from its rule fails here before it changes a battle:
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -77,6 +80,17 @@ def quick_acw_checks(b: Battle, req: Request) -> None:
             continue
         tried.append(change)
     assert list(S.changes_open(u)) == tried
+    # seed 002 MOVEMENT: the silent move test reads the ground only between the rough and
+    # the open allowance; it must answer as the one that explains, at lengths either side
+    for change in ["", *tried]:
+        for k in range(8):
+            th = u.theta + k * math.pi / 4
+            for inches in (0.0, 1.0, 1.5, 2.9, 3.0, 3.1, 4.5, 5.9, 6.0, 6.1, 9.0, 12.0):
+                x, y = u.x + inches * math.cos(th), u.y + inches * math.sin(th)
+                silent = S._move(b, u, x, y, th, change, False)
+                explained = S._move(b, u, x, y, th, change, True)
+                assert isinstance(silent, str) == isinstance(explained, str), (u.name, x, y)
+                assert silent == "" or silent == explained
 
 
 @pytest.mark.parametrize("name", ["standard", "standard_five_step", "mcpherson_cards"])

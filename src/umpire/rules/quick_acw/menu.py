@@ -189,8 +189,14 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
     if limit == "none":
         return [HOLD]
     out: list[Offer] = []
-    enemies = [v for v in b.state.units if v.alive and v.side != u.side]
-    enemies.sort(key=lambda v: (v.x - u.x) ** 2 + (v.y - u.y) ** 2)
+    ux, uy, side = u.x, u.y, u.side
+    near = [
+        ((v.x - ux) ** 2 + (v.y - uy) ** 2, k, v)
+        for k, v in enumerate(b.state.units)
+        if v.alive and v.side != side
+    ]
+    near.sort()  # by distance, the earlier unit first on a tie (k is unique)
+    enemies = [v for _, _, v in near]
     if u.type != "artillery":
         for v, opt in S.charge_options(b, u, enemies[:8]):
             out.append(_charge_offer(b, u, v, opt))

@@ -410,6 +410,18 @@ def _move(
         if en is not None and math.hypot(en.x - x, en.y - y) < math.hypot(en.x - u.x, en.y - u.y):
             return f"{u.name} is {b.status.label(u)} and may not advance" if why else ""
     board = b.setup.board
+    if not why and dist > 0 and not (u.extra and fx(u, "terrain")):
+        # The yes/no answer needs the ground only when the distance lies between the
+        # allowance over rough ground and the one in the open (the walk costs most).
+        a_open = allowance(b, u, form, mounted, limbered, cost, False)
+        a_rough = allowance(b, u, form, mounted, limbered, cost, True)
+        if dist > max(a_open, a_rough) + 1e-6:
+            return ""
+        if dist > min(a_open, a_rough) + 1e-6:
+            rough = board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y)
+            if dist > (a_rough if rough else a_open) + 1e-6:
+                return ""
+        return _move_room(b, u, x, y, theta, form, dist, why)
     rough = dist > 0 and (board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y))
     if u.extra and fx(u, "terrain"):
         going = terrain_going(u, rough, dist)
@@ -427,6 +439,14 @@ def _move(
         return f'{u.name} may move {allow:.2f}" this turn, not {dist:.2f}"' + (
             " (rough ground)" if rough else ""
         )
+    return _move_room(b, u, x, y, theta, form, dist, why)
+
+
+def _move_room(
+    b: Battle, u: Unit, x: float, y: float, theta: float, form: str, dist: float, why: bool
+) -> float | str:
+    """The last tests of :func:`_move` (a move within its allowance): room on the table,
+    no enemy crossed, no contact. The move's length, or why not ("" unless ``why``)."""
     hw, hd = base_size(u.type, form, u.stands, b.r.bases)
     if not b.free_at(u, x, y, theta, hw, hd):
         return f"{u.name} cannot end there: off the table or on another unit" if why else ""
