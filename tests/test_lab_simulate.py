@@ -342,3 +342,25 @@ def test_rules_copy_refuses_a_folder_in_use(
     code, out, _ = cli(capsys, "rules", "copy", "five-step", str(tmp_path / "new"))
     assert code == 0 and "Copied five-step" in out and (tmp_path / "new" / "rules.toml").is_file()
     assert (tmp_path / "new" / ".umpire-rules").read_text().strip() == "five-step"
+
+
+@pytest.mark.parametrize("name", ["standard", "stone_wall", "mcpherson_cards"])
+def test_every_listed_vary_key_is_taken_at_its_value_now(name: str) -> None:
+    """``umpire simulate SCENARIO --keys`` lists only keys that --vary takes: each data value
+    and option listed, given back at its value now, parses as an arm."""
+    from umpire.lab.arms import parse_vary, vary_keys
+
+    scen = load_scenario(name)
+    rows = vary_keys(scen)
+    data = [(k, v) for k, v, w in rows if " data (" in w]
+    assert len(data) > 20
+    for key, now in data + [(k, v) for k, v, w in rows if w.startswith("an option")]:
+        parse_vary(f"{key}={now}", scen, "same")
+
+
+def test_simulate_keys_lists_them(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "simulate", "standard", "--keys", "--json")
+    assert code == 0
+    keys = {r["key"]: r["now"] for r in json.loads(out)}
+    assert keys["quick-acw.sides.union.morale"] == "8"  # seed 002 MORALE "USA/CSA 8+/7+"
+    assert "combat" in keys

@@ -67,16 +67,22 @@ SHIPPED = Arm("shipped rules")
 
 
 def split_settings(text: str) -> list[str]:
-    """``a=1,b=[1, 2],c=x`` -> ``["a=1", "b=[1, 2]", "c=x"]`` (brackets keep their commas)."""
+    """``a=1,b=[1, 2],c="x, y"`` -> ``["a=1", "b=[1, 2]", 'c="x, y"']`` (brackets and
+    quotes keep their commas)."""
     out: list[str] = []
     cur: list[str] = []
     depth = 0
+    quote = ""
     for ch in text:
-        if ch in "[{":
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "[{":
             depth += 1
         elif ch in "]}":
             depth -= 1
-        if ch == "," and depth == 0:
+        if ch == "," and depth == 0 and not quote:
             out.append("".join(cur).strip())
             cur = []
         else:
@@ -179,3 +185,54 @@ def parse_vary(text: str, scen: Scenario, label: str) -> Arm:
 def parse_rules_data(path: str, label: str) -> Arm:
     """The arm of a ``--rules-data`` folder (a module's data files, edited)."""
     return Arm(label, (f"rules-data={path}",), dir_overlay(path))
+
+
+def vary_keys(scen: Scenario) -> list[tuple[str, str, str]]:
+    """Every ``--vary`` key a scenario's rules take, as (key, its value now, what it is): the
+    roles and fields of ``[rules]``, the options of the modules in use, and every value in
+    those modules' data files (``labels.toml`` holds texts, not numbers: left out)."""
+    import json
+    import tomllib
+
+    from umpire.battle.compose import check, spec_of
+    from umpire.rules import role_module, role_module_ids
+    from umpire.rules.data import data_dir
+
+    rules = _rules_dict(scen)
+    out = []
+    for role in ROLE_KEYS:
+        fill = [m for m in role_module_ids() if role in role_module(m).provides]
+        now = rules[role]
+        shown = ", ".join(now) or "none" if isinstance(now, list) else str(now or "(default)")
+        out.append((role, shown, f"the module in this role: {', '.join(fill)}"))
+    out += [(k, str(rules[k]), "a field of the scenario's [rules]") for k in FIELD_KEYS]
+    in_use = list(dict.fromkeys(mid for _, mid in check(spec_of(rules))))
+    for mid in in_use:
+        for name, text in role_module(mid).options.items():
+            now = rules["options"].get(name, "(default)")
+            out.append((name, str(now), f"an option of {mid}: {text}"))
+    folders: set[str] = set()
+    for mid in in_use:
+        folder = data_dir(mid)
+        if str(folder) in folders:
+            continue
+        folders.add(str(folder))
+        for path in sorted(folder.glob("*.toml")):
+            if path.name == "labels.toml":
+                continue
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+            raw.pop("meta", None)
+            prefix = mid if path.name == "rules.toml" else f"{mid}.{path.stem}"
+            for key, value in _values(raw, prefix):
+                out.append((key, json.dumps(value), f"{mid} data ({path.name})"))
+    return out
+
+
+def _values(node: Any, prefix: str) -> list[tuple[str, Any]]:
+    """(dotted key, value) of every value below a TOML table (a list is one value)."""
+    if isinstance(node, dict):
+        out: list[tuple[str, Any]] = []
+        for k, v in node.items():
+            out += _values(v, f"{prefix}.{k}")
+        return out
+    return [(prefix, node)]

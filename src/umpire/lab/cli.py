@@ -56,6 +56,12 @@ def simulate_cmd(
     no_save: Annotated[
         bool, typer.Option("--no-save", help="Do not keep the run in the save file")
     ] = False,
+    keys: Annotated[
+        bool,
+        typer.Option(
+            "--keys", help="List every --vary key this scenario's rules take, with its value now"
+        ),
+    ] = False,
 ) -> None:
     """Play N battles AI against AI per arm; win rates and distributions with 95% intervals,
     and each variant's differences from the shipped rules."""
@@ -78,6 +84,9 @@ def simulate_cmd(
         raise UmpireError("--workers is for the local pool; a --cluster has its own workers")
     scen = load_scenario(scenario)
     name = resolve_path(scenario).stem
+    if keys:
+        show_keys(scen, name, as_json)
+        return
     arms = [SHIPPED]
     for text in vary or []:
         arms.append(parse_vary(text, scen, f"vary {text}"))
@@ -326,3 +335,28 @@ def runs_cmd(
             f"{r['id']:5d}  {r['created']}  {r['scenario']}  n={r['n']}  seed={r['seed']}  "
             f"[{echo_arms}]{state}"
         )
+
+
+def show_keys(scen: Any, name: str, as_json: bool) -> None:
+    """The --vary keys of a scenario as a table (or JSON): key, value now, what it is."""
+    from umpire.lab.arms import vary_keys
+
+    rows = vary_keys(scen)
+    if as_json:
+        from umpire.cli.common import print_json
+
+        print_json([{"key": k, "now": v, "what": w} for k, v, w in rows])
+        return
+    from rich.table import Table
+
+    from umpire.cli.common import console
+
+    table = Table(
+        title=f"--vary keys of {name} (umpire simulate {name} --vary KEY=VALUE,...)",
+        title_justify="left",
+    )
+    for col in ("key", "now", "what"):
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    console().print(table, markup=False)
