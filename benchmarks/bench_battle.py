@@ -1,9 +1,12 @@
-"""Battles per second per core on the standard scenario, AI against AI (goal: >= 500).
+"""Battles per second per core on the standard scenario, AI against AI (goal: >= 500; issue
+11: the batch path >= 1,500).
 
 Two implementations of the same rules and AI are timed in one process on one core:
 
 - the scalar engine (``umpire.battle.run.play``, one battle at a time, seeds 0..N-1);
-- the batch simulator (``umpire.lab.run_batch``, N battles in lock step with numpy).
+- the batch simulator (``umpire.lab.run_batch``, N battles in lock step with numpy), on one
+  bulk dice stream per batch and, as ``umpire simulate`` plays it, on one ``SeededSource``
+  stream per battle (``Dice.per_battle``: the scalar engine's own battles).
 
 For each it prints battles/s/core and the dice per second it consumed, and beside them
 the raw dice rates of numpy's generator and of umpire's ``SeededSource`` measured in the
@@ -24,10 +27,12 @@ import numpy as np
 from umpire.ai import make_policy
 from umpire.battle.run import play
 from umpire.dice import SeededSource
+from umpire.dice.bulk import Dice
 from umpire.lab import run_batch
 from umpire.scenarios import load_scenario
 
 GOAL = 500.0
+GOAL_BATCH = 1500.0  # issue 11's goal for the batch path
 
 
 def scalar(scenario: str, n: int, repeat: int) -> tuple[float, int, int]:
@@ -47,8 +52,11 @@ def scalar(scenario: str, n: int, repeat: int) -> tuple[float, int, int]:
     return best, dice, orders
 
 
-def batch(scenario: str, n: int, size: int, repeat: int) -> tuple[float, int]:
-    """(best seconds for n battles in batches of ``size``, dice drawn)."""
+def batch(
+    scenario: str, n: int, size: int, repeat: int, per_battle: bool = False
+) -> tuple[float, int]:
+    """(best seconds for n battles in batches of ``size``, dice drawn); ``per_battle``:
+    battle i on its own ``SeededSource(i)``, as the lab plays it."""
     scen = load_scenario(scenario)
     run_batch(scen, 32, 1)  # build the arrays and the exact odds tables
     best, dice = float("inf"), 0
@@ -58,7 +66,11 @@ def batch(scenario: str, n: int, size: int, repeat: int) -> tuple[float, int]:
         done = 0
         while done < n:
             k = min(size, n - done)
-            dice += run_batch(scen, k, 1000 * rep + done).dice
+            if per_battle:
+                seeds = list(range(done, done + k))
+                dice += run_batch(scen, k, dice=Dice.per_battle(seeds)).dice
+            else:
+                dice += run_batch(scen, k, 1000 * rep + done).dice
             done += k
         best = min(best, time.perf_counter() - t0)
     return best, dice
@@ -91,6 +103,7 @@ def main() -> None:
     args = ap.parse_args()
     s_secs, s_dice, orders = scalar(args.scenario, args.n, args.repeat)
     b_secs, b_dice = batch(args.scenario, args.lab_n, args.batch, args.repeat)
+    p_secs, _ = batch(args.scenario, args.lab_n, args.batch, args.repeat, per_battle=True)
     raw_np = numpy_rate()
     raw_seeded = seeded_rate()
     s_rate, b_rate = args.n / s_secs, args.lab_n / b_secs
@@ -104,6 +117,15 @@ def main() -> None:
     print(
         f"batch simulator: {b_rate:8.1f} battles/s/core ({args.lab_n} battles in batches of "
         f"{args.batch}; {b_secs / args.lab_n * 1000:.2f} ms per battle)"
+    )
+    p_rate = args.lab_n / p_secs
+    print(
+        f"batch simulator, a dice stream per battle (the lab's path): {p_rate:8.1f} "
+        f"battles/s/core ({p_secs / args.lab_n * 1000:.2f} ms per battle)"
+    )
+    print(
+        f"issue 11's goal {GOAL_BATCH:.0f} for the batch path: one stream "
+        f"{b_rate / GOAL_BATCH:.1%} of it, per-battle streams {p_rate / GOAL_BATCH:.1%} of it"
     )
     print(
         f"goal {GOAL:.0f}: scalar {s_rate / GOAL:.1%} of it, batch {b_rate / GOAL:.1%} of it; "

@@ -212,7 +212,7 @@ class Sim:
         _s(self.th, r, u, th)
         _s(self.c, r, u, np.cos(th))
         _s(self.s, r, u, np.sin(th))
-        att = self.lalive[r] & (self.latt[r] == u[:, None])
+        att = _rows(self.lalive, r) & (_rows(self.latt, r) == u[:, None])
         if att.any():
             ri, li = G.nz(att)
             self.lx[r[ri], li] = x[ri]
@@ -224,7 +224,7 @@ class Sim:
             return
         _s(self.alive, r, u, False)
         _s(self.marker, r, u, False)
-        att = self.latt[r] == u[:, None]
+        att = _rows(self.latt, r) == u[:, None]
         if att.any():
             ri, li = G.nz(att)
             self.latt[r[ri], li] = -1
@@ -247,7 +247,7 @@ class Sim:
         _s(self.stands, r, u, _g(self.stands, r, u) - n)
         np.add.at(self.losses, (r, self.S.side[u]), n)
         self._resize(r, u)
-        att = self.lalive[r] & (self.latt[r] == u[:, None])
+        att = _rows(self.lalive, r) & (_rows(self.latt, r) == u[:, None])
         if att.any():
             self._leader_rolls(r, att)
         gone = V.is_removed(self.t, _g(self.stands, r, u), self.S.stands0[u])
@@ -294,10 +294,10 @@ class Sim:
             return out
         x, y = b[0].astype(np.float32), b[1].astype(np.float32)
         reach = (G.norm(b[4], b[5]) + (1e-6 + SLACK)).astype(np.float32)
-        dx = self.x32[r] - x[:, None]
-        dy = self.y32[r] - y[:, None]
-        lim = reach[:, None] + self.r32[r]
-        near = (dx * dx + dy * dy < lim * lim) & self.alive[r]
+        dx = _rows(self.x32, r) - x[:, None]
+        dy = _rows(self.y32, r) - y[:, None]
+        lim = reach[:, None] + _rows(self.r32, r)
+        near = (dx * dx + dy * dy < lim * lim) & _rows(self.alive, r)
         ar = np.arange(m)
         near[ar, u] = False
         if ignore is not None:
@@ -386,13 +386,13 @@ class Sim:
         the exact nearest-point distance.
         """
         tol = self.t.geometry["contact"]
-        X, Y, R, AL = self.x32[r], self.y32[r], self.r32[r], self.alive[r]
+        X, Y, R, AL = (_rows(a, r) for a in (self.x32, self.y32, self.r32, self.alive))
         if d2 is None:
             dx = X[:, None, Bu] - X[:, A, None]
             dy = Y[:, None, Bu] - Y[:, A, None]
             d2 = dx * dx + dy * dy
         lim = R[:, A, None] + np.float32(tol + SLACK) + R[:, None, Bu]
-        near = (d2 <= lim * lim) & AL[:, A, None] & AL[:, None, Bu]
+        near: B = (d2 <= lim * lim) & AL[:, A, None] & AL[:, None, Bu]
         pi, pa, pb = G.nz(near)
         if len(pi):
             near[pi, pa, pb] = G.distance_le(self.box(r[pi], A[pa]), self.box(r[pi], Bu[pb]), tol)
@@ -1161,21 +1161,29 @@ class Sim:
         for kk in range(len(FU)):
             r = np.flatnonzero(actor[:, kk] & G.any_last(need[:, kk] > 0))
             shots: list[tuple[I, I]] = []
-            while len(r):
-                valid = (need[r, kk] > 0) & alive_t[r] & (los[r, kk] != BLOCKED)
-                value = np.where(valid, es[r, kk] * bonus[r], -np.inf)
-                pick = np.argmax(value, axis=1)
-                has = G.any_last(valid)
-                r, pick = r[has], pick[has]
-                unknown = los[r, kk, pick] == UNSEEN
+            if len(r) == 0:
+                continue
+            # the value of each candidate shot of this firer; nothing else changes while
+            # he looks for a target he can see, so a target found hidden just drops out
+            valid = (need[r, kk] > 0) & _rows(alive_t, r) & (los[r, kk] != BLOCKED)
+            value = np.where(valid, es[r, kk] * bonus[r], -np.inf)
+            at = np.arange(len(r))  # the battles (rows of value) still looking
+            while len(at):
+                vals = value[at]
+                pick = np.argmax(vals, axis=1)
+                has = vals[np.arange(len(at)), pick] > -np.inf  # any valid target left
+                at, pick = at[has], pick[has]
+                rr = r[at]
+                unknown = los[rr, kk, pick] == UNSEEN
                 if unknown.any():
-                    ru, pu = r[unknown], pick[unknown]
+                    ru, pu = rr[unknown], pick[unknown]
                     tx, ty = _g(self.x, ru, TU[pu]), _g(self.y, ru, TU[pu])
                     seen = self.sees(ru, np.full(len(ru), FU[kk]), TU[pu], tx, ty)
                     los[ru, kk, pu] = np.where(seen, SEEN, BLOCKED)
-                ok = los[r, kk, pick] == SEEN
-                shots.append((r[ok], pick[ok]))
-                r = r[~ok]
+                ok = los[rr, kk, pick] == SEEN
+                shots.append((rr[ok], pick[ok]))
+                at, pick = at[~ok], pick[~ok]
+                value[at, pick] = -np.inf
             if not shots:
                 continue
             r = np.concatenate([x for x, _ in shots])
@@ -1254,9 +1262,9 @@ class Sim:
         need = np.zeros((m, nf, nt), dtype=np.int8)  # small numbers: 2..12 and -4..+6
         mod = np.zeros((m, nf, nt), dtype=np.int8)
         los = np.full((m, nf, nt), UNSEEN, dtype=np.int8)
-        R = self.r32[r]
+        R = _rows(self.r32, r)
         if geo is None:
-            X, Y = self.x32[r], self.y32[r]
+            X, Y = _rows(self.x32, r), _rows(self.y32, r)
             dx = X[:, None, TU] - X[:, FU, None]
             dy = Y[:, None, TU] - Y[:, FU, None]
             d2 = dx * dx + dy * dy
@@ -1506,8 +1514,23 @@ class Sim:
         )
 
 
+def _rows(a: NDArray[Any], r: I) -> NDArray[Any]:
+    """``a[r]``: the rows ``r`` of a per-battle array.
+
+    ``np.take`` along the rows copies each row in one go, 3-10 times faster than numpy's
+    fancy indexing for rows of up to 128 bytes (booleans, small integers, 32 float32);
+    for wider rows fancy indexing is as fast or faster.
+    """
+    if a.ndim == 2 and a.shape[1] * a.itemsize <= 128:
+        out: NDArray[Any] = np.take(a, r, axis=0)
+        return out
+    return a[r]
+
+
 def _cols(a: NDArray[Any], r: I, cols: slice | I) -> NDArray[Any]:
     """``a[r][:, cols]``: battles ``r``, one side's units (a slice where they are in a row)."""
+    if a.ndim == 2 and a.shape[1] * a.itemsize <= 128:
+        return np.take(a, r, axis=0)[:, cols]
     if isinstance(cols, slice):
         return a[r, cols]
     return a[r][:, cols]
