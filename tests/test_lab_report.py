@@ -95,7 +95,7 @@ def test_report_refuses_bad_input_in_one_line(
     assert report(run_db, out, str(rid)) == 2
     assert "did not finish" in capsys.readouterr().err
     assert not out.exists()
-    assert not list(tmp_path.glob(".report-*"))  # no half-written file left behind
+    assert not list(tmp_path.glob(".umpire-*"))  # no half-written file left behind
 
 
 def test_report_of_a_scalar_run_lists_every_event_that_fired(tmp_path: Path) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -22,6 +20,7 @@ def report_cmd(
 ) -> None:
     """Write a lab run's report: win rates with intervals, distributions, A/B differences."""
     from umpire.cli.common import open_store
+    from umpire.cli.games_cmd import atomic_write
     from umpire.lab.report import render
     from umpire.lab.results import list_runs, load_run
 
@@ -40,13 +39,5 @@ def report_cmd(
     if not folder.is_dir():
         raise UmpireError(f"{out}: the folder {folder} does not exist")
     html = render(load_run(conn, run_id))
-    # written beside the target, then renamed: a failure leaves no half-written report
-    fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".html", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(html)
-        os.replace(tmp, out)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise UmpireError(f"{out}: cannot write the report ({exc.strerror})") from None
+    atomic_write(out, html)  # whole or not at all: a failure leaves no half-written report
     typer.echo(f"Wrote {out} (lab run {run_id}, {len(html) // 1024} KiB, one file)")
