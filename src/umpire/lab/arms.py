@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from umpire.errors import UmpireError
@@ -192,11 +193,10 @@ def vary_keys(scen: Scenario) -> list[tuple[str, str, str]]:
     roles and fields of ``[rules]``, the options of the modules in use, and every value in
     those modules' data files (``labels.toml`` holds texts, not numbers: left out)."""
     import json
-    import tomllib
 
     from umpire.battle.compose import check, spec_of
     from umpire.rules import role_module, role_module_ids
-    from umpire.rules.data import data_dir
+    from umpire.rules.data import data_dir, shipped_values
 
     rules = _rules_dict(scen)
     out = []
@@ -211,28 +211,11 @@ def vary_keys(scen: Scenario) -> list[tuple[str, str, str]]:
         for name, text in role_module(mid).options.items():
             now = rules["options"].get(name, "(default)")
             out.append((name, str(now), f"an option of {mid}: {text}"))
-    folders: set[str] = set()
+    folders: set[Path] = set()  # five-step and card-draw share one folder
     for mid in in_use:
-        folder = data_dir(mid)
-        if str(folder) in folders:
+        if data_dir(mid) in folders:
             continue
-        folders.add(str(folder))
-        for path in sorted(folder.glob("*.toml")):
-            if path.name == "labels.toml":
-                continue
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
-            raw.pop("meta", None)
-            prefix = mid if path.name == "rules.toml" else f"{mid}.{path.stem}"
-            for key, value in _values(raw, prefix):
-                out.append((key, json.dumps(value), f"{mid} data ({path.name})"))
+        folders.add(data_dir(mid))
+        for key, value, name in shipped_values(mid):
+            out.append((key, json.dumps(value), f"{mid} data ({name})"))
     return out
-
-
-def _values(node: Any, prefix: str) -> list[tuple[str, Any]]:
-    """(dotted key, value) of every value below a TOML table (a list is one value)."""
-    if isinstance(node, dict):
-        out: list[tuple[str, Any]] = []
-        for k, v in node.items():
-            out += _values(v, f"{prefix}.{k}")
-        return out
-    return [(prefix, node)]

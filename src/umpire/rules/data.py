@@ -181,13 +181,34 @@ def _near(word: str, known: list[str]) -> str:
     return f" (nearest: {', '.join(close)})" if close else ""
 
 
-def _leaves(node: Any, prefix: str = "") -> list[str]:
+def _values(node: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    """(dotted path, value) of every value below a TOML table (a list is one value)."""
     if isinstance(node, dict):
-        out: list[str] = []
+        out: list[tuple[str, Any]] = []
         for k, v in node.items():
-            out += _leaves(v, f"{prefix}.{k}" if prefix else str(k))
+            out += _values(v, f"{prefix}.{k}" if prefix else str(k))
         return out
-    return [prefix]
+    return [(prefix, node)]
+
+
+def _leaves(node: Any, prefix: str = "") -> list[str]:
+    return [path for path, _ in _values(node, prefix)]
+
+
+def shipped_values(module_id: str) -> list[tuple[str, Any, str]]:
+    """Every ``--vary`` data key of a module with its shipped value and file: ``MODULE.path``
+    in ``rules.toml``, ``MODULE.FILE.path`` in another file (``labels.toml`` holds texts and
+    ``[meta]`` names the module: neither is listed)."""
+    folder = data_dir(module_id)
+    out: list[tuple[str, Any, str]] = []
+    for path in sorted(folder.glob("*.toml")):
+        if path.name == "labels.toml":
+            continue
+        raw = dict(_shipped(folder, path.name))
+        raw.pop("meta", None)
+        prefix = module_id if path.name == "rules.toml" else f"{module_id}.{path.stem}"
+        out += [(key, value, path.name) for key, value in _values(raw, prefix)]
+    return out
 
 
 def _shipped(folder: Path, name: str) -> dict[str, Any]:
