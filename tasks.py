@@ -3,6 +3,7 @@
 
     python3 tasks.py demo    # make .venv, install, and play the main job
     python3 tasks.py test    # make .venv, install, and run every check and test
+    python3 tasks.py compile # optional: build the mypyc-compiled engine for umpire simulate
 
 The virtual environment is (re)installed when pyproject.toml changes.
 """
@@ -23,10 +24,10 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".installed"
 
 
-def run(*cmd: str | Path, check: bool = True) -> int:
-    """Run a command in the project folder; stop on failure when ``check``."""
-    print("+", " ".join(str(c) for c in cmd), flush=True)
-    code = subprocess.call([str(c) for c in cmd], cwd=ROOT)
+def run(*cmd: str | Path, check: bool = True, env: dict[str, str] | None = None) -> int:
+    """Run a command in the project folder (with ``env`` added); stop on failure when ``check``."""
+    print("+", *(f"{k}={v}" for k, v in (env or {}).items()), *cmd, flush=True)
+    code = subprocess.call([str(c) for c in cmd], cwd=ROOT, env={**os.environ, **(env or {})})
     if check and code != 0:
         sys.exit(code)
     return code
@@ -73,7 +74,8 @@ def demo(args: list[str]) -> None:
 
 
 def test(args: list[str]) -> None:
-    """Lint, type-check and run every test; pytest's 'no tests ran' (5) is a failure."""
+    """Lint, type-check and run every test, then the battle checks again on the compiled
+    engine (built when stale); pytest arguments run the first pass only, with them."""
     ensure_venv()
     if (ROOT / "tests" / "browser").exists():
         ensure_chromium()
@@ -81,16 +83,60 @@ def test(args: list[str]) -> None:
     run(BIN / "ruff", "format", "--check", "src", "tests", "benchmarks")
     run(BIN / "mypy", "--strict", "src")
     run(BIN / "lint-imports")
-    code = run(BIN / "pytest", "-q", "-n", "2", *args, check=False)
+    pytest(*args)
+    if args:
+        return
+    # The compiled engine that umpire simulate runs when it is built: the same battles.
+    if not compile_engine([]):
+        print("note: no C compiler: the compiled engine's checks are skipped", flush=True)
+        return
+    build = ROOT / "build" / "mypyc" / "src"
+    pytest(*COMPILED_TESTS, env={"PYTHONPATH": str(build), "UMPIRE_EXPECT_COMPILED": "1"})
+
+
+COMPILED_TESTS = [
+    "tests/test_compiled_engine.py",
+    "tests/test_scalar_golden.py",
+    "tests/test_scalar_shortcuts.py",
+    "tests/test_composition_identity.py",
+    "tests/test_lab_agreement.py",
+]
+"""What ``test`` runs again on the compiled engine: it must play every battle the same."""
+
+
+def pytest(*args: str, env: dict[str, str] | None = None) -> None:
+    """Run pytest on two cores; stop on failure. 'No tests ran' (exit 5) is a failure."""
+    code = run(BIN / "pytest", "-q", "-n", "2", "-p", "no:cacheprovider", *args, check=False, env=env)
     if code == 5:
         print("pytest ran no tests: that is a failure", flush=True)
         sys.exit(1)
-    sys.exit(code)
+    if code != 0:
+        sys.exit(code)
+
+
+def ensure_compiler() -> None:
+    """Install Debian's gcc for the compiled engine when there is no C compiler."""
+    if shutil.which("cc") or shutil.which("gcc") or shutil.which("apt-get") is None:
+        return
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    run(*sudo, "apt-get", "update", "-qq", check=False)
+    run(*sudo, "apt-get", "install", "-y", "-qq", "gcc", check=False)
+
+
+def compile_engine(args: list[str]) -> bool:
+    """Build the optional mypyc-compiled engine that ``umpire simulate`` then runs on
+    (nothing to do when it is current); ``False`` when there is no C compiler to be had."""
+    ensure_venv()
+    ensure_compiler()
+    if not (shutil.which("cc") or shutil.which("gcc")):
+        return False
+    run(BIN / "python", ROOT / "benchmarks" / "build_mypyc.py", "--if-stale", *args)
+    return True
 
 
 def main() -> None:
-    """Dispatch ``demo`` or ``test``."""
-    tasks = {"demo": demo, "test": test}
+    """Dispatch ``demo``, ``test`` or ``compile``."""
+    tasks = {"demo": demo, "test": test, "compile": compile_engine}
     if len(sys.argv) < 2 or sys.argv[1] not in tasks:
         sys.exit(f"usage: python3 tasks.py {{{'|'.join(tasks)}}} [args...]")
     tasks[sys.argv[1]](sys.argv[2:])

@@ -20,16 +20,17 @@ import argparse
 import platform
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-if "--compiled" in sys.argv:  # before umpire is imported
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from build_mypyc import OUT, current
+if "--compiled" in sys.argv:  # before the engine is imported
+    from umpire.lab.compiled import current
 
-    if not current():
-        sys.exit("build/mypyc is older than src/: run benchmarks/build_mypyc.py")
-    sys.path.insert(0, str(OUT / "src"))
+    where = current()
+    if where is None:
+        sys.exit("build/mypyc is missing or older than src/: run python3 tasks.py compile")
+    for mod in [m for m in sys.modules if m == "umpire" or m.startswith("umpire.")]:
+        del sys.modules[mod]  # import umpire again, from the compiled copy
+    sys.path.insert(0, str(where))
 
 from umpire.ai import make_policy
 from umpire.battle.run import play

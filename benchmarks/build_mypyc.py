@@ -1,6 +1,8 @@
-"""Build an optional mypyc-compiled copy of umpire for the scalar engine (issue 11).
+"""Build the optional mypyc-compiled copy of umpire for the scalar engine (issue 11).
 
-The pure-Python package in ``src/`` stays what the tests, the CLI and the web server run.
+``python3 tasks.py compile`` runs this. The pure-Python package in ``src/`` stays what the
+tests, the CLI and the web server run; ``umpire simulate`` runs its workers on the copy
+when it is current (``umpire.lab.compiled``).
 This script copies ``src/`` to ``build/mypyc/src/`` and compiles there, in place, the
 modules the profile of the scalar engine names (the battle loop, board geometry, the
 rule modules' steps and menus, the AI): ``PYTHONPATH=build/mypyc/src`` then plays the
@@ -16,7 +18,6 @@ Run: .venv/bin/python benchmarks/build_mypyc.py [--jobs N]
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import shutil
 import subprocess
@@ -24,9 +25,12 @@ import sys
 import time
 from pathlib import Path
 
+from umpire.lab.compiled import digest, is_current
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "build" / "mypyc"
 STAMP = OUT / "SOURCES"
+"""The digest of the sources the copy was built from (``umpire.lab.compiled.is_current``)."""
 
 HOT = [
     "umpire/battle/engine.py",
@@ -63,24 +67,19 @@ compiled one; compiling it and the role modules gained nothing measurable) nor
 ``umpire.dice.sources`` (the engine's context subclasses ``DiceSource``)."""
 
 
-def digest(src: Path) -> str:
-    """One hash of every .py file under ``src`` (path and content)."""
-    h = hashlib.sha256()
-    for p in sorted(src.rglob("*.py")):
-        h.update(str(p.relative_to(src)).encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()
-
-
 def current() -> bool:
     """Is the compiled copy built from the sources in ``src/`` as they are now?"""
-    return STAMP.exists() and STAMP.read_text().strip() == digest(ROOT / "src")
+    return is_current(OUT, ROOT / "src")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="C compiler jobs")
+    ap.add_argument("--if-stale", action="store_true", help="do nothing when the copy is current")
     args = ap.parse_args()
+    if args.if_stale and current():
+        print(f"the compiled engine in {OUT / 'src'} is current")
+        return
     t0 = time.perf_counter()
     if OUT.exists():
         shutil.rmtree(OUT)

@@ -52,6 +52,14 @@ def simulate_cmd(
     path: Annotated[
         str, typer.Option("--path", help="auto (batch where it applies), batch or scalar")
     ] = "auto",
+    engine: Annotated[
+        str,
+        typer.Option(
+            "--engine",
+            help="auto (the compiled engine when 'python3 tasks.py compile' built it from "
+            "these sources), python or compiled",
+        ),
+    ] = "auto",
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON")] = False,
     no_save: Annotated[
         bool, typer.Option("--no-save", help="Do not keep the run in the save file")
@@ -69,6 +77,7 @@ def simulate_cmd(
 
     from umpire.lab import battle_seed
     from umpire.lab.arms import SHIPPED, parse_rules_data, parse_vary
+    from umpire.lab.compiled import choose
     from umpire.lab.runner import default_workers, plan, tasks
     from umpire.scenarios import load_scenario, resolve_path
 
@@ -82,6 +91,7 @@ def simulate_cmd(
         raise UmpireError(f"unknown --path '{path}' (auto, batch, scalar)")
     if cluster is not None and workers is not None:
         raise UmpireError("--workers is for the local pool; a --cluster has its own workers")
+    built = choose(engine, cluster is not None)
     scen = load_scenario(scenario)
     name = resolve_path(scenario).stem
     if keys:
@@ -101,6 +111,7 @@ def simulate_cmd(
         "cluster": cluster,
         "path": path,
         "paths": list(p.paths),
+        "engine": "python" if built is None else f"compiled ({built})",
         "chunks": len(todo),
         "seed_rule": "battle i: umpire.lab.battle_seed(seed, i), 48 bits of SHA-256",
         "replay": f"umpire battle {scenario} --seed SEED --no-save",
@@ -114,7 +125,9 @@ def simulate_cmd(
         store = open_store()
         run_id = results.begin(store.conn, name, n, run_seed, [a.to_json() for a in arms], config)
     try:
-        records, seconds = _play(todo, len(arms), n, name, k, cluster, store, run_id, as_json)
+        records, seconds = _play(
+            todo, len(arms), n, name, k, cluster, built, store, run_id, as_json
+        )
     except KeyboardInterrupt:
         kept = f"lab run {run_id} is kept as incomplete" if run_id is not None else "nothing kept"
         sys.stderr.write(f"umpire: interrupted; {kept}\n")
@@ -140,6 +153,7 @@ def _play(
     name: str,
     workers: int,
     cluster: str | None,
+    engine: Any,
     store: Any,
     run_id: int | None,
     quiet: bool,
@@ -185,9 +199,9 @@ def _play(
                 secs = time.perf_counter() - t0
                 bar.update(task, advance=len(recs), rate=f"{done / secs:,.0f}" if secs else "-")
 
-            run(todo, tick, workers=workers, cluster=cluster)
+            run(todo, tick, workers=workers, cluster=cluster, engine=engine)
     else:
-        run(todo, keep, workers=workers, cluster=cluster)
+        run(todo, keep, workers=workers, cluster=cluster, engine=engine)
     return got, time.perf_counter() - t0
 
 
@@ -306,8 +320,10 @@ def show(out: dict[str, Any], fresh: bool, first: int) -> None:
             )
     rate = out["battles_per_second"] or 0.0
     dps = out["dice_per_second"] or 0.0
+    engine = out["config"].get("engine", "python").split(" ")[0]
     echo(
         f"  {out['seconds']:.2f} s, {rate:,.0f} battles/s, {out['dice']:,} dice ({dps:,.0f} dice/s)"
+        f", {engine} engine"
     )
     if out.get("run") is not None:
         echo(f"Saved as lab run {out['run']} (umpire runs)")

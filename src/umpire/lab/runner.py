@@ -12,6 +12,7 @@ import math
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from umpire.errors import UmpireError
 from umpire.lab import battle_seed
@@ -108,31 +109,68 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-def run(todo: Sequence[Task], done: Done, *, workers: int = 1, cluster: str | None = None) -> None:
-    """Play every task; ``done`` is told of each as it finishes (in this process)."""
+def run(
+    todo: Sequence[Task],
+    done: Done,
+    *,
+    workers: int = 1,
+    cluster: str | None = None,
+    engine: Path | None = None,
+) -> None:
+    """Play every task; ``done`` is told of each as it finishes (in this process).
+
+    ``engine``: the import folder of a compiled build (:mod:`umpire.lab.compiled`) the
+    local workers run on; with one, even a single worker is a process of its own.
+    """
     if cluster is not None:
         _dask(todo, done, cluster)
-    elif workers <= 1 or len(todo) <= 1:
+    elif engine is None and (workers <= 1 or len(todo) <= 1):
         try:
             for t in todo:
                 done(*run_task(t))
         finally:
             install(Overlay())
     else:
-        _pool(todo, done, workers)
+        _pool(todo, done, min(workers, len(todo)), engine)
 
 
-def _pool(todo: Sequence[Task], done: Done, workers: int) -> None:
+WORKER_START = """
+import signal, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+import umpire, umpire.lab.play, umpire.battle.run, umpire.ai
+if {path!r} and not umpire.__file__.startswith({path!r}):
+    raise ImportError("a compiled-engine worker imported umpire from " + umpire.__file__)
+"""
+"""What a local worker runs first: Ctrl-C is left to the main process (which stops the
+pool); the engine is imported, and a worker meant to run the compiled build checks that it
+does. Run with ``exec``: the initializer itself imports nothing of umpire."""
+
+
+def _pool(todo: Sequence[Task], done: Done, workers: int, engine: Path | None) -> None:
     import multiprocessing as mp
+    import sys
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
     ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload(["numpy", "umpire.lab.play", "umpire.battle.run", "umpire.ai"])
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_start)
+    ctx.set_forkserver_preload(["numpy"])  # nothing of umpire: a worker may run the build
+    start = WORKER_START.format(path=str(engine) if engine is not None else "")
+    pool = ProcessPoolExecutor(
+        max_workers=max(workers, 1), mp_context=ctx, initializer=exec, initargs=(start, {})
+    )
     try:
-        pending: set[Future[tuple[int, int, list[Record]]]] = {
-            pool.submit(run_task, t) for t in todo
-        }
+        # A new worker takes this process's import path, then imports the main script
+        # again (``umpire`` itself imports umpire.cli): with the build first on the path
+        # while the workers start, everything a worker imports of umpire is the build's.
+        # This process imports nothing meanwhile (submitting only pickles the tasks).
+        if engine is not None:
+            sys.path.insert(0, str(engine))
+        try:
+            pending: set[Future[tuple[int, int, list[Record]]]] = {
+                pool.submit(run_task, t) for t in todo
+            }
+        finally:
+            if engine is not None:
+                sys.path.remove(str(engine))
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in finished:
@@ -141,13 +179,6 @@ def _pool(todo: Sequence[Task], done: Done, workers: int) -> None:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
-
-
-def _worker_start() -> None:
-    """A local worker leaves Ctrl-C to the main process, which stops the pool."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 CONNECT_TIMEOUT = 5.0

@@ -45,7 +45,9 @@ class Overlay:
 
     ``dirs``: (a module's data folder, a user's folder whose files replace its files);
     ``values``: (data folder, file name, path into the TOML, the new value), applied in
-    order after the files are read.
+    order after the files are read. A module's data folder is named by :func:`folder_key`
+    (relative to the umpire package), so an overlay means the same in a worker that runs
+    another copy of umpire (the compiled build, a Dask worker's install).
     """
 
     dirs: tuple[tuple[str, str], ...] = ()
@@ -102,9 +104,20 @@ def _line(exc: tomllib.TOMLDecodeError) -> int | None:
     return int(m.group(1)) if m else None
 
 
+PACKAGE = Path(__file__).resolve().parents[1]
+"""The umpire package folder this process runs (``src/umpire`` or a copy of it)."""
+
+
+def folder_key(folder: Path) -> str:
+    """How an overlay names a module's data folder: its path inside the umpire package
+    (``rules/quick_acw/data``), or the absolute path of a folder outside it."""
+    where = folder.resolve()
+    return where.relative_to(PACKAGE).as_posix() if where.is_relative_to(PACKAGE) else str(where)
+
+
 def source(path: Path) -> Path:
     """The file to read for a module's data file ``path``: a ``--rules-data`` copy's, if any."""
-    folder = str(path.parent.resolve())
+    folder = folder_key(path.parent)
     src = path
     for d, user in _current.dirs:
         cand = Path(user) / path.name
@@ -115,7 +128,7 @@ def source(path: Path) -> Path:
 
 def apply(path: Path, raw: dict[str, Any]) -> dict[str, Any]:
     """``raw`` (the parsed data file ``path``) with the overlay's values set in it."""
-    folder = str(path.parent.resolve())
+    folder = folder_key(path.parent)
     for d, name, keys, value in _current.values:
         if d == folder and name == path.name:
             _set(raw, keys, copy.deepcopy(value), str(path))
@@ -247,7 +260,7 @@ def resolve_key(key: str, value: Any) -> tuple[str, str, tuple[str, ...]]:
             f"--vary {key}: {value!r} is not like the shipped value {node!r} "
             f"({type(node).__name__})"
         )
-    return str(folder.resolve()), name, parts
+    return folder_key(folder), name, parts
 
 
 def _same_kind(old: Any, new: Any) -> bool:
@@ -308,7 +321,7 @@ def copy_of(path: str) -> tuple[str, Path]:
 def dir_overlay(path: str) -> Overlay:
     """The overlay of a ``--rules-data`` folder (its files are read now to check them)."""
     mid, where = copy_of(path)
-    overlay = Overlay(((str(data_dir(mid).resolve()), str(where.resolve())),))
+    overlay = Overlay(((folder_key(data_dir(mid)), str(where.resolve())),))
     for p in sorted(where.glob("*.toml")):
         try:
             tomllib.loads(p.read_text(encoding="utf-8"))
