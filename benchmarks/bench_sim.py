@@ -6,9 +6,10 @@ Prints, in one run on this machine:
 1. A/B of ``--quick N`` battles per arm on pure quick ACW (``standard``; the batch
    simulator) against ``quick-acw.sides.union.morale=7``, on ``--workers`` local
    processes (goal: under 60 s for 20,000 per arm on 2 cores);
-2. the same on another composition (``--other``, default ``standard_five_step``: seed 004's
-   five steps with 002's combat, the scalar engine), ``--other-n`` battles per arm, with
-   the time 20,000 per arm would take at that rate (goal: under 5 minutes);
+2. the same on other compositions (``--other``, repeatable, default ``standard_five_step``:
+   seed 004's five steps with 002's combat, the scalar engine), ``--other-n`` battles per
+   arm, with the time 20,000 per arm would take at that rate (goal: under 5 minutes), on
+   the compiled engine when it is current (``--engine``, as ``umpire simulate``);
 3. scaling from 1 to 2 workers, locally and on a ``distributed.LocalCluster`` on
    127.0.0.1 (efficiency = t1 / (2 * t2); goal >= 80%), each on both paths;
 4. dice consumed per second inside the simulations against numpy's raw rate, same run;
@@ -18,7 +19,7 @@ and, as a control, how much of two cores the shared machine gives at that moment
 Python processes at once against one alone).
 
 Run: .venv/bin/python benchmarks/bench_sim.py [--quick N] [--other-n M] [--scale-n K]
-     [--scale-scalar-n J] [--workers W] [--no-dask]
+     [--scale-scalar-n J] [--workers W] [--no-dask] [--engine auto|python|compiled]
 """
 
 from __future__ import annotations
@@ -28,15 +29,21 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from umpire.lab.arms import SHIPPED, parse_vary
+from umpire.lab.compiled import choose
 from umpire.lab.runner import plan, run, tasks
 from umpire.scenarios import load_scenario
 
 TARGET = 20_000
+
+
+ENGINE: Path | None = None
+"""The compiled build the local workers run on (``--engine``), or pure Python."""
 
 
 def ab(
@@ -53,7 +60,8 @@ def ab(
         dice += sum(r["dice"] for r in recs)
 
     t0 = time.perf_counter()
-    run(tasks(p, n, 1, workers), done, workers=workers, cluster=cluster)
+    engine = None if cluster else ENGINE
+    run(tasks(p, n, 1, workers), done, workers=workers, cluster=cluster, engine=engine)
     return time.perf_counter() - t0, dice, list(p.paths)
 
 
@@ -78,11 +86,12 @@ def cpu_scaling(scenario: str, n: int, k: int, cluster: str | None = None) -> tu
         import multiprocessing as mp
         from concurrent.futures import ProcessPoolExecutor
 
-        from umpire.lab.runner import _worker_start
+        from umpire.lab.runner import WORKER_START
 
         ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(["numpy", "umpire.lab.play", "umpire.battle.run", "umpire.ai"])
-        with ProcessPoolExecutor(k, mp_context=ctx, initializer=_worker_start) as pool:
+        ctx.set_forkserver_preload(["numpy"])
+        start = WORKER_START.format(path="")  # pure Python: scaling, not speed
+        with ProcessPoolExecutor(k, mp_context=ctx, initializer=exec, initargs=(start, {})) as pool:
             got = list(pool.map(timed, todo))
     else:  # warmed workers: the CPU each spent on this run (before and after it)
         from distributed import Client
@@ -153,21 +162,23 @@ def ab_runs(a: argparse.Namespace, vary: str, raw: float) -> None:
         f"{'met' if secs * TARGET / a.quick < 60 else 'not met'}); dice {dice / secs:,.0f}/s "
         f"= 1/{raw / (dice / secs):,.0f} of numpy's raw rate"
     )
-    secs, dice, paths = ab(a.other, a.other_n, a.workers, vary)
-    tot = 2 * a.other_n
-    est = secs * TARGET / a.other_n
-    print(
-        f"A/B {a.other} ({'/'.join(paths)}), {a.other_n} per arm, {a.workers} workers: "
-        f"{secs:.1f} s ({tot / secs:,.1f} battles/s; {TARGET} per arm at this rate: "
-        f"{est / 60:.1f} min, goal 5 min: {'met' if est < 300 else 'not met'}); dice "
-        f"{dice / secs:,.0f}/s = 1/{raw / (dice / secs):,.0f} of numpy's raw rate"
-    )
+    for other in a.other or ["standard_five_step"]:
+        secs, dice, paths = ab(other, a.other_n, a.workers, vary)
+        tot = 2 * a.other_n
+        est = secs * TARGET / a.other_n
+        print(
+            f"A/B {other} ({'/'.join(paths)}), {a.other_n} per arm, {a.workers} workers: "
+            f"{secs:.1f} s ({tot / secs:,.1f} battles/s; {TARGET} per arm at this rate: "
+            f"{est / 60:.1f} min, goal 5 min: {'met' if est < 300 else 'not met'}); dice "
+            f"{dice / secs:,.0f}/s = 1/{raw / (dice / secs):,.0f} of numpy's raw rate"
+        )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", type=int, default=TARGET)
-    ap.add_argument("--other", default="standard_five_step")
+    ap.add_argument("--other", action="append", help="scalar compositions (repeatable)")
+    ap.add_argument("--engine", default="auto", help="auto, python or compiled (local runs)")
     ap.add_argument("--other-n", type=int, default=1000)
     ap.add_argument("--scale-n", type=int, default=8192)
     ap.add_argument("--scale-scalar-n", type=int, default=400)
@@ -175,7 +186,10 @@ def main() -> None:
     ap.add_argument("--no-dask", action="store_true")
     ap.add_argument("--no-ab", action="store_true", help="only scaling, dice rate, cold start")
     a = ap.parse_args()
+    global ENGINE
+    ENGINE = choose(a.engine, cluster=False)
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    print(f"engine: {'pure Python' if ENGINE is None else f'compiled ({ENGINE})'}")
     raw = numpy_raw()
     print(f"numpy raw d6 rate: {raw:,.0f} dice/s")
 
@@ -187,7 +201,8 @@ def main() -> None:
         f"machine control: a busy Python process {one:.2f} s alone, two at once {two:.2f} s: "
         f"the machine gives {share:.0%} of two cores now (efficiencies below are bounded by it)"
     )
-    for scen, n in (("standard", a.scale_n), (a.other, a.scale_scalar_n)):
+    other = (a.other or ["standard_five_step"])[0]
+    for scen, n in (("standard", a.scale_n), (other, a.scale_scalar_n)):
         t1 = ab(scen, n, 1, "")[0]
         t2 = ab(scen, n, 2, "")[0]
         print(
@@ -207,7 +222,7 @@ def main() -> None:
 
     one, two, share = machine_parallel()
     print(f"machine control again: {one:.2f} s alone, {two:.2f} s two at once: {share:.0%}")
-    for scen, n in (("standard", a.scale_n), (a.other, a.scale_scalar_n)):
+    for scen, n in (("standard", a.scale_n), (other, a.scale_scalar_n)):
         times = []
         for k in (1, 2):
             with LocalCluster(
