@@ -703,32 +703,38 @@ class Sim:
         """
         st = self.S
         ut = st.utype[u]
-        dist = G.norm(x - _g(self.x, r, u), y - _g(self.y, r, u))
+        fi = r * self.U + u
+        dist = G.norm(x - np.take(self.x, fi), y - np.take(self.y, fi))
         rough = rough & (dist > 0)
         key = V.move_key(ut, form, mounted, limbered)
         key = np.where((ut == V.ART) & (chg == V.FORMATION), 4, key)  # limber/unlimber
         allow = V.move_inches(
-            self.t, key, rough, _g(self.in_cmd, r, u), _g(self.lost_ldr, r, u), chg
+            self.t, key, rough, np.take(self.in_cmd, fi), np.take(self.lost_ldr, fi), chg
         )
         ok = dist <= allow + 1e-6
         idx = np.flatnonzero(ok)
         if len(idx) == 0:
             return ok
-        ri, ui = r[idx], u[idx]
-        hw, hd = V.base_size(self.t, ut[idx], form[idx], _g(self.stands, ri, ui))
+        hw, hd = V.base_size(self.t, ut[idx], form[idx], np.take(self.stands, fi[idx]))
         tt = th[idx]
         b = (x[idx], y[idx], np.cos(tt), np.sin(tt), hw, hd)
-        good = self.free_at(ri, ui, b)
-        mv = good & (dist[idx] > 0)
+        ok[idx] = self.room(r[idx], u[idx], b, dist[idx] > 0)
+        return ok
+
+    def room(self, r: I, u: I, b: G.VBox, moving: B) -> B:
+        """The rest of ``steps.move_ok`` once the distance is allowed: base ``b`` on the
+        table and clear of every other base, the path (where ``moving``) across no enemy,
+        and the base touching no enemy."""
+        good = self.free_at(r, u, b)
+        mv = good & moving
         if mv.any():
             j = np.flatnonzero(mv)
-            good[j] = ~self.crosses_enemy(ri[j], ui[j], x[idx][j], y[idx][j])
+            good[j] = ~self.crosses_enemy(r[j], u[j], b[0][j], b[1][j])
         if good.any():
             j = np.flatnonzero(good)
             sub = tuple(v[j] for v in b)
-            good[j] = ~self.touches_enemy(ri[j], ui[j], sub)  # type: ignore[arg-type]
-        ok[idx] = good
-        return ok
+            good[j] = ~self.touches_enemy(r[j], u[j], sub)  # type: ignore[arg-type]
+        return good
 
     def do_move(
         self, r: I, u: I, x: F, y: F, th: F, form: I, mounted: B, limbered: B, chg: I
@@ -871,6 +877,19 @@ class Sim:
         key = np.where(valid, np.where(rough, worse, score), -np.inf)
         tried = np.zeros(m, dtype=np.int64)
         taken = np.zeros(m, dtype=bool)
+        # what ``move_ok`` takes from the row and not the place: the allowance in the
+        # open and on rough ground, the base in its new formation, the facing
+        fj = np.where(chg == V.FORMATION, form2, form)
+        mj = np.where(chg == V.MOUNT, mounted2, mounted)
+        ut = np.full(m, st.utype[u])
+        mkey = V.move_key(ut, fj, mj, lim)
+        mkey = np.where((ut == V.ART) & (chg == V.FORMATION), 4, mkey)
+        fi = r * self.U + u
+        cmd, lost = np.take(self.in_cmd, fi), np.take(self.lost_ldr, fi)
+        allow0 = V.move_inches(self.t, mkey, np.zeros(m, dtype=bool), cmd, lost, chg)
+        allow1 = V.move_inches(self.t, mkey, np.ones(m, dtype=bool), cmd, lost, chg)
+        hw, hd = V.base_size(self.t, ut, fj, np.take(self.stands, fi))
+        cth, sth = np.cos(face), np.sin(face)
         rows = np.arange(m)
         first = True
         while len(rows):
@@ -907,25 +926,29 @@ class Sim:
                 key[ur, ub] = np.where(hit, worse[ur, ub], score[ur, ub])
                 again.append(ur)
             a, j = rows[~unk], best[~unk]
-            if len(a):  # try the best: is it legal?
-                cj = chg[a]
-                fj = np.where(cj == V.FORMATION, form2[a], form[a])
-                mj = np.where(cj == V.MOUNT, mounted2[a], mounted[a])
-                ok = self.move_ok(
-                    r[a], uu[a], px[a, j], py[a, j], face[a], fj, mj, lim[a], cj, rough[a, j]
-                )
+            if len(a):  # try the best: is it legal? (``move_ok`` with the row's constants)
+                xa, ya = px[a, j], py[a, j]
+                dist = G.norm(xa - ux[a], ya - uy[a])
+                moving = dist > 0
+                allow = np.where(rough[a, j] & moving, allow1[a], allow0[a])
+                ok = dist <= allow + 1e-6
+                idx = np.flatnonzero(ok)
+                if len(idx):
+                    ai = a[idx]
+                    b = (xa[idx], ya[idx], cth[ai], sth[ai], hw[ai], hd[ai])
+                    ok[idx] = self.room(r[ai], uu[ai], b, moving[idx])
                 g = np.flatnonzero(ok)
                 ga = a[g]
                 self.do_move(
                     r[ga],
                     uu[ga],
-                    px[ga, j[g]],
-                    py[ga, j[g]],
+                    xa[g],
+                    ya[g],
                     face[ga],
-                    fj[g],
-                    mj[g],
+                    fj[ga],
+                    mj[ga],
                     lim[ga],
-                    cj[g],
+                    chg[ga],
                 )
                 taken[ga] = True
                 bad = np.flatnonzero(~ok)
@@ -1296,11 +1319,14 @@ class Sim:
         n = len(r)
         need = np.zeros(n, dtype=np.int64)
         mod = np.zeros(n, dtype=np.int64)
-        ux, uy, tx, ty = _g(self.x, r, fu), _g(self.y, r, fu), _g(self.x, r, tu), _g(self.y, r, tu)
+        ff, ft = r * self.U + fu, r * self.U + tu  # flat indexes of firers and targets
+        ux, uy = np.take(self.x, ff), np.take(self.y, ff)
+        tx, ty = np.take(self.x, ft), np.take(self.y, ft)
+        uc, us = np.take(self.c, ff), np.take(self.s, ff)
         if known:
             k = np.arange(n)
         else:
-            fwd, lat = G.local(ux, uy, _g(self.c, r, fu), _g(self.s, r, fu), tx, ty)
+            fwd, lat = G.local(ux, uy, uc, us, tx, ty)
             half = t.geometry["fire_arc_degrees"]
             front = np.flatnonzero(fwd > 0)
             # degrees(atan2(|lat|, fwd)) <= half, as |lat| <= fwd tan(half), and with
@@ -1312,47 +1338,52 @@ class Sim:
                 fc_ = front[close]
                 inarc[close] = np.degrees(G.matan2(np.abs(lat[fc_]), fwd[fc_])) <= half
             k = front[inarc]
-        if len(k) == 0:
-            return need, mod
-        rk, fk, tk = r[k], fu[k], tu[k]
-        ub, tb = self.box(rk, fk), self.box(rk, tk)
+            if len(k) == 0:
+                return need, mod
+            ff, ft, fu, tu, ux, uy, tx, ty, uc, us = _sub(k, ff, ft, fu, tu, ux, uy, tx, ty, uc, us)
+        # from here on every array is of the pairs ``k``
+        ub = (ux, uy, uc, us, np.take(self.hw, ff), np.take(self.hd, ff))
+        thd = np.take(self.hd, ft)
+        tb = (tx, ty, np.take(self.c, ft), np.take(self.s, ft), np.take(self.hw, ft), thd)
         if known:
             band = self._band(ub, tb)
         else:
-            lo, hi = G.range_bounds(ub, tb, _g(self.rad, rk, fk), _g(self.rad, rk, tk))
+            lo, hi = G.range_bounds(ub, tb, np.take(self.rad, ff), np.take(self.rad, ft))
             blo = V.range_band(t, lo - 1e-7)
             band = np.where((blo >= 0) & (blo == V.range_band(t, hi + 1e-7)), blo, -2)
             loose = np.flatnonzero(band == -2)
             if len(loose):
                 sub = tuple(v[loose] for v in ub), tuple(v[loose] for v in tb)
                 band[loose] = self._band(*sub)  # type: ignore[arg-type]
-        nd = np.where(band >= 0, t.fire_table[fc[k], np.maximum(band, 0)], 0)
+        fck = fc[k]
+        nd = np.where(band >= 0, t.fire_table[fck, np.maximum(band, 0)], 0)
         j = np.flatnonzero(nd > 0)
         if len(j) == 0:
             return need, mod
-        k, rk, fk, tk = k[j], rk[j], fk[j], tk[j]
-        txk, tyk = tx[k], ty[k]
-        cover = self.T.in_cover(txk, tyk)
-        rch = _g(self.hd, rk, tk) + 1.0
-        wall = np.flatnonzero(self.T.near_wall(txk, tyk, rch))
+        k, ff, ft, fu, tu, ux, uy, tx, ty, thd, fck = _sub(
+            j, k, ff, ft, fu, tu, ux, uy, tx, ty, thd, fck
+        )
+        cover = self.T.in_cover(tx, ty)
+        rch = thd + 1.0
+        wall = np.flatnonzero(self.T.near_wall(tx, ty, rch))
         if len(wall):  # a wall within reach of the target: does it lie across the fire?
-            wx, wy = txk[wall], tyk[wall]
-            ddx, ddy = ux[k][wall] - wx, uy[k][wall] - wy
+            wx, wy = tx[wall], ty[wall]
+            ddx, ddy = ux[wall] - wx, uy[wall] - wy
             nn = G.mhypot(ddx, ddy)
             nn = np.where(nn == 0, 1.0, nn)
             ww = rch[wall]
             ends = wx + ddx / nn * ww, wy + ddy / nn * ww
             cover[wall] |= G.crosses_any(wx, wy, ends[0], ends[1], self.T.walls)
         need[k] = nd[j]
-        mod[k] = V.fire_modifier(
+        mod[k] = V.fire_modifier_of(
             t,
-            st.side[fk],
-            fc[k],
-            _g(self.form, rk, fk),
-            _g(self.marker, rk, fk),
-            st.utype[tk],
-            _g(self.mounted, rk, tk),
-            _g(self.form, rk, tk),
+            st.side[fu],
+            fck,
+            np.take(self.form, ff),
+            np.take(self.marker, ff),
+            st.utype[tu],
+            np.take(self.mounted, ft),
+            np.take(self.form, ft),
             cover,
         )
         return need, mod

@@ -222,6 +222,36 @@ def fire_modifier(
     return out
 
 
+@cache
+def fire_modifier_table(t: Tables) -> I:
+    """:func:`fire_modifier` over every combination of its codes, flat in the order of
+    :func:`fire_modifier_of`'s index (576 sums, so a shot's modifier is one look-up)."""
+    g = np.indices((2, 3, 2, 2, 3, 2, 2, 2)).reshape(8, -1)
+    out: I = fire_modifier(
+        t, g[0], g[1], g[2], g[3].astype(bool), g[4], g[5].astype(bool), g[6], g[7].astype(bool)
+    )
+    return out
+
+
+def fire_modifier_of(
+    t: Tables,
+    firer_side: I,
+    fc: I,
+    firer_form: I,
+    firer_marker: B,
+    target_type: I,
+    target_mounted: B,
+    target_form: I,
+    target_cover: B,
+) -> I:
+    """:func:`fire_modifier` by look-up in :func:`fire_modifier_table` (the same sums)."""
+    i = (firer_side * 3 + fc) * 2 + firer_form
+    i = (i * 2 + firer_marker) * 3 + target_type
+    i = ((i * 2 + target_mounted) * 2 + target_form) * 2 + target_cover
+    out: I = fire_modifier_table(t)[i]
+    return out
+
+
 def fire_stands_lost(t: Tables, roll: I, needed: I, mod: I) -> I:
     """Seed 002 FIRE: a hit costs one stand; beating the need by 8 or more costs two."""
     score = roll + mod
