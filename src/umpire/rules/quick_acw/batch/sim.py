@@ -1176,9 +1176,9 @@ class Sim:
             self.touch = adj  # for this player's melee step
         contact = _rows_any(adj, 1)
         stands0 = st.stands0[TU][None, :]
-        # the AI's value of each shot: exact expected stands, times 1.5 if one more stand
-        # lost removes the target; kept current as targets lose stands or leave
-        es = V.expected_stands(need, mod, self.t.r)
+        # the AI's value of each shot: exact expected stands (made per firer from the
+        # need and modifier kept current), times 1.5 if one more stand lost removes the
+        # target (kept current as targets lose stands or leave)
         alive_t = self.alive[:, ts].copy()
         bonus = np.where(V.is_removed(self.t, self.stands[:, ts] - 1, stands0), FINISH_BONUS, 1.0)
         for kk in range(len(FU)):
@@ -1189,7 +1189,8 @@ class Sim:
             # the value of each candidate shot of this firer; nothing else changes while
             # he looks for a target he can see, so a target found hidden just drops out
             valid = (need[r, kk] > 0) & _rows(alive_t, r) & (los[r, kk] != BLOCKED)
-            value = np.where(valid, es[r, kk] * bonus[r], -np.inf)
+            es = V.expected_stands(need[r, kk], mod[r, kk], self.t.r)
+            value = np.where(valid, es * bonus[r], -np.inf)
             at = np.arange(len(r))  # the battles (rows of value) still looking
             while len(at):
                 vals = value[at]
@@ -1234,15 +1235,11 @@ class Sim:
                 d = r[dirty]
                 need[d], mod[d], los[d], adj[d] = self.fire_matrix(d, f, fc[d], actor[d])
                 contact[d] = _rows_any(adj[d], 1)
-                es[d] = V.expected_stands(need[d], mod[d], self.t.r)
                 alive_t[d] = _cols(self.alive, d, ts)
             again = np.flatnonzero(~dirty & alive_t[r, pick])
             if len(again):
                 ra, pa = r[again], pick[again]
                 self._reband(ra, pa, f, fc, need, mod, kk + 1)
-                es[ra, kk + 1 :, pa] = V.expected_stands(
-                    need[ra, kk + 1 :, pa], mod[ra, kk + 1 :, pa], self.t.r
-                )
 
     def _pair_geometry(self) -> tuple[NDArray[np.float32], B]:
         """(squared centre distances, contacts) between the two sides' units, per battle.
