@@ -723,17 +723,69 @@ class Sim:
 
     def room(self, r: I, u: I, b: G.VBox, moving: B) -> B:
         """The rest of ``steps.move_ok`` once the distance is allowed: base ``b`` on the
-        table and clear of every other base, the path (where ``moving``) across no enemy,
-        and the base touching no enemy."""
-        good = self.free_at(r, u, b)
-        mv = good & moving
-        if mv.any():
-            j = np.flatnonzero(mv)
-            good[j] = ~self.crosses_enemy(r[j], u[j], b[0][j], b[1][j])
-        if good.any():
-            j = np.flatnonzero(good)
-            sub = tuple(v[j] for v in b)
-            good[j] = ~self.touches_enemy(r[j], u[j], sub)  # type: ignore[arg-type]
+        table and clear of every other base (``free_at``), the path (where ``moving``)
+        across no enemy (``crosses_enemy``), and the base touching no enemy
+        (``touches_enemy``). The battles' bases are gathered once for the three tests,
+        which the centre distances' prefilter shares (the exact tests decide)."""
+        good = self.on_table(b)
+        idx = np.flatnonzero(good)
+        if len(idx) == 0:
+            return good
+        ri, ui = r[idx], u[idx]
+        bx, by, bhw, bhd = b[0][idx], b[1][idx], b[4][idx], b[5][idx]
+        X, Y, R, AL = (_rows(a, ri) for a in (self.x32, self.y32, self.r32, self.alive))
+        dx = X - bx.astype(np.float32)[:, None]
+        dy = Y - by.astype(np.float32)[:, None]
+        d2 = dx * dx + dy * dy
+        # clear of every other living base: bounding circles, then separating axes
+        half = G.norm(bhw, bhd)
+        lim = (half + (1e-6 + SLACK)).astype(np.float32)[:, None] + R
+        near = (d2 < lim * lim) & AL
+        near[np.arange(len(ri)), ui] = False
+        pi, pj = G.nz(near)
+        clear = np.ones(len(ri), dtype=bool)
+        if len(pi):
+            bs = (bx, by, b[2][idx], b[3][idx], bhw, bhd)
+            ov = G.overlap(tuple(v[pi] for v in bs), self.box(ri[pi], pj))  # type: ignore[arg-type]
+            clear[pi[ov]] = False
+        es = 1 - self.S.side[u[0]]  # one unit moves at a time
+        span, E = self.S.span[es], self.S.by_side[es]
+        f32 = np.float32
+        # the centre's path across no enemy base: boxes first, then the slab test
+        k = np.flatnonzero(clear & moving[idx])
+        if len(k):
+            rk, fk = ri[k], idx[k]
+            x0, y0 = _g(self.x, rk, ui[k]), _g(self.y, rk, ui[k])
+            x1, y1 = b[0][fk], b[1][fk]
+            lo_x, hi_x = np.minimum(x0, x1).astype(f32), np.maximum(x0, x1).astype(f32)
+            lo_y, hi_y = np.minimum(y0, y1).astype(f32), np.maximum(y0, y1).astype(f32)
+            EX, EY = X[k][:, span], Y[k][:, span]
+            ER = R[k][:, span] + f32(SLACK)
+            cross = (
+                AL[k][:, span]
+                & (lo_x[:, None] <= EX + ER)
+                & (hi_x[:, None] >= EX - ER)
+                & (lo_y[:, None] <= EY + ER)
+                & (hi_y[:, None] >= EY - ER)
+            )
+            qi, qj = G.nz(cross)
+            if len(qi):
+                box = self.box(rk[qi], E[qj])
+                hit = G.segment_hits_box(x0[qi], y0[qi], x1[qi], y1[qi], box)
+                clear[k[qi[hit]]] = False
+        # touching no enemy base: bounding circles, then the nearest-point distance
+        k = np.flatnonzero(clear)
+        if len(k):
+            tol = self.t.geometry["contact"]
+            lim = (half[k] + (tol + SLACK)).astype(f32)[:, None] + R[k][:, span]
+            touch = AL[k][:, span] & (d2[k][:, span] <= lim * lim)
+            qi, qj = G.nz(touch)
+            if len(qi):
+                fq = idx[k[qi]]
+                bq = tuple(v[fq] for v in b)
+                hit = G.distance_le(bq, self.box(ri[k[qi]], E[qj]), tol)  # type: ignore[arg-type]
+                clear[k[qi[hit]]] = False
+        good[idx] = clear
         return good
 
     def do_move(
