@@ -46,6 +46,7 @@ MOUNT_BEYOND = 16.0
 STOP_FOOT, STOP_MOUNTED = 4.0, 8.0
 OFFSETS = np.array([0.0, 0.0, 0.5, 0.5, -0.5, -0.5, 1.0, 1.0, -1.0, -1.0])
 FRACS = np.array([1.0, 0.5, 1.0, 0.5, 1.0, 0.5, 1.0, 0.5, 1.0, 0.5])
+BEARINGS = OFFSETS[0::2]  # the five bearings, each at full and half the move
 COVER_BONUS, ROUGH_PENALTY, OUT_OF_RADIUS = 3.0, 1.0, 4.0
 KEEP = 4  # destinations tried before holding in place
 FINISH_BONUS = 1.5  # fire: finishing a unit off is worth more
@@ -912,10 +913,11 @@ class Sim:
         base = G.matan2(gy - uy, gx - ux)
         step = want[:, None] * FRACS[None, :]
         valid = ~((step <= 1e-6) & ((OFFSETS != 0.0) | (FRACS < 1.0))[None, :])
-        ang = base[:, None] + OFFSETS[None, :]
-        px = ux[:, None] + np.cos(ang) * step
-        py = uy[:, None] + np.sin(ang) * step
-        cover = self.T.in_cover(px, py) * np.float32(COVER_BONUS)  # 3.0 or 0.0, exactly
+        ang = base[:, None] + BEARINGS[None, :]  # each bearing serves two places
+        px = ux[:, None] + np.repeat(np.cos(ang), 2, axis=1) * step
+        py = uy[:, None] + np.repeat(np.sin(ang), 2, axis=1) * step
+        cell = self.T.k(px, py)
+        cover = self.T.cover[cell] * np.float32(COVER_BONUS)  # 3.0 or 0.0, exactly
         ld = int(st.uleader[u])
         far = np.zeros(px.shape, dtype=bool)
         if ld >= 0:
@@ -924,7 +926,7 @@ class Sim:
             )
         score, worse = _scores(G.norm(gx[:, None] - px, gy[:, None] - py), cover, far)
         exact = np.zeros(px.shape, dtype=bool)
-        rough = self.T.is_rough(px, py)
+        rough = self.T.rough[cell]
         known = rough.copy()  # the end is rough: the path is rough
         key = np.where(valid, np.where(rough, worse, score), -np.inf)
         tried = np.zeros(m, dtype=np.int64)
