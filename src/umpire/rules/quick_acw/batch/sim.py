@@ -926,8 +926,9 @@ class Sim:
             )
         score, worse = _scores(G.norm(gx[:, None] - px, gy[:, None] - py), cover, far)
         exact = np.zeros(px.shape, dtype=bool)
-        rough = self.T.rough[cell]
-        known = rough.copy()  # the end is rough: the path is rough
+        # the end is rough, or the start (the walk's first sample): the path is rough
+        rough = self.T.rough[cell] | self.T.is_rough(ux, uy)[:, None]
+        known = rough.copy()
         key = np.where(valid, np.where(rough, worse, score), -np.inf)
         tried = np.zeros(m, dtype=np.int64)
         taken = np.zeros(m, dtype=bool)
