@@ -68,6 +68,21 @@ class Outcome:
     dice_each: I | None = None  # dice drawn per battle (one stream per battle only)
 
 
+@dataclass(slots=True)
+class Neighbours:
+    """The pairs (row, other unit) a moving unit's destinations are tested against,
+    by row: each pair's unit, its single-precision centre and radius, enemy or not."""
+
+    row: I
+    col: I
+    x: NDArray[np.float32]
+    y: NDArray[np.float32]
+    r: NDArray[np.float32]
+    enemy: B
+    start: I  # per row: its first pair
+    count: I  # per row: its pairs
+
+
 class Sim:
     """The state of N battles and the steps that play them."""
 
@@ -789,6 +804,108 @@ class Sim:
         good[idx] = clear
         return good
 
+    def neighbours(self, r: I, u: int, ux: F, uy: F, want: F, half: F) -> Neighbours:
+        """The other living bases that unit ``u`` could meet anywhere within ``want`` of
+        where it stands (battles ``r``), with a base of half-diagonal ``half``: every
+        pair ``room`` could look at for a destination, the path there included.
+
+        Nothing else moves while the unit picks its destination, so the list is made
+        once for all the places it tries. A base meets a place or a path only if its
+        centre lies within sqrt(2) (the path's box) times the move and its radius, plus
+        the base and the contact distance, of the start: a wide margin for a prefilter.
+        """
+        m = len(r)
+        X, Y, R, AL = (_rows(a, r) for a in (self.x32, self.y32, self.r32, self.alive))
+        dx = X - ux.astype(np.float32)[:, None]
+        dy = Y - uy.astype(np.float32)[:, None]
+        tol = self.t.geometry["contact"]
+        reach = (1.5 * want + half + (tol + 0.05)).astype(np.float32)
+        lim = reach[:, None] + np.float32(1.5) * R
+        near = AL & (dx * dx + dy * dy <= lim * lim)
+        near[np.arange(m), u] = False
+        flat = np.flatnonzero(near)
+        pr = flat // self.U
+        pc = flat - pr * self.U
+        count = np.bincount(pr, minlength=m)
+        return Neighbours(
+            pr,
+            pc,
+            np.take(X, flat),
+            np.take(Y, flat),
+            np.take(R, flat),
+            self.S.side[pc] != self.S.side[u],
+            np.cumsum(count) - count,
+            count,
+        )
+
+    def room_near(self, r: I, a: I, u: int, b: G.VBox, moving: B, nb: Neighbours) -> B:
+        """:meth:`room` for unit ``u`` in battles ``r[a]`` (``a``: rows of ``nb``), its
+        bases ``b``: the same prefilters and exact tests, on the listed pairs only."""
+        good = self.on_table(b)
+        idx = np.flatnonzero(good)
+        if len(idx) == 0:
+            return good
+        rows = a[idx]
+        lens = nb.count[rows]
+        total = int(lens.sum())
+        clear = np.ones(len(idx), dtype=bool)
+        if total == 0:
+            good[idx] = clear
+            return good
+        own = np.repeat(np.arange(len(idx)), lens)  # each pair's place in ``idx``
+        pos = np.repeat(nb.start[rows] - (np.cumsum(lens) - lens), lens) + np.arange(total)
+        X, Y, R, col, enemy = nb.x[pos], nb.y[pos], nb.r[pos], nb.col[pos], nb.enemy[pos]
+        pb = r[rows[own]]  # each pair's battle
+        bx, by, bhw, bhd = b[0][idx], b[1][idx], b[4][idx], b[5][idx]
+        f32 = np.float32
+        dx = X - bx.astype(f32)[own]
+        dy = Y - by.astype(f32)[own]
+        d2 = dx * dx + dy * dy
+        # clear of every other living base: bounding circles, then separating axes
+        half = G.norm(bhw, bhd)
+        lim = (half + (1e-6 + SLACK)).astype(f32)[own] + R
+        q = np.flatnonzero(d2 < lim * lim)
+        if len(q):
+            bs = (bx, by, b[2][idx], b[3][idx], bhw, bhd)
+            oq = own[q]
+            ov = G.overlap(tuple(v[oq] for v in bs), self.box(pb[q], col[q]))  # type: ignore[arg-type]
+            clear[oq[ov]] = False
+        # the centre's path across no enemy base: boxes first, then the slab test
+        mv = np.flatnonzero(moving[idx])
+        if len(mv):
+            x0 = np.zeros(len(idx))
+            y0 = np.zeros(len(idx))
+            x0[mv], y0[mv] = _g(self.x, r[rows[mv]], u), _g(self.y, r[rows[mv]], u)
+            x1, y1 = bx, by
+            lo_x, hi_x = np.minimum(x0, x1).astype(f32), np.maximum(x0, x1).astype(f32)
+            lo_y, hi_y = np.minimum(y0, y1).astype(f32), np.maximum(y0, y1).astype(f32)
+            ER = R + f32(SLACK)
+            q = np.flatnonzero(
+                enemy
+                & clear[own]
+                & moving[idx][own]
+                & (lo_x[own] <= X + ER)
+                & (hi_x[own] >= X - ER)
+                & (lo_y[own] <= Y + ER)
+                & (hi_y[own] >= Y - ER)
+            )
+            if len(q):
+                oq = own[q]
+                box = self.box(pb[q], col[q])
+                hit = G.segment_hits_box(x0[oq], y0[oq], x1[oq], y1[oq], box)
+                clear[oq[hit]] = False
+        # touching no enemy base: bounding circles, then the nearest-point distance
+        tol = self.t.geometry["contact"]
+        lim = (half + (tol + SLACK)).astype(f32)[own] + R
+        q = np.flatnonzero(enemy & clear[own] & (d2 <= lim * lim))
+        if len(q):
+            oq = own[q]
+            bq = tuple(v[idx[oq]] for v in b)
+            hit = G.distance_le(bq, self.box(pb[q], col[q]), tol)  # type: ignore[arg-type]
+            clear[oq[hit]] = False
+        good[idx] = clear
+        return good
+
     def do_move(
         self, r: I, u: I, x: F, y: F, th: F, form: I, mounted: B, limbered: B, chg: I
     ) -> None:
@@ -945,6 +1062,7 @@ class Sim:
         allow1 = V.move_inches(self.t, mkey, np.ones(m, dtype=bool), cmd, lost, chg)
         hw, hd = V.base_size(self.t, ut, fj, np.take(self.stands, fi))
         cth, sth = np.cos(face), np.sin(face)
+        nb = self.neighbours(r, u, ux, uy, want, G.norm(hw, hd))
         rows = np.arange(m)
         first = True
         while len(rows):
@@ -991,7 +1109,7 @@ class Sim:
                 if len(idx):
                     ai = a[idx]
                     b = (xa[idx], ya[idx], cth[ai], sth[ai], hw[ai], hd[ai])
-                    ok[idx] = self.room(r[ai], uu[ai], b, moving[idx])
+                    ok[idx] = self.room_near(r, ai, u, b, moving[idx], nb)
                 g = np.flatnonzero(ok)
                 ga = a[g]
                 self.do_move(
