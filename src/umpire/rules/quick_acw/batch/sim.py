@@ -1541,17 +1541,25 @@ class Sim:
         thd = np.take(self.hd, ft)
         tb = (tx, ty, np.take(self.c, ft), np.take(self.s, ft), np.take(self.hw, ft), thd)
         if known:
+            fck = fc[k]
             band = self._band(ub, tb)
+            nd = np.where(band >= 0, t.fire_table[fck, np.maximum(band, 0)], 0)
         else:
+            # the exact range lies within the bounds: where every FIRE column the bounds
+            # span gives the same score needed (or none), that is the answer; else the
+            # exact range (the scalar form near a band top) decides
             lo, hi = G.range_bounds(ub, tb, np.take(self.rad, ff), np.take(self.rad, ft))
-            blo = V.range_band(t, lo - 1e-7)
-            band = np.where((blo >= 0) & (blo == V.range_band(t, hi + 1e-7)), blo, -2)
-            loose = np.flatnonzero(band == -2)
+            fck = fc[k]
+            plo = V.band_place(t, V.range_band(t, lo - 1e-7))
+            phi = V.band_place(t, V.range_band(t, hi + 1e-7))
+            need_at, run = V.fire_runs(t)
+            nd = need_at[fck, plo]
+            loose = np.flatnonzero(run[fck, plo] != run[fck, phi])
             if len(loose):
                 sub = tuple(v[loose] for v in ub), tuple(v[loose] for v in tb)
-                band[loose] = self._band(*sub)  # type: ignore[arg-type]
-        fck = fc[k]
-        nd = np.where(band >= 0, t.fire_table[fck, np.maximum(band, 0)], 0)
+                band = self._band(*sub)  # type: ignore[arg-type]
+                fl = fck[loose]
+                nd[loose] = np.where(band >= 0, t.fire_table[fl, np.maximum(band, 0)], 0)
         j = np.flatnonzero(nd > 0)
         if len(j) == 0:
             return need, mod

@@ -186,6 +186,25 @@ def range_band(t: Tables, distance: F) -> I:
     return np.where(band >= len(t.bands), -1, band)
 
 
+def band_place(t: Tables, band: I) -> I:
+    """A FIRE column's place in order of range: the column itself, beyond the last = after
+    the last (``range_band`` says -1)."""
+    out: I = np.where(band < 0, len(t.bands), band)
+    return out
+
+
+@cache
+def fire_runs(t: Tables) -> tuple[I, I]:
+    """Per fire class and :func:`band_place`: the score needed (0 none), and the number
+    of the run of equal scores it lies in (in order of range), so a range known only to
+    lie between two places has one answer where both places share their run."""
+    need = np.zeros((len(t.fire_table), len(t.bands) + 1), dtype=np.int64)
+    need[:, : len(t.bands)] = t.fire_table
+    run = np.zeros(need.shape, dtype=np.int64)
+    run[:, 1:] = np.cumsum(need[:, 1:] != need[:, :-1], axis=1)
+    return need, run
+
+
 def fire_needed(t: Tables, fc: I, distance: F) -> I:
     """Seed 002 FIRE table: the 2d6 score needed, 0 for "no fire" (``rules.fire_needed``)."""
     band = range_band(t, distance)
