@@ -82,14 +82,6 @@ class Neighbours:
     start: I  # per row: its first pair
     count: I  # per row: its pairs
 
-    def pairs(self, rows: I) -> tuple[I, I]:
-        """The pairs of each of ``rows`` in turn: (the place in ``rows``, the pair)."""
-        lens = self.count[rows]
-        total = int(lens.sum())
-        own = np.repeat(np.arange(len(rows)), lens)
-        pos = np.repeat(self.start[rows] - (np.cumsum(lens) - lens), lens) + np.arange(total)
-        return own, pos
-
 
 class Sim:
     """The state of N battles and the steps that play them."""
@@ -455,8 +447,7 @@ class Sim:
         look = G.nz(real & ~lost)
         if len(look[0]):
             sub = tuple(v[look] for v in b)
-            nb = self.neighbours(r, u, x0, y0, dist, G.norm(hw[:, 0], hd[:, 0]))
-            blocked[look] = self.overlaps_near(r, look[0], sub, nb)  # type: ignore[arg-type]
+            blocked[look] = self.overlaps_any(r[look[0]], u[look[0]], sub)  # type: ignore[arg-type]
         fail = real & (lost | blocked)
         first = np.where(G.any_last(fail), np.argmax(fail, axis=1), nst)  # the first failing step
         ar = np.arange(m)
@@ -813,7 +804,7 @@ class Sim:
         good[idx] = clear
         return good
 
-    def neighbours(self, r: I, u: I | int, ux: F, uy: F, want: F, half: F) -> Neighbours:
+    def neighbours(self, r: I, u: int, ux: F, uy: F, want: F, half: F) -> Neighbours:
         """The other living bases that unit ``u`` could meet anywhere within ``want`` of
         where it stands (battles ``r``), with a base of half-diagonal ``half``: every
         pair ``room`` could look at for a destination, the path there included.
@@ -842,7 +833,7 @@ class Sim:
             np.take(X, flat),
             np.take(Y, flat),
             np.take(R, flat),
-            self.S.side[pc] != self.S.side[np.broadcast_to(u, (m,))[pr]],
+            self.S.side[pc] != self.S.side[u],
             np.cumsum(count) - count,
             count,
         )
@@ -855,11 +846,14 @@ class Sim:
         if len(idx) == 0:
             return good
         rows = a[idx]
+        lens = nb.count[rows]
+        total = int(lens.sum())
         clear = np.ones(len(idx), dtype=bool)
-        own, pos = nb.pairs(rows)
-        if len(own) == 0:
+        if total == 0:
             good[idx] = clear
             return good
+        own = np.repeat(np.arange(len(idx)), lens)  # each pair's place in ``idx``
+        pos = np.repeat(nb.start[rows] - (np.cumsum(lens) - lens), lens) + np.arange(total)
         X, Y, R, col, enemy = nb.x[pos], nb.y[pos], nb.r[pos], nb.col[pos], nb.enemy[pos]
         pb = r[rows[own]]  # each pair's battle
         bx, by, bhw, bhd = b[0][idx], b[1][idx], b[4][idx], b[5][idx]
@@ -911,25 +905,6 @@ class Sim:
             clear[oq[hit]] = False
         good[idx] = clear
         return good
-
-    def overlaps_near(self, r: I, a: I, b: G.VBox, nb: Neighbours) -> B:
-        """:meth:`overlaps_any` for bases ``b`` in battles ``r[a]`` (``a``: rows of
-        ``nb``): the same bounding circles and separating axes, on the listed pairs."""
-        out = np.zeros(len(a), dtype=bool)
-        own, pos = nb.pairs(a)
-        if len(own) == 0:
-            return out
-        f32 = np.float32
-        dx = nb.x[pos] - b[0].astype(f32)[own]
-        dy = nb.y[pos] - b[1].astype(f32)[own]
-        reach = (G.norm(b[4], b[5]) + (1e-6 + SLACK)).astype(f32)
-        lim = reach[own] + nb.r[pos]
-        q = np.flatnonzero(dx * dx + dy * dy < lim * lim)
-        if len(q):
-            oq = own[q]
-            ov = G.overlap(tuple(v[oq] for v in b), self.box(r[a[oq]], nb.col[pos[q]]))  # type: ignore[arg-type]
-            out[oq[ov]] = True
-        return out
 
     def do_move(
         self, r: I, u: I, x: F, y: F, th: F, form: I, mounted: B, limbered: B, chg: I
