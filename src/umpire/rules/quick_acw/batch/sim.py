@@ -334,54 +334,6 @@ class Sim:
             ok[idx] = ~self.overlaps_any(r[idx], u[idx], sub, ign)  # type: ignore[arg-type]
         return ok
 
-    def crosses_enemy(self, r: I, u: I, x1: F, y1: F) -> B:
-        """``Battle.crosses_enemy``: does the centre's path cross an enemy base?"""
-        m = len(r)
-        out = np.zeros(m, dtype=bool)
-        if m == 0:
-            return out
-        x0, y0 = _g(self.x, r, u), _g(self.y, r, u)
-        lo_x, hi_x = np.minimum(x0, x1), np.maximum(x0, x1)
-        lo_y, hi_y = np.minimum(y0, y1), np.maximum(y0, y1)
-        es = 1 - self.S.side[u[0]]  # one unit moves at a time
-        span, E = self.S.span[es], self.S.by_side[es]
-        X, Y = _cols(self.x32, r, span), _cols(self.y32, r, span)
-        R = _cols(self.r32, r, span) + np.float32(SLACK)
-        f32 = np.float32
-        near = (
-            _cols(self.alive, r, span)
-            & (lo_x.astype(f32)[:, None] <= X + R)
-            & (hi_x.astype(f32)[:, None] >= X - R)
-            & (lo_y.astype(f32)[:, None] <= Y + R)
-            & (hi_y.astype(f32)[:, None] >= Y - R)
-        )
-        pi, pj = G.nz(near)
-        if len(pi):
-            hit = G.segment_hits_box(x0[pi], y0[pi], x1[pi], y1[pi], self.box(r[pi], E[pj]))
-            out[pi[hit]] = True
-        return out
-
-    def touches_enemy(self, r: I, u: I, b: G.VBox) -> B:
-        """``Battle.touching_box`` is not empty: the base would touch an enemy base."""
-        m = len(r)
-        out = np.zeros(m, dtype=bool)
-        if m == 0:
-            return out
-        tol = self.t.geometry["contact"]
-        es = 1 - self.S.side[u[0]]  # one unit moves at a time
-        span, E = self.S.span[es], self.S.by_side[es]
-        reach = (G.norm(b[4], b[5]) + (tol + SLACK)).astype(np.float32)
-        dx = _cols(self.x32, r, span) - b[0].astype(np.float32)[:, None]
-        dy = _cols(self.y32, r, span) - b[1].astype(np.float32)[:, None]
-        lim = reach[:, None] + _cols(self.r32, r, span)
-        near = _cols(self.alive, r, span) & (dx * dx + dy * dy <= lim * lim)
-        pi, pj = G.nz(near)
-        if len(pi):
-            sub = tuple(v[pi] for v in b)
-            touch = G.distance_le(sub, self.box(r[pi], E[pj]), tol)  # type: ignore[arg-type]
-            out[pi[touch]] = True
-        return out
-
     def touching(self, r: I, a: I, b: I) -> B:
         """Do the bases of units ``a`` and ``b`` touch (the scalar contact lists)?"""
         tol = self.t.geometry["contact"]
@@ -739,10 +691,11 @@ class Sim:
 
     def room(self, r: I, u: I, b: G.VBox, moving: B) -> B:
         """The rest of ``steps.move_ok`` once the distance is allowed: base ``b`` on the
-        table and clear of every other base (``free_at``), the path (where ``moving``)
-        across no enemy (``crosses_enemy``), and the base touching no enemy
-        (``touches_enemy``). The battles' bases are gathered once for the three tests,
-        which the centre distances' prefilter shares (the exact tests decide)."""
+        table and clear of every other base (``Battle.free_at``), the path (where
+        ``moving``) across no enemy base (``Battle.crosses_enemy``), and the base touching
+        no enemy (``Battle.touching_box``). The battles' bases are gathered once for the
+        three tests, which the centre distances' prefilter shares (the exact tests
+        decide)."""
         good = self.on_table(b)
         idx = np.flatnonzero(good)
         if len(idx) == 0:
