@@ -46,6 +46,7 @@ MOUNT_BEYOND = 16.0
 STOP_FOOT, STOP_MOUNTED = 4.0, 8.0
 OFFSETS = np.array([0.0, 0.0, 0.5, 0.5, -0.5, -0.5, 1.0, 1.0, -1.0, -1.0])
 FRACS = np.array([1.0, 0.5, 1.0, 0.5, 1.0, 0.5, 1.0, 0.5, 1.0, 0.5])
+BEARINGS = OFFSETS[0::2]  # the five bearings, each at full and half the move
 COVER_BONUS, ROUGH_PENALTY, OUT_OF_RADIUS = 3.0, 1.0, 4.0
 KEEP = 4  # destinations tried before holding in place
 FINISH_BONUS = 1.5  # fire: finishing a unit off is worth more
@@ -65,6 +66,21 @@ class Outcome:
     faces: NDArray[np.uint8]
     leaders_lost: I | None = None  # (battles, 2)
     dice_each: I | None = None  # dice drawn per battle (one stream per battle only)
+
+
+@dataclass(slots=True)
+class Neighbours:
+    """The pairs (row, other unit) a moving unit's destinations are tested against,
+    by row: each pair's unit, its single-precision centre and radius, enemy or not."""
+
+    row: I
+    col: I
+    x: NDArray[np.float32]
+    y: NDArray[np.float32]
+    r: NDArray[np.float32]
+    enemy: B
+    start: I  # per row: its first pair
+    count: I  # per row: its pairs
 
 
 class Sim:
@@ -317,54 +333,6 @@ class Sim:
             ign = None if ignore is None else ignore[idx]
             ok[idx] = ~self.overlaps_any(r[idx], u[idx], sub, ign)  # type: ignore[arg-type]
         return ok
-
-    def crosses_enemy(self, r: I, u: I, x1: F, y1: F) -> B:
-        """``Battle.crosses_enemy``: does the centre's path cross an enemy base?"""
-        m = len(r)
-        out = np.zeros(m, dtype=bool)
-        if m == 0:
-            return out
-        x0, y0 = _g(self.x, r, u), _g(self.y, r, u)
-        lo_x, hi_x = np.minimum(x0, x1), np.maximum(x0, x1)
-        lo_y, hi_y = np.minimum(y0, y1), np.maximum(y0, y1)
-        es = 1 - self.S.side[u[0]]  # one unit moves at a time
-        span, E = self.S.span[es], self.S.by_side[es]
-        X, Y = _cols(self.x32, r, span), _cols(self.y32, r, span)
-        R = _cols(self.r32, r, span) + np.float32(SLACK)
-        f32 = np.float32
-        near = (
-            _cols(self.alive, r, span)
-            & (lo_x.astype(f32)[:, None] <= X + R)
-            & (hi_x.astype(f32)[:, None] >= X - R)
-            & (lo_y.astype(f32)[:, None] <= Y + R)
-            & (hi_y.astype(f32)[:, None] >= Y - R)
-        )
-        pi, pj = G.nz(near)
-        if len(pi):
-            hit = G.segment_hits_box(x0[pi], y0[pi], x1[pi], y1[pi], self.box(r[pi], E[pj]))
-            out[pi[hit]] = True
-        return out
-
-    def touches_enemy(self, r: I, u: I, b: G.VBox) -> B:
-        """``Battle.touching_box`` is not empty: the base would touch an enemy base."""
-        m = len(r)
-        out = np.zeros(m, dtype=bool)
-        if m == 0:
-            return out
-        tol = self.t.geometry["contact"]
-        es = 1 - self.S.side[u[0]]  # one unit moves at a time
-        span, E = self.S.span[es], self.S.by_side[es]
-        reach = (G.norm(b[4], b[5]) + (tol + SLACK)).astype(np.float32)
-        dx = _cols(self.x32, r, span) - b[0].astype(np.float32)[:, None]
-        dy = _cols(self.y32, r, span) - b[1].astype(np.float32)[:, None]
-        lim = reach[:, None] + _cols(self.r32, r, span)
-        near = _cols(self.alive, r, span) & (dx * dx + dy * dy <= lim * lim)
-        pi, pj = G.nz(near)
-        if len(pi):
-            sub = tuple(v[pi] for v in b)
-            touch = G.distance_le(sub, self.box(r[pi], E[pj]), tol)  # type: ignore[arg-type]
-            out[pi[touch]] = True
-        return out
 
     def touching(self, r: I, a: I, b: I) -> B:
         """Do the bases of units ``a`` and ``b`` touch (the scalar contact lists)?"""
@@ -703,32 +671,193 @@ class Sim:
         """
         st = self.S
         ut = st.utype[u]
-        dist = G.norm(x - _g(self.x, r, u), y - _g(self.y, r, u))
+        fi = r * self.U + u
+        dist = G.norm(x - np.take(self.x, fi), y - np.take(self.y, fi))
         rough = rough & (dist > 0)
         key = V.move_key(ut, form, mounted, limbered)
         key = np.where((ut == V.ART) & (chg == V.FORMATION), 4, key)  # limber/unlimber
         allow = V.move_inches(
-            self.t, key, rough, _g(self.in_cmd, r, u), _g(self.lost_ldr, r, u), chg
+            self.t, key, rough, np.take(self.in_cmd, fi), np.take(self.lost_ldr, fi), chg
         )
         ok = dist <= allow + 1e-6
         idx = np.flatnonzero(ok)
         if len(idx) == 0:
             return ok
-        ri, ui = r[idx], u[idx]
-        hw, hd = V.base_size(self.t, ut[idx], form[idx], _g(self.stands, ri, ui))
+        hw, hd = V.base_size(self.t, ut[idx], form[idx], np.take(self.stands, fi[idx]))
         tt = th[idx]
         b = (x[idx], y[idx], np.cos(tt), np.sin(tt), hw, hd)
-        good = self.free_at(ri, ui, b)
-        mv = good & (dist[idx] > 0)
-        if mv.any():
-            j = np.flatnonzero(mv)
-            good[j] = ~self.crosses_enemy(ri[j], ui[j], x[idx][j], y[idx][j])
-        if good.any():
-            j = np.flatnonzero(good)
-            sub = tuple(v[j] for v in b)
-            good[j] = ~self.touches_enemy(ri[j], ui[j], sub)  # type: ignore[arg-type]
-        ok[idx] = good
+        ok[idx] = self.room(r[idx], u[idx], b, dist[idx] > 0)
         return ok
+
+    def room(self, r: I, u: I, b: G.VBox, moving: B) -> B:
+        """The rest of ``steps.move_ok`` once the distance is allowed: base ``b`` on the
+        table and clear of every other base (``Battle.free_at``), the path (where
+        ``moving``) across no enemy base (``Battle.crosses_enemy``), and the base touching
+        no enemy (``Battle.touching_box``). The battles' bases are gathered once for the
+        three tests, which the centre distances' prefilter shares (the exact tests
+        decide)."""
+        good = self.on_table(b)
+        idx = np.flatnonzero(good)
+        if len(idx) == 0:
+            return good
+        ri, ui = r[idx], u[idx]
+        bx, by, bhw, bhd = b[0][idx], b[1][idx], b[4][idx], b[5][idx]
+        X, Y, R, AL = (_rows(a, ri) for a in (self.x32, self.y32, self.r32, self.alive))
+        dx = X - bx.astype(np.float32)[:, None]
+        dy = Y - by.astype(np.float32)[:, None]
+        d2 = dx * dx + dy * dy
+        # clear of every other living base: bounding circles, then separating axes
+        half = G.norm(bhw, bhd)
+        lim = (half + (1e-6 + SLACK)).astype(np.float32)[:, None] + R
+        near = (d2 < lim * lim) & AL
+        near[np.arange(len(ri)), ui] = False
+        pi, pj = G.nz(near)
+        clear = np.ones(len(ri), dtype=bool)
+        if len(pi):
+            bs = (bx, by, b[2][idx], b[3][idx], bhw, bhd)
+            ov = G.overlap(tuple(v[pi] for v in bs), self.box(ri[pi], pj))  # type: ignore[arg-type]
+            clear[pi[ov]] = False
+        es = 1 - self.S.side[u[0]]  # one unit moves at a time
+        span, E = self.S.span[es], self.S.by_side[es]
+        f32 = np.float32
+        # the centre's path across no enemy base: boxes first, then the slab test
+        k = np.flatnonzero(clear & moving[idx])
+        if len(k):
+            rk, fk = ri[k], idx[k]
+            x0, y0 = _g(self.x, rk, ui[k]), _g(self.y, rk, ui[k])
+            x1, y1 = b[0][fk], b[1][fk]
+            lo_x, hi_x = np.minimum(x0, x1).astype(f32), np.maximum(x0, x1).astype(f32)
+            lo_y, hi_y = np.minimum(y0, y1).astype(f32), np.maximum(y0, y1).astype(f32)
+            EX, EY = X[k][:, span], Y[k][:, span]
+            ER = R[k][:, span] + f32(SLACK)
+            cross = (
+                AL[k][:, span]
+                & (lo_x[:, None] <= EX + ER)
+                & (hi_x[:, None] >= EX - ER)
+                & (lo_y[:, None] <= EY + ER)
+                & (hi_y[:, None] >= EY - ER)
+            )
+            qi, qj = G.nz(cross)
+            if len(qi):
+                box = self.box(rk[qi], E[qj])
+                hit = G.segment_hits_box(x0[qi], y0[qi], x1[qi], y1[qi], box)
+                clear[k[qi[hit]]] = False
+        # touching no enemy base: bounding circles, then the nearest-point distance
+        k = np.flatnonzero(clear)
+        if len(k):
+            tol = self.t.geometry["contact"]
+            lim = (half[k] + (tol + SLACK)).astype(f32)[:, None] + R[k][:, span]
+            touch = AL[k][:, span] & (d2[k][:, span] <= lim * lim)
+            qi, qj = G.nz(touch)
+            if len(qi):
+                fq = idx[k[qi]]
+                bq = tuple(v[fq] for v in b)
+                hit = G.distance_le(bq, self.box(ri[k[qi]], E[qj]), tol)  # type: ignore[arg-type]
+                clear[k[qi[hit]]] = False
+        good[idx] = clear
+        return good
+
+    def neighbours(self, r: I, u: int, ux: F, uy: F, want: F, half: F) -> Neighbours:
+        """The other living bases that unit ``u`` could meet anywhere within ``want`` of
+        where it stands (battles ``r``), with a base of half-diagonal ``half``: every
+        pair ``room`` could look at for a destination, the path there included.
+
+        Nothing else moves while the unit picks its destination, so the list is made
+        once for all the places it tries. A base meets a place or a path only if its
+        centre lies within sqrt(2) (the path's box) times the move and its radius, plus
+        the base and the contact distance, of the start: a wide margin for a prefilter.
+        """
+        m = len(r)
+        X, Y, R, AL = (_rows(a, r) for a in (self.x32, self.y32, self.r32, self.alive))
+        dx = X - ux.astype(np.float32)[:, None]
+        dy = Y - uy.astype(np.float32)[:, None]
+        tol = self.t.geometry["contact"]
+        reach = (1.5 * want + half + (tol + 0.05)).astype(np.float32)
+        lim = reach[:, None] + np.float32(1.5) * R
+        near = AL & (dx * dx + dy * dy <= lim * lim)
+        near[np.arange(m), u] = False
+        flat = np.flatnonzero(near)
+        pr = flat // self.U
+        pc = flat - pr * self.U
+        count = np.bincount(pr, minlength=m)
+        return Neighbours(
+            pr,
+            pc,
+            np.take(X, flat),
+            np.take(Y, flat),
+            np.take(R, flat),
+            self.S.side[pc] != self.S.side[u],
+            np.cumsum(count) - count,
+            count,
+        )
+
+    def room_near(self, r: I, a: I, u: int, b: G.VBox, moving: B, nb: Neighbours) -> B:
+        """:meth:`room` for unit ``u`` in battles ``r[a]`` (``a``: rows of ``nb``), its
+        bases ``b``: the same prefilters and exact tests, on the listed pairs only."""
+        good = self.on_table(b)
+        idx = np.flatnonzero(good)
+        if len(idx) == 0:
+            return good
+        rows = a[idx]
+        lens = nb.count[rows]
+        total = int(lens.sum())
+        clear = np.ones(len(idx), dtype=bool)
+        if total == 0:
+            good[idx] = clear
+            return good
+        own = np.repeat(np.arange(len(idx)), lens)  # each pair's place in ``idx``
+        pos = np.repeat(nb.start[rows] - (np.cumsum(lens) - lens), lens) + np.arange(total)
+        X, Y, R, col, enemy = nb.x[pos], nb.y[pos], nb.r[pos], nb.col[pos], nb.enemy[pos]
+        pb = r[rows[own]]  # each pair's battle
+        bx, by, bhw, bhd = b[0][idx], b[1][idx], b[4][idx], b[5][idx]
+        f32 = np.float32
+        dx = X - bx.astype(f32)[own]
+        dy = Y - by.astype(f32)[own]
+        d2 = dx * dx + dy * dy
+        # clear of every other living base: bounding circles, then separating axes
+        half = G.norm(bhw, bhd)
+        lim = (half + (1e-6 + SLACK)).astype(f32)[own] + R
+        q = np.flatnonzero(d2 < lim * lim)
+        if len(q):
+            bs = (bx, by, b[2][idx], b[3][idx], bhw, bhd)
+            oq = own[q]
+            ov = G.overlap(tuple(v[oq] for v in bs), self.box(pb[q], col[q]))  # type: ignore[arg-type]
+            clear[oq[ov]] = False
+        # the centre's path across no enemy base: boxes first, then the slab test
+        mv = np.flatnonzero(moving[idx])
+        if len(mv):
+            x0 = np.zeros(len(idx))
+            y0 = np.zeros(len(idx))
+            x0[mv], y0[mv] = _g(self.x, r[rows[mv]], u), _g(self.y, r[rows[mv]], u)
+            x1, y1 = bx, by
+            lo_x, hi_x = np.minimum(x0, x1).astype(f32), np.maximum(x0, x1).astype(f32)
+            lo_y, hi_y = np.minimum(y0, y1).astype(f32), np.maximum(y0, y1).astype(f32)
+            ER = R + f32(SLACK)
+            q = np.flatnonzero(
+                enemy
+                & clear[own]
+                & moving[idx][own]
+                & (lo_x[own] <= X + ER)
+                & (hi_x[own] >= X - ER)
+                & (lo_y[own] <= Y + ER)
+                & (hi_y[own] >= Y - ER)
+            )
+            if len(q):
+                oq = own[q]
+                box = self.box(pb[q], col[q])
+                hit = G.segment_hits_box(x0[oq], y0[oq], x1[oq], y1[oq], box)
+                clear[oq[hit]] = False
+        # touching no enemy base: bounding circles, then the nearest-point distance
+        tol = self.t.geometry["contact"]
+        lim = (half + (tol + SLACK)).astype(f32)[own] + R
+        q = np.flatnonzero(enemy & clear[own] & (d2 <= lim * lim))
+        if len(q):
+            oq = own[q]
+            bq = tuple(v[idx[oq]] for v in b)
+            hit = G.distance_le(bq, self.box(pb[q], col[q]), tol)  # type: ignore[arg-type]
+            clear[oq[hit]] = False
+        good[idx] = clear
+        return good
 
     def do_move(
         self, r: I, u: I, x: F, y: F, th: F, form: I, mounted: B, limbered: B, chg: I
@@ -854,10 +983,11 @@ class Sim:
         base = G.matan2(gy - uy, gx - ux)
         step = want[:, None] * FRACS[None, :]
         valid = ~((step <= 1e-6) & ((OFFSETS != 0.0) | (FRACS < 1.0))[None, :])
-        ang = base[:, None] + OFFSETS[None, :]
-        px = ux[:, None] + np.cos(ang) * step
-        py = uy[:, None] + np.sin(ang) * step
-        cover = self.T.in_cover(px, py) * np.float32(COVER_BONUS)  # 3.0 or 0.0, exactly
+        ang = base[:, None] + BEARINGS[None, :]  # each bearing serves two places
+        px = ux[:, None] + np.repeat(np.cos(ang), 2, axis=1) * step
+        py = uy[:, None] + np.repeat(np.sin(ang), 2, axis=1) * step
+        cell = self.T.k(px, py)
+        cover = self.T.cover[cell] * np.float32(COVER_BONUS)  # 3.0 or 0.0, exactly
         ld = int(st.uleader[u])
         far = np.zeros(px.shape, dtype=bool)
         if ld >= 0:
@@ -866,11 +996,26 @@ class Sim:
             )
         score, worse = _scores(G.norm(gx[:, None] - px, gy[:, None] - py), cover, far)
         exact = np.zeros(px.shape, dtype=bool)
-        rough = self.T.is_rough(px, py)
-        known = rough.copy()  # the end is rough: the path is rough
+        # the end is rough, or the start (the walk's first sample): the path is rough
+        rough = self.T.rough[cell] | self.T.is_rough(ux, uy)[:, None]
+        known = rough.copy()
         key = np.where(valid, np.where(rough, worse, score), -np.inf)
         tried = np.zeros(m, dtype=np.int64)
         taken = np.zeros(m, dtype=bool)
+        # what ``move_ok`` takes from the row and not the place: the allowance in the
+        # open and on rough ground, the base in its new formation, the facing
+        fj = np.where(chg == V.FORMATION, form2, form)
+        mj = np.where(chg == V.MOUNT, mounted2, mounted)
+        ut = np.full(m, st.utype[u])
+        mkey = V.move_key(ut, fj, mj, lim)
+        mkey = np.where((ut == V.ART) & (chg == V.FORMATION), 4, mkey)
+        fi = r * self.U + u
+        cmd, lost = np.take(self.in_cmd, fi), np.take(self.lost_ldr, fi)
+        allow0 = V.move_inches(self.t, mkey, np.zeros(m, dtype=bool), cmd, lost, chg)
+        allow1 = V.move_inches(self.t, mkey, np.ones(m, dtype=bool), cmd, lost, chg)
+        hw, hd = V.base_size(self.t, ut, fj, np.take(self.stands, fi))
+        cth, sth = np.cos(face), np.sin(face)
+        nb = self.neighbours(r, u, ux, uy, want, G.norm(hw, hd))
         rows = np.arange(m)
         first = True
         while len(rows):
@@ -907,25 +1052,29 @@ class Sim:
                 key[ur, ub] = np.where(hit, worse[ur, ub], score[ur, ub])
                 again.append(ur)
             a, j = rows[~unk], best[~unk]
-            if len(a):  # try the best: is it legal?
-                cj = chg[a]
-                fj = np.where(cj == V.FORMATION, form2[a], form[a])
-                mj = np.where(cj == V.MOUNT, mounted2[a], mounted[a])
-                ok = self.move_ok(
-                    r[a], uu[a], px[a, j], py[a, j], face[a], fj, mj, lim[a], cj, rough[a, j]
-                )
+            if len(a):  # try the best: is it legal? (``move_ok`` with the row's constants)
+                xa, ya = px[a, j], py[a, j]
+                dist = G.norm(xa - ux[a], ya - uy[a])
+                moving = dist > 0
+                allow = np.where(rough[a, j] & moving, allow1[a], allow0[a])
+                ok = dist <= allow + 1e-6
+                idx = np.flatnonzero(ok)
+                if len(idx):
+                    ai = a[idx]
+                    b = (xa[idx], ya[idx], cth[ai], sth[ai], hw[ai], hd[ai])
+                    ok[idx] = self.room_near(r, ai, u, b, moving[idx], nb)
                 g = np.flatnonzero(ok)
                 ga = a[g]
                 self.do_move(
                     r[ga],
                     uu[ga],
-                    px[ga, j[g]],
-                    py[ga, j[g]],
+                    xa[g],
+                    ya[g],
                     face[ga],
-                    fj[g],
-                    mj[g],
+                    fj[ga],
+                    mj[ga],
                     lim[ga],
-                    cj[g],
+                    chg[ga],
                 )
                 taken[ga] = True
                 bad = np.flatnonzero(~ok)
@@ -1153,9 +1302,9 @@ class Sim:
             self.touch = adj  # for this player's melee step
         contact = _rows_any(adj, 1)
         stands0 = st.stands0[TU][None, :]
-        # the AI's value of each shot: exact expected stands, times 1.5 if one more stand
-        # lost removes the target; kept current as targets lose stands or leave
-        es = V.expected_stands(need, mod, self.t.r)
+        # the AI's value of each shot: exact expected stands (made per firer from the
+        # need and modifier kept current), times 1.5 if one more stand lost removes the
+        # target (kept current as targets lose stands or leave)
         alive_t = self.alive[:, ts].copy()
         bonus = np.where(V.is_removed(self.t, self.stands[:, ts] - 1, stands0), FINISH_BONUS, 1.0)
         for kk in range(len(FU)):
@@ -1166,7 +1315,8 @@ class Sim:
             # the value of each candidate shot of this firer; nothing else changes while
             # he looks for a target he can see, so a target found hidden just drops out
             valid = (need[r, kk] > 0) & _rows(alive_t, r) & (los[r, kk] != BLOCKED)
-            value = np.where(valid, es[r, kk] * bonus[r], -np.inf)
+            es = V.expected_stands(need[r, kk], mod[r, kk], self.t.r)
+            value = np.where(valid, es * bonus[r], -np.inf)
             at = np.arange(len(r))  # the battles (rows of value) still looking
             while len(at):
                 vals = value[at]
@@ -1211,15 +1361,11 @@ class Sim:
                 d = r[dirty]
                 need[d], mod[d], los[d], adj[d] = self.fire_matrix(d, f, fc[d], actor[d])
                 contact[d] = _rows_any(adj[d], 1)
-                es[d] = V.expected_stands(need[d], mod[d], self.t.r)
                 alive_t[d] = _cols(self.alive, d, ts)
             again = np.flatnonzero(~dirty & alive_t[r, pick])
             if len(again):
                 ra, pa = r[again], pick[again]
                 self._reband(ra, pa, f, fc, need, mod, kk + 1)
-                es[ra, kk + 1 :, pa] = V.expected_stands(
-                    need[ra, kk + 1 :, pa], mod[ra, kk + 1 :, pa], self.t.r
-                )
 
     def _pair_geometry(self) -> tuple[NDArray[np.float32], B]:
         """(squared centre distances, contacts) between the two sides' units, per battle.
@@ -1296,11 +1442,14 @@ class Sim:
         n = len(r)
         need = np.zeros(n, dtype=np.int64)
         mod = np.zeros(n, dtype=np.int64)
-        ux, uy, tx, ty = _g(self.x, r, fu), _g(self.y, r, fu), _g(self.x, r, tu), _g(self.y, r, tu)
+        ff, ft = r * self.U + fu, r * self.U + tu  # flat indexes of firers and targets
+        ux, uy = np.take(self.x, ff), np.take(self.y, ff)
+        tx, ty = np.take(self.x, ft), np.take(self.y, ft)
+        uc, us = np.take(self.c, ff), np.take(self.s, ff)
         if known:
             k = np.arange(n)
         else:
-            fwd, lat = G.local(ux, uy, _g(self.c, r, fu), _g(self.s, r, fu), tx, ty)
+            fwd, lat = G.local(ux, uy, uc, us, tx, ty)
             half = t.geometry["fire_arc_degrees"]
             front = np.flatnonzero(fwd > 0)
             # degrees(atan2(|lat|, fwd)) <= half, as |lat| <= fwd tan(half), and with
@@ -1312,47 +1461,60 @@ class Sim:
                 fc_ = front[close]
                 inarc[close] = np.degrees(G.matan2(np.abs(lat[fc_]), fwd[fc_])) <= half
             k = front[inarc]
-        if len(k) == 0:
-            return need, mod
-        rk, fk, tk = r[k], fu[k], tu[k]
-        ub, tb = self.box(rk, fk), self.box(rk, tk)
+            if len(k) == 0:
+                return need, mod
+            ff, ft, fu, tu, ux, uy, tx, ty, uc, us = _sub(k, ff, ft, fu, tu, ux, uy, tx, ty, uc, us)
+        # from here on every array is of the pairs ``k``
+        ub = (ux, uy, uc, us, np.take(self.hw, ff), np.take(self.hd, ff))
+        thd = np.take(self.hd, ft)
+        tb = (tx, ty, np.take(self.c, ft), np.take(self.s, ft), np.take(self.hw, ft), thd)
         if known:
+            fck = fc[k]
             band = self._band(ub, tb)
+            nd = np.where(band >= 0, t.fire_table[fck, np.maximum(band, 0)], 0)
         else:
-            lo, hi = G.range_bounds(ub, tb, _g(self.rad, rk, fk), _g(self.rad, rk, tk))
-            blo = V.range_band(t, lo - 1e-7)
-            band = np.where((blo >= 0) & (blo == V.range_band(t, hi + 1e-7)), blo, -2)
-            loose = np.flatnonzero(band == -2)
+            # the exact range lies within the bounds: where every FIRE column the bounds
+            # span gives the same score needed (or none), that is the answer; else the
+            # exact range (the scalar form near a band top) decides
+            lo, hi = G.range_bounds(ub, tb, np.take(self.rad, ff), np.take(self.rad, ft))
+            fck = fc[k]
+            plo = V.band_place(t, V.range_band(t, lo - 1e-7))
+            phi = V.band_place(t, V.range_band(t, hi + 1e-7))
+            need_at, run = V.fire_runs(t)
+            nd = need_at[fck, plo]
+            loose = np.flatnonzero(run[fck, plo] != run[fck, phi])
             if len(loose):
                 sub = tuple(v[loose] for v in ub), tuple(v[loose] for v in tb)
-                band[loose] = self._band(*sub)  # type: ignore[arg-type]
-        nd = np.where(band >= 0, t.fire_table[fc[k], np.maximum(band, 0)], 0)
+                band = self._band(*sub)  # type: ignore[arg-type]
+                fl = fck[loose]
+                nd[loose] = np.where(band >= 0, t.fire_table[fl, np.maximum(band, 0)], 0)
         j = np.flatnonzero(nd > 0)
         if len(j) == 0:
             return need, mod
-        k, rk, fk, tk = k[j], rk[j], fk[j], tk[j]
-        txk, tyk = tx[k], ty[k]
-        cover = self.T.in_cover(txk, tyk)
-        rch = _g(self.hd, rk, tk) + 1.0
-        wall = np.flatnonzero(self.T.near_wall(txk, tyk, rch))
+        k, ff, ft, fu, tu, ux, uy, tx, ty, thd, fck = _sub(
+            j, k, ff, ft, fu, tu, ux, uy, tx, ty, thd, fck
+        )
+        cover = self.T.in_cover(tx, ty)
+        rch = thd + 1.0
+        wall = np.flatnonzero(self.T.near_wall(tx, ty, rch))
         if len(wall):  # a wall within reach of the target: does it lie across the fire?
-            wx, wy = txk[wall], tyk[wall]
-            ddx, ddy = ux[k][wall] - wx, uy[k][wall] - wy
+            wx, wy = tx[wall], ty[wall]
+            ddx, ddy = ux[wall] - wx, uy[wall] - wy
             nn = G.mhypot(ddx, ddy)
             nn = np.where(nn == 0, 1.0, nn)
             ww = rch[wall]
             ends = wx + ddx / nn * ww, wy + ddy / nn * ww
             cover[wall] |= G.crosses_any(wx, wy, ends[0], ends[1], self.T.walls)
         need[k] = nd[j]
-        mod[k] = V.fire_modifier(
+        mod[k] = V.fire_modifier_of(
             t,
-            st.side[fk],
-            fc[k],
-            _g(self.form, rk, fk),
-            _g(self.marker, rk, fk),
-            st.utype[tk],
-            _g(self.mounted, rk, tk),
-            _g(self.form, rk, tk),
+            st.side[fu],
+            fck,
+            np.take(self.form, ff),
+            np.take(self.marker, ff),
+            st.utype[tu],
+            np.take(self.mounted, ft),
+            np.take(self.form, ft),
             cover,
         )
         return need, mod

@@ -186,6 +186,25 @@ def range_band(t: Tables, distance: F) -> I:
     return np.where(band >= len(t.bands), -1, band)
 
 
+def band_place(t: Tables, band: I) -> I:
+    """A FIRE column's place in order of range: the column itself, beyond the last = after
+    the last (``range_band`` says -1)."""
+    out: I = np.where(band < 0, len(t.bands), band)
+    return out
+
+
+@cache
+def fire_runs(t: Tables) -> tuple[I, I]:
+    """Per fire class and :func:`band_place`: the score needed (0 none), and the number
+    of the run of equal scores it lies in (in order of range), so a range known only to
+    lie between two places has one answer where both places share their run."""
+    need = np.zeros((len(t.fire_table), len(t.bands) + 1), dtype=np.int64)
+    need[:, : len(t.bands)] = t.fire_table
+    run = np.zeros(need.shape, dtype=np.int64)
+    run[:, 1:] = np.cumsum(need[:, 1:] != need[:, :-1], axis=1)
+    return need, run
+
+
 def fire_needed(t: Tables, fc: I, distance: F) -> I:
     """Seed 002 FIRE table: the 2d6 score needed, 0 for "no fire" (``rules.fire_needed``)."""
     band = range_band(t, distance)
@@ -219,6 +238,36 @@ def fire_modifier(
     )
     total = total + np.where((target_type == CAV) & target_mounted, m["target_mounted_cavalry"], 0)
     out: I = total + np.where((fc <= 1) & (firer_form == LINE), m["firer_line"], 0)
+    return out
+
+
+@cache
+def fire_modifier_table(t: Tables) -> I:
+    """:func:`fire_modifier` over every combination of its codes, flat in the order of
+    :func:`fire_modifier_of`'s index (576 sums, so a shot's modifier is one look-up)."""
+    g = np.indices((2, 3, 2, 2, 3, 2, 2, 2)).reshape(8, -1)
+    out: I = fire_modifier(
+        t, g[0], g[1], g[2], g[3].astype(bool), g[4], g[5].astype(bool), g[6], g[7].astype(bool)
+    )
+    return out
+
+
+def fire_modifier_of(
+    t: Tables,
+    firer_side: I,
+    fc: I,
+    firer_form: I,
+    firer_marker: B,
+    target_type: I,
+    target_mounted: B,
+    target_form: I,
+    target_cover: B,
+) -> I:
+    """:func:`fire_modifier` by look-up in :func:`fire_modifier_table` (the same sums)."""
+    i = (firer_side * 3 + fc) * 2 + firer_form
+    i = (i * 2 + firer_marker) * 3 + target_type
+    i = ((i * 2 + target_mounted) * 2 + target_form) * 2 + target_cover
+    out: I = fire_modifier_table(t)[i]
     return out
 
 
