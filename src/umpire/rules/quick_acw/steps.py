@@ -129,12 +129,20 @@ def targets(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list
     the centre distance less both radii and the centre distance, and when both ends
     fall in one band the number needed is known. Only the narrative shows the range.
     """
+    return _targets(b, u, exact, None, ())
+
+
+def _targets(
+    b: Battle, u: Unit, exact: bool, only: set[int] | None, scope: tuple[int, ...]
+) -> list[tuple[int, int, list[R.Mod], float]]:
+    """:func:`targets`, or with ``only`` those of them among ``only`` (the same shots in the
+    same order: each candidate is judged on its own), kept in ``b.memo`` under ``scope``."""
     fc = fire_class(u)
     if fc is None or not u.alive:
         return []
     if u.extra and (fx(u, "no_fire") or fx(u, "no_act")):
         return []
-    key = ("targets", u.i, u.marker, fc, exact)
+    key = ("targets", u.i, u.marker, fc, exact, *scope)
     hit: list[tuple[int, int, list[R.Mod], float]] | None = b.memo.get(key)
     if hit is not None:
         return hit
@@ -163,6 +171,8 @@ def targets(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list
     ru = rad[u.i]
     ux, uy = u.x, u.y
     for c in cand:
+        if only is not None and c not in only:
+            continue
         t = us[c]
         if hypot(t.x - ux, t.y - uy) - ru - rad[c] > reach:
             continue  # beyond the longest range even from the nearest corners
@@ -774,22 +784,21 @@ class FireStep:
             return targets(b, u, exact=exact)
         if self.blocked_by and u.extra and fx(u, self.blocked_by):
             return []
-        us = b.state.units
-        allowed: set[int] | None = None
-        if self.targets == "chargers":  # who may be shot at here, before finding targets
+        if self.targets == "chargers":  # only those who may be shot at here are looked at
             allowed = self._chargers(b, u)
             if not allowed:
                 return []
+            found = _targets(b, u, exact, allowed, tuple(sorted(allowed)))
+        else:
+            found = targets(b, u, exact=exact)
+        if u.type != "artillery" or self.units == "all":
+            return found
+        us = b.state.units
         out = []
-        for shot in targets(b, u, exact=exact):
-            t = us[shot[0]]
-            if u.type == "artillery" and self.units != "all":
-                canister = is_canister(b, u, t)
-                if canister == (self.units == "artillery"):
-                    continue
-            if allowed is not None and t.i not in allowed:
-                continue
-            out.append(shot)
+        for shot in found:
+            canister = is_canister(b, u, us[shot[0]])
+            if canister != (self.units == "artillery"):
+                out.append(shot)
         return out
 
     def _chargers(self, b: Battle, u: Unit) -> set[int]:
