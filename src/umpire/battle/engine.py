@@ -70,7 +70,6 @@ class Battle:
 
     __slots__ = (
         "_adj",
-        "_blocked",
         "_boxes",
         "_dist",
         "_los",
@@ -118,7 +117,6 @@ class Battle:
         self._adj: list[list[int]] | None = None  # who touches whom, kept exact
         self._seen: dict[tuple[int, int], tuple[tuple[int, int], bool]] = {}
         self._los: dict[tuple[float, float, float, float], bool] = {}  # terrain only
-        self._blocked: dict[tuple[int, float, float, float], int] = {}  # see free_at
         self.memo: dict[Any, Any] = {}  # rule modules: answers valid until any change
         self.kept: dict[Any, Any] = {}  # rule modules: answers stamped with unit versions
         self.dirty()
@@ -420,23 +418,7 @@ class Battle:
         rad = self.rad
         ui = u.i
         boxes = self._boxes
-        units = self.state.units
-        # A unit that holds tries the same moves turn after turn: the base that last
-        # blocked a place is looked at first (any base on it answers the same).
-        key = (ui, x, y, theta)
-        last = self._blocked.get(key)
-        if last is not None:
-            v = units[last]
-            dx, dy = v.x - x, v.y - y
-            lim = reach + rad[last]
-            if (
-                v.alive
-                and dx * dx + dy * dy < lim * lim
-                and last not in ignore
-                and box_overlap(b, self.box(v))
-            ):
-                return False
-        for v in units:
+        for v in self.state.units:
             vi = v.i
             if not v.alive or vi == ui:
                 continue
@@ -448,7 +430,6 @@ class Battle:
             if bv is None:
                 bv = self.box(v)
             if box_overlap(b, bv):
-                self._blocked[key] = vi
                 return False
         return True
 

@@ -44,10 +44,6 @@ class Feature:
         return shapely.Polygon(self.points)
 
 
-ROUGH_WALKS_KEPT = 50_000
-"""How many answers of :meth:`Board.path_rough`'s walk a board keeps (then it starts again)."""
-
-
 class Board:
     """A table ``width`` x ``height`` inches with its terrain and the precomputed rasters."""
 
@@ -60,7 +56,6 @@ class Board:
         "_level_l",
         "_rough_boxes",
         "_rough_l",
-        "_rough_walks",
         "_streams_l",
         "_walls_l",
         "block",
@@ -140,7 +135,6 @@ class Board:
         self._level_l: list[int] = self.level.ravel().tolist()
         self.max_level = max(self._level_l, default=0)
         self._fields: dict[int, list[int]] = {}
-        self._rough_walks: dict[tuple[float, float, float, float], bool] = {}
         self._walls_l: list[Box4] = [(a, b, c, d) for a, b, c, d in walls]
         self._streams_l: list[Box4] = [(a, b, c, d) for a, b, c, d in streams]
 
@@ -267,22 +261,9 @@ class Board:
                 break
         else:
             return False
-        # The same moves are tried again and again (a unit that holds tries its moves
-        # again next turn, every battle starts alike): the walk's answer is kept, the
-        # terrain never changes in play.
-        key = (x0, y0, x1, y1)
-        walks = self._rough_walks
-        hit = walks.get(key)
-        if hit is not None:
-            return hit
-        found = False
         for _ in self._walk(x0, y0, x1, y1, self._field(-1)):
-            found = True  # only rough cells are given out
-            break
-        if len(walks) >= ROUGH_WALKS_KEPT:
-            walks.clear()
-        walks[key] = found
-        return found
+            return True  # only rough cells are given out
+        return False
 
     def sight_clear(self, x0: float, y0: float, x1: float, y1: float) -> bool:
         """Does terrain leave one sight line clear (default ``los_centre_to_centre``)?
