@@ -93,22 +93,27 @@ class OddsAI:
         if moves:
             u = b.state.units[req.actor]
             gx, gy, stop = self.goal(b, req)
-            board = b.setup.board
-
-            def score(x: float, y: float) -> float:
-                s = -abs(math.hypot(gx - x, gy - y) - stop)
-                if board.in_cover(x, y):
-                    s += 3.0
-                return s
-
-            here = score(u.x, u.y) + 0.25  # holding wins ties: no move for nothing
+            in_cover = b.setup.board.in_cover
+            hypot = math.hypot
+            # the score of a place: near the goal's distance, in cover (written out: it
+            # is the inner loop of every move decision)
+            here = -abs(hypot(gx - u.x, gy - u.y) - stop)
+            if in_cover(u.x, u.y):
+                here += 3.0
+            here += 0.25  # holding wins ties: no move for nothing
             holds = False
             for c in reversed(opts):  # the menus put holding last
                 if c.kind == "hold" and c.legal():
                     holds = True
                     break
-            scored = [(score(float(c.order[1]), float(c.order[2])), k) for k, c in enumerate(moves)]
-            scored.sort(key=lambda sk: -sk[0])  # stable: the earlier of two equal moves first
+            scored: list[tuple[float, int]] = []
+            for k, c in enumerate(moves):
+                x, y = float(c.order[1]), float(c.order[2])
+                s = -abs(hypot(gx - x, gy - y) - stop)
+                if in_cover(x, y):
+                    s += 3.0
+                scored.append((s, k))
+            scored.sort(key=_first_down)  # stable: the earlier of two equal moves first
             for s, k in scored:
                 if s <= here and holds:
                     return HOLD  # no legal move left can beat holding
@@ -122,13 +127,31 @@ class OddsAI:
     def goal(self, b: Battle, req: Request) -> tuple[float, float, float]:
         """(x, y, distance to keep): the nearest enemy to attack, or an objective to hold."""
         u = b.state.units[req.actor]
+        ux, uy = u.x, u.y
         posture = b.setup.posture.get(u.side, "attack")
         if posture == "defend" and b.setup.objectives:
-            ob = min(b.setup.objectives, key=lambda o: (o.x - u.x) ** 2 + (o.y - u.y) ** 2)
+            ob = None
+            best = math.inf
+            for o in b.setup.objectives:  # the first nearest, as min() gives
+                d = (o.x - ux) ** 2 + (o.y - uy) ** 2
+                if ob is None or d < best:
+                    ob, best = o, d
+            assert ob is not None
             return ob.x, ob.y, 0.0
-        enemies = [v for v in b.state.units if v.alive and v.side != u.side]
-        if not enemies:
-            return u.x, u.y, 0.0
-        en = min(enemies, key=lambda v: (v.x - u.x) ** 2 + (v.y - u.y) ** 2)
+        en = None
+        best = math.inf
+        side = u.side
+        for v in b.state.units:
+            if v.alive and v.side != side:
+                d = (v.x - ux) ** 2 + (v.y - uy) ** 2
+                if en is None or d < best:
+                    en, best = v, d
+        if en is None:
+            return ux, uy, 0.0
         stop = 4.0 if u.type != "artillery" else 10.0
         return en.x, en.y, stop
+
+
+def _first_down(sk: tuple[float, int]) -> float:
+    """Sort key: the higher score first."""
+    return -sk[0]

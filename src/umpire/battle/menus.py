@@ -1,15 +1,20 @@
 """Menus: the legal orders offered for a decision (``Choice``) and the candidates behind
 them (``Offer``), whose legality and words are worked out only when asked.
 
-They live apart from ``umpire.battle.roles`` (which re-exports them) so that the optional
-mypyc build (``benchmarks/build_mypyc.py``) can compile them: the generic AI makes and reads
-thousands of offers per battle.
+They live apart from ``umpire.battle.roles`` (which re-exports them, with the seams that
+ask for them: ``offered``, ``offers``, ``combat_offers``) so that the optional mypyc build
+(``benchmarks/build_mypyc.py``) can compile them: the generic AI makes and reads thousands
+of offers per battle.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from umpire.battle.engine import Battle
+    from umpire.battle.roles import Request
 
 Order = tuple[Any, ...]
 """A decision: ``("hold",)``, ``("move", x, y, theta, change)``, ``("charge", t)``,
@@ -73,3 +78,41 @@ class Offer:
         """The offer as a menu line (its words made now)."""
         text = self._text
         return Choice(self.order, text if isinstance(text, str) else text(), self.kind, self.odds)
+
+
+def offered(b: Battle, req: Request) -> list[Choice]:
+    """The choices for a pending request: the step's own, else the combat role's."""
+    step = b.phase().step
+    own = getattr(step, "options", None)
+    if own is not None:
+        found: list[Choice] = own(b, req)
+        return found
+    return b.comp.combat.options(b, req)
+
+
+def choices(found: Sequence[Offer]) -> list[Choice]:
+    """The legal offers as choices, in order (what a role's ``options`` returns)."""
+    return [o.choice() for o in found if o.legal()]
+
+
+def offers(b: Battle, req: Request) -> list[Offer]:
+    """The same menu as :func:`offered`, as offers: the step's or combat role's own ``offers``
+    when it gives them (an optional seam), else its ``options`` wrapped (all legal)."""
+    step = b.phase().step
+    if getattr(step, "options", None) is not None:
+        lazy = getattr(step, "offers", None)
+        if lazy is not None:
+            mine: list[Offer] = lazy(b, req)
+            return mine
+        return [Offer.of(c) for c in offered(b, req)]
+    return combat_offers(b, req)
+
+
+def combat_offers(b: Battle, req: Request) -> list[Offer]:
+    """The combat role's menu for ``req`` as offers: its own ``offers`` when it gives them,
+    else its ``options`` wrapped (another role asking "could this unit charge?")."""
+    lazy = getattr(b.comp.combat, "offers", None)
+    if lazy is not None:
+        theirs: list[Offer] = lazy(b, req)
+        return theirs
+    return [Offer.of(c) for c in b.comp.combat.options(b, req)]

@@ -167,9 +167,16 @@ RALLY = (
 )
 
 
-def _move_words(u: Unit, order: Order, word: str, tail: str) -> str:
-    """The words of a move: ``word``, its length, ``tail`` ("advance 6.0" toward ...")."""
-    return f'{word} {math.hypot(order[1] - u.x, order[2] - u.y):.1f}"{tail}'
+NO_ODDS: dict[str, float] = {}
+"""The odds of a move offer (none), one shared dict: read, never changed."""
+
+
+def _move_words(u: Unit, order: Order, word: str, tail: str, en: Unit | None = None) -> str:
+    """The words of a move: ``word``, its length, ``tail`` ("advance 6.0" toward ...");
+    ``en`` named after the tail when given."""
+    return f'{word} {math.hypot(order[1] - u.x, order[2] - u.y):.1f}"{tail}' + (
+        "" if en is None else en.name
+    )
 
 
 def _move_legal(b: Battle, u: Unit, order: Order) -> bool:
@@ -190,27 +197,47 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
         return [HOLD]
     out: list[Offer] = []
     ux, uy, side = u.x, u.y, u.side
-    near = [
-        ((v.x - ux) ** 2 + (v.y - uy) ** 2, k, v)
-        for k, v in enumerate(b.state.units)
-        if v.alive and v.side != side
-    ]
-    near.sort()  # by distance, the earlier unit first on a tie (k is unique)
-    enemies = [v for _, _, v in near]
-    if u.type != "artillery":
-        for v, opt in S.charge_options(b, u, enemies[:8]):
+    allow = S.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
+    # The nearest enemy, and the enemies a charge could reach at all: the charges are
+    # tried against the eight nearest (by distance, the earlier unit first on a tie), so
+    # the enemies are sorted only when one is within a charge's reach.
+    units = b.state.units
+    en: Unit | None = None
+    best = math.inf
+    count = 0
+    close: list[Unit] = []
+    charges = u.type != "artillery"
+    for v in units:
+        if v.alive and v.side != side:
+            d = (v.x - ux) ** 2 + (v.y - uy) ** 2
+            if en is None or d < best:
+                en, best = v, d
+            count += 1
+            if charges and S.charge_in_reach(u, v, allow):
+                close.append(v)
+    if close:
+        if count > 8:
+            near = [
+                ((v.x - ux) ** 2 + (v.y - uy) ** 2, k, v)
+                for k, v in enumerate(units)
+                if v.alive and v.side != side
+            ]
+            near.sort()
+            nearest = {id(v) for _, _, v in near[:8]}
+            close = [v for _, _, v in near if id(v) in nearest and S.charge_in_reach(u, v, allow)]
+        elif len(close) > 1:
+            close.sort(key=lambda v: ((v.x - ux) ** 2 + (v.y - uy) ** 2, v.i))
+        for v, opt in S.charge_options(b, u, close):
             out.append(_charge_offer(b, u, v, opt))
     if out and u.extra and fx(u, "must_charge"):
         return out  # unit effect must_charge: a charge it must make, when it can
     moves: list[tuple[Order, str | Callable[[], str]]] = []
-    allow = S.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
-    if enemies:
-        en = enemies[0]
+    if en is not None:
         for frac, word in ((1.0, "advance"), (0.5, "advance half a move")):
             order = _toward(u, en.x, en.y, 4.0, frac, allow)
             if order[0] == "move":
-                moves.append((order, partial(_move_words, u, order, word, f" toward {en.name}")))
-        back = _toward(u, 2 * u.x - en.x, 2 * u.y - en.y, 0.0, 1.0, allow)
+                moves.append((order, partial(_move_words, u, order, word, " toward ", en)))
+        back = _toward(u, 2 * ux - en.x, 2 * uy - en.y, 0.0, 1.0, allow)
         if back[0] == "move":
             back = (*back[:3], u.theta, "")
             moves.append((back, partial(_move_words, u, back, "fall back", " facing the enemy")))
@@ -218,18 +245,22 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
         order = _toward(u, ob.x, ob.y, 0.0, 1.0, allow)
         if order[0] == "move":
             moves.append((order, partial(_move_words, u, order, "move", f" toward {ob.name}")))
-    for change in S.changes_open(u):
-        th = math.atan2(enemies[0].y - u.y, enemies[0].x - u.x) if enemies else u.theta
-        moves.append((("move", u.x, u.y, th, change), f"{CHANGE_WORDS[change]} in place"))
-    if enemies:
-        en = enemies[0]
-        th = math.atan2(en.y - u.y, en.x - u.x)
-        if abs(math.remainder(th - u.theta, 2 * math.pi)) > 0.05:
-            moves.append((("move", u.x, u.y, th, ""), f"wheel to face {en.name}"))
+    changes = S.changes_open(u)
+    if changes or en is not None:
+        th = math.atan2(en.y - uy, en.x - ux) if en is not None else u.theta
+        for change in changes:
+            moves.append((("move", ux, uy, th, change), f"{CHANGE_WORDS[change]} in place"))
+        if en is not None and abs(math.remainder(th - u.theta, 2 * math.pi)) > 0.05:
+            moves.append((("move", ux, uy, th, ""), partial(_wheel_words, en)))
     for order, text in moves:
-        out.append(Offer(order, "move", {}, text, partial(_move_legal, b, u, order)))
+        out.append(Offer(order, "move", NO_ODDS, text, partial(_move_legal, b, u, order)))
     out.append(HOLD)
     return out
+
+
+def _wheel_words(en: Unit) -> str:
+    """The words of a wheel to face the nearest enemy."""
+    return f"wheel to face {en.name}"
 
 
 def leader_choices(b: Battle, li: int) -> list[Choice]:
@@ -249,7 +280,7 @@ def leader_offers(b: Battle, li: int) -> list[Offer]:
         d = math.hypot(u.x - ld.x, u.y - ld.y)
         reach = partial(_leader_reaches, board, rate, ld, u, d)
         text = partial(_leader_words, ld, u, d)
-        out.append(Offer(("leader", u.x, u.y, u.i), "leader", {}, text, reach))
+        out.append(Offer(("leader", u.x, u.y, u.i), "leader", NO_ODDS, text, reach))
     return out
 
 

@@ -23,6 +23,7 @@ from umpire.battle.roles import (
     Step,
 )
 from umpire.rules.labels import Labelled, load_labels
+from umpire.rules.quick_acw import menu as M
 from umpire.rules.quick_acw import steps as S
 from umpire.rules.quick_acw.rules import DATA, FORMATIONS, Rules, rules
 
@@ -130,21 +131,15 @@ class QuickCombat:
 
     def options(self, b: Battle, req: Request) -> list[Choice]:
         """The legal orders in words with their exact odds (menus and the generic AI)."""
-        from umpire.rules.quick_acw.menu import options
-
-        return options(b, req)
+        return M.options(b, req)
 
     def offers(self, b: Battle, req: Request) -> list[Offer]:
         """The same menu before its legality tests (the generic AI tests what it picks)."""
-        from umpire.rules.quick_acw.menu import offers
-
-        return offers(b, req)
+        return M.offers(b, req)
 
     def check(self, b: Battle, req: Request, order: Order) -> None:
         """Refuse an illegal order with its reason (the step checks again when applying)."""
-        from umpire.rules.quick_acw.menu import check
-
-        check(b, req, order)
+        M.check(b, req, order)
 
 
 class QuickStatus:

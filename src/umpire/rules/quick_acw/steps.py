@@ -503,6 +503,14 @@ def charge_options(b: Battle, u: Unit, ts: list[Unit]) -> list[tuple[Unit, Charg
     return out
 
 
+def charge_in_reach(u: Unit, t: Unit, open_allow: float) -> bool:
+    """Could ``u`` reach ``t`` at all with a move of ``open_allow`` in the open? False settles
+    that the charge is illegal (rough ground only slows): the contact point lies within
+    max(hw, hd) + the charger's depth of the target's centre."""
+    gap = math.hypot(t.x - u.x, t.y - u.y) - max(t.hw, t.hd) - u.hd
+    return not gap > open_allow + 1e-5
+
+
 def _charge(b: Battle, u: Unit, t: Unit, why: bool) -> Charge | str:
     limit = b.status.move_limit(b, u)
     if limit != "free":
@@ -526,13 +534,8 @@ def _charge(b: Battle, u: Unit, t: Unit, why: bool) -> Charge | str:
 
 def _charge_to(b: Battle, u: Unit, t: Unit, why: bool, open_allow: float) -> Charge | str:
     """The geometry of a charge the charger may make (its move in the open: ``open_allow``)."""
-    if not why:
-        # Too far even in the open (rough ground only slows)? The contact point lies
-        # within max(hw, hd) + the charger's depth of the target's centre, so a centre
-        # distance beyond that and the allowance settles it without placing the charger.
-        gap = math.hypot(t.x - u.x, t.y - u.y) - max(t.hw, t.hd) - u.hd
-        if gap > open_allow + 1e-5:
-            return ""
+    if not why and not charge_in_reach(u, t, open_allow):
+        return ""
     x, y, th, flank = contact_point(u, t)
     dist = math.hypot(x - u.x, y - u.y)
     if not why and dist > open_allow + 1e-6:
