@@ -70,14 +70,24 @@ class Offer:
         """Is the order legal? (Tested once, on the first call.)"""
         ok = self._ok
         if ok is None:
-            assert self._test is not None
-            ok = self._ok = self._test()
+            ok = self._ok = self.test()
         return ok
+
+    def test(self) -> bool:
+        """The legality test itself (:meth:`legal` runs it once). A module's own kind of
+        offer may override it and :meth:`words` instead of passing functions: a menu
+        makes many offers, most never asked."""
+        assert self._test is not None
+        return self._test()
+
+    def words(self) -> str:
+        """The order in words (made now)."""
+        text = self._text
+        return text if isinstance(text, str) else text()
 
     def choice(self) -> Choice:
         """The offer as a menu line (its words made now)."""
-        text = self._text
-        return Choice(self.order, text if isinstance(text, str) else text(), self.kind, self.odds)
+        return Choice(self.order, self.words(), self.kind, self.odds)
 
 
 def offered(b: Battle, req: Request) -> list[Choice]:

@@ -10,7 +10,6 @@ place); any other legal move can still be typed as coordinates.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from functools import cache, partial
 from typing import TYPE_CHECKING
 
@@ -171,20 +170,40 @@ NO_ODDS: dict[str, float] = {}
 """The odds of a move offer (none), one shared dict: read, never changed."""
 
 
-def _move_words(u: Unit, order: Order, word: str, tail: str, en: Unit | None = None) -> str:
-    """The words of a move: ``word``, its length, ``tail`` ("advance 6.0" toward ...");
-    ``en`` named after the tail when given."""
-    return f'{word} {math.hypot(order[1] - u.x, order[2] - u.y):.1f}"{tail}' + (
-        "" if en is None else en.name
-    )
+class MoveOffer(Offer):
+    """A move offered to ``u``: tested by ``steps.move_ok`` (a refused change is illegal),
+    worded ``word`` [length] ``tail`` ``name`` ("advance 6.0" toward 1st TN"), both only
+    when asked (a menu offers about eight moves; the AI tests one or two)."""
 
+    __slots__ = ("b", "measured", "name", "tail", "u", "word")
 
-def _move_legal(b: Battle, u: Unit, order: Order) -> bool:
-    """The legality test of a move offer (``steps.move_ok``, a refused change is illegal)."""
-    try:
-        return S.move_ok(b, u, order[1], order[2], order[3], order[4])
-    except IllegalActionError:
-        return False
+    def __init__(
+        self, b: Battle, u: Unit, order: Order, word: str, tail: str, name: str, measured: bool
+    ):
+        super().__init__(order, "move", NO_ODDS, "")
+        self._ok = None
+        self.b = b
+        self.u = u
+        self.word = word
+        self.tail = tail
+        self.name = name
+        self.measured = measured
+
+    def test(self) -> bool:
+        """Seed 002 MOVE: ``steps.move_ok``."""
+        order = self.order
+        try:
+            return S.move_ok(self.b, self.u, order[1], order[2], order[3], order[4])
+        except IllegalActionError:
+            return False
+
+    def words(self) -> str:
+        """The move in words, its length measured now."""
+        if not self.measured:
+            return f"{self.word}{self.tail}{self.name}"
+        u, order = self.u, self.order
+        length = math.hypot(order[1] - u.x, order[2] - u.y)
+        return f'{self.word} {length:.1f}"{self.tail}{self.name}'
 
 
 def move_offers(b: Battle, u: Unit) -> list[Offer]:
@@ -231,36 +250,31 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
             out.append(_charge_offer(b, u, v, opt))
     if out and u.extra and fx(u, "must_charge"):
         return out  # unit effect must_charge: a charge it must make, when it can
-    moves: list[tuple[Order, str | Callable[[], str]]] = []
     if en is not None:
         for frac, word in ((1.0, "advance"), (0.5, "advance half a move")):
             order = _toward(u, en.x, en.y, 4.0, frac, allow)
             if order[0] == "move":
-                moves.append((order, partial(_move_words, u, order, word, " toward ", en)))
+                out.append(MoveOffer(b, u, order, word, " toward ", en.name, True))
         back = _toward(u, 2 * ux - en.x, 2 * uy - en.y, 0.0, 1.0, allow)
         if back[0] == "move":
             back = (*back[:3], u.theta, "")
-            moves.append((back, partial(_move_words, u, back, "fall back", " facing the enemy")))
+            out.append(MoveOffer(b, u, back, "fall back", " facing the enemy", "", True))
     for ob in b.setup.objectives:
         order = _toward(u, ob.x, ob.y, 0.0, 1.0, allow)
         if order[0] == "move":
-            moves.append((order, partial(_move_words, u, order, "move", f" toward {ob.name}")))
+            out.append(MoveOffer(b, u, order, "move", " toward ", ob.name, True))
     changes = S.changes_open(u)
     if changes or en is not None:
         th = math.atan2(en.y - uy, en.x - ux) if en is not None else u.theta
         for change in changes:
-            moves.append((("move", ux, uy, th, change), f"{CHANGE_WORDS[change]} in place"))
+            order = ("move", ux, uy, th, change)
+            out.append(MoveOffer(b, u, order, CHANGE_WORDS[change], " in place", "", False))
         if en is not None and abs(math.remainder(th - u.theta, 2 * math.pi)) > 0.05:
-            moves.append((("move", ux, uy, th, ""), partial(_wheel_words, en)))
-    for order, text in moves:
-        out.append(Offer(order, "move", NO_ODDS, text, partial(_move_legal, b, u, order)))
+            out.append(
+                MoveOffer(b, u, ("move", ux, uy, th, ""), "wheel to face ", "", en.name, False)
+            )
     out.append(HOLD)
     return out
-
-
-def _wheel_words(en: Unit) -> str:
-    """The words of a wheel to face the nearest enemy."""
-    return f"wheel to face {en.name}"
 
 
 def leader_choices(b: Battle, li: int) -> list[Choice]:
@@ -278,22 +292,36 @@ def leader_offers(b: Battle, li: int) -> list[Offer]:
     mine.sort(key=lambda u: (u.leader != li, math.hypot(u.x - ld.x, u.y - ld.y)))
     for u in mine[:8]:
         d = math.hypot(u.x - ld.x, u.y - ld.y)
-        reach = partial(_leader_reaches, board, rate, ld, u, d)
-        text = partial(_leader_words, ld, u, d)
-        out.append(Offer(("leader", u.x, u.y, u.i), "leader", NO_ODDS, text, reach))
+        out.append(LeaderOffer(board, rate, ld, u, d))
     return out
 
 
-def _leader_reaches(board: Board, rate: R.MoveRate, ld: Leader, u: Unit, d: float) -> bool:
-    """Seed 002 COMMAND: can leader ``ld`` ride the ``d`` inches to ``u`` (half in rough)?"""
-    rough = board.path_rough(ld.x, ld.y, u.x, u.y)
-    return bool(d <= rate.open * (rate.rough if rough else 1.0) + 1e-6)
+class LeaderOffer(Offer):
+    """Leader ``ld`` joining ``u``, ``d`` inches away: whether he can ride there (seed 002
+    COMMAND, half in rough) and the words, only when asked."""
 
+    __slots__ = ("board", "d", "ld", "rate", "u")
 
-def _leader_words(ld: Leader, u: Unit, d: float) -> str:
-    """The words of a leader's join."""
-    where = "stays with" if ld.attached == u.i else f'rides {d:.1f}" to join'
-    return f"{ld.name} {where} {u.name}"
+    def __init__(self, board: Board, rate: R.MoveRate, ld: Leader, u: Unit, d: float):
+        super().__init__(("leader", u.x, u.y, u.i), "leader", NO_ODDS, "")
+        self._ok = None
+        self.board = board
+        self.rate = rate
+        self.ld = ld
+        self.u = u
+        self.d = d
+
+    def test(self) -> bool:
+        """Seed 002 COMMAND: can he ride the ``d`` inches to the unit (half in rough)?"""
+        ld, u, rate = self.ld, self.u, self.rate
+        rough = self.board.path_rough(ld.x, ld.y, u.x, u.y)
+        return bool(self.d <= rate.open * (rate.rough if rough else 1.0) + 1e-6)
+
+    def words(self) -> str:
+        """The words of a leader's join."""
+        ld, u = self.ld, self.u
+        where = "stays with" if ld.attached == u.i else f'rides {self.d:.1f}" to join'
+        return f"{ld.name} {where} {u.name}"
 
 
 def options(b: Battle, req: Request) -> list[Choice]:

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from umpire.battle.effects import clear_fx, fx, set_fx
 from umpire.battle.roles import AutoStep, Composition, FixedTurn, Phase, RulesSpec, Step
-from umpire.board.geometry import local
 from umpire.rules.sequence_cards.ladder import Ladder, ladder
 
 if TYPE_CHECKING:
@@ -89,23 +88,28 @@ def crossing(b: Battle, side: str, step: float) -> None:
         n = max(1, math.ceil(dist / step))
         crossed = []
         ex, ey = (u.x - x0) / dist, (u.y - y0) / dist  # the path's direction
+        ux, uy, uhd = u.x, u.y, u.hd
         for v in foes:
             r = reach[v.i]
             if r <= 0:
                 continue
+            vx, vy = v.x, v.y
             # Every point tried lies on the path: if the whole path is beyond the field
             # of fire's reach (with a margin for rounding), no point can be inside it.
-            along = min(max((v.x - x0) * ex + (v.y - y0) * ey, 0.0), dist)
-            off = math.hypot(x0 + ex * along - v.x, y0 + ey * along - v.y)
-            if off > r + v.hd + u.hd + 1e-6:
+            along = min(max((vx - x0) * ex + (vy - y0) * ey, 0.0), dist)
+            off = math.hypot(x0 + ex * along - vx, y0 + ey * along - vy)
+            lim = r + v.hd + uhd
+            if off > lim + 1e-6:
                 continue
+            c, s = math.cos(v.theta), math.sin(v.theta)  # geometry.local, written out
             for k in range(n + 1):
-                px = x0 + (u.x - x0) * k / n
-                py = y0 + (u.y - y0) * k / n
-                if math.hypot(px - v.x, py - v.y) > r + v.hd + u.hd:
+                px = x0 + (ux - x0) * k / n
+                py = y0 + (uy - y0) * k / n
+                dx, dy = px - vx, py - vy
+                if math.hypot(dx, dy) > lim:
                     continue
-                fwd, lat = local(v.x, v.y, v.theta, px, py)
-                if fwd > 0 and math.atan2(abs(lat), fwd) <= arc:
+                fwd = dx * c + dy * s
+                if fwd > 0 and math.atan2(abs(-dx * s + dy * c), fwd) <= arc:
                     crossed.append(v.i)
                     break
         if crossed:
