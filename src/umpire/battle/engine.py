@@ -25,6 +25,7 @@ from umpire.battle.setup import Setup
 from umpire.battle.state import State, Unit
 from umpire.battle.victory import end_check, final
 from umpire.board.geometry import (
+    SURELY,
     Box,
     box_corners,
     box_distance,
@@ -272,7 +273,11 @@ class Battle:
             if not v.alive or v.side == u.side:
                 continue
             rv = rad[v.i]
-            d = hypot(v.x - u.x, v.y - u.y)
+            dx, dy = v.x - u.x, v.y - u.y
+            lim = max(ru + tol + rv, rv + tol + ru)
+            if dx * dx + dy * dy > lim * lim * SURELY + 1e-12:  # geometry.surely_beyond
+                continue  # neither test below can pass
+            d = hypot(dx, dy)
             near_u = d <= ru + tol + rv  # the tests of touching_box, from each side
             near_v = d <= rv + tol + ru
             if (near_u or near_v) and self.dist(i, v.i) <= tol:
@@ -346,10 +351,14 @@ class Battle:
         rad = self.rad
         out = []
         for v in self.state.units:
+            if not v.alive or v.side == u.side:
+                continue
+            dx, dy = v.x - x, v.y - y
+            lim = reach + rad[v.i]
+            if dx * dx + dy * dy > lim * lim * SURELY + 1e-12:  # geometry.surely_beyond
+                continue
             if (
-                v.alive
-                and v.side != u.side
-                and hypot(v.x - x, v.y - y) <= reach + rad[v.i]
+                hypot(dx, dy) <= lim
                 and (self.dist(u.i, v.i) if cached else box_distance(b, self.box(v))) <= tol
             ):
                 out.append(v.i)

@@ -184,6 +184,16 @@ def local(x: float, y: float, theta: float, px: float, py: float) -> tuple[float
     return dx * c + dy * s, -dx * s + dy * c
 
 
+SURELY = 1.0 + 1e-9
+"""The relative margin of :func:`surely_beyond` (far above the rounding of either side)."""
+
+
+def surely_beyond(dx: float, dy: float, lim: float) -> bool:
+    """Is ``hypot(dx, dy) > lim`` for certain? Told from the squares (no call), with a
+    margin far above rounding: True settles it, False says nothing (ask ``hypot``)."""
+    return dx * dx + dy * dy > lim * lim * SURELY + 1e-12
+
+
 def angle_to(x: float, y: float, tx: float, ty: float) -> float:
     """The facing angle that points from (x, y) at (tx, ty)."""
     return math.atan2(ty - y, tx - x)

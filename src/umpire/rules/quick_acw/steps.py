@@ -17,7 +17,7 @@ from umpire.battle.effects import fx, fx_why, set_fx
 from umpire.battle.engine import Battle, Order
 from umpire.battle.roles import AutoStep
 from umpire.battle.state import Unit, base_size
-from umpire.board.geometry import Box, local
+from umpire.board.geometry import SURELY, Box, local, surely_beyond
 from umpire.errors import IllegalActionError
 from umpire.rules.data import on_change
 from umpire.rules.quick_acw import rules as R
@@ -174,7 +174,11 @@ def _targets(
         if only is not None and c not in only:
             continue
         t = us[c]
-        if hypot(t.x - ux, t.y - uy) - ru - rad[c] > reach:
+        dx, dy = t.x - ux, t.y - uy
+        lim = reach + ru + rad[c]
+        if dx * dx + dy * dy > lim * lim * SURELY + 1e-12:  # geometry.surely_beyond
+            continue  # beyond the longest range even from the nearest corners, for sure
+        if hypot(dx, dy) - ru - rad[c] > reach:
             continue  # beyond the longest range even from the nearest corners
         e = known.get(c)
         if e is not None and e[0] == ver[c]:
@@ -507,7 +511,11 @@ def charge_in_reach(u: Unit, t: Unit, open_allow: float) -> bool:
     """Could ``u`` reach ``t`` at all with a move of ``open_allow`` in the open? False settles
     that the charge is illegal (rough ground only slows): the contact point lies within
     max(hw, hd) + the charger's depth of the target's centre."""
-    gap = math.hypot(t.x - u.x, t.y - u.y) - max(t.hw, t.hd) - u.hd
+    dx, dy = t.x - u.x, t.y - u.y
+    big = max(t.hw, t.hd)
+    if surely_beyond(dx, dy, open_allow + 1e-5 + big + u.hd):
+        return False
+    gap = math.hypot(dx, dy) - big - u.hd
     return not gap > open_allow + 1e-5
 
 
