@@ -74,7 +74,9 @@ class Battle:
         "_boxes",
         "_dist",
         "_los",
-        "_seen",
+        "_seen_ok",
+        "_seen_s",
+        "_seen_t",
         "_sver",
         "_ver",
         "comp",
@@ -116,7 +118,11 @@ class Battle:
         self._sver: dict[str, int] = {}  # per side: bumped when any of its units changes
         self._dist: dict[tuple[int, int], tuple[int, int, float]] = {}
         self._adj: list[list[int]] | None = None  # who touches whom, kept exact
-        self._seen: dict[tuple[int, int], tuple[tuple[int, int], bool]] = {}
+        # sight lines per (firer, target) pair, flat (firer * units + target): the stamp
+        # (target's version, firer's side's version) it was worked out at, and the answer
+        self._seen_t: list[int] = []
+        self._seen_s: list[int] = []
+        self._seen_ok: list[bool] = []
         self._los: dict[tuple[float, float, float, float], bool] = {}  # terrain only
         self.memo: dict[Any, Any] = {}  # rule modules: answers valid until any change
         self.kept: dict[Any, Any] = {}  # rule modules: answers stamped with unit versions
@@ -234,7 +240,9 @@ class Battle:
         self._ver = [0] * n
         self._sver = dict.fromkeys(SIDES, 0)
         self._dist = {}
-        self._seen = {}
+        self._seen_t = [-1] * (n * n)
+        self._seen_s = [-1] * (n * n)
+        self._seen_ok = [False] * (n * n)
         self._adj = None
         self.memo.clear()
         self.kept.clear()  # the versions start again from 0
@@ -373,11 +381,11 @@ class Battle:
 
     def sees(self, u: Unit, t: Unit) -> bool:
         """Line of sight from ``u`` to ``t``: terrain, then friendly bases; cached."""
-        key = (u.i, t.i)
-        stamp = (self._ver[t.i], self._sver[u.side])
-        hit = self._seen.get(key)
-        if hit is not None and hit[0] == stamp:
-            return hit[1]
+        k = u.i * len(self._ver) + t.i
+        vt = self._ver[t.i]
+        vs = self._sver[u.side]
+        if self._seen_t[k] == vt and self._seen_s[k] == vs:
+            return self._seen_ok[k]
         x0, y0, x1, y1 = u.x, u.y, t.x, t.y
         line = (x0, y0, x1, y1)
         ok = self._los.get(line)
@@ -396,7 +404,9 @@ class Battle:
                 if segment_hits_box(x0, y0, x1, y1, self.box(v)):
                     ok = False
                     break
-        self._seen[key] = (stamp, ok)
+        self._seen_t[k] = vt
+        self._seen_s[k] = vs
+        self._seen_ok[k] = ok
         return ok
 
     def sight(self, u: Unit, targets: Sequence[int]) -> list[bool]:
