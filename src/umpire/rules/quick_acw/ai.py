@@ -16,7 +16,6 @@ from heapq import heapify, heappop, heappush
 
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.state import Unit
-from umpire.board.geometry import surely_beyond
 from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw import steps as S
@@ -80,10 +79,7 @@ class ScriptedAI:
             near = [
                 v
                 for v in b.state.units
-                if v.alive
-                and v.side != u.side
-                and not surely_beyond(v.x - u.x, v.y - u.y, 20.0)
-                and math.hypot(v.x - u.x, v.y - u.y) <= 20
+                if v.alive and v.side != u.side and math.hypot(v.x - u.x, v.y - u.y) <= 20
             ]
             for v, opt in S.charge_options(b, u, near):
                 p = charge_chance(b, u, v, opt[3])

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from umpire.battle.effects import fx
 from umpire.battle.roles import Choice, Offer, Order, Request, choices
+from umpire.board.geometry import SURELY
 from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw import steps as S
@@ -180,7 +181,11 @@ class MoveOffer(Offer):
     def __init__(
         self, b: Battle, u: Unit, order: Order, word: str, tail: str, name: str, measured: bool
     ):
-        super().__init__(order, "move", NO_ODDS, "")
+        self.order = order
+        self.kind = "move"
+        self.odds = NO_ODDS
+        self._text = ""
+        self._test = None
         self._ok = None
         self.b = b
         self.u = u
@@ -225,14 +230,17 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
     best = math.inf
     count = 0
     close: list[Unit] = []
-    charges = u.type != "artillery"
+    # beyond this centre distance no charge can reach, for sure (a base lies within its
+    # radius of its centre; the margin is geometry.surely_beyond's)
+    far = allow + 1e-5 + u.hd + max(b.rad) if u.type != "artillery" else -1.0
+    far2 = far * far * SURELY + 1e-12
     for v in units:
         if v.alive and v.side != side:
             d = (v.x - ux) ** 2 + (v.y - uy) ** 2
             if en is None or d < best:
                 en, best = v, d
             count += 1
-            if charges and S.charge_in_reach(u, v, allow):
+            if far >= 0.0 and d <= far2 and S.charge_in_reach(u, v, allow):
                 close.append(v)
     if close:
         if count > 8:
@@ -303,7 +311,11 @@ class LeaderOffer(Offer):
     __slots__ = ("board", "d", "ld", "rate", "u")
 
     def __init__(self, board: Board, rate: R.MoveRate, ld: Leader, u: Unit, d: float):
-        super().__init__(("leader", u.x, u.y, u.i), "leader", NO_ODDS, "")
+        self.order = ("leader", u.x, u.y, u.i)
+        self.kind = "leader"
+        self.odds = NO_ODDS
+        self._text = ""
+        self._test = None
         self._ok = None
         self.board = board
         self.rate = rate
