@@ -138,14 +138,7 @@ class OddsAI:
                     ob, best = o, d
             assert ob is not None
             return ob.x, ob.y, 0.0
-        en = None
-        best = math.inf
-        side = u.side
-        for v in b.state.units:
-            if v.alive and v.side != side:
-                d = (v.x - ux) ** 2 + (v.y - uy) ** 2
-                if en is None or d < best:
-                    en, best = v, d
+        en = b.nearest_enemy(u)  # the first nearest by (dx ** 2 + dy ** 2), as min() gives
         if en is None:
             return ux, uy, 0.0
         stop = 4.0 if u.type != "artillery" else 10.0

@@ -65,6 +65,10 @@ class Recorder:
 
 SIDES = ("confederate", "union")
 
+NEAR_TIE = 1.0 + 1e-12
+"""How far above the best ``dx * dx + dy * dy`` a squared distance may still tie it when
+summed as ``dx ** 2 + dy ** 2`` (the two differ by a few ulps): see ``nearest_enemy``."""
+
 
 class Battle:
     """A battle in progress: setup, state, composition, dice and (optionally) a narrative."""
@@ -319,13 +323,20 @@ class Battle:
         return d
 
     def nearest_enemy(self, u: Unit) -> Unit | None:
-        """The living enemy whose centre is nearest ``u``'s centre (the first on a tie)."""
-        best, bd = None, math.inf
+        """The living enemy whose centre is nearest ``u``'s centre (the first on a tie).
+
+        Nearest by ``dx ** 2 + dy ** 2`` (the rules' own sum): worked out only for a unit
+        whose ``dx * dx + dy * dy`` (cheaper, a few ulps away) comes within a margin of the
+        best so far; one further off cannot be nearer, nor tie."""
+        best, bd, bq = None, math.inf, math.inf
+        ux, uy, side = u.x, u.y, u.side
         for v in self.state.units:
-            if v.alive and v.side != u.side:
-                d = (v.x - u.x) ** 2 + (v.y - u.y) ** 2
-                if d < bd:
-                    best, bd = v, d
+            if v.alive and v.side != side:
+                dx, dy = v.x - ux, v.y - uy
+                if dx * dx + dy * dy <= bq * NEAR_TIE:
+                    d = dx**2 + dy**2
+                    if d < bd:
+                        best, bd, bq = v, d, dx * dx + dy * dy
         return best
 
     def alive(self, side: str | None = None) -> list[Unit]:

@@ -14,6 +14,7 @@ from functools import cache, partial
 from typing import TYPE_CHECKING
 
 from umpire.battle.effects import fx
+from umpire.battle.engine import NEAR_TIE
 from umpire.battle.roles import Choice, Offer, Order, Request, choices
 from umpire.board.geometry import SURELY
 from umpire.errors import IllegalActionError
@@ -234,13 +235,17 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
     # radius of its centre; the margin is geometry.surely_beyond's)
     far = allow + 1e-5 + u.hd + max(b.rad) if u.type != "artillery" else -1.0
     far2 = far * far * SURELY + 1e-12
+    bq = math.inf
     for v in units:
         if v.alive and v.side != side:
-            d = (v.x - ux) ** 2 + (v.y - uy) ** 2
-            if en is None or d < best:
-                en, best = v, d
+            dx, dy = v.x - ux, v.y - uy
+            q = dx * dx + dy * dy
+            if q <= bq * NEAR_TIE:  # as Battle.nearest_enemy: exact near a tie
+                d = dx**2 + dy**2
+                if d < best:
+                    en, best, bq = v, d, q
             count += 1
-            if far >= 0.0 and d <= far2 and S.charge_in_reach(u, v, allow):
+            if far >= 0.0 and q <= far2 and S.charge_in_reach(u, v, allow):
                 close.append(v)
     if close:
         if count > 8:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from umpire.battle.effects import clear_fx, fx, set_fx
 from umpire.battle.roles import AutoStep, Composition, FixedTurn, Phase, RulesSpec, Step
+from umpire.board.geometry import SURELY
 from umpire.rules.sequence_cards.ladder import Ladder, ladder
 
 if TYPE_CHECKING:
@@ -102,12 +103,13 @@ def crossing(b: Battle, side: str, step: float) -> None:
             if off > lim + 1e-6:
                 continue
             c, s = math.cos(v.theta), math.sin(v.theta)  # geometry.local, written out
+            lim2 = lim * lim * SURELY + 1e-12
             for k in range(n + 1):
                 px = x0 + (ux - x0) * k / n
                 py = y0 + (uy - y0) * k / n
                 dx, dy = px - vx, py - vy
-                if math.hypot(dx, dy) > lim:
-                    continue
+                if dx * dx + dy * dy > lim2 or math.hypot(dx, dy) > lim:
+                    continue  # beyond for sure (geometry.surely_beyond), or beyond
                 fwd = dx * c + dy * s
                 if fwd > 0 and math.atan2(abs(-dx * s + dy * c), fwd) <= arc:
                     crossed.append(v.i)
