@@ -288,27 +288,43 @@ def box_distance(a: Box, b: Box) -> float:
     """Nearest-point distance of two bases, 0 if they overlap (as :func:`distances`).
 
     The least of the corner-to-edge distances both ways, as the vectorised version
-    computes them; corners are tried nearest the other base first, and a corner whose
-    distance to the other's centre, less its radius, already exceeds the best found
-    (with a margin far above rounding) is skipped: it cannot hold the minimum, so the
-    result is the same float. sqrt of the least square is the least sqrt (sqrt is
-    correctly rounded, hence monotonic).
+    computes them; the corner of each base nearest the other's centre is tried first, and
+    a corner whose distance to the other's centre, less its radius, already exceeds the
+    best found (with a margin far above rounding, told from the squares) is skipped: it
+    cannot hold the minimum, so the result is the same float (a least value does not
+    depend on the order it is found in). sqrt of the least square is the least sqrt (sqrt
+    is correctly rounded, hence monotonic).
     """
     if box_overlap(a, b, 0.0):
         return 0.0
     pa, pb = box_corners(a), box_corners(b)
-    hypot = math.hypot
     ax, ay, bx, by = a[0], a[1], b[0], b[1]
-    ra, rb = hypot(a[4], a[5]), hypot(b[4], b[5])
-    cand = [(hypot(pa[n] - bx, pa[n + 1] - by) - rb, pa[n], pa[n + 1], 1) for n in (0, 2, 4, 6)]
-    cand += [(hypot(pb[n] - ax, pb[n + 1] - ay) - ra, pb[n], pb[n + 1], 0) for n in (0, 2, 4, 6)]
-    cand.sort()
-    best = math.inf
-    for low, px, py, other in cand:
-        if low > math.sqrt(best) + 1e-9:
-            break
-        best = _point_to_edges(px, py, pb if other else pa, best)
+    ra, rb = math.hypot(a[4], a[5]), math.hypot(b[4], b[5])
+    na = _nearest_corner(pa, bx, by)
+    nb = _nearest_corner(pb, ax, ay)
+    best = _point_to_edges(pa[na], pa[na + 1], pb, math.inf)
+    best = _point_to_edges(pb[nb], pb[nb + 1], pa, best)
+    for n in range(0, 8, 2):
+        if n != na:
+            px, py = pa[n], pa[n + 1]
+            if not surely_beyond(px - bx, py - by, math.sqrt(best) + rb + 1e-9):
+                best = _point_to_edges(px, py, pb, best)
+        if n != nb:
+            px, py = pb[n], pb[n + 1]
+            if not surely_beyond(px - ax, py - ay, math.sqrt(best) + ra + 1e-9):
+                best = _point_to_edges(px, py, pa, best)
     return math.sqrt(best)
+
+
+def _nearest_corner(q: tuple[float, ...], x: float, y: float) -> int:
+    """The index (0, 2, 4 or 6) of the corner of ``q`` nearest (x, y) (the first on a tie)."""
+    best, found = math.inf, 0
+    for k in range(0, 8, 2):
+        dx, dy = q[k] - x, q[k + 1] - y
+        d = dx * dx + dy * dy
+        if d < best:
+            best, found = d, k
+    return found
 
 
 def segment_hits_box(
