@@ -75,6 +75,7 @@ def crossing(b: Battle, side: str, step: float) -> None:
     """Reading ``pass_through``: which enemy fields of fire each moved unit crossed."""
     foes = [v for v in b.state.units if v.alive and v.side != side]
     arc = math.radians(b.geo["fire_arc_degrees"])
+    cone = math.tan(arc) if 0.0 < arc <= math.radians(80.0) else 0.0  # see _outside_cone
     reach = {v.i: b.comp.combat.reach(b, v) for v in foes}
     for u in _mine(b, side):
         start = u.extra.pop("from", None)
@@ -90,6 +91,7 @@ def crossing(b: Battle, side: str, step: float) -> None:
         crossed = []
         ex, ey = (u.x - x0) / dist, (u.y - y0) / dist  # the path's direction
         ux, uy, uhd = u.x, u.y, u.hd
+        ddx, ddy = ux - x0, uy - y0
         for v in foes:
             r = reach[v.i]
             if r <= 0:
@@ -103,10 +105,12 @@ def crossing(b: Battle, side: str, step: float) -> None:
             if off > lim + 1e-6:
                 continue
             c, s = math.cos(v.theta), math.sin(v.theta)  # geometry.local, written out
+            if cone > 0.0 and _outside_cone(x0 - vx, y0 - vy, ux - vx, uy - vy, c, s, cone):
+                continue
             lim2 = lim * lim * SURELY + 1e-12
             for k in range(n + 1):
-                px = x0 + (ux - x0) * k / n
-                py = y0 + (uy - y0) * k / n
+                px = x0 + ddx * k / n
+                py = y0 + ddy * k / n
                 dx, dy = px - vx, py - vy
                 if dx * dx + dy * dy > lim2 or math.hypot(dx, dy) > lim:
                     continue  # beyond for sure (geometry.surely_beyond), or beyond
@@ -116,6 +120,23 @@ def crossing(b: Battle, side: str, step: float) -> None:
                     break
         if crossed:
             u.extra["crossed"] = crossed
+
+
+def _outside_cone(
+    ax: float, ay: float, bx: float, by: float, c: float, s: float, cone: float
+) -> bool:
+    """Does the whole segment from a to b (relative to a foe facing (c, s)) lie outside its
+    front arc, for sure? The arc (forward, lateral within ``cone`` = tan of the half-angle,
+    convex up to 80 degrees) is cut by straight lines: when both ends lie beyond the same
+    line by a margin far above rounding, so does every point sampled between them. False
+    says nothing (the samples are tried)."""
+    fa, fb = ax * c + ay * s, bx * c + by * s
+    if fa < -1e-7 and fb < -1e-7:
+        return True  # behind the front
+    la, lb = -ax * s + ay * c, -bx * s + by * c
+    if fa * cone - la < -1e-7 and fb * cone - lb < -1e-7:
+        return True  # beyond one side of the arc
+    return fa * cone + la < -1e-7 and fb * cone + lb < -1e-7  # beyond the other
 
 
 def turn_end(b: Battle, side: str) -> None:
