@@ -127,12 +127,13 @@ class ScriptedAI:
         clear: list[float] = []  # the score if the path is not rough
         rough: list[float] = []  # the score if it is
         for off in (0.0, 0.5, -0.5, 1.0, -1.0):
+            c, s = math.cos(base + off), math.sin(base + off)
             for frac in (1.0, 0.5):
                 step = want * frac
                 if step <= 1e-6 and (off or frac < 1):
                     continue
-                x = u.x + math.cos(base + off) * step
-                y = u.y + math.sin(base + off) * step
+                x = u.x + c * step
+                y = u.y + s * step
                 score = -math.hypot(gx - x, gy - y)
                 if board.in_cover(x, y):
                     score += 3.0

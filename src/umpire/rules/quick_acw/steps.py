@@ -1034,19 +1034,34 @@ def charge_mods(b: Battle, u: Unit, t: Unit, flank: bool) -> tuple[int, int, int
     effects included (seed 002 charge paragraph, MORALE, MELEE)."""
     n_a, mods_a = R.morale_test(u.side, attached_bonus(b, u), u.marker, b.r)
     n_d, mods_d = R.morale_test(t.side, attached_bonus(b, t), t.marker, b.r)
-    ma = R.melee_modifiers(melee_facts(b, u, t, True, flank), b.r)
-    md = R.melee_modifiers(melee_facts(b, t, u, False, False), b.r)
+    ma = melee_total(melee_facts(b, u, t, True, flank), b.r)
+    md = melee_total(melee_facts(b, t, u, False, False), b.r)
     if u.extra:
         mods_a = mods_a + effect_mods(u, "charge", b.r)
-        ma = ma + effect_mods(u, "melee", b.r)
+        ma += total(effect_mods(u, "melee", b.r))
     if t.extra:
         mods_d = mods_d + effect_mods(t, "morale", b.r)
-        md = md + effect_mods(t, "melee", b.r)
-    return (
-        n_a,
-        sum(m.value for m in mods_a),
-        n_d,
-        sum(m.value for m in mods_d),
-        sum(m.value for m in ma),
-        sum(m.value for m in md),
-    )
+        md += total(effect_mods(t, "melee", b.r))
+    return (n_a, total(mods_a), n_d, total(mods_d), ma, md)
+
+
+def total(mods: list[R.Mod]) -> int:
+    """The sum of some modifiers' values."""
+    out = 0
+    for m in mods:
+        out += m.value
+    return out
+
+
+_MELEE_TOTALS: dict[tuple[R.MeleeFacts, R.Rules], int] = {}
+on_change(_MELEE_TOTALS.clear)
+
+
+def melee_total(f: R.MeleeFacts, r: R.Rules) -> int:
+    """The sum of seed 002 MELEE modifiers for ``f`` (``rules.melee_modifiers``), kept per
+    facts (a handful recur: the AI weighs the same charges turn after turn)."""
+    key = (f, r)
+    found = _MELEE_TOTALS.get(key)
+    if found is None:
+        found = _MELEE_TOTALS[key] = total(R.melee_modifiers(f, r))
+    return found
