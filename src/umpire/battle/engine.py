@@ -78,6 +78,7 @@ class Battle:
         "_boxes",
         "_dist",
         "_los",
+        "_seams",
         "_seen_ok",
         "_seen_s",
         "_seen_t",
@@ -128,6 +129,7 @@ class Battle:
         self._seen_s: list[int] = []
         self._seen_ok: list[bool] = []
         self._los: dict[tuple[float, float, float, float], bool] = {}  # terrain only
+        self._seams: dict[int, tuple[Any, Any, Any, Any]] = {}  # see seams()
         self.memo: dict[Any, Any] = {}  # rule modules: answers valid until any change
         self.kept: dict[Any, Any] = {}  # rule modules: answers stamped with unit versions
         self.dirty()
@@ -189,10 +191,25 @@ class Battle:
             while st.pos < len(st.actors) and not step.eligible(self, st.actors[st.pos]):
                 st.pos += 1
             if st.pos < len(st.actors):
-                who = getattr(step, "who", None)
+                who = self.seams(step)[1]
                 return Request(step.kind, who(self, side) if who else side, st.actors[st.pos], name)
             self._advance()
         return None
+
+    def seams(self, step: Step) -> tuple[Any, Any, Any, Any]:
+        """(step, its ``who``, ``options``, ``offers``): the optional seams a step may give
+        (``umpire.battle.roles.ChoosingStep``), each None when it has none. Looked up once
+        per step and battle: asking an object for a missing attribute raises and catches
+        an error, at every decision."""
+        hit = self._seams.get(id(step))
+        if hit is None or hit[0] is not step:
+            hit = self._seams[id(step)] = (
+                step,
+                getattr(step, "who", None),
+                getattr(step, "options", None),
+                getattr(step, "offers", None),
+            )
+        return hit
 
     def in_scope(self, kind: str, actors: list[int], units: frozenset[int]) -> list[int]:
         """The actors a scoped phase keeps: its units, or the leaders of its units."""
@@ -208,7 +225,7 @@ class Battle:
         side, _name, step = self.current()
         if st.pos < 0 or st.pos >= len(st.actors) or st.actors[st.pos] != req.actor:
             raise IllegalActionError("that decision is not the one pending")
-        who = getattr(step, "who", None)
+        who = self.seams(step)[1]
         if who is not None:
             side = who(self, side)
         step.apply(self, side, req.actor, tuple(order))

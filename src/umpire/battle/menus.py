@@ -92,8 +92,7 @@ class Offer:
 
 def offered(b: Battle, req: Request) -> list[Choice]:
     """The choices for a pending request: the step's own, else the combat role's."""
-    step = b.phase().step
-    own = getattr(step, "options", None)
+    own = b.seams(b.phase().step)[2]
     if own is not None:
         found: list[Choice] = own(b, req)
         return found
@@ -108,9 +107,8 @@ def choices(found: Sequence[Offer]) -> list[Choice]:
 def offers(b: Battle, req: Request) -> list[Offer]:
     """The same menu as :func:`offered`, as offers: the step's or combat role's own ``offers``
     when it gives them (an optional seam), else its ``options`` wrapped (all legal)."""
-    step = b.phase().step
-    if getattr(step, "options", None) is not None:
-        lazy = getattr(step, "offers", None)
+    _, _, own, lazy = b.seams(b.phase().step)
+    if own is not None:
         if lazy is not None:
             mine: list[Offer] = lazy(b, req)
             return mine

@@ -148,7 +148,11 @@ def _toward(u: Unit, x: float, y: float, stop: float, frac: float, allow: float)
     """A move of ``frac`` of the unit's allowance (in the open, no change: ``allow``) toward
     (x, y), stopping ``stop``" short."""
     d = math.hypot(x - u.x, y - u.y)
-    step = max(0.0, min(allow * frac, d - stop))
+    step = allow * frac
+    if d - stop < step:  # min() and max() written out (the same float, the first on a tie)
+        step = d - stop
+    if not step > 0.0:
+        step = 0.0
     if d < 1e-9 or step < 1e-6:
         return ("hold",)
     th = math.atan2(y - u.y, x - u.x)
