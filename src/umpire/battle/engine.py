@@ -27,11 +27,11 @@ from umpire.battle.victory import end_check, final
 from umpire.board.geometry import (
     SURELY,
     Box,
-    box_corners,
     box_distance,
     box_overlap,
     corners,
     local,
+    overlap_at,
     segment_hits_box,
 )
 from umpire.errors import IllegalActionError
@@ -453,13 +453,24 @@ class Battle:
         ignore: Sequence[int] = (),
     ) -> bool:
         """Is a base at (x, y, theta) free of every other living base, and on the table?"""
-        b = (x, y, math.cos(theta), math.sin(theta), hw, hd)
+        c, s = math.cos(theta), math.sin(theta)
         board = self.setup.board
         w, h = board.width, board.height
-        cs = box_corners(b)
-        for k in range(0, 8, 2):
-            if not (0 <= cs[k] <= w and 0 <= cs[k + 1] <= h):
-                return False
+        # the corners as geometry.box_corners makes them, each on the table
+        fx, fy = c * hd, s * hd
+        lx, ly = -s * hw, c * hw
+        ax, ay, bx, by = x + fx, y + fy, x - fx, y - fy
+        if not (
+            0 <= ax + lx <= w
+            and 0 <= ay + ly <= h
+            and 0 <= ax - lx <= w
+            and 0 <= ay - ly <= h
+            and 0 <= bx - lx <= w
+            and 0 <= by - ly <= h
+            and 0 <= bx + lx <= w
+            and 0 <= by + ly <= h
+        ):
+            return False
         # _overlapping's loop written out (the hot path of every move tested)
         reach = math.hypot(hw, hd) + 1e-6
         rad = self.rad
@@ -476,7 +487,7 @@ class Battle:
             bv = boxes[vi]
             if bv is None:
                 bv = self.box(v)
-            if box_overlap(b, bv):
+            if overlap_at(x, y, c, s, hw, hd, bv):
                 return False
         return True
 

@@ -242,7 +242,13 @@ def box_corners(b: Box) -> tuple[float, float, float, float, float, float, float
 
 def box_overlap(a: Box, b: Box, tol: float = 1e-6) -> bool:
     """Separating-axis test of two bases (as :func:`overlaps`)."""
-    x, y, c, s, hw, hd = a
+    return overlap_at(a[0], a[1], a[2], a[3], a[4], a[5], b, tol)
+
+
+def overlap_at(
+    x: float, y: float, c: float, s: float, hw: float, hd: float, b: Box, tol: float = 1e-6
+) -> bool:
+    """:func:`box_overlap` of the base (x, y, c, s, hw, hd) and ``b`` (no tuple made)."""
     ox, oy, oc, os_, ohw, ohd = b
     dx, dy = ox - x, oy - y
     if (

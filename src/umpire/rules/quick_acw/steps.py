@@ -381,13 +381,10 @@ def move_ok(b: Battle, u: Unit, x: float, y: float, theta: float, change: str) -
 
     Raises IllegalActionError only for a formation change the unit cannot make.
     """
-    key = ("move", u.i, x, y, theta, change, u.marker, u.in_command, u.leader_lost)
-    if key in b.memo:
-        return True
     res = _move(b, u, x, y, theta, change, False)
     if isinstance(res, str):
         return False
-    b.memo[key] = res
+    b.memo["move", u.i, x, y, theta, change, u.marker, u.in_command, u.leader_lost] = res
     return True
 
 
