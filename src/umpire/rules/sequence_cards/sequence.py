@@ -21,6 +21,7 @@ from umpire.rules.sequence_cards.ladder import Ladder, ladder
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
+    from umpire.battle.state import Unit
     from umpire.scenarios import Scenario
 
 SIDES = ("confederate", "union")
@@ -42,7 +43,8 @@ class Auto(AutoStep):
         self.fn(b, side)
 
 
-def _mine(b: Battle, side: str) -> list[Any]:
+def _mine(b: Battle, side: str) -> list[Unit]:
+    """The living units of ``side`` in the current phase's scope."""
     scope = b.scope
     return [
         u for u in b.state.units if u.alive and u.side == side and (scope is None or u.i in scope)
