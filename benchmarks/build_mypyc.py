@@ -35,6 +35,7 @@ HOT = [
     "umpire/battle/effects.py",
     "umpire/battle/run.py",
     "umpire/battle/menus.py",
+    "umpire/battle/setup.py",
     "umpire/board/geometry.py",
     "umpire/board/terrain.py",
     "umpire/ai/odds_ai.py",

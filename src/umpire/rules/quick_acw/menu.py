@@ -10,7 +10,7 @@ place); any other legal move can still be typed as coordinates.
 from __future__ import annotations
 
 import math
-from functools import cache, partial
+from functools import cache
 from typing import TYPE_CHECKING
 
 from umpire.battle.effects import fx
@@ -57,7 +57,7 @@ def shots(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list[R
 
 def fire_offers(b: Battle, u: Unit) -> list[Offer]:
     """Seed 002 FIRE: one offer per target, with P(hit), P(two stands) and E[stands]."""
-    out = []
+    out: list[Offer] = []
     us = b.state.units
     step = b.phase().step
     reaction = bool(getattr(step, "reaction", False))
@@ -65,14 +65,45 @@ def fire_offers(b: Battle, u: Unit) -> list[Offer]:
         v = us[t]
         if u.extra:
             mods = mods + S.fire_effects(b, u, v, reaction)
-        m = sum(x.value for x in mods)
+        m = S.total(mods)
         hit, value = fire_numbers(needed, m, b.r)
         finish = R.is_removed(v.stands - 1, v.stands0, b.r)
         odds = {"p": hit, "inflict": value, "finish": 1.0 if finish else 0.0}
-        out.append(Offer(("fire", t), "fire", odds, partial(_fire_text, b, u, v, needed, m, rng)))
-    out.sort(key=lambda c: -c.odds["inflict"])
+        out.append(FireOffer(b, u, v, needed, m, rng, odds))
+    out.sort(key=_inflict_down)
     out.append(Offer(("hold",), "hold", {}, "hold fire"))
     return out
+
+
+def _inflict_down(c: Offer) -> float:
+    """Sort key: the higher expected loss first."""
+    return -c.odds["inflict"]
+
+
+class FireOffer(Offer):
+    """``u`` firing at ``v`` (legal: found among its targets), worded only when asked."""
+
+    __slots__ = ("b", "m", "needed", "rng", "u", "v")
+
+    def __init__(
+        self, b: Battle, u: Unit, v: Unit, needed: int, m: int, rng: float, odds: dict[str, float]
+    ):
+        self.order = ("fire", v.i)
+        self.kind = "fire"
+        self.odds = odds
+        self._text = ""
+        self._test = None
+        self._ok = True
+        self.b = b
+        self.u = u
+        self.v = v
+        self.needed = needed
+        self.m = m
+        self.rng = rng
+
+    def words(self) -> str:
+        """The words of a fire offer (the range measured now if it was not)."""
+        return _fire_text(self.b, self.u, self.v, self.needed, self.m, self.rng)
 
 
 @cache
