@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from heapq import heapify, heappop, heappush
+from typing import Final
 
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.state import Unit
@@ -23,6 +23,11 @@ from umpire.rules.quick_acw.odds import charge_favourable, expected_stands
 
 CHARGE_THRESHOLD = 0.5
 """Charge when P(the enemy is driven off) exceeds this (exact odds)."""
+
+OFFSETS: Final = (0.0, 0.5, -0.5, 1.0, -1.0)
+"""The directions a move is tried in: off the line to the goal (radians), in order."""
+FRACTIONS: Final = (1.0, 0.5)
+"""A full move and half of one."""
 
 
 def charge_chance(b: Battle, u: Unit, t: Unit, flank: bool) -> float:
@@ -123,12 +128,15 @@ class ScriptedAI:
         # candidate's score is known up to that penalty, so the best four come out of
         # a best-first pick that only tests the candidates that could still be picked.
         # The order is the stable sort by score the plain version would give.
-        pts: list[tuple[float, float]] = []
+        xs: list[float] = []
+        ys: list[float] = []
         clear: list[float] = []  # the score if the path is not rough
         rough: list[float] = []  # the score if it is
-        for off in (0.0, 0.5, -0.5, 1.0, -1.0):
+        for i in range(len(OFFSETS)):
+            off = OFFSETS[i]
             c, s = math.cos(base + off), math.sin(base + off)
-            for frac in (1.0, 0.5):
+            for j in range(len(FRACTIONS)):
+                frac = FRACTIONS[j]
                 step = want * frac
                 if step <= 1e-6 and (off or frac < 1):
                     continue
@@ -141,20 +149,33 @@ class ScriptedAI:
                 if ld is not None and ld.alive and math.hypot(ld.x - x, ld.y - y) > ld.radius:
                     score -= 4.0
                     worse -= 4.0
-                pts.append((x, y))
+                xs.append(x)
+                ys.append(y)
                 clear.append(score)
                 rough.append(worse)
-        heap = [(-score, k, False) for k, score in enumerate(clear)]  # (-score, order, known)
-        heapify(heap)
-        out: list[tuple[float, float, float, float, str]] = []
-        while heap and len(out) < 4:
-            neg, k, known = heappop(heap)
-            x, y = pts[k]
-            if not known and (board.is_rough(x, y) or board.path_rough(u.x, u.y, x, y)):
-                heappush(heap, (-rough[k], k, True))  # its real score; look again
+        # best first: the highest score so far (the earlier candidate on a tie, as a heap
+        # of (-score, order) pops them); a rough path's real score is put back and the
+        # pick made again
+        n = len(clear)
+        now = list(clear)
+        known = [False] * n
+        taken = [False] * n
+        res: list[tuple[float, float, float, str]] = []
+        while len(res) < 4:
+            k = -1
+            top = 0.0
+            for m in range(n):
+                if not taken[m] and (k < 0 or now[m] > top):
+                    k, top = m, now[m]
+            if k < 0:
+                break
+            x, y = xs[k], ys[k]
+            if not known[k] and (board.is_rough(x, y) or board.path_rough(u.x, u.y, x, y)):
+                now[k] = rough[k]  # its real score; look again
+                known[k] = True
                 continue
-            out.append((-neg, x, y, face, change))
-        res = [(x, y, th, ch) for _, x, y, th, ch in out[:4]]
+            taken[k] = True
+            res.append((x, y, face, change))
         res.append((u.x, u.y, face, change))
         res.append((u.x, u.y, face, ""))
         return res
