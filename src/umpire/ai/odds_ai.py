@@ -58,7 +58,10 @@ class OddsAI:
         cy = sum(u.y for u in mine) / len(mine)
         ranked = sorted(
             range(len(joins)),
-            key=lambda k: (joins[k].order[1] - cx) ** 2 + (joins[k].order[2] - cy) ** 2,
+            key=lambda k: (
+                math.pow(float(joins[k].order[1]) - cx, 2.0)
+                + math.pow(float(joins[k].order[2]) - cy, 2.0)
+            ),
         )
         for k in ranked:  # sorted is stable: the earlier of two equal joins first
             if joins[k].legal():
@@ -133,7 +136,7 @@ class OddsAI:
             ob = None
             best = math.inf
             for o in b.setup.objectives:  # the first nearest, as min() gives
-                d = (o.x - ux) ** 2 + (o.y - uy) ** 2
+                d = math.pow(o.x - ux, 2.0) + math.pow(o.y - uy, 2.0)  # = ** 2 (native)
                 if ob is None or d < best:
                     ob, best = o, d
             assert ob is not None

@@ -351,7 +351,7 @@ class Battle:
             if v.alive and v.side != side:
                 dx, dy = v.x - ux, v.y - uy
                 if dx * dx + dy * dy <= bq * NEAR_TIE:
-                    d = dx**2 + dy**2
+                    d = math.pow(dx, 2.0) + math.pow(dy, 2.0)  # = dx ** 2 (native)
                     if d < bd:
                         best, bd, bq = v, d, dx * dx + dy * dy
         return best

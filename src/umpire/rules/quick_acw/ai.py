@@ -59,7 +59,7 @@ class ScriptedAI:
             return ("hold",)
         cx = sum(u.x for u in mine) / len(mine)
         cy = sum(u.y for u in mine) / len(mine)
-        best = min(mine, key=lambda u: (u.x - cx) ** 2 + (u.y - cy) ** 2)
+        best = min(mine, key=lambda u: math.pow(u.x - cx, 2.0) + math.pow(u.y - cy, 2.0))
         if math.hypot(best.x - ld.x, best.y - ld.y) <= b.r.movement["leader"].open * 0.5:
             return ("leader", best.x, best.y, best.i)
         return ("hold",)
@@ -105,7 +105,10 @@ class ScriptedAI:
     def _goal(self, b: Battle, u: Unit, en: Unit, posture: str) -> tuple[float, float, float]:
         """(x, y, stop distance): where to head and how close to get."""
         if posture == "defend" and b.setup.objectives:
-            ob = min(b.setup.objectives, key=lambda o: (o.x - u.x) ** 2 + (o.y - u.y) ** 2)
+            ob = min(
+                b.setup.objectives,
+                key=lambda o: math.pow(o.x - u.x, 2.0) + math.pow(o.y - u.y, 2.0),
+            )
             if math.hypot(ob.x - u.x, ob.y - u.y) > ob.radius:
                 return ob.x, ob.y, ob.radius * 0.5
             return u.x, u.y, 0.0

@@ -276,7 +276,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
             dx, dy = v.x - ux, v.y - uy
             q = dx * dx + dy * dy
             if q <= bq * NEAR_TIE:  # as Battle.nearest_enemy: exact near a tie
-                d = dx**2 + dy**2
+                d = math.pow(dx, 2.0) + math.pow(dy, 2.0)  # = dx ** 2 (native)
                 if d < best:
                     en, best, bq = v, d, q
             count += 1
@@ -285,7 +285,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
     if close:
         if count > 8:
             near = [
-                ((v.x - ux) ** 2 + (v.y - uy) ** 2, k, v)
+                (math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0), k, v)
                 for k, v in enumerate(units)
                 if v.alive and v.side != side
             ]
@@ -293,16 +293,18 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
             nearest = {id(v) for _, _, v in near[:8]}
             close = [v for _, _, v in near if id(v) in nearest and S.charge_in_reach(u, v, allow)]
         elif len(close) > 1:
-            close.sort(key=lambda v: ((v.x - ux) ** 2 + (v.y - uy) ** 2, v.i))
+            close.sort(key=lambda v: (math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0), v.i))
         for v, opt in S.charge_options(b, u, close):
             out.append(_charge_offer(b, u, v, opt))
     if out and u.extra and fx(u, "must_charge"):
         return out  # unit effect must_charge: a charge it must make, when it can
     if en is not None:
-        for frac, word in ((1.0, "advance"), (0.5, "advance half a move")):
-            order = _toward(u, en.x, en.y, 4.0, frac, allow)
-            if order[0] == "move":
-                out.append(MoveOffer(b, u, order, word, " toward ", en.name, True))
+        order = _toward(u, en.x, en.y, 4.0, 1.0, allow)
+        if order[0] == "move":
+            out.append(MoveOffer(b, u, order, "advance", " toward ", en.name, True))
+        order = _toward(u, en.x, en.y, 4.0, 0.5, allow)
+        if order[0] == "move":
+            out.append(MoveOffer(b, u, order, "advance half a move", " toward ", en.name, True))
         back = _toward(u, 2 * ux - en.x, 2 * uy - en.y, 0.0, 1.0, allow)
         if back[0] == "move":
             back = (*back[:3], u.theta, "")
