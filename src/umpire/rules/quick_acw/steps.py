@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from umpire.battle.effects import fx, fx_why, set_fx
 from umpire.battle.engine import Battle, Order
@@ -129,11 +129,11 @@ def targets(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list
     the centre distance less both radii and the centre distance, and when both ends
     fall in one band the number needed is known. Only the narrative shows the range.
     """
-    return _targets(b, u, exact, None, ())
+    return _targets(b, u, exact, None, None)
 
 
 def _targets(
-    b: Battle, u: Unit, exact: bool, only: set[int] | None, scope: tuple[int, ...]
+    b: Battle, u: Unit, exact: bool, only: set[int] | None, scope: tuple[int, ...] | None
 ) -> list[tuple[int, int, list[R.Mod], float]]:
     """:func:`targets`, or with ``only`` those of them among ``only`` (the same shots in the
     same order: each candidate is judged on its own), kept in ``b.memo`` under ``scope``."""
@@ -142,7 +142,9 @@ def _targets(
         return []
     if u.extra and (fx(u, "no_fire") or fx(u, "no_act")):
         return []
-    key = ("targets", u.i, u.marker, fc, exact, *scope)
+    key: tuple[Any, ...] = ("targets", u.i, u.marker, fc, exact)
+    if scope is not None:
+        key = (*key, *scope)
     hit: list[tuple[int, int, list[R.Mod], float]] | None = b.memo.get(key)
     if hit is not None:
         return hit
@@ -190,7 +192,7 @@ def _targets(
             continue
         if not touching and not b.sees(u, t):
             continue
-        out.append((c, *shot))
+        out.append((c, shot[0], shot[1], shot[2]))
     b.memo[key] = out
     return out
 
@@ -978,6 +980,10 @@ class MeleeStep(AutoStep):
 # -- unit effects (umpire.battle.effects) -------------------------------------------------
 
 
+EFFECT_MOD_KEYS: Final = {"fire": "fire_mod", "melee": "melee_mod", "charge": "charge_mod"}
+"""The unit effect that adds to each kind of roll."""
+
+
 def effect_mods(u: Unit, what: str, r: R.Rules) -> list[R.Mod]:
     """Modifiers that unit effects add to a ``fire``, ``melee``, ``charge`` or ``morale`` roll.
 
@@ -986,7 +992,7 @@ def effect_mods(u: Unit, what: str, r: R.Rules) -> list[R.Mod]:
     """
     out: list[R.Mod] = []
     why = u.extra.get("fx_why", {})
-    key = {"fire": "fire_mod", "melee": "melee_mod", "charge": "charge_mod"}.get(what)
+    key = EFFECT_MOD_KEYS.get(what)
     if key and fx(u, key):
         out.append(R.Mod(key, int(fx(u, key)), why.get(key, key), "unit effect"))
     if what == "melee" and fx(u, "extra_die"):
