@@ -96,12 +96,12 @@ class OddsAI:
         if moves:
             u = b.state.units[req.actor]
             gx, gy, stop = self.goal(b, req)
-            in_cover = b.setup.board.in_cover
+            board = b.setup.board
             hypot = math.hypot
             # the score of a place: near the goal's distance, in cover (written out: it
             # is the inner loop of every move decision)
             here = -abs(hypot(gx - u.x, gy - u.y) - stop)
-            if in_cover(u.x, u.y):
+            if board.in_cover(u.x, u.y):
                 here += 3.0
             here += 0.25  # holding wins ties: no move for nothing
             holds = False
@@ -113,7 +113,7 @@ class OddsAI:
             for k, c in enumerate(moves):
                 x, y = float(c.order[1]), float(c.order[2])
                 s = -abs(hypot(gx - x, gy - y) - stop)
-                if in_cover(x, y):
+                if board.in_cover(x, y):
                     s += 3.0
                 scored.append((s, k))
             scored.sort(key=_first_down)  # stable: the earlier of two equal moves first
