@@ -257,12 +257,19 @@ class CardDraw:
         self._card: list[tuple[str, bool, Step]] = []
         self._end: list[tuple[str, Step]] = []
         self._scopes: dict[str, frozenset[int]] = {}
+        self._head_phases: list[Phase] = []
+        self._end_phases: list[Phase] = []
+        self._card_phases: dict[tuple[int, str, str], Phase] = {}
 
     def bind(self, comp: Composition) -> None:
         """Build the steps once: the events' turn start, the shuffle, a card's steps, the end."""
         self._head = [*comp.hooks("turn_start"), ("shuffle", Auto(self.shuffle))]
         self._card = [("draw", False, Auto(self.draw)), *activation(comp, self.lad)]
         self._end = ending(comp)
+        a = self.order[0]
+        self._head_phases = [Phase(a, name, step) for name, step in self._head]
+        self._end_phases = [Phase(a, name, step) for name, step in self._end]
+        self._card_phases = {}
 
     def cards(self, b: Battle) -> dict[str, tuple[str, str, tuple[int, ...]]]:
         """The scenario's cards (kept per scenario object)."""
@@ -278,27 +285,33 @@ class CardDraw:
 
     def at(self, b: Battle, seq: int) -> Phase | None:
         """The phase at ``seq``, from the number of cards this turn and the card drawn."""
-        head = self._head
+        head = self._head_phases
         if seq < len(head):
-            name, step = head[seq]
-            return Phase(self.order[0], name, step)
+            return head[seq]
         seq -= len(head)
         deck = b.state.extra.get("cards", {})
         per = len(self._card)
         total = int(deck.get("total", 0))
         if seq < total * per:
-            name, by_other, step = self._card[seq % per]
-            card = deck.get("card", "")
-            if name == "draw":
-                return Phase(deck.get("drawer", self.order[0]), name, step)
-            side = deck.get("side", self.order[0])
-            if by_other:
-                return Phase(other(side), name, step)
-            return Phase(side, name, step, self.scope(b, card))
+            k = seq % per
+            name, by_other, step = self._card[k]
+            card = str(deck.get("card", ""))
+            who = str(deck.get("drawer" if name == "draw" else "side", self.order[0]))
+            # the same phase object each time it comes round (made once per card and side)
+            key = (k, who, card)
+            found = self._card_phases.get(key)
+            if found is None:
+                if name == "draw":
+                    found = Phase(who, name, step)
+                elif by_other:
+                    found = Phase(other(who), name, step)
+                else:
+                    found = Phase(who, name, step, self.scope(b, card))
+                self._card_phases[key] = found
+            return found
         seq -= total * per
-        if seq < len(self._end):
-            name, step = self._end[seq]
-            return Phase(self.order[0], name, step)
+        if seq < len(self._end_phases):
+            return self._end_phases[seq]
         return None
 
     def scope(self, b: Battle, card: str) -> frozenset[int]:
