@@ -77,6 +77,8 @@ class Battle:
         "_adj",
         "_boxes",
         "_dist",
+        "_gone",
+        "_gone_seen",
         "_los",
         "_seams",
         "_seen_ok",
@@ -130,6 +132,8 @@ class Battle:
         self._seen_ok: list[bool] = []
         self._los: dict[tuple[float, float, float, float], bool] = {}  # terrain only
         self._seams: dict[int, tuple[Any, Any, Any, Any]] = {}  # see seams()
+        self._gone = 0  # bumped by changed() for a unit off the table (see _advance)
+        self._gone_seen = -1  # _gone when the end of the battle was last checked
         self.memo: dict[Any, Any] = {}  # rule modules: answers valid until any change
         self.kept: dict[Any, Any] = {}  # rule modules: answers stamped with unit versions
         self.dirty()
@@ -235,7 +239,9 @@ class Battle:
         st = self.state
         st.pos = -1
         st.actors = []
-        end_check(self)
+        if self._gone != self._gone_seen:  # the break points read only who is left
+            self._gone_seen = self._gone
+            end_check(self)
         if st.over:
             return
         st.seq += 1
@@ -265,6 +271,7 @@ class Battle:
         self._seen_s = [-1] * (n * n)
         self._seen_ok = [False] * (n * n)
         self._adj = None
+        self._gone_seen = -1  # units may have left behind the battle's back
         self.memo.clear()
         self.kept.clear()  # the versions start again from 0
 
@@ -281,6 +288,8 @@ class Battle:
         this is cheap; the contact lists are kept exact at once (``u``'s pairs only).
         """
         i = u.i
+        if not u.alive:
+            self._gone += 1
         self._boxes[i] = None
         self.rad[i] = math.hypot(u.hw, u.hd)
         self._ver[i] += 1
