@@ -56,17 +56,22 @@ class OddsAI:
             return HOLD
         cx = sum(u.x for u in mine) / len(mine)
         cy = sum(u.y for u in mine) / len(mine)
-        ranked = sorted(
-            range(len(joins)),
-            key=lambda k: (
-                math.pow(float(joins[k].order[1]) - cx, 2.0)
-                + math.pow(float(joins[k].order[2]) - cy, 2.0)
-            ),
-        )
-        for k in ranked:  # sorted is stable: the earlier of two equal joins first
+        dists = [
+            math.pow(float(j.order[1]) - cx, 2.0) + math.pow(float(j.order[2]) - cy, 2.0)
+            for j in joins
+        ]
+        tried = [False] * len(joins)
+        while True:  # nearest first; the earlier of two equal joins first (a stable sort)
+            k = -1
+            low = 0.0
+            for m in range(len(joins)):
+                if not tried[m] and (k < 0 or dists[m] < low):
+                    k, low = m, dists[m]
+            if k < 0:
+                return HOLD
             if joins[k].legal():
                 return joins[k].order
-        return HOLD
+            tried[k] = True
 
     def fire(self, opts: list[Offer]) -> Order:
         """Fire at the highest expected loss; finishing a unit off counts half again."""
@@ -109,19 +114,28 @@ class OddsAI:
                 if c.kind == "hold" and c.legal():
                     holds = True
                     break
-            scored: list[tuple[float, int]] = []
-            for k, c in enumerate(moves):
+            n = len(moves)
+            scores: list[float] = []
+            for c in moves:
                 x, y = float(c.order[1]), float(c.order[2])
                 s = -abs(hypot(gx - x, gy - y) - stop)
                 if board.in_cover(x, y):
                     s += 3.0
-                scored.append((s, k))
-            scored.sort(key=_first_down)  # stable: the earlier of two equal moves first
-            for s, k in scored:
-                if s <= here and holds:
+                scores.append(s)
+            tried = [False] * n
+            while True:  # best first; the earlier of two equal moves first (a stable sort)
+                k = -1
+                top = 0.0
+                for m in range(n):
+                    if not tried[m] and (k < 0 or scores[m] > top):
+                        k, top = m, scores[m]
+                if k < 0:
+                    break
+                if top <= here and holds:
                     return HOLD  # no legal move left can beat holding
                 if moves[k].legal():
-                    return moves[k].order if s > here else HOLD
+                    return moves[k].order if top > here else HOLD
+                tried[k] = True
         legal = [c for c in opts if c.legal()]
         if not legal or any(c.kind == "hold" for c in legal):
             return HOLD
@@ -146,8 +160,3 @@ class OddsAI:
             return ux, uy, 0.0
         stop = 4.0 if u.type != "artillery" else 10.0
         return en.x, en.y, stop
-
-
-def _first_down(sk: tuple[float, int]) -> float:
-    """Sort key: the higher score first."""
-    return -sk[0]
