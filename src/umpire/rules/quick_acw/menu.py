@@ -46,10 +46,14 @@ def pct(p: float) -> str:
     return f"{100 * p:.0f}%"
 
 
-def shots(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list[R.Mod], float]]:
+def shots(
+    b: Battle, u: Unit, exact: bool = True, step: object = None
+) -> list[tuple[int, int, list[R.Mod], float]]:
     """The targets the current fire step allows ``u`` (``exact``: with every range measured,
-    else NaN where the band is settled without it, see ``steps.targets``)."""
-    step = b.phase().step
+    else NaN where the band is settled without it, see ``steps.targets``); ``step``: the
+    current step, when the caller has it."""
+    if step is None:
+        step = b.phase().step
     if isinstance(step, S.FireStep):
         return step.shots(b, u, exact=exact)
     return S.targets(b, u, exact)
@@ -61,7 +65,7 @@ def fire_offers(b: Battle, u: Unit) -> list[Offer]:
     us = b.state.units
     step = b.phase().step
     reaction = bool(getattr(step, "reaction", False))
-    for t, needed, mods, rng in shots(b, u, exact=False):
+    for t, needed, mods, rng in shots(b, u, False, step):
         v = us[t]
         if u.extra:
             mods = mods + S.fire_effects(b, u, v, reaction)

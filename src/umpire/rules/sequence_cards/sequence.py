@@ -289,14 +289,14 @@ class CardDraw:
         if seq < len(head):
             return head[seq]
         seq -= len(head)
-        deck = b.state.extra.get("cards", {})
+        deck: Any = b.state.extra.get("cards")
         per = len(self._card)
-        total = int(deck.get("total", 0))
+        total = int(deck.get("total", 0)) if deck else 0
         if seq < total * per:
             k = seq % per
             name, by_other, step = self._card[k]
-            card = str(deck.get("card", ""))
-            who = str(deck.get("drawer" if name == "draw" else "side", self.order[0]))
+            card: str = deck.get("card", "")
+            who: str = deck.get("drawer" if name == "draw" else "side", self.order[0])
             # the same phase object each time it comes round (made once per card and side)
             key = (k, who, card)
             found = self._card_phases.get(key)
