@@ -312,12 +312,14 @@ class Battle:
                 continue
             rv = rad[v.i]
             dx, dy = v.x - u.x, v.y - u.y
-            lim = max(ru + tol + rv, rv + tol + ru)
+            lim_u = ru + tol + rv  # the tests of touching_box, from each side
+            lim_v = rv + tol + ru
+            lim = lim_u if lim_u >= lim_v else lim_v
             if dx * dx + dy * dy > lim * lim * SURELY + 1e-12:  # geometry.surely_beyond
                 continue  # neither test below can pass
             d = hypot(dx, dy)
-            near_u = d <= ru + tol + rv  # the tests of touching_box, from each side
-            near_v = d <= rv + tol + ru
+            near_u = d <= lim_u
+            near_v = d <= lim_v
             if (near_u or near_v) and self.dist(i, v.i) <= tol:
                 if near_u:
                     adj[i].append(v.i)
