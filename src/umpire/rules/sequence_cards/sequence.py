@@ -205,6 +205,12 @@ class FiveStep(FixedTurn):
         a = spec.first or self.lad.first
         super().__init__((a, other(a)))
 
+    def at(self, b: Battle, seq: int) -> Phase | None:
+        """The phase at ``seq`` (``FixedTurn.at``, here so that the mypyc build compiles it:
+        the engine looks at the cursor several times per decision)."""
+        phases = self.phases
+        return phases[seq] if seq < len(phases) else None
+
     def bind(self, comp: Composition) -> None:
         """Build the turn's phases once."""
         a = self.order[0]
