@@ -39,6 +39,7 @@ HOT = [
     "umpire/battle/effects.py",
     "umpire/battle/run.py",
     "umpire/battle/menus.py",
+    "umpire/battle/setup.py",
     "umpire/board/geometry.py",
     "umpire/board/terrain.py",
     "umpire/ai/odds_ai.py",
@@ -61,7 +62,9 @@ HOT = [
     "umpire/rules/solo_events/events.py",
 ]
 """The modules compiled: where the pyinstrument profiles of the six shipped scenarios
-spend their time (benchmarks/RESULTS.md). Not ``umpire.battle.roles`` (rule modules
+spend their time (benchmarks/RESULTS.md); ``umpire.battle.setup`` since the third pass
+(the setup's fields are read in every move test: a compiled dataclass reads them natively).
+Not ``umpire.battle.roles`` (rule modules
 subclass its ``AutoStep`` and ``FixedTurn``, and an interpreted class cannot subclass a
 compiled one; compiling it and the role modules gained nothing measurable) nor
 ``umpire.dice.sources`` (the engine's context subclasses ``DiceSource``)."""

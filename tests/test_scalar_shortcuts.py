@@ -13,7 +13,11 @@ drifts from its rule fails here before it changes a battle:
 - seed 002 FIRE: the targets kept per firer-target pair (``Battle.kept``) against a fresh
   battle on the same state;
 - seed 003 XII.H/XIII: the charge odds kept per scenario (``Setup.kept``) against the
-  exact functions called afresh.
+  exact functions called afresh;
+- the third pass: the nearest enemy (squares first, the rules' ``** 2`` near a tie), the
+  move menu's charges (enemies sorted only when one is within reach), the sure-distance
+  rejects (``geometry.surely_beyond``), and seed 004's pass-through marks against plain
+  sampling of every path.
 """
 
 from __future__ import annotations
@@ -159,3 +163,103 @@ def test_003_charge_odds_kept_per_scenario_equal_the_exact_functions() -> None:
     """Seed 003 XII.H, XIII: the odds the menus read from ``Setup.kept`` are the exact ones."""
     assert run("stone_wall", ar_odds_check, seeds=2) > 20
     assert CHARGES_CHECKED[0] > 10
+
+
+def third_pass_checks(b: Battle, req: Request) -> None:
+    """The nearest enemy (squares first, the rules' ``** 2`` near a tie), the move menu's
+    charges (enemies sorted only when one is within reach) and the sure-distance rejects
+    answer as the plain computations."""
+    from umpire.board.geometry import surely_beyond
+    from umpire.rules.quick_acw import menu as M
+
+    if req.kind != "move":
+        return
+    u = b.state.units[req.actor]
+    enemies = [v for v in b.state.units if v.alive and v.side != u.side]
+    plain = min(enemies, key=lambda v: (v.x - u.x) ** 2 + (v.y - u.y) ** 2) if enemies else None
+    assert b.nearest_enemy(u) is plain
+    if u.type != "artillery" and b.status.move_limit(b, u) not in ("rally", "none"):
+        near = sorted(enemies, key=lambda v: ((v.x - u.x) ** 2 + (v.y - u.y) ** 2, v.i))
+        want = [("charge", v.i) for v, _ in S.charge_options(b, u, near[:8])]
+        assert [c.order for c in M.move_offers(b, u) if c.kind == "charge"] == want
+    for v in enemies:
+        dx, dy = v.x - u.x, v.y - u.y
+        for lim in (0.0, 1.0, 6.0, 12.0, math.hypot(dx, dy), math.hypot(dx, dy) * (1 - 1e-12)):
+            if surely_beyond(dx, dy, lim):
+                assert math.hypot(dx, dy) > lim
+
+
+@pytest.mark.parametrize("name", ["standard_five_step", "mcpherson_cards", "standard"])
+def test_third_pass_short_cuts_equal_the_plain_computations(name: str) -> None:
+    """Nearest enemy, the move menu's charges, sure-distance rejects (scalar third pass)."""
+    assert run(name, third_pass_checks, seeds=1) > 50
+
+
+def plain_crossing(b: Battle, side: str, step: float) -> None:
+    """Reading ``pass_through`` sampled plainly: every point of every path near enough."""
+    from umpire.battle.effects import set_fx
+    from umpire.board.geometry import local
+    from umpire.rules.sequence_cards import sequence as Q
+
+    foes = [v for v in b.state.units if v.alive and v.side != side]
+    arc = math.radians(b.geo["fire_arc_degrees"])
+    for u in Q._mine(b, side):
+        start = u.extra.pop("from", None)
+        if start is None:
+            continue
+        x0, y0 = float(start[0]), float(start[1])
+        dist = math.hypot(u.x - x0, u.y - y0)
+        if dist < 1e-9:
+            continue
+        if Q.rifles(b, u.i):
+            set_fx(u, "no_fire", b.state.turn, Q.RIFLES)
+        n = max(1, math.ceil(dist / step))
+        crossed = []
+        for v in foes:
+            r = b.comp.combat.reach(b, v)
+            if r <= 0:
+                continue
+            for k in range(n + 1):
+                px = x0 + (u.x - x0) * k / n
+                py = y0 + (u.y - y0) * k / n
+                if math.hypot(px - v.x, py - v.y) > r + v.hd + u.hd:
+                    continue
+                fwd, lat = local(v.x, v.y, v.theta, px, py)
+                if fwd > 0 and math.atan2(abs(lat), fwd) <= arc:
+                    crossed.append(v.i)
+                    break
+        if crossed:
+            u.extra["crossed"] = crossed
+
+
+@pytest.mark.parametrize("name", ["standard_five_step", "mcpherson_cards"])
+def test_crossing_marks_what_plain_sampling_marks(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seed 004 pass-through: the path rejects (reach, behind the front, beside the arc)
+    mark the same fields crossed as sampling every point."""
+    from umpire.rules.sequence_cards import sequence as Q
+
+    if not str(Q.__file__).endswith(".py"):
+        pytest.skip("the mypyc build calls crossing natively: it cannot be patched")
+    fast = Q.crossing
+    compared = [0, 0]
+
+    def both(b: Battle, side: str, step: float) -> None:
+        saved = {u.i: dict(u.extra) for u in b.state.units}
+        plain_crossing(b, side, step)
+        want = {u.i: u.extra.get("crossed") for u in b.state.units}
+        for u in b.state.units:
+            u.extra.clear()
+            u.extra.update(saved[u.i])
+        fast(b, side, step)
+        assert {u.i: u.extra.get("crossed") for u in b.state.units} == want
+        compared[0] += 1
+        compared[1] += sum(1 for marks in want.values() if marks)
+
+    monkeypatch.setattr(Q, "crossing", both)
+    scen = load_scenario(name)
+    pols = {"union": make_policy("ai"), "confederate": make_policy("ai")}
+    for seed in range(3):
+        play(scen, seed, pols)
+    assert compared[0] > 10 and compared[1] > 10

@@ -56,14 +56,22 @@ class OddsAI:
             return HOLD
         cx = sum(u.x for u in mine) / len(mine)
         cy = sum(u.y for u in mine) / len(mine)
-        ranked = sorted(
-            range(len(joins)),
-            key=lambda k: (joins[k].order[1] - cx) ** 2 + (joins[k].order[2] - cy) ** 2,
-        )
-        for k in ranked:  # sorted is stable: the earlier of two equal joins first
+        dists = [
+            math.pow(float(j.order[1]) - cx, 2.0) + math.pow(float(j.order[2]) - cy, 2.0)
+            for j in joins
+        ]
+        tried = [False] * len(joins)
+        while True:  # nearest first; the earlier of two equal joins first (a stable sort)
+            k = -1
+            low = 0.0
+            for m in range(len(joins)):
+                if not tried[m] and (k < 0 or dists[m] < low):
+                    k, low = m, dists[m]
+            if k < 0:
+                return HOLD
             if joins[k].legal():
                 return joins[k].order
-        return HOLD
+            tried[k] = True
 
     def fire(self, opts: list[Offer]) -> Order:
         """Fire at the highest expected loss; finishing a unit off counts half again."""
@@ -94,26 +102,40 @@ class OddsAI:
             u = b.state.units[req.actor]
             gx, gy, stop = self.goal(b, req)
             board = b.setup.board
-
-            def score(x: float, y: float) -> float:
-                s = -abs(math.hypot(gx - x, gy - y) - stop)
-                if board.in_cover(x, y):
-                    s += 3.0
-                return s
-
-            here = score(u.x, u.y) + 0.25  # holding wins ties: no move for nothing
+            hypot = math.hypot
+            # the score of a place: near the goal's distance, in cover (written out: it
+            # is the inner loop of every move decision)
+            here = -abs(hypot(gx - u.x, gy - u.y) - stop)
+            if board.in_cover(u.x, u.y):
+                here += 3.0
+            here += 0.25  # holding wins ties: no move for nothing
             holds = False
             for c in reversed(opts):  # the menus put holding last
                 if c.kind == "hold" and c.legal():
                     holds = True
                     break
-            scored = [(score(float(c.order[1]), float(c.order[2])), k) for k, c in enumerate(moves)]
-            scored.sort(key=lambda sk: -sk[0])  # stable: the earlier of two equal moves first
-            for s, k in scored:
-                if s <= here and holds:
+            n = len(moves)
+            scores: list[float] = []
+            for c in moves:
+                x, y = float(c.order[1]), float(c.order[2])
+                s = -abs(hypot(gx - x, gy - y) - stop)
+                if board.in_cover(x, y):
+                    s += 3.0
+                scores.append(s)
+            tried = [False] * n
+            while True:  # best first; the earlier of two equal moves first (a stable sort)
+                k = -1
+                top = 0.0
+                for m in range(n):
+                    if not tried[m] and (k < 0 or scores[m] > top):
+                        k, top = m, scores[m]
+                if k < 0:
+                    break
+                if top <= here and holds:
                     return HOLD  # no legal move left can beat holding
                 if moves[k].legal():
-                    return moves[k].order if s > here else HOLD
+                    return moves[k].order if top > here else HOLD
+                tried[k] = True
         legal = [c for c in opts if c.legal()]
         if not legal or any(c.kind == "hold" for c in legal):
             return HOLD
@@ -122,13 +144,19 @@ class OddsAI:
     def goal(self, b: Battle, req: Request) -> tuple[float, float, float]:
         """(x, y, distance to keep): the nearest enemy to attack, or an objective to hold."""
         u = b.state.units[req.actor]
+        ux, uy = u.x, u.y
         posture = b.setup.posture.get(u.side, "attack")
         if posture == "defend" and b.setup.objectives:
-            ob = min(b.setup.objectives, key=lambda o: (o.x - u.x) ** 2 + (o.y - u.y) ** 2)
+            ob = None
+            best = math.inf
+            for o in b.setup.objectives:  # the first nearest, as min() gives
+                d = math.pow(o.x - ux, 2.0) + math.pow(o.y - uy, 2.0)  # = ** 2 (native)
+                if ob is None or d < best:
+                    ob, best = o, d
+            assert ob is not None
             return ob.x, ob.y, 0.0
-        enemies = [v for v in b.state.units if v.alive and v.side != u.side]
-        if not enemies:
-            return u.x, u.y, 0.0
-        en = min(enemies, key=lambda v: (v.x - u.x) ** 2 + (v.y - u.y) ** 2)
+        en = b.nearest_enemy(u)  # the first nearest by (dx ** 2 + dy ** 2), as min() gives
+        if en is None:
+            return ux, uy, 0.0
         stop = 4.0 if u.type != "artillery" else 10.0
         return en.x, en.y, stop

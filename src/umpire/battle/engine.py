@@ -18,19 +18,20 @@ from __future__ import annotations
 import math
 from bisect import insort
 from collections.abc import Iterator, Sequence
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from umpire.battle.roles import Order, Phase, Request, Step
 from umpire.battle.setup import Setup
 from umpire.battle.state import State, Unit
 from umpire.battle.victory import end_check, final
 from umpire.board.geometry import (
+    SURELY,
     Box,
-    box_corners,
     box_distance,
     box_overlap,
     corners,
     local,
+    overlap_at,
     segment_hits_box,
 )
 from umpire.errors import IllegalActionError
@@ -64,6 +65,10 @@ class Recorder:
 
 SIDES = ("confederate", "union")
 
+NEAR_TIE: Final = 1.000000000001  # 1 + 1e-12 (a literal: the mypyc build inlines it)
+"""How far above the best ``dx * dx + dy * dy`` a squared distance may still tie it when
+summed as ``dx ** 2 + dy ** 2`` (the two differ by a few ulps): see ``nearest_enemy``."""
+
 
 class Battle:
     """A battle in progress: setup, state, composition, dice and (optionally) a narrative."""
@@ -72,8 +77,13 @@ class Battle:
         "_adj",
         "_boxes",
         "_dist",
+        "_gone",
+        "_gone_seen",
         "_los",
-        "_seen",
+        "_seams",
+        "_seen_ok",
+        "_seen_s",
+        "_seen_t",
         "_sver",
         "_ver",
         "comp",
@@ -115,8 +125,15 @@ class Battle:
         self._sver: dict[str, int] = {}  # per side: bumped when any of its units changes
         self._dist: dict[tuple[int, int], tuple[int, int, float]] = {}
         self._adj: list[list[int]] | None = None  # who touches whom, kept exact
-        self._seen: dict[tuple[int, int], tuple[tuple[int, int], bool]] = {}
+        # sight lines per (firer, target) pair, flat (firer * units + target): the stamp
+        # (target's version, firer's side's version) it was worked out at, and the answer
+        self._seen_t: list[int] = []
+        self._seen_s: list[int] = []
+        self._seen_ok: list[bool] = []
         self._los: dict[tuple[float, float, float, float], bool] = {}  # terrain only
+        self._seams: dict[int, tuple[Any, Any, Any, Any]] = {}  # see seams()
+        self._gone = 0  # bumped by changed() for a unit off the table (see _advance)
+        self._gone_seen = -1  # _gone when the end of the battle was last checked
         self.memo: dict[Any, Any] = {}  # rule modules: answers valid until any change
         self.kept: dict[Any, Any] = {}  # rule modules: answers stamped with unit versions
         self.dirty()
@@ -178,10 +195,25 @@ class Battle:
             while st.pos < len(st.actors) and not step.eligible(self, st.actors[st.pos]):
                 st.pos += 1
             if st.pos < len(st.actors):
-                who = getattr(step, "who", None)
+                who = self.seams(step)[1]
                 return Request(step.kind, who(self, side) if who else side, st.actors[st.pos], name)
             self._advance()
         return None
+
+    def seams(self, step: Step) -> tuple[Any, Any, Any, Any]:
+        """(step, its ``who``, ``options``, ``offers``): the optional seams a step may give
+        (``umpire.battle.roles.ChoosingStep``), each None when it has none. Looked up once
+        per step and battle: asking an object for a missing attribute raises and catches
+        an error, at every decision."""
+        hit = self._seams.get(id(step))
+        if hit is None or hit[0] is not step:
+            hit = self._seams[id(step)] = (
+                step,
+                getattr(step, "who", None),
+                getattr(step, "options", None),
+                getattr(step, "offers", None),
+            )
+        return hit
 
     def in_scope(self, kind: str, actors: list[int], units: frozenset[int]) -> list[int]:
         """The actors a scoped phase keeps: its units, or the leaders of its units."""
@@ -197,7 +229,7 @@ class Battle:
         side, _name, step = self.current()
         if st.pos < 0 or st.pos >= len(st.actors) or st.actors[st.pos] != req.actor:
             raise IllegalActionError("that decision is not the one pending")
-        who = getattr(step, "who", None)
+        who = self.seams(step)[1]
         if who is not None:
             side = who(self, side)
         step.apply(self, side, req.actor, tuple(order))
@@ -207,7 +239,9 @@ class Battle:
         st = self.state
         st.pos = -1
         st.actors = []
-        end_check(self)
+        if self._gone != self._gone_seen:  # the break points read only who is left
+            self._gone_seen = self._gone
+            end_check(self)
         if st.over:
             return
         st.seq += 1
@@ -233,8 +267,11 @@ class Battle:
         self._ver = [0] * n
         self._sver = dict.fromkeys(SIDES, 0)
         self._dist = {}
-        self._seen = {}
+        self._seen_t = [-1] * (n * n)
+        self._seen_s = [-1] * (n * n)
+        self._seen_ok = [False] * (n * n)
         self._adj = None
+        self._gone_seen = -1  # units may have left behind the battle's back
         self.memo.clear()
         self.kept.clear()  # the versions start again from 0
 
@@ -251,6 +288,8 @@ class Battle:
         this is cheap; the contact lists are kept exact at once (``u``'s pairs only).
         """
         i = u.i
+        if not u.alive:
+            self._gone += 1
         self._boxes[i] = None
         self.rad[i] = math.hypot(u.hw, u.hd)
         self._ver[i] += 1
@@ -272,9 +311,15 @@ class Battle:
             if not v.alive or v.side == u.side:
                 continue
             rv = rad[v.i]
-            d = hypot(v.x - u.x, v.y - u.y)
-            near_u = d <= ru + tol + rv  # the tests of touching_box, from each side
-            near_v = d <= rv + tol + ru
+            dx, dy = v.x - u.x, v.y - u.y
+            lim_u = ru + tol + rv  # the tests of touching_box, from each side
+            lim_v = rv + tol + ru
+            lim = lim_u if lim_u >= lim_v else lim_v
+            if dx * dx + dy * dy > lim * lim * SURELY + 1e-12:  # geometry.surely_beyond
+                continue  # neither test below can pass
+            d = hypot(dx, dy)
+            near_u = d <= lim_u
+            near_v = d <= lim_v
             if (near_u or near_v) and self.dist(i, v.i) <= tol:
                 if near_u:
                     adj[i].append(v.i)
@@ -306,13 +351,20 @@ class Battle:
         return d
 
     def nearest_enemy(self, u: Unit) -> Unit | None:
-        """The living enemy whose centre is nearest ``u``'s centre (the first on a tie)."""
-        best, bd = None, math.inf
+        """The living enemy whose centre is nearest ``u``'s centre (the first on a tie).
+
+        Nearest by ``dx ** 2 + dy ** 2`` (the rules' own sum): worked out only for a unit
+        whose ``dx * dx + dy * dy`` (cheaper, a few ulps away) comes within a margin of the
+        best so far; one further off cannot be nearer, nor tie."""
+        best, bd, bq = None, math.inf, math.inf
+        ux, uy, side = u.x, u.y, u.side
         for v in self.state.units:
-            if v.alive and v.side != u.side:
-                d = (v.x - u.x) ** 2 + (v.y - u.y) ** 2
-                if d < bd:
-                    best, bd = v, d
+            if v.alive and v.side != side:
+                dx, dy = v.x - ux, v.y - uy
+                if dx * dx + dy * dy <= bq * NEAR_TIE:
+                    d = math.pow(dx, 2.0) + math.pow(dy, 2.0)  # = dx ** 2 (native)
+                    if d < bd:
+                        best, bd, bq = v, d, dx * dx + dy * dy
         return best
 
     def alive(self, side: str | None = None) -> list[Unit]:
@@ -346,10 +398,14 @@ class Battle:
         rad = self.rad
         out = []
         for v in self.state.units:
+            if not v.alive or v.side == u.side:
+                continue
+            dx, dy = v.x - x, v.y - y
+            lim = reach + rad[v.i]
+            if dx * dx + dy * dy > lim * lim * SURELY + 1e-12:  # geometry.surely_beyond
+                continue
             if (
-                v.alive
-                and v.side != u.side
-                and hypot(v.x - x, v.y - y) <= reach + rad[v.i]
+                hypot(dx, dy) <= lim
                 and (self.dist(u.i, v.i) if cached else box_distance(b, self.box(v))) <= tol
             ):
                 out.append(v.i)
@@ -364,11 +420,11 @@ class Battle:
 
     def sees(self, u: Unit, t: Unit) -> bool:
         """Line of sight from ``u`` to ``t``: terrain, then friendly bases; cached."""
-        key = (u.i, t.i)
-        stamp = (self._ver[t.i], self._sver[u.side])
-        hit = self._seen.get(key)
-        if hit is not None and hit[0] == stamp:
-            return hit[1]
+        k = u.i * len(self._ver) + t.i
+        vt = self._ver[t.i]
+        vs = self._sver[u.side]
+        if self._seen_t[k] == vt and self._seen_s[k] == vs:
+            return self._seen_ok[k]
         x0, y0, x1, y1 = u.x, u.y, t.x, t.y
         line = (x0, y0, x1, y1)
         ok = self._los.get(line)
@@ -387,7 +443,9 @@ class Battle:
                 if segment_hits_box(x0, y0, x1, y1, self.box(v)):
                     ok = False
                     break
-        self._seen[key] = (stamp, ok)
+        self._seen_t[k] = vt
+        self._seen_s[k] = vs
+        self._seen_ok[k] = ok
         return ok
 
     def sight(self, u: Unit, targets: Sequence[int]) -> list[bool]:
@@ -406,13 +464,24 @@ class Battle:
         ignore: Sequence[int] = (),
     ) -> bool:
         """Is a base at (x, y, theta) free of every other living base, and on the table?"""
-        b = (x, y, math.cos(theta), math.sin(theta), hw, hd)
+        c, s = math.cos(theta), math.sin(theta)
         board = self.setup.board
         w, h = board.width, board.height
-        cs = box_corners(b)
-        for k in range(0, 8, 2):
-            if not (0 <= cs[k] <= w and 0 <= cs[k + 1] <= h):
-                return False
+        # the corners as geometry.box_corners makes them, each on the table
+        fx, fy = c * hd, s * hd
+        lx, ly = -s * hw, c * hw
+        ax, ay, bx, by = x + fx, y + fy, x - fx, y - fy
+        if not (
+            0 <= ax + lx <= w
+            and 0 <= ay + ly <= h
+            and 0 <= ax - lx <= w
+            and 0 <= ay - ly <= h
+            and 0 <= bx - lx <= w
+            and 0 <= by - ly <= h
+            and 0 <= bx + lx <= w
+            and 0 <= by + ly <= h
+        ):
+            return False
         # _overlapping's loop written out (the hot path of every move tested)
         reach = math.hypot(hw, hd) + 1e-6
         rad = self.rad
@@ -429,7 +498,7 @@ class Battle:
             bv = boxes[vi]
             if bv is None:
                 bv = self.box(v)
-            if box_overlap(b, bv):
+            if overlap_at(x, y, c, s, hw, hd, bv):
                 return False
         return True
 

@@ -1,15 +1,20 @@
 """Menus: the legal orders offered for a decision (``Choice``) and the candidates behind
 them (``Offer``), whose legality and words are worked out only when asked.
 
-They live apart from ``umpire.battle.roles`` (which re-exports them) so that the optional
-mypyc build (``benchmarks/build_mypyc.py``) can compile them: the generic AI makes and reads
-thousands of offers per battle.
+They live apart from ``umpire.battle.roles`` (which re-exports them, with the seams that
+ask for them: ``offered``, ``offers``, ``combat_offers``) so that the optional mypyc build
+(``benchmarks/build_mypyc.py``) can compile them: the generic AI makes and reads thousands
+of offers per battle.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from umpire.battle.engine import Battle
+    from umpire.battle.roles import Request
 
 Order = tuple[Any, ...]
 """A decision: ``("hold",)``, ``("move", x, y, theta, change)``, ``("charge", t)``,
@@ -65,11 +70,57 @@ class Offer:
         """Is the order legal? (Tested once, on the first call.)"""
         ok = self._ok
         if ok is None:
-            assert self._test is not None
-            ok = self._ok = self._test()
+            ok = self._ok = self.test()
         return ok
+
+    def test(self) -> bool:
+        """The legality test itself (:meth:`legal` runs it once). A module's own kind of
+        offer may override it and :meth:`words` instead of passing functions: a menu
+        makes many offers, most never asked."""
+        assert self._test is not None
+        return self._test()
+
+    def words(self) -> str:
+        """The order in words (made now)."""
+        text = self._text
+        return text if isinstance(text, str) else text()
 
     def choice(self) -> Choice:
         """The offer as a menu line (its words made now)."""
-        text = self._text
-        return Choice(self.order, text if isinstance(text, str) else text(), self.kind, self.odds)
+        return Choice(self.order, self.words(), self.kind, self.odds)
+
+
+def offered(b: Battle, req: Request) -> list[Choice]:
+    """The choices for a pending request: the step's own, else the combat role's."""
+    own = b.seams(b.phase().step)[2]
+    if own is not None:
+        found: list[Choice] = own(b, req)
+        return found
+    return b.comp.combat.options(b, req)
+
+
+def choices(found: Sequence[Offer]) -> list[Choice]:
+    """The legal offers as choices, in order (what a role's ``options`` returns)."""
+    return [o.choice() for o in found if o.legal()]
+
+
+def offers(b: Battle, req: Request) -> list[Offer]:
+    """The same menu as :func:`offered`, as offers: the step's or combat role's own ``offers``
+    when it gives them (an optional seam), else its ``options`` wrapped (all legal)."""
+    _, _, own, lazy = b.seams(b.phase().step)
+    if own is not None:
+        if lazy is not None:
+            mine: list[Offer] = lazy(b, req)
+            return mine
+        return [Offer.of(c) for c in offered(b, req)]
+    return combat_offers(b, req)
+
+
+def combat_offers(b: Battle, req: Request) -> list[Offer]:
+    """The combat role's menu for ``req`` as offers: its own ``offers`` when it gives them,
+    else its ``options`` wrapped (another role asking "could this unit charge?")."""
+    lazy = getattr(b.comp.combat, "offers", None)
+    if lazy is not None:
+        theirs: list[Offer] = lazy(b, req)
+        return theirs
+    return [Offer.of(c) for c in b.comp.combat.options(b, req)]

@@ -14,13 +14,17 @@ protocols only; a module's internals stay behind them (held by import-linter).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from umpire.battle.menus import Choice as Choice
 from umpire.battle.menus import Offer as Offer
 from umpire.battle.menus import Order as Order
+from umpire.battle.menus import choices as choices
+from umpire.battle.menus import combat_offers as combat_offers
+from umpire.battle.menus import offered as offered
+from umpire.battle.menus import offers as offers
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
@@ -106,44 +110,6 @@ class ChoosingStep(Step, Protocol):
     def who(self, b: Battle, side: str) -> str:
         """The side that decides now."""
         ...
-
-
-def offered(b: Battle, req: Request) -> list[Choice]:
-    """The choices for a pending request: the step's own, else the combat role's."""
-    step = b.phase().step
-    own = getattr(step, "options", None)
-    if own is not None:
-        found: list[Choice] = own(b, req)
-        return found
-    return b.comp.combat.options(b, req)
-
-
-def choices(found: Sequence[Offer]) -> list[Choice]:
-    """The legal offers as choices, in order (what a role's ``options`` returns)."""
-    return [o.choice() for o in found if o.legal()]
-
-
-def offers(b: Battle, req: Request) -> list[Offer]:
-    """The same menu as :func:`offered`, as offers: the step's or combat role's own ``offers``
-    when it gives them (an optional seam), else its ``options`` wrapped (all legal)."""
-    step = b.phase().step
-    if getattr(step, "options", None) is not None:
-        lazy = getattr(step, "offers", None)
-        if lazy is not None:
-            mine: list[Offer] = lazy(b, req)
-            return mine
-        return [Offer.of(c) for c in offered(b, req)]
-    return combat_offers(b, req)
-
-
-def combat_offers(b: Battle, req: Request) -> list[Offer]:
-    """The combat role's menu for ``req`` as offers: its own ``offers`` when it gives them,
-    else its ``options`` wrapped (another role asking "could this unit charge?")."""
-    lazy = getattr(b.comp.combat, "offers", None)
-    if lazy is not None:
-        theirs: list[Offer] = lazy(b, req)
-        return theirs
-    return [Offer.of(c) for c in b.comp.combat.options(b, req)]
 
 
 class Phase(NamedTuple):

@@ -26,13 +26,18 @@ def is_broken(units0: int, removed: int, fraction: float) -> bool:
 
 def broken_sides(b: Battle) -> list[str]:
     """The sides past their break point now (default ``victory``)."""
-    alive_of = dict.fromkeys(SIDES, 0)  # one pass over the units (asked at every step)
+    first, second = SIDES  # one pass over the units, two counts (asked at every step)
+    alive_first = alive_second = 0
     for u in b.state.units:
-        if u.alive and u.side in alive_of:
-            alive_of[u.side] += 1
+        if u.alive:
+            side = u.side
+            if side == first:
+                alive_first += 1
+            elif side == second:
+                alive_second += 1
     out = []
     for side in SIDES:
-        alive = alive_of[side]
+        alive = alive_first if side == first else alive_second
         n0 = b.setup.units0[side]
         if is_broken(n0, n0 - alive, b.setup.break_fraction[side]):
             out.append(side)

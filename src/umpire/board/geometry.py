@@ -10,7 +10,7 @@ Shapely is used to cross-check these functions in tests, never in the inner loop
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -184,6 +184,16 @@ def local(x: float, y: float, theta: float, px: float, py: float) -> tuple[float
     return dx * c + dy * s, -dx * s + dy * c
 
 
+SURELY: Final = 1.000000001  # 1 + 1e-9 (a literal: the mypyc build inlines it)
+"""The relative margin of :func:`surely_beyond` (far above the rounding of either side)."""
+
+
+def surely_beyond(dx: float, dy: float, lim: float) -> bool:
+    """Is ``hypot(dx, dy) > lim`` for certain? Told from the squares (no call), with a
+    margin far above rounding: True settles it, False says nothing (ask ``hypot``)."""
+    return dx * dx + dy * dy > lim * lim * SURELY + 1e-12
+
+
 def angle_to(x: float, y: float, tx: float, ty: float) -> float:
     """The facing angle that points from (x, y) at (tx, ty)."""
     return math.atan2(ty - y, tx - x)
@@ -232,7 +242,13 @@ def box_corners(b: Box) -> tuple[float, float, float, float, float, float, float
 
 def box_overlap(a: Box, b: Box, tol: float = 1e-6) -> bool:
     """Separating-axis test of two bases (as :func:`overlaps`)."""
-    x, y, c, s, hw, hd = a
+    return overlap_at(a[0], a[1], a[2], a[3], a[4], a[5], b, tol)
+
+
+def overlap_at(
+    x: float, y: float, c: float, s: float, hw: float, hd: float, b: Box, tol: float = 1e-6
+) -> bool:
+    """:func:`box_overlap` of the base (x, y, c, s, hw, hd) and ``b`` (no tuple made)."""
     ox, oy, oc, os_, ohw, ohd = b
     dx, dy = ox - x, oy - y
     if (
@@ -278,27 +294,43 @@ def box_distance(a: Box, b: Box) -> float:
     """Nearest-point distance of two bases, 0 if they overlap (as :func:`distances`).
 
     The least of the corner-to-edge distances both ways, as the vectorised version
-    computes them; corners are tried nearest the other base first, and a corner whose
-    distance to the other's centre, less its radius, already exceeds the best found
-    (with a margin far above rounding) is skipped: it cannot hold the minimum, so the
-    result is the same float. sqrt of the least square is the least sqrt (sqrt is
-    correctly rounded, hence monotonic).
+    computes them; the corner of each base nearest the other's centre is tried first, and
+    a corner whose distance to the other's centre, less its radius, already exceeds the
+    best found (with a margin far above rounding, told from the squares) is skipped: it
+    cannot hold the minimum, so the result is the same float (a least value does not
+    depend on the order it is found in). sqrt of the least square is the least sqrt (sqrt
+    is correctly rounded, hence monotonic).
     """
     if box_overlap(a, b, 0.0):
         return 0.0
     pa, pb = box_corners(a), box_corners(b)
-    hypot = math.hypot
     ax, ay, bx, by = a[0], a[1], b[0], b[1]
-    ra, rb = hypot(a[4], a[5]), hypot(b[4], b[5])
-    cand = [(hypot(pa[n] - bx, pa[n + 1] - by) - rb, pa[n], pa[n + 1], 1) for n in (0, 2, 4, 6)]
-    cand += [(hypot(pb[n] - ax, pb[n + 1] - ay) - ra, pb[n], pb[n + 1], 0) for n in (0, 2, 4, 6)]
-    cand.sort()
-    best = math.inf
-    for low, px, py, other in cand:
-        if low > math.sqrt(best) + 1e-9:
-            break
-        best = _point_to_edges(px, py, pb if other else pa, best)
+    ra, rb = math.hypot(a[4], a[5]), math.hypot(b[4], b[5])
+    na = _nearest_corner(pa, bx, by)
+    nb = _nearest_corner(pb, ax, ay)
+    best = _point_to_edges(pa[na], pa[na + 1], pb, math.inf)
+    best = _point_to_edges(pb[nb], pb[nb + 1], pa, best)
+    for n in range(0, 8, 2):
+        if n != na:
+            px, py = pa[n], pa[n + 1]
+            if not surely_beyond(px - bx, py - by, math.sqrt(best) + rb + 1e-9):
+                best = _point_to_edges(px, py, pb, best)
+        if n != nb:
+            px, py = pb[n], pb[n + 1]
+            if not surely_beyond(px - ax, py - ay, math.sqrt(best) + ra + 1e-9):
+                best = _point_to_edges(px, py, pa, best)
     return math.sqrt(best)
+
+
+def _nearest_corner(q: tuple[float, ...], x: float, y: float) -> int:
+    """The index (0, 2, 4 or 6) of the corner of ``q`` nearest (x, y) (the first on a tie)."""
+    best, found = math.inf, 0
+    for k in range(0, 8, 2):
+        dx, dy = q[k] - x, q[k + 1] - y
+        d = dx * dx + dy * dy
+        if d < best:
+            best, found = d, k
+    return found
 
 
 def segment_hits_box(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from heapq import heapify, heappop, heappush
+from typing import Final
 
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.state import Unit
@@ -23,6 +23,11 @@ from umpire.rules.quick_acw.odds import charge_favourable, expected_stands
 
 CHARGE_THRESHOLD = 0.5
 """Charge when P(the enemy is driven off) exceeds this (exact odds)."""
+
+OFFSETS: Final = (0.0, 0.5, -0.5, 1.0, -1.0)
+"""The directions a move is tried in: off the line to the goal (radians), in order."""
+FRACTIONS: Final = (1.0, 0.5)
+"""A full move and half of one."""
 
 
 def charge_chance(b: Battle, u: Unit, t: Unit, flank: bool) -> float:
@@ -54,7 +59,7 @@ class ScriptedAI:
             return ("hold",)
         cx = sum(u.x for u in mine) / len(mine)
         cy = sum(u.y for u in mine) / len(mine)
-        best = min(mine, key=lambda u: (u.x - cx) ** 2 + (u.y - cy) ** 2)
+        best = min(mine, key=lambda u: math.pow(u.x - cx, 2.0) + math.pow(u.y - cy, 2.0))
         if math.hypot(best.x - ld.x, best.y - ld.y) <= b.r.movement["leader"].open * 0.5:
             return ("leader", best.x, best.y, best.i)
         return ("hold",)
@@ -100,7 +105,10 @@ class ScriptedAI:
     def _goal(self, b: Battle, u: Unit, en: Unit, posture: str) -> tuple[float, float, float]:
         """(x, y, stop distance): where to head and how close to get."""
         if posture == "defend" and b.setup.objectives:
-            ob = min(b.setup.objectives, key=lambda o: (o.x - u.x) ** 2 + (o.y - u.y) ** 2)
+            ob = min(
+                b.setup.objectives,
+                key=lambda o: math.pow(o.x - u.x, 2.0) + math.pow(o.y - u.y, 2.0),
+            )
             if math.hypot(ob.x - u.x, ob.y - u.y) > ob.radius:
                 return ob.x, ob.y, ob.radius * 0.5
             return u.x, u.y, 0.0
@@ -123,16 +131,20 @@ class ScriptedAI:
         # candidate's score is known up to that penalty, so the best four come out of
         # a best-first pick that only tests the candidates that could still be picked.
         # The order is the stable sort by score the plain version would give.
-        pts: list[tuple[float, float]] = []
+        xs: list[float] = []
+        ys: list[float] = []
         clear: list[float] = []  # the score if the path is not rough
         rough: list[float] = []  # the score if it is
-        for off in (0.0, 0.5, -0.5, 1.0, -1.0):
-            for frac in (1.0, 0.5):
+        for i in range(len(OFFSETS)):
+            off = OFFSETS[i]
+            c, s = math.cos(base + off), math.sin(base + off)
+            for j in range(len(FRACTIONS)):
+                frac = FRACTIONS[j]
                 step = want * frac
                 if step <= 1e-6 and (off or frac < 1):
                     continue
-                x = u.x + math.cos(base + off) * step
-                y = u.y + math.sin(base + off) * step
+                x = u.x + c * step
+                y = u.y + s * step
                 score = -math.hypot(gx - x, gy - y)
                 if board.in_cover(x, y):
                     score += 3.0
@@ -140,20 +152,33 @@ class ScriptedAI:
                 if ld is not None and ld.alive and math.hypot(ld.x - x, ld.y - y) > ld.radius:
                     score -= 4.0
                     worse -= 4.0
-                pts.append((x, y))
+                xs.append(x)
+                ys.append(y)
                 clear.append(score)
                 rough.append(worse)
-        heap = [(-score, k, False) for k, score in enumerate(clear)]  # (-score, order, known)
-        heapify(heap)
-        out: list[tuple[float, float, float, float, str]] = []
-        while heap and len(out) < 4:
-            neg, k, known = heappop(heap)
-            x, y = pts[k]
-            if not known and (board.is_rough(x, y) or board.path_rough(u.x, u.y, x, y)):
-                heappush(heap, (-rough[k], k, True))  # its real score; look again
+        # best first: the highest score so far (the earlier candidate on a tie, as a heap
+        # of (-score, order) pops them); a rough path's real score is put back and the
+        # pick made again
+        n = len(clear)
+        now = list(clear)
+        known = [False] * n
+        taken = [False] * n
+        res: list[tuple[float, float, float, str]] = []
+        while len(res) < 4:
+            k = -1
+            top = 0.0
+            for m in range(n):
+                if not taken[m] and (k < 0 or now[m] > top):
+                    k, top = m, now[m]
+            if k < 0:
+                break
+            x, y = xs[k], ys[k]
+            if not known[k] and (board.is_rough(x, y) or board.path_rough(u.x, u.y, x, y)):
+                now[k] = rough[k]  # its real score; look again
+                known[k] = True
                 continue
-            out.append((-neg, x, y, face, change))
-        res = [(x, y, th, ch) for _, x, y, th, ch in out[:4]]
+            taken[k] = True
+            res.append((x, y, face, change))
         res.append((u.x, u.y, face, change))
         res.append((u.x, u.y, face, ""))
         return res

@@ -10,12 +10,13 @@ place); any other legal move can still be typed as coordinates.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from functools import cache, partial
+from functools import cache
 from typing import TYPE_CHECKING
 
 from umpire.battle.effects import fx
+from umpire.battle.engine import NEAR_TIE
 from umpire.battle.roles import Choice, Offer, Order, Request, choices
+from umpire.board.geometry import SURELY
 from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw import steps as S
@@ -45,10 +46,14 @@ def pct(p: float) -> str:
     return f"{100 * p:.0f}%"
 
 
-def shots(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list[R.Mod], float]]:
+def shots(
+    b: Battle, u: Unit, exact: bool = True, step: object = None
+) -> list[tuple[int, int, list[R.Mod], float]]:
     """The targets the current fire step allows ``u`` (``exact``: with every range measured,
-    else NaN where the band is settled without it, see ``steps.targets``)."""
-    step = b.phase().step
+    else NaN where the band is settled without it, see ``steps.targets``); ``step``: the
+    current step, when the caller has it."""
+    if step is None:
+        step = b.phase().step
     if isinstance(step, S.FireStep):
         return step.shots(b, u, exact=exact)
     return S.targets(b, u, exact)
@@ -56,22 +61,53 @@ def shots(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list[R
 
 def fire_offers(b: Battle, u: Unit) -> list[Offer]:
     """Seed 002 FIRE: one offer per target, with P(hit), P(two stands) and E[stands]."""
-    out = []
+    out: list[Offer] = []
     us = b.state.units
     step = b.phase().step
     reaction = bool(getattr(step, "reaction", False))
-    for t, needed, mods, rng in shots(b, u, exact=False):
+    for t, needed, mods, rng in shots(b, u, False, step):
         v = us[t]
         if u.extra:
             mods = mods + S.fire_effects(b, u, v, reaction)
-        m = sum(x.value for x in mods)
+        m = S.total(mods)
         hit, value = fire_numbers(needed, m, b.r)
         finish = R.is_removed(v.stands - 1, v.stands0, b.r)
         odds = {"p": hit, "inflict": value, "finish": 1.0 if finish else 0.0}
-        out.append(Offer(("fire", t), "fire", odds, partial(_fire_text, b, u, v, needed, m, rng)))
-    out.sort(key=lambda c: -c.odds["inflict"])
+        out.append(FireOffer(b, u, v, needed, m, rng, odds))
+    out.sort(key=_inflict_down)
     out.append(Offer(("hold",), "hold", {}, "hold fire"))
     return out
+
+
+def _inflict_down(c: Offer) -> float:
+    """Sort key: the higher expected loss first."""
+    return -c.odds["inflict"]
+
+
+class FireOffer(Offer):
+    """``u`` firing at ``v`` (legal: found among its targets), worded only when asked."""
+
+    __slots__ = ("b", "m", "needed", "rng", "u", "v")
+
+    def __init__(
+        self, b: Battle, u: Unit, v: Unit, needed: int, m: int, rng: float, odds: dict[str, float]
+    ):
+        self.order = ("fire", v.i)
+        self.kind = "fire"
+        self.odds = odds
+        self._text = ""
+        self._test = None
+        self._ok = True
+        self.b = b
+        self.u = u
+        self.v = v
+        self.needed = needed
+        self.m = m
+        self.rng = rng
+
+    def words(self) -> str:
+        """The words of a fire offer (the range measured now if it was not)."""
+        return _fire_text(self.b, self.u, self.v, self.needed, self.m, self.rng)
 
 
 @cache
@@ -147,7 +183,11 @@ def _toward(u: Unit, x: float, y: float, stop: float, frac: float, allow: float)
     """A move of ``frac`` of the unit's allowance (in the open, no change: ``allow``) toward
     (x, y), stopping ``stop``" short."""
     d = math.hypot(x - u.x, y - u.y)
-    step = max(0.0, min(allow * frac, d - stop))
+    step = allow * frac
+    if d - stop < step:  # min() and max() written out (the same float, the first on a tie)
+        step = d - stop
+    if not step > 0.0:
+        step = 0.0
     if d < 1e-9 or step < 1e-6:
         return ("hold",)
     th = math.atan2(y - u.y, x - u.x)
@@ -167,17 +207,48 @@ RALLY = (
 )
 
 
-def _move_words(u: Unit, order: Order, word: str, tail: str) -> str:
-    """The words of a move: ``word``, its length, ``tail`` ("advance 6.0" toward ...")."""
-    return f'{word} {math.hypot(order[1] - u.x, order[2] - u.y):.1f}"{tail}'
+NO_ODDS: dict[str, float] = {}
+"""The odds of a move offer (none), one shared dict: read, never changed."""
 
 
-def _move_legal(b: Battle, u: Unit, order: Order) -> bool:
-    """The legality test of a move offer (``steps.move_ok``, a refused change is illegal)."""
-    try:
-        return S.move_ok(b, u, order[1], order[2], order[3], order[4])
-    except IllegalActionError:
-        return False
+class MoveOffer(Offer):
+    """A move offered to ``u``: tested by ``steps.move_ok`` (a refused change is illegal),
+    worded ``word`` [length] ``tail`` ``name`` ("advance 6.0" toward 1st TN"), both only
+    when asked (a menu offers about eight moves; the AI tests one or two)."""
+
+    __slots__ = ("b", "measured", "name", "tail", "u", "word")
+
+    def __init__(
+        self, b: Battle, u: Unit, order: Order, word: str, tail: str, name: str, measured: bool
+    ):
+        self.order = order
+        self.kind = "move"
+        self.odds = NO_ODDS
+        self._text = ""
+        self._test = None
+        self._ok = None
+        self.b = b
+        self.u = u
+        self.word = word
+        self.tail = tail
+        self.name = name
+        self.measured = measured
+
+    def test(self) -> bool:
+        """Seed 002 MOVE: ``steps.move_ok``."""
+        order = self.order
+        try:
+            return S.move_ok(self.b, self.u, order[1], order[2], order[3], order[4])
+        except IllegalActionError:
+            return False
+
+    def words(self) -> str:
+        """The move in words, its length measured now."""
+        if not self.measured:
+            return f"{self.word}{self.tail}{self.name}"
+        u, order = self.u, self.order
+        length = math.hypot(order[1] - u.x, order[2] - u.y)
+        return f'{self.word} {length:.1f}"{self.tail}{self.name}'
 
 
 def move_offers(b: Battle, u: Unit) -> list[Offer]:
@@ -190,44 +261,72 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
         return [HOLD]
     out: list[Offer] = []
     ux, uy, side = u.x, u.y, u.side
-    near = [
-        ((v.x - ux) ** 2 + (v.y - uy) ** 2, k, v)
-        for k, v in enumerate(b.state.units)
-        if v.alive and v.side != side
-    ]
-    near.sort()  # by distance, the earlier unit first on a tie (k is unique)
-    enemies = [v for _, _, v in near]
-    if u.type != "artillery":
-        for v, opt in S.charge_options(b, u, enemies[:8]):
+    allow = S.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
+    # The nearest enemy, and the enemies a charge could reach at all: the charges are
+    # tried against the eight nearest (by distance, the earlier unit first on a tie), so
+    # the enemies are sorted only when one is within a charge's reach.
+    units = b.state.units
+    en: Unit | None = None
+    best = math.inf
+    count = 0
+    close: list[Unit] = []
+    # beyond this centre distance no charge can reach, for sure (a base lies within its
+    # radius of its centre; the margin is geometry.surely_beyond's)
+    far = allow + 1e-5 + u.hd + max(b.rad) if u.type != "artillery" else -1.0
+    far2 = far * far * SURELY + 1e-12
+    bq = math.inf
+    for v in units:
+        if v.alive and v.side != side:
+            dx, dy = v.x - ux, v.y - uy
+            q = dx * dx + dy * dy
+            if q <= bq * NEAR_TIE:  # as Battle.nearest_enemy: exact near a tie
+                d = math.pow(dx, 2.0) + math.pow(dy, 2.0)  # = dx ** 2 (native)
+                if d < best:
+                    en, best, bq = v, d, q
+            count += 1
+            if far >= 0.0 and q <= far2 and S.charge_in_reach(u, v, allow):
+                close.append(v)
+    if close:
+        if count > 8:
+            near = [
+                (math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0), k, v)
+                for k, v in enumerate(units)
+                if v.alive and v.side != side
+            ]
+            near.sort()
+            nearest = {id(v) for _, _, v in near[:8]}
+            close = [v for _, _, v in near if id(v) in nearest and S.charge_in_reach(u, v, allow)]
+        elif len(close) > 1:
+            close.sort(key=lambda v: (math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0), v.i))
+        for v, opt in S.charge_options(b, u, close):
             out.append(_charge_offer(b, u, v, opt))
     if out and u.extra and fx(u, "must_charge"):
         return out  # unit effect must_charge: a charge it must make, when it can
-    moves: list[tuple[Order, str | Callable[[], str]]] = []
-    allow = S.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
-    if enemies:
-        en = enemies[0]
-        for frac, word in ((1.0, "advance"), (0.5, "advance half a move")):
-            order = _toward(u, en.x, en.y, 4.0, frac, allow)
-            if order[0] == "move":
-                moves.append((order, partial(_move_words, u, order, word, f" toward {en.name}")))
-        back = _toward(u, 2 * u.x - en.x, 2 * u.y - en.y, 0.0, 1.0, allow)
+    if en is not None:
+        order = _toward(u, en.x, en.y, 4.0, 1.0, allow)
+        if order[0] == "move":
+            out.append(MoveOffer(b, u, order, "advance", " toward ", en.name, True))
+        order = _toward(u, en.x, en.y, 4.0, 0.5, allow)
+        if order[0] == "move":
+            out.append(MoveOffer(b, u, order, "advance half a move", " toward ", en.name, True))
+        back = _toward(u, 2 * ux - en.x, 2 * uy - en.y, 0.0, 1.0, allow)
         if back[0] == "move":
             back = (*back[:3], u.theta, "")
-            moves.append((back, partial(_move_words, u, back, "fall back", " facing the enemy")))
+            out.append(MoveOffer(b, u, back, "fall back", " facing the enemy", "", True))
     for ob in b.setup.objectives:
         order = _toward(u, ob.x, ob.y, 0.0, 1.0, allow)
         if order[0] == "move":
-            moves.append((order, partial(_move_words, u, order, "move", f" toward {ob.name}")))
-    for change in S.changes_open(u):
-        th = math.atan2(enemies[0].y - u.y, enemies[0].x - u.x) if enemies else u.theta
-        moves.append((("move", u.x, u.y, th, change), f"{CHANGE_WORDS[change]} in place"))
-    if enemies:
-        en = enemies[0]
-        th = math.atan2(en.y - u.y, en.x - u.x)
-        if abs(math.remainder(th - u.theta, 2 * math.pi)) > 0.05:
-            moves.append((("move", u.x, u.y, th, ""), f"wheel to face {en.name}"))
-    for order, text in moves:
-        out.append(Offer(order, "move", {}, text, partial(_move_legal, b, u, order)))
+            out.append(MoveOffer(b, u, order, "move", " toward ", ob.name, True))
+    changes = S.changes_open(u)
+    if changes or en is not None:
+        th = math.atan2(en.y - uy, en.x - ux) if en is not None else u.theta
+        for change in changes:
+            order = ("move", ux, uy, th, change)
+            out.append(MoveOffer(b, u, order, CHANGE_WORDS[change], " in place", "", False))
+        if en is not None and abs(math.remainder(th - u.theta, 2 * math.pi)) > 0.05:
+            out.append(
+                MoveOffer(b, u, ("move", ux, uy, th, ""), "wheel to face ", "", en.name, False)
+            )
     out.append(HOLD)
     return out
 
@@ -247,22 +346,40 @@ def leader_offers(b: Battle, li: int) -> list[Offer]:
     mine.sort(key=lambda u: (u.leader != li, math.hypot(u.x - ld.x, u.y - ld.y)))
     for u in mine[:8]:
         d = math.hypot(u.x - ld.x, u.y - ld.y)
-        reach = partial(_leader_reaches, board, rate, ld, u, d)
-        text = partial(_leader_words, ld, u, d)
-        out.append(Offer(("leader", u.x, u.y, u.i), "leader", {}, text, reach))
+        out.append(LeaderOffer(board, rate, ld, u, d))
     return out
 
 
-def _leader_reaches(board: Board, rate: R.MoveRate, ld: Leader, u: Unit, d: float) -> bool:
-    """Seed 002 COMMAND: can leader ``ld`` ride the ``d`` inches to ``u`` (half in rough)?"""
-    rough = board.path_rough(ld.x, ld.y, u.x, u.y)
-    return bool(d <= rate.open * (rate.rough if rough else 1.0) + 1e-6)
+class LeaderOffer(Offer):
+    """Leader ``ld`` joining ``u``, ``d`` inches away: whether he can ride there (seed 002
+    COMMAND, half in rough) and the words, only when asked."""
 
+    __slots__ = ("board", "d", "ld", "rate", "u")
 
-def _leader_words(ld: Leader, u: Unit, d: float) -> str:
-    """The words of a leader's join."""
-    where = "stays with" if ld.attached == u.i else f'rides {d:.1f}" to join'
-    return f"{ld.name} {where} {u.name}"
+    def __init__(self, board: Board, rate: R.MoveRate, ld: Leader, u: Unit, d: float):
+        self.order = ("leader", u.x, u.y, u.i)
+        self.kind = "leader"
+        self.odds = NO_ODDS
+        self._text = ""
+        self._test = None
+        self._ok = None
+        self.board = board
+        self.rate = rate
+        self.ld = ld
+        self.u = u
+        self.d = d
+
+    def test(self) -> bool:
+        """Seed 002 COMMAND: can he ride the ``d`` inches to the unit (half in rough)?"""
+        ld, u, rate = self.ld, self.u, self.rate
+        rough = self.board.path_rough(ld.x, ld.y, u.x, u.y)
+        return bool(self.d <= rate.open * (rate.rough if rough else 1.0) + 1e-6)
+
+    def words(self) -> str:
+        """The words of a leader's join."""
+        ld, u = self.ld, self.u
+        where = "stays with" if ld.attached == u.i else f'rides {self.d:.1f}" to join'
+        return f"{ld.name} {where} {u.name}"
 
 
 def options(b: Battle, req: Request) -> list[Choice]:

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from umpire.battle.roles import (
@@ -23,6 +23,7 @@ from umpire.battle.roles import (
     Step,
 )
 from umpire.rules.labels import Labelled, load_labels
+from umpire.rules.quick_acw import menu as M
 from umpire.rules.quick_acw import steps as S
 from umpire.rules.quick_acw.rules import DATA, FORMATIONS, Rules, rules
 
@@ -78,6 +79,14 @@ class QuickCombat:
         self.data = r
         self.geometry = r.geometry
         self.bases = r.bases
+        # The menu's functions themselves, not methods that call them: the generic AI asks
+        # at every decision, and a method of this class is one more interpreted frame.
+        self.options: Callable[[Battle, Request], list[Choice]] = M.options
+        """The legal orders in words with their exact odds (menus and the generic AI)."""
+        self.offers: Callable[[Battle, Request], list[Offer]] = M.offers
+        """The same menu before its legality tests (the generic AI tests what it picks)."""
+        self.check: Callable[[Battle, Request, Order], None] = M.check
+        """Refuse an illegal order with its reason (the step checks again when applying)."""
 
     def step(self, kind: str, **params: Any) -> Step:
         """The seed 002 step of ``kind``; fire takes ``mode`` and an optional ``units`` filter."""
@@ -127,24 +136,6 @@ class QuickCombat:
     ) -> None:
         """Default ``blocked_retreat_stops``: straight away, stopping before a base."""
         S.move_away(b, u, frm, inches, face_away, why)
-
-    def options(self, b: Battle, req: Request) -> list[Choice]:
-        """The legal orders in words with their exact odds (menus and the generic AI)."""
-        from umpire.rules.quick_acw.menu import options
-
-        return options(b, req)
-
-    def offers(self, b: Battle, req: Request) -> list[Offer]:
-        """The same menu before its legality tests (the generic AI tests what it picks)."""
-        from umpire.rules.quick_acw.menu import offers
-
-        return offers(b, req)
-
-    def check(self, b: Battle, req: Request, order: Order) -> None:
-        """Refuse an illegal order with its reason (the step checks again when applying)."""
-        from umpire.rules.quick_acw.menu import check
-
-        check(b, req, order)
 
 
 class QuickStatus:

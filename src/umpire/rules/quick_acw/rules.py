@@ -156,9 +156,14 @@ def move_key(unit_type: str, formation: str, mounted: bool, limbered: bool) -> s
     """The MOVEMENT table row: seed 002 MOVEMENT ("Foot" includes dismounted cavalry)."""
     if unit_type == "artillery":
         return "artillery_limbered" if limbered else "artillery_unlimbered"
+    # the usual rows as constants (no string made per call: the AI asks at every move)
     if unit_type == "cavalry" and mounted:
-        return f"cavalry_{formation}"
-    return f"foot_{formation}"
+        if formation == "line":
+            return "cavalry_line"
+        return "cavalry_column" if formation == "column" else f"cavalry_{formation}"
+    if formation == "line":
+        return "foot_line"
+    return "foot_column" if formation == "column" else f"foot_{formation}"
 
 
 # -- movement ------------------------------------------------------------------

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from umpire.battle.effects import fx, fx_why, set_fx
 from umpire.battle.engine import Battle, Order
 from umpire.battle.roles import AutoStep
 from umpire.battle.state import Unit, base_size
-from umpire.board.geometry import Box, local
+from umpire.board.geometry import SURELY, Box, local, surely_beyond
 from umpire.errors import IllegalActionError
 from umpire.rules.data import on_change
 from umpire.rules.quick_acw import rules as R
@@ -129,12 +129,22 @@ def targets(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list
     the centre distance less both radii and the centre distance, and when both ends
     fall in one band the number needed is known. Only the narrative shows the range.
     """
+    return _targets(b, u, exact, None, None)
+
+
+def _targets(
+    b: Battle, u: Unit, exact: bool, only: set[int] | None, scope: tuple[int, ...] | None
+) -> list[tuple[int, int, list[R.Mod], float]]:
+    """:func:`targets`, or with ``only`` those of them among ``only`` (the same shots in the
+    same order: each candidate is judged on its own), kept in ``b.memo`` under ``scope``."""
     fc = fire_class(u)
     if fc is None or not u.alive:
         return []
     if u.extra and (fx(u, "no_fire") or fx(u, "no_act")):
         return []
-    key = ("targets", u.i, u.marker, fc, exact)
+    key: tuple[Any, ...] = ("targets", u.i, u.marker, fc, exact)
+    if scope is not None:
+        key = (*key, *scope)
     hit: list[tuple[int, int, list[R.Mod], float]] | None = b.memo.get(key)
     if hit is not None:
         return hit
@@ -163,8 +173,14 @@ def targets(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list
     ru = rad[u.i]
     ux, uy = u.x, u.y
     for c in cand:
+        if only is not None and c not in only:
+            continue
         t = us[c]
-        if hypot(t.x - ux, t.y - uy) - ru - rad[c] > reach:
+        dx, dy = t.x - ux, t.y - uy
+        lim = reach + ru + rad[c]
+        if dx * dx + dy * dy > lim * lim * SURELY + 1e-12:  # geometry.surely_beyond
+            continue  # beyond the longest range even from the nearest corners, for sure
+        if hypot(dx, dy) - ru - rad[c] > reach:
             continue  # beyond the longest range even from the nearest corners
         e = known.get(c)
         if e is not None and e[0] == ver[c]:
@@ -176,7 +192,7 @@ def targets(b: Battle, u: Unit, exact: bool = True) -> list[tuple[int, int, list
             continue
         if not touching and not b.sees(u, t):
             continue
-        out.append((c, *shot))
+        out.append((c, shot[0], shot[1], shot[2]))
     b.memo[key] = out
     return out
 
@@ -367,13 +383,10 @@ def move_ok(b: Battle, u: Unit, x: float, y: float, theta: float, change: str) -
 
     Raises IllegalActionError only for a formation change the unit cannot make.
     """
-    key = ("move", u.i, x, y, theta, change, u.marker, u.in_command, u.leader_lost)
-    if key in b.memo:
-        return True
     res = _move(b, u, x, y, theta, change, False)
     if isinstance(res, str):
         return False
-    b.memo[key] = res
+    b.memo["move", u.i, x, y, theta, change, u.marker, u.in_command, u.leader_lost] = res
     return True
 
 
@@ -493,6 +506,18 @@ def charge_options(b: Battle, u: Unit, ts: list[Unit]) -> list[tuple[Unit, Charg
     return out
 
 
+def charge_in_reach(u: Unit, t: Unit, open_allow: float) -> bool:
+    """Could ``u`` reach ``t`` at all with a move of ``open_allow`` in the open? False settles
+    that the charge is illegal (rough ground only slows): the contact point lies within
+    max(hw, hd) + the charger's depth of the target's centre."""
+    dx, dy = t.x - u.x, t.y - u.y
+    big = max(t.hw, t.hd)
+    if surely_beyond(dx, dy, open_allow + 1e-5 + big + u.hd):
+        return False
+    gap = math.hypot(dx, dy) - big - u.hd
+    return not gap > open_allow + 1e-5
+
+
 def _charge(b: Battle, u: Unit, t: Unit, why: bool) -> Charge | str:
     limit = b.status.move_limit(b, u)
     if limit != "free":
@@ -516,13 +541,8 @@ def _charge(b: Battle, u: Unit, t: Unit, why: bool) -> Charge | str:
 
 def _charge_to(b: Battle, u: Unit, t: Unit, why: bool, open_allow: float) -> Charge | str:
     """The geometry of a charge the charger may make (its move in the open: ``open_allow``)."""
-    if not why:
-        # Too far even in the open (rough ground only slows)? The contact point lies
-        # within max(hw, hd) + the charger's depth of the target's centre, so a centre
-        # distance beyond that and the allowance settles it without placing the charger.
-        gap = math.hypot(t.x - u.x, t.y - u.y) - max(t.hw, t.hd) - u.hd
-        if gap > open_allow + 1e-5:
-            return ""
+    if not why and not charge_in_reach(u, t, open_allow):
+        return ""
     x, y, th, flank = contact_point(u, t)
     dist = math.hypot(x - u.x, y - u.y)
     if not why and dist > open_allow + 1e-6:
@@ -774,22 +794,21 @@ class FireStep:
             return targets(b, u, exact=exact)
         if self.blocked_by and u.extra and fx(u, self.blocked_by):
             return []
-        us = b.state.units
-        allowed: set[int] | None = None
-        if self.targets == "chargers":  # who may be shot at here, before finding targets
+        if self.targets == "chargers":  # only those who may be shot at here are looked at
             allowed = self._chargers(b, u)
             if not allowed:
                 return []
+            found = _targets(b, u, exact, allowed, tuple(sorted(allowed)))
+        else:
+            found = targets(b, u, exact=exact)
+        if u.type != "artillery" or self.units == "all":
+            return found
+        us = b.state.units
         out = []
-        for shot in targets(b, u, exact=exact):
-            t = us[shot[0]]
-            if u.type == "artillery" and self.units != "all":
-                canister = is_canister(b, u, t)
-                if canister == (self.units == "artillery"):
-                    continue
-            if allowed is not None and t.i not in allowed:
-                continue
-            out.append(shot)
+        for shot in found:
+            canister = is_canister(b, u, us[shot[0]])
+            if canister != (self.units == "artillery"):
+                out.append(shot)
         return out
 
     def _chargers(self, b: Battle, u: Unit) -> set[int]:
@@ -961,6 +980,10 @@ class MeleeStep(AutoStep):
 # -- unit effects (umpire.battle.effects) -------------------------------------------------
 
 
+EFFECT_MOD_KEYS: Final = {"fire": "fire_mod", "melee": "melee_mod", "charge": "charge_mod"}
+"""The unit effect that adds to each kind of roll."""
+
+
 def effect_mods(u: Unit, what: str, r: R.Rules) -> list[R.Mod]:
     """Modifiers that unit effects add to a ``fire``, ``melee``, ``charge`` or ``morale`` roll.
 
@@ -969,7 +992,7 @@ def effect_mods(u: Unit, what: str, r: R.Rules) -> list[R.Mod]:
     """
     out: list[R.Mod] = []
     why = u.extra.get("fx_why", {})
-    key = {"fire": "fire_mod", "melee": "melee_mod", "charge": "charge_mod"}.get(what)
+    key = EFFECT_MOD_KEYS.get(what)
     if key and fx(u, key):
         out.append(R.Mod(key, int(fx(u, key)), why.get(key, key), "unit effect"))
     if what == "melee" and fx(u, "extra_die"):
@@ -1014,19 +1037,34 @@ def charge_mods(b: Battle, u: Unit, t: Unit, flank: bool) -> tuple[int, int, int
     effects included (seed 002 charge paragraph, MORALE, MELEE)."""
     n_a, mods_a = R.morale_test(u.side, attached_bonus(b, u), u.marker, b.r)
     n_d, mods_d = R.morale_test(t.side, attached_bonus(b, t), t.marker, b.r)
-    ma = R.melee_modifiers(melee_facts(b, u, t, True, flank), b.r)
-    md = R.melee_modifiers(melee_facts(b, t, u, False, False), b.r)
+    ma = melee_total(melee_facts(b, u, t, True, flank), b.r)
+    md = melee_total(melee_facts(b, t, u, False, False), b.r)
     if u.extra:
         mods_a = mods_a + effect_mods(u, "charge", b.r)
-        ma = ma + effect_mods(u, "melee", b.r)
+        ma += total(effect_mods(u, "melee", b.r))
     if t.extra:
         mods_d = mods_d + effect_mods(t, "morale", b.r)
-        md = md + effect_mods(t, "melee", b.r)
-    return (
-        n_a,
-        sum(m.value for m in mods_a),
-        n_d,
-        sum(m.value for m in mods_d),
-        sum(m.value for m in ma),
-        sum(m.value for m in md),
-    )
+        md += total(effect_mods(t, "melee", b.r))
+    return (n_a, total(mods_a), n_d, total(mods_d), ma, md)
+
+
+def total(mods: list[R.Mod]) -> int:
+    """The sum of some modifiers' values."""
+    out = 0
+    for m in mods:
+        out += m.value
+    return out
+
+
+_MELEE_TOTALS: dict[tuple[R.MeleeFacts, R.Rules], int] = {}
+on_change(_MELEE_TOTALS.clear)
+
+
+def melee_total(f: R.MeleeFacts, r: R.Rules) -> int:
+    """The sum of seed 002 MELEE modifiers for ``f`` (``rules.melee_modifiers``), kept per
+    facts (a handful recur: the AI weighs the same charges turn after turn)."""
+    key = (f, r)
+    found = _MELEE_TOTALS.get(key)
+    if found is None:
+        found = _MELEE_TOTALS[key] = total(R.melee_modifiers(f, r))
+    return found

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from umpire.battle.effects import clear_fx, fx, set_fx
 from umpire.battle.roles import AutoStep, Composition, FixedTurn, Phase, RulesSpec, Step
-from umpire.board.geometry import local
+from umpire.board.geometry import SURELY
 from umpire.rules.sequence_cards.ladder import Ladder, ladder
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
+    from umpire.battle.state import Unit
     from umpire.scenarios import Scenario
 
 SIDES = ("confederate", "union")
@@ -42,7 +43,8 @@ class Auto(AutoStep):
         self.fn(b, side)
 
 
-def _mine(b: Battle, side: str) -> list[Any]:
+def _mine(b: Battle, side: str) -> list[Unit]:
+    """The living units of ``side`` in the current phase's scope."""
     scope = b.scope
     return [
         u for u in b.state.units if u.alive and u.side == side and (scope is None or u.i in scope)
@@ -75,6 +77,7 @@ def crossing(b: Battle, side: str, step: float) -> None:
     """Reading ``pass_through``: which enemy fields of fire each moved unit crossed."""
     foes = [v for v in b.state.units if v.alive and v.side != side]
     arc = math.radians(b.geo["fire_arc_degrees"])
+    cone = math.tan(arc) if 0.0 < arc <= math.radians(80.0) else 0.0  # see _outside_cone
     reach = {v.i: b.comp.combat.reach(b, v) for v in foes}
     for u in _mine(b, side):
         start = u.extra.pop("from", None)
@@ -89,27 +92,53 @@ def crossing(b: Battle, side: str, step: float) -> None:
         n = max(1, math.ceil(dist / step))
         crossed = []
         ex, ey = (u.x - x0) / dist, (u.y - y0) / dist  # the path's direction
+        ux, uy, uhd = u.x, u.y, u.hd
+        ddx, ddy = ux - x0, uy - y0
         for v in foes:
             r = reach[v.i]
             if r <= 0:
                 continue
+            vx, vy = v.x, v.y
             # Every point tried lies on the path: if the whole path is beyond the field
             # of fire's reach (with a margin for rounding), no point can be inside it.
-            along = min(max((v.x - x0) * ex + (v.y - y0) * ey, 0.0), dist)
-            off = math.hypot(x0 + ex * along - v.x, y0 + ey * along - v.y)
-            if off > r + v.hd + u.hd + 1e-6:
+            along = min(max((vx - x0) * ex + (vy - y0) * ey, 0.0), dist)
+            off = math.hypot(x0 + ex * along - vx, y0 + ey * along - vy)
+            lim = r + v.hd + uhd
+            if off > lim + 1e-6:
                 continue
+            c, s = math.cos(v.theta), math.sin(v.theta)  # geometry.local, written out
+            if cone > 0.0 and _outside_cone(x0 - vx, y0 - vy, ux - vx, uy - vy, c, s, cone):
+                continue
+            lim2 = lim * lim * SURELY + 1e-12
             for k in range(n + 1):
-                px = x0 + (u.x - x0) * k / n
-                py = y0 + (u.y - y0) * k / n
-                if math.hypot(px - v.x, py - v.y) > r + v.hd + u.hd:
-                    continue
-                fwd, lat = local(v.x, v.y, v.theta, px, py)
-                if fwd > 0 and math.atan2(abs(lat), fwd) <= arc:
+                px = x0 + ddx * k / n
+                py = y0 + ddy * k / n
+                dx, dy = px - vx, py - vy
+                if dx * dx + dy * dy > lim2 or math.hypot(dx, dy) > lim:
+                    continue  # beyond for sure (geometry.surely_beyond), or beyond
+                fwd = dx * c + dy * s
+                if fwd > 0 and math.atan2(abs(-dx * s + dy * c), fwd) <= arc:
                     crossed.append(v.i)
                     break
         if crossed:
             u.extra["crossed"] = crossed
+
+
+def _outside_cone(
+    ax: float, ay: float, bx: float, by: float, c: float, s: float, cone: float
+) -> bool:
+    """Does the whole segment from a to b (relative to a foe facing (c, s)) lie outside its
+    front arc, for sure? The arc (forward, lateral within ``cone`` = tan of the half-angle,
+    convex up to 80 degrees) is cut by straight lines: when both ends lie beyond the same
+    line by a margin far above rounding, so does every point sampled between them. False
+    says nothing (the samples are tried)."""
+    fa, fb = ax * c + ay * s, bx * c + by * s
+    if fa < -1e-7 and fb < -1e-7:
+        return True  # behind the front
+    la, lb = -ax * s + ay * c, -bx * s + by * c
+    if fa * cone - la < -1e-7 and fb * cone - lb < -1e-7:
+        return True  # beyond one side of the arc
+    return fa * cone + la < -1e-7 and fb * cone + lb < -1e-7  # beyond the other
 
 
 def turn_end(b: Battle, side: str) -> None:
@@ -176,6 +205,12 @@ class FiveStep(FixedTurn):
         a = spec.first or self.lad.first
         super().__init__((a, other(a)))
 
+    def at(self, b: Battle, seq: int) -> Phase | None:
+        """The phase at ``seq`` (``FixedTurn.at``, here so that the mypyc build compiles it:
+        the engine looks at the cursor several times per decision)."""
+        phases = self.phases
+        return phases[seq] if seq < len(phases) else None
+
     def bind(self, comp: Composition) -> None:
         """Build the turn's phases once."""
         a = self.order[0]
@@ -228,12 +263,19 @@ class CardDraw:
         self._card: list[tuple[str, bool, Step]] = []
         self._end: list[tuple[str, Step]] = []
         self._scopes: dict[str, frozenset[int]] = {}
+        self._head_phases: list[Phase] = []
+        self._end_phases: list[Phase] = []
+        self._card_phases: dict[tuple[int, str, str], Phase] = {}
 
     def bind(self, comp: Composition) -> None:
         """Build the steps once: the events' turn start, the shuffle, a card's steps, the end."""
         self._head = [*comp.hooks("turn_start"), ("shuffle", Auto(self.shuffle))]
         self._card = [("draw", False, Auto(self.draw)), *activation(comp, self.lad)]
         self._end = ending(comp)
+        a = self.order[0]
+        self._head_phases = [Phase(a, name, step) for name, step in self._head]
+        self._end_phases = [Phase(a, name, step) for name, step in self._end]
+        self._card_phases = {}
 
     def cards(self, b: Battle) -> dict[str, tuple[str, str, tuple[int, ...]]]:
         """The scenario's cards (kept per scenario object)."""
@@ -249,27 +291,33 @@ class CardDraw:
 
     def at(self, b: Battle, seq: int) -> Phase | None:
         """The phase at ``seq``, from the number of cards this turn and the card drawn."""
-        head = self._head
+        head = self._head_phases
         if seq < len(head):
-            name, step = head[seq]
-            return Phase(self.order[0], name, step)
+            return head[seq]
         seq -= len(head)
-        deck = b.state.extra.get("cards", {})
+        deck: Any = b.state.extra.get("cards")
         per = len(self._card)
-        total = int(deck.get("total", 0))
+        total = int(deck.get("total", 0)) if deck else 0
         if seq < total * per:
-            name, by_other, step = self._card[seq % per]
-            card = deck.get("card", "")
-            if name == "draw":
-                return Phase(deck.get("drawer", self.order[0]), name, step)
-            side = deck.get("side", self.order[0])
-            if by_other:
-                return Phase(other(side), name, step)
-            return Phase(side, name, step, self.scope(b, card))
+            k = seq % per
+            name, by_other, step = self._card[k]
+            card: str = deck.get("card", "")
+            who: str = deck.get("drawer" if name == "draw" else "side", self.order[0])
+            # the same phase object each time it comes round (made once per card and side)
+            key = (k, who, card)
+            found = self._card_phases.get(key)
+            if found is None:
+                if name == "draw":
+                    found = Phase(who, name, step)
+                elif by_other:
+                    found = Phase(other(who), name, step)
+                else:
+                    found = Phase(who, name, step, self.scope(b, card))
+                self._card_phases[key] = found
+            return found
         seq -= total * per
-        if seq < len(self._end):
-            name, step = self._end[seq]
-            return Phase(self.order[0], name, step)
+        if seq < len(self._end_phases):
+            return self._end_phases[seq]
         return None
 
     def scope(self, b: Battle, card: str) -> frozenset[int]:
