@@ -196,7 +196,9 @@ class Battle:
                 st.pos += 1
             if st.pos < len(st.actors):
                 who = self.seams(step)[1]
-                return Request(step.kind, who(self, side) if who else side, st.actors[st.pos], name)
+                # tuple.__new__: a NamedTuple's own __new__ is an interpreted function
+                req = (step.kind, who(self, side) if who else side, st.actors[st.pos], name)
+                return tuple.__new__(Request, req)
             self._advance()
         return None
 

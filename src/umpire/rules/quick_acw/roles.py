@@ -87,6 +87,9 @@ class QuickCombat:
         """The same menu before its legality tests (the generic AI tests what it picks)."""
         self.check: Callable[[Battle, Request, Order], None] = M.check
         """Refuse an illegal order with its reason (the step checks again when applying)."""
+        self.reach: Callable[[Battle, Unit], float] = S.fire_reach
+        """Seed 002 FIRE: the longest range of its table row (0: cannot fire); seed 004's
+        pass-through fire asks it for every enemy after every move step."""
 
     def step(self, kind: str, **params: Any) -> Step:
         """The seed 002 step of ``kind``; fire takes ``mode`` and an optional ``units`` filter."""
@@ -121,11 +124,6 @@ class QuickCombat:
     def move_rate(self, b: Battle, u: Unit) -> float:
         """Seed 002 MOVEMENT + COMMAND + LEADERS: a full move in the open as it stands now."""
         return S.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
-
-    def reach(self, b: Battle, u: Unit) -> float:
-        """Seed 002 FIRE: the longest range of its table row (0: cannot fire)."""
-        fc = S.fire_class(u)
-        return 0.0 if fc is None else S.max_range(fc, self.data)
 
     def morale_check(self, b: Battle, u: Unit, purpose: str) -> bool:
         """Seed 002 MORALE: 2d6 + leader bonus, -1 with a MM, against 8+ (USA) / 7+ (CSA)."""

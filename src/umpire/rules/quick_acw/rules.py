@@ -347,6 +347,15 @@ def morale_test(
     return r.sides[side].morale, mods
 
 
+def morale_total(leader_bonus: int | None, marker: bool, r: Rules) -> int:
+    """The sum of :func:`morale_test`'s modifiers, without making them (the generic AI weighs
+    every charge a menu offers)."""
+    out = leader_bonus if leader_bonus else 0
+    if marker:
+        out += r.morale_marker
+    return out
+
+
 def is_removed(stands: int, original: int, r: Rules | None = None) -> bool:
     """Seed 002: "Any unit reduced to less than 1/2 of its original stands is removed"."""
     r = r or rules()

@@ -245,6 +245,13 @@ def _point_box(px: float, py: float, b: Box) -> float:
     return math.sqrt(f * f + lat * lat)
 
 
+def fire_reach(b: Battle, u: Unit) -> float:
+    """Seed 002 FIRE: the longest range of ``u``'s table row (0: cannot fire); the combat
+    role's ``reach``."""
+    fc = fire_class(u)
+    return 0.0 if fc is None else max_range(fc, b.r)
+
+
 @cache
 def max_range(fc: str, r: R.Rules) -> float:
     """The longest range at which a FIRE table row has a number."""
@@ -1035,17 +1042,20 @@ def charge_mods(b: Battle, u: Unit, t: Unit, flank: bool) -> tuple[int, int, int
     """The numbers of a charge by ``u`` on ``t``, for its exact odds: (charge number, its
     modifier, stand number, its modifier, attacker's melee modifier, defender's), unit
     effects included (seed 002 charge paragraph, MORALE, MELEE)."""
-    n_a, mods_a = R.morale_test(u.side, attached_bonus(b, u), u.marker, b.r)
-    n_d, mods_d = R.morale_test(t.side, attached_bonus(b, t), t.marker, b.r)
-    ma = melee_total(melee_facts(b, u, t, True, flank), b.r)
-    md = melee_total(melee_facts(b, t, u, False, False), b.r)
+    r = b.r
+    bonus_u, bonus_t = attached_bonus(b, u), attached_bonus(b, t)
+    # R.morale_test's number and the sum of its modifiers, without making the modifiers
+    n_a, m_a = r.sides[u.side].morale, R.morale_total(bonus_u, u.marker, r)
+    n_d, m_d = r.sides[t.side].morale, R.morale_total(bonus_t, t.marker, r)
+    ma = melee_total(b, u, t, True, flank, bonus_u)
+    md = melee_total(b, t, u, False, False, bonus_t)
     if u.extra:
-        mods_a = mods_a + effect_mods(u, "charge", b.r)
-        ma += total(effect_mods(u, "melee", b.r))
+        m_a += total(effect_mods(u, "charge", r))
+        ma += total(effect_mods(u, "melee", r))
     if t.extra:
-        mods_d = mods_d + effect_mods(t, "morale", b.r)
-        md += total(effect_mods(t, "melee", b.r))
-    return (n_a, total(mods_a), n_d, total(mods_d), ma, md)
+        m_d += total(effect_mods(t, "morale", r))
+        md += total(effect_mods(t, "melee", r))
+    return (n_a, m_a, n_d, m_d, ma, md)
 
 
 def total(mods: list[R.Mod]) -> int:
@@ -1056,15 +1066,35 @@ def total(mods: list[R.Mod]) -> int:
     return out
 
 
-_MELEE_TOTALS: dict[tuple[R.MeleeFacts, R.Rules], int] = {}
-on_change(_MELEE_TOTALS.clear)
-
-
-def melee_total(f: R.MeleeFacts, r: R.Rules) -> int:
-    """The sum of seed 002 MELEE modifiers for ``f`` (``rules.melee_modifiers``), kept per
-    facts (a handful recur: the AI weighs the same charges turn after turn)."""
-    key = (f, r)
+def melee_total(
+    b: Battle, u: Unit, e: Unit, attacking: bool, flank: bool, bonus: int | None
+) -> int:
+    """The sum of seed 002 MELEE modifiers of ``melee_facts(b, u, e, attacking, flank)``
+    (``bonus``: the attached leader's), kept per facts (a handful recur: the AI weighs the
+    same charges turn after turn) under a plain tuple: a compiled dataclass is made, hashed
+    and compared by interpreted functions."""
+    board = b.setup.board
+    r = b.r
+    key = (
+        u.side,
+        u.type,
+        u.mounted,
+        u.formation,
+        u.stands,
+        attacking,
+        (not attacking) and board.crosses_obstacle(u.x, u.y, e.x, e.y),
+        board.height_at(u.x, u.y) > board.height_at(e.x, e.y),
+        u.marker,
+        bonus,
+        flank,
+        r,
+    )
     found = _MELEE_TOTALS.get(key)
     if found is None:
+        f = R.MeleeFacts(*key[:11])
         found = _MELEE_TOTALS[key] = total(R.melee_modifiers(f, r))
     return found
+
+
+_MELEE_TOTALS: dict[tuple[Any, ...], int] = {}
+on_change(_MELEE_TOTALS.clear)
