@@ -36,6 +36,12 @@ from umpire.board.geometry import (
 )
 from umpire.errors import IllegalActionError
 
+# math's functions that mypyc has no native form of, held in C statics (``Final``): a
+# call then skips looking the name up in ``math`` (the same functions, the same floats).
+_hypot: Final = math.hypot
+_atan2: Final = math.atan2
+_degrees: Final = math.degrees
+
 __all__ = ["Battle", "Order", "Recorder", "Request", "Roller", "Step"]
 
 
@@ -265,7 +271,7 @@ class Battle:
         """Forget all cached geometry (after changes made behind the battle's back)."""
         n = len(self.state.units)
         self._boxes = [None] * n
-        self.rad = [math.hypot(u.hw, u.hd) for u in self.state.units]
+        self.rad = [_hypot(u.hw, u.hd) for u in self.state.units]
         self._ver = [0] * n
         self._sver = dict.fromkeys(SIDES, 0)
         self._dist = {}
@@ -293,7 +299,7 @@ class Battle:
         if not u.alive:
             self._gone += 1
         self._boxes[i] = None
-        self.rad[i] = math.hypot(u.hw, u.hd)
+        self.rad[i] = _hypot(u.hw, u.hd)
         self._ver[i] += 1
         self._sver[u.side] = self._sver.get(u.side, 0) + 1
         self.memo.clear()
@@ -395,7 +401,7 @@ class Battle:
         """Enemy units that would touch ``u`` if its base were ``b``."""
         tol = self.geo["contact"]
         x, y, _, _, hw, hd = b
-        reach = math.hypot(hw, hd) + tol
+        reach = _hypot(hw, hd) + tol
         hypot = math.hypot
         rad = self.rad
         out = []
@@ -418,7 +424,7 @@ class Battle:
         fwd, lat = local(u.x, u.y, u.theta, v.x, v.y)
         if fwd <= 0:
             return False
-        return math.degrees(math.atan2(abs(lat), fwd)) <= self.geo["fire_arc_degrees"]
+        return _degrees(_atan2(abs(lat), fwd)) <= self.geo["fire_arc_degrees"]
 
     def sees(self, u: Unit, t: Unit) -> bool:
         """Line of sight from ``u`` to ``t``: terrain, then friendly bases; cached."""
@@ -485,7 +491,7 @@ class Battle:
         ):
             return False
         # _overlapping's loop written out (the hot path of every move tested)
-        reach = math.hypot(hw, hd) + 1e-6
+        reach = _hypot(hw, hd) + 1e-6
         rad = self.rad
         ui = u.i
         boxes = self._boxes
@@ -511,7 +517,7 @@ class Battle:
 
     def _overlapping(self, u: Unit, b: Box, ignore: Sequence[int] = ()) -> Iterator[Unit]:
         """Every other living unit whose base overlaps box ``b`` (bounding circles first)."""
-        reach = math.hypot(b[4], b[5]) + 1e-6
+        reach = _hypot(b[4], b[5]) + 1e-6
         rad = self.rad
         x, y = b[0], b[1]
         for v in self.state.units:
@@ -558,9 +564,9 @@ class Battle:
         away or keeping its facing. False when it left the table (the caller removes it).
         ``ignore``: bases that do not stop it (003 leaves the base it fought behind)."""
         dx, dy = u.x - frm.x, u.y - frm.y
-        n = math.hypot(dx, dy) or 1.0
+        n = _hypot(dx, dy) or 1.0
         dx, dy = dx / n, dy / n
-        theta = math.atan2(dy, dx) if face_away else u.theta
+        theta = _atan2(dy, dx) if face_away else u.theta
         return self.slide(u, dx, dy, dist, theta, ignore)
 
     def slide(

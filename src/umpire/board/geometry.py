@@ -15,6 +15,11 @@ from typing import Any, Final
 import numpy as np
 from numpy.typing import NDArray
 
+# math's functions that mypyc has no native form of, held in C statics (``Final``): a
+# call then skips looking the name up in ``math`` (the same functions, the same floats).
+_hypot: Final = math.hypot
+_atan2: Final = math.atan2
+
 F = NDArray[np.float64]
 B = NDArray[np.bool_]
 
@@ -196,7 +201,7 @@ def surely_beyond(dx: float, dy: float, lim: float) -> bool:
 
 def angle_to(x: float, y: float, tx: float, ty: float) -> float:
     """The facing angle that points from (x, y) at (tx, ty)."""
-    return math.atan2(ty - y, tx - x)
+    return _atan2(ty - y, tx - x)
 
 
 def norm_angle(a: float) -> float:
@@ -305,7 +310,7 @@ def box_distance(a: Box, b: Box) -> float:
         return 0.0
     pa, pb = box_corners(a), box_corners(b)
     ax, ay, bx, by = a[0], a[1], b[0], b[1]
-    ra, rb = math.hypot(a[4], a[5]), math.hypot(b[4], b[5])
+    ra, rb = _hypot(a[4], a[5]), _hypot(b[4], b[5])
     na = _nearest_corner(pa, bx, by)
     nb = _nearest_corner(pb, ax, ay)
     best = _point_to_edges(pa[na], pa[na + 1], pb, math.inf)

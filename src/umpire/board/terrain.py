@@ -11,12 +11,17 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 import numpy as np
 import shapely
 from numpy.typing import NDArray
 
 from umpire.board.geometry import Box4, F, crosses_any
+
+# math's functions that mypyc has no native form of, held in C statics (``Final``): a
+# call then skips looking the name up in ``math`` (the same functions, the same floats).
+_hypot: Final = math.hypot
 
 AREA_KINDS = ("woods", "rough", "hill", "cover", "town")
 LINE_KINDS = ("wall", "stream")
@@ -227,7 +232,7 @@ class Board:
         skipped: a sample ``q`` steps on lies at most ``q * span + 1`` cells away.
         """
         dx, dy = x1 - x0, y1 - y0
-        length = math.hypot(dx, dy)
+        length = _hypot(dx, dy)
         cell = self.cell
         k = max(2, int(length / (cell / 2)) + 2)
         step = 1.0 / (k - 1)

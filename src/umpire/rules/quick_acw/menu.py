@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from umpire.battle.effects import fx
 from umpire.battle.engine import NEAR_TIE
@@ -26,6 +26,12 @@ if TYPE_CHECKING:
     from umpire.battle.engine import Battle
     from umpire.battle.state import Leader, Unit
     from umpire.board import Board
+
+# math's functions that mypyc has no native form of, held in C statics (``Final``): a
+# call then skips looking the name up in ``math`` (the same functions, the same floats).
+_hypot: Final = math.hypot
+_atan2: Final = math.atan2
+_remainder: Final = math.remainder
 
 CHANGE_WORDS = {
     "line": "form line",
@@ -182,7 +188,7 @@ def charge_numbers(*mods: int) -> tuple[float, float, float, float]:
 def _toward(u: Unit, x: float, y: float, stop: float, frac: float, allow: float) -> Order:
     """A move of ``frac`` of the unit's allowance (in the open, no change: ``allow``) toward
     (x, y), stopping ``stop``" short."""
-    d = math.hypot(x - u.x, y - u.y)
+    d = _hypot(x - u.x, y - u.y)
     step = allow * frac
     if d - stop < step:  # min() and max() written out (the same float, the first on a tie)
         step = d - stop
@@ -190,7 +196,7 @@ def _toward(u: Unit, x: float, y: float, stop: float, frac: float, allow: float)
         step = 0.0
     if d < 1e-9 or step < 1e-6:
         return ("hold",)
-    th = math.atan2(y - u.y, x - u.x)
+    th = _atan2(y - u.y, x - u.x)
     return ("move", u.x + (x - u.x) / d * step, u.y + (y - u.y) / d * step, th, "")
 
 
@@ -247,7 +253,7 @@ class MoveOffer(Offer):
         if not self.measured:
             return f"{self.word}{self.tail}{self.name}"
         u, order = self.u, self.order
-        length = math.hypot(order[1] - u.x, order[2] - u.y)
+        length = _hypot(order[1] - u.x, order[2] - u.y)
         return f'{self.word} {length:.1f}"{self.tail}{self.name}'
 
 
@@ -272,7 +278,13 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
     close: list[Unit] = []
     # beyond this centre distance no charge can reach, for sure (a base lies within its
     # radius of its centre; the margin is geometry.surely_beyond's)
-    far = allow + 1e-5 + u.hd + max(b.rad) if u.type != "artillery" else -1.0
+    far = -1.0
+    if u.type != "artillery":
+        big = -math.inf  # max(b.rad) written out (a generic call over boxed floats)
+        for r in b.rad:
+            if r > big:
+                big = r
+        far = allow + 1e-5 + u.hd + big
     far2 = far * far * SURELY + 1e-12
     bq = math.inf
     for v in units:
@@ -294,8 +306,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
                 if v.alive and v.side != side
             ]
             near.sort()
-            nearest = {id(v) for _, _, v in near[:8]}
-            close = [v for _, _, v in near if id(v) in nearest and S.charge_in_reach(u, v, allow)]
+            close = [v for _, _, v in near[:8] if S.charge_in_reach(u, v, allow)]
         elif len(close) > 1:
             close.sort(key=lambda v: (math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0), v.i))
         for v, opt in S.charge_options(b, u, close):
@@ -319,11 +330,11 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
             out.append(MoveOffer(b, u, order, "move", " toward ", ob.name, True))
     changes = S.changes_open(u)
     if changes or en is not None:
-        th = math.atan2(en.y - uy, en.x - ux) if en is not None else u.theta
+        th = _atan2(en.y - uy, en.x - ux) if en is not None else u.theta
         for change in changes:
             order = ("move", ux, uy, th, change)
             out.append(MoveOffer(b, u, order, CHANGE_WORDS[change], " in place", "", False))
-        if en is not None and abs(math.remainder(th - u.theta, 2 * math.pi)) > 0.05:
+        if en is not None and abs(_remainder(th - u.theta, 2 * math.pi)) > 0.05:
             out.append(
                 MoveOffer(b, u, ("move", ux, uy, th, ""), "wheel to face ", "", en.name, False)
             )
@@ -343,9 +354,9 @@ def leader_offers(b: Battle, li: int) -> list[Offer]:
     board = b.setup.board
     out = [Offer(("hold",), "hold", {}, f"{ld.name} stays where he is")]
     mine = [u for u in b.state.units if u.alive and u.side == ld.side]
-    mine.sort(key=lambda u: (u.leader != li, math.hypot(u.x - ld.x, u.y - ld.y)))
+    mine.sort(key=lambda u: (u.leader != li, _hypot(u.x - ld.x, u.y - ld.y)))
     for u in mine[:8]:
-        d = math.hypot(u.x - ld.x, u.y - ld.y)
+        d = _hypot(u.x - ld.x, u.y - ld.y)
         out.append(LeaderOffer(board, rate, ld, u, d))
     return out
 

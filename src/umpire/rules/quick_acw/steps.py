@@ -22,6 +22,11 @@ from umpire.errors import IllegalActionError
 from umpire.rules.data import on_change
 from umpire.rules.quick_acw import rules as R
 
+# math's functions that mypyc has no native form of, held in C statics (``Final``): a
+# call then skips looking the name up in ``math`` (the same functions, the same floats).
+_hypot: Final = math.hypot
+_atan2: Final = math.atan2
+
 CHANGES = ("", "line", "column", "mount", "dismount", "limber", "unlimber")
 
 
@@ -285,7 +290,7 @@ def in_cover(b: Battle, firer: Unit, t: Unit) -> bool:
     if board.in_cover(t.x, t.y):
         return True
     dx, dy = firer.x - t.x, firer.y - t.y
-    n = math.hypot(dx, dy) or 1.0
+    n = _hypot(dx, dy) or 1.0
     reach = t.hd + 1.0
     return board.crosses_wall(t.x, t.y, t.x + dx / n * reach, t.y + dy / n * reach)
 
@@ -308,7 +313,7 @@ def contact_point(u: Unit, t: Unit) -> tuple[float, float, float, bool]:
         nx, ny, off, flank = c, s, t.hd, False
     x = t.x + nx * (off + u.hd)
     y = t.y + ny * (off + u.hd)
-    return x, y, math.atan2(-ny, -nx), flank
+    return x, y, _atan2(-ny, -nx), flank
 
 
 def after_change(u: Unit, change: str) -> tuple[str, bool, bool, str | None]:
@@ -424,10 +429,10 @@ def _move(
             if fx(u, key):
                 return f"{u.name} may not move this turn ({fx_why(u, key)})" if why else ""
     form, mounted, limbered, cost = after_change(u, change)
-    dist = math.hypot(x - u.x, y - u.y)
+    dist = _hypot(x - u.x, y - u.y)
     if limit == "no_advance" and dist > 0:
         en = nearest_enemy(b, u)
-        if en is not None and math.hypot(en.x - x, en.y - y) < math.hypot(en.x - u.x, en.y - u.y):
+        if en is not None and _hypot(en.x - x, en.y - y) < _hypot(en.x - u.x, en.y - u.y):
             return f"{u.name} is {b.status.label(u)} and may not advance" if why else ""
     board = b.setup.board
     if not why and dist > 0 and not (u.extra and fx(u, "terrain")):
@@ -521,7 +526,7 @@ def charge_in_reach(u: Unit, t: Unit, open_allow: float) -> bool:
     big = max(t.hw, t.hd)
     if surely_beyond(dx, dy, open_allow + 1e-5 + big + u.hd):
         return False
-    gap = math.hypot(dx, dy) - big - u.hd
+    gap = _hypot(dx, dy) - big - u.hd
     return not gap > open_allow + 1e-5
 
 
@@ -551,7 +556,7 @@ def _charge_to(b: Battle, u: Unit, t: Unit, why: bool, open_allow: float) -> Cha
     if not why and not charge_in_reach(u, t, open_allow):
         return ""
     x, y, th, flank = contact_point(u, t)
-    dist = math.hypot(x - u.x, y - u.y)
+    dist = _hypot(x - u.x, y - u.y)
     if not why and dist > open_allow + 1e-6:
         return ""  # too far even in the open
     board = b.setup.board
@@ -644,7 +649,7 @@ class CommandStep:
         board = b.setup.board
         if not (0 <= x <= board.width and 0 <= y <= board.height):
             raise IllegalActionError(f"{ld.name} cannot leave the table")
-        dist = math.hypot(x - ld.x, y - ld.y)
+        dist = _hypot(x - ld.x, y - ld.y)
         rate = b.r.movement["leader"]
         allow = rate.open * (rate.rough if board.path_rough(ld.x, ld.y, x, y) else 1.0)
         if dist > allow + 1e-6:
@@ -674,7 +679,7 @@ class MoveStep:
                 out.append(u.i)
                 if u.leader >= 0 and leaders[u.leader].alive:
                     ld = leaders[u.leader]
-                    u.in_command = math.hypot(u.x - ld.x, u.y - ld.y) <= ld.radius + 1e-9
+                    u.in_command = _hypot(u.x - ld.x, u.y - ld.y) <= ld.radius + 1e-9
                 else:
                     u.in_command = True  # reading lost_leader_command
         b.state.contacts = []

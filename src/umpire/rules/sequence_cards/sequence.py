@@ -12,7 +12,7 @@ units of each card drawn.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from umpire.battle.effects import clear_fx, fx, set_fx
 from umpire.battle.roles import AutoStep, Composition, FixedTurn, Phase, RulesSpec, Step
@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from umpire.battle.engine import Battle
     from umpire.battle.state import Unit
     from umpire.scenarios import Scenario
+
+# math's functions that mypyc has no native form of, held in C statics (``Final``): a
+# call then skips looking the name up in ``math`` (the same functions, the same floats).
+_hypot: Final = math.hypot
+_atan2: Final = math.atan2
 
 SIDES = ("confederate", "union")
 RIFLES = "rifles: fire or move"
@@ -84,7 +89,7 @@ def crossing(b: Battle, side: str, step: float) -> None:
         if start is None:
             continue
         x0, y0 = float(start[0]), float(start[1])
-        dist = math.hypot(u.x - x0, u.y - y0)
+        dist = _hypot(u.x - x0, u.y - y0)
         if dist < 1e-9:
             continue
         if rifles(b, u.i):
@@ -102,7 +107,7 @@ def crossing(b: Battle, side: str, step: float) -> None:
             # Every point tried lies on the path: if the whole path is beyond the field
             # of fire's reach (with a margin for rounding), no point can be inside it.
             along = min(max((vx - x0) * ex + (vy - y0) * ey, 0.0), dist)
-            off = math.hypot(x0 + ex * along - vx, y0 + ey * along - vy)
+            off = _hypot(x0 + ex * along - vx, y0 + ey * along - vy)
             lim = r + v.hd + uhd
             if off > lim + 1e-6:
                 continue
@@ -114,10 +119,10 @@ def crossing(b: Battle, side: str, step: float) -> None:
                 px = x0 + ddx * k / n
                 py = y0 + ddy * k / n
                 dx, dy = px - vx, py - vy
-                if dx * dx + dy * dy > lim2 or math.hypot(dx, dy) > lim:
+                if dx * dx + dy * dy > lim2 or _hypot(dx, dy) > lim:
                     continue  # beyond for sure (geometry.surely_beyond), or beyond
                 fwd = dx * c + dy * s
-                if fwd > 0 and math.atan2(abs(-dx * s + dy * c), fwd) <= arc:
+                if fwd > 0 and _atan2(abs(-dx * s + dy * c), fwd) <= arc:
                     crossed.append(v.i)
                     break
         if crossed:
