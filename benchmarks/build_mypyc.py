@@ -43,6 +43,7 @@ HOT = [
     "umpire/board/geometry.py",
     "umpire/board/terrain.py",
     "umpire/ai/odds_ai.py",
+    "umpire/ai/per_rules.py",
     "umpire/rules/quick_acw/steps.py",
     "umpire/rules/quick_acw/menu.py",
     "umpire/rules/quick_acw/ai.py",
@@ -63,7 +64,8 @@ HOT = [
 ]
 """The modules compiled: where the pyinstrument profiles of the six shipped scenarios
 spend their time (benchmarks/RESULTS.md); ``umpire.battle.setup`` since the third pass
-(the setup's fields are read in every move test: a compiled dataclass reads them natively).
+(the setup's fields are read in every move test: a compiled dataclass reads them natively);
+``umpire.ai.per_rules`` since the fourth (every decision passes through ``PerRules.decide``).
 Not ``umpire.battle.roles`` (rule modules
 subclass its ``AutoStep`` and ``FixedTurn``, and an interpreted class cannot subclass a
 compiled one; compiling it and the role modules gained nothing measurable) nor

@@ -9,10 +9,10 @@ pure quick ACW battles); ``make_policy`` picks it when the battle's rules fit.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
+from umpire.ai.per_rules import PerRules, for_composition
 from umpire.battle.engine import Battle, Order, Request
-from umpire.battle.roles import Composition
 
 KINDS = ("ai", "random", "human")
 
@@ -27,38 +27,7 @@ class Policy(Protocol):
         ...
 
 
-def for_composition(kind: str, seed: int, comp: Composition) -> Policy:
-    """The policy of ``kind`` for a composition: a module's specialised one, else generic."""
-    for module in comp.modules.values():
-        offer = getattr(module, "policy", None)
-        if offer is not None:
-            found: Policy | None = offer(kind, comp, seed)
-            if found is not None:
-                return found
-    if kind == "random":
-        from umpire.ai.random_policy import RandomPolicy
-
-        return RandomPolicy(seed)
-    from umpire.ai.odds_ai import OddsAI
-
-    return OddsAI()
-
-
-class PerRules:
-    """A policy chosen for each battle's composition when it is first asked."""
-
-    def __init__(self, kind: str, seed: int):
-        self.kind = kind
-        self.seed = seed
-        self._by: dict[int, tuple[Composition, Any]] = {}
-
-    def decide(self, b: Battle, req: Request) -> Order:
-        """Ask the policy of this battle's composition."""
-        hit = self._by.get(id(b.comp))
-        if hit is None or hit[0] is not b.comp:
-            hit = self._by[id(b.comp)] = (b.comp, for_composition(self.kind, self.seed, b.comp))
-        order: Order = hit[1].decide(b, req)
-        return order
+__all__ = ["KINDS", "PerRules", "Policy", "for_composition", "make_policy"]
 
 
 def make_policy(kind: str, seed: int = 0) -> Policy:

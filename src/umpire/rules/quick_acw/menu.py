@@ -353,11 +353,21 @@ def leader_offers(b: Battle, li: int) -> list[Offer]:
     rate = b.r.movement["leader"]
     board = b.setup.board
     out = [Offer(("hold",), "hold", {}, f"{ld.name} stays where he is")]
-    mine = [u for u in b.state.units if u.alive and u.side == ld.side]
-    mine.sort(key=lambda u: (u.leader != li, _hypot(u.x - ld.x, u.y - ld.y)))
-    for u in mine[:8]:
-        d = _hypot(u.x - ld.x, u.y - ld.y)
-        out.append(LeaderOffer(board, rate, ld, u, d))
+    # his own units first, each group nearest first (a stable sort: the earlier on a tie),
+    # as a sort by (u.leader != li, distance) but without a key tuple per unit
+    own: list[Unit] = []
+    others: list[Unit] = []
+    for u in b.state.units:
+        if u.alive and u.side == ld.side:
+            (own if u.leader == li else others).append(u)
+    n = 0
+    for group in (own, others):
+        ds = [_hypot(u.x - ld.x, u.y - ld.y) for u in group]
+        for k in sorted(range(len(group)), key=ds.__getitem__):
+            if n == 8:
+                return out
+            out.append(LeaderOffer(board, rate, ld, group[k], ds[k]))
+            n += 1
     return out
 
 
