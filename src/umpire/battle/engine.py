@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from bisect import insort
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, Protocol
 
 from umpire.battle.roles import Order, Phase, Request, Step
@@ -81,6 +81,7 @@ class Battle:
 
     __slots__ = (
         "_adj",
+        "_at",
         "_boxes",
         "_dist",
         "_gone",
@@ -118,6 +119,8 @@ class Battle:
         self.setup = setup
         self.state = state
         comp = self.comp = setup.comp
+        # the sequence's ``at``, looked up once: the cursor is read several times a decision
+        self._at: Callable[[Battle, int], Phase | None] = comp.sequence.at
         self.roller = roller
         self.narrate = narrate
         self.lines: list[str] = []
@@ -172,10 +175,10 @@ class Battle:
 
     def phase(self) -> Phase:
         """The phase at the cursor (the sequence always has one inside a turn)."""
-        ph = self.comp.sequence.at(self, self.state.seq)
+        ph = self._at(self, self.state.seq)
         if ph is None:  # pragma: no cover - _advance never leaves the cursor past a turn
             raise IllegalActionError("the turn is over")
-        self.scope = ph.units
+        self.scope = ph[3]  # ph.units, by index: a NamedTuple's field is a generic look-up
         return ph
 
     def current(self) -> tuple[str, str, Step]:
@@ -253,7 +256,7 @@ class Battle:
         if st.over:
             return
         st.seq += 1
-        if self.comp.sequence.at(self, st.seq) is None:
+        if self._at(self, st.seq) is None:
             st.seq = 0
             st.turn += 1
             if st.turn > self.setup.turns:

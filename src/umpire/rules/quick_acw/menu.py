@@ -363,7 +363,16 @@ def leader_offers(b: Battle, li: int) -> list[Offer]:
     n = 0
     for group in (own, others):
         ds = [_hypot(u.x - ld.x, u.y - ld.y) for u in group]
-        for k in sorted(range(len(group)), key=ds.__getitem__):
+        idx: list[int] = []  # an insertion sort by distance (stable, as sorted(); native)
+        for k in range(len(ds)):
+            d = ds[k]
+            j = len(idx)
+            idx.append(k)
+            while j > 0 and ds[idx[j - 1]] > d:
+                idx[j] = idx[j - 1]
+                j -= 1
+            idx[j] = k
+        for k in idx:
             if n == 8:
                 return out
             out.append(LeaderOffer(board, rate, ld, group[k], ds[k]))
