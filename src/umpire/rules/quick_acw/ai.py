@@ -21,6 +21,11 @@ from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw import steps as S
 from umpire.rules.quick_acw.odds import charge_favourable, expected_stands
 
+# math's functions that mypyc has no native form of, held in C statics (``Final``): a
+# call then skips looking the name up in ``math`` (the same functions, the same floats).
+_hypot: Final = math.hypot
+_atan2: Final = math.atan2
+
 CHARGE_THRESHOLD = 0.5
 """Charge when P(the enemy is driven off) exceeds this (exact odds)."""
 
@@ -60,7 +65,7 @@ class ScriptedAI:
         cx = sum(u.x for u in mine) / len(mine)
         cy = sum(u.y for u in mine) / len(mine)
         best = min(mine, key=lambda u: math.pow(u.x - cx, 2.0) + math.pow(u.y - cy, 2.0))
-        if math.hypot(best.x - ld.x, best.y - ld.y) <= b.r.movement["leader"].open * 0.5:
+        if _hypot(best.x - ld.x, best.y - ld.y) <= b.r.movement["leader"].open * 0.5:
             return ("leader", best.x, best.y, best.i)
         return ("hold",)
 
@@ -72,8 +77,8 @@ class ScriptedAI:
         en = S.nearest_enemy(b, u)
         if en is None:
             return ("hold",)
-        dist_en = math.hypot(en.x - u.x, en.y - u.y)
-        face = math.atan2(en.y - u.y, en.x - u.x)
+        dist_en = _hypot(en.x - u.x, en.y - u.y)
+        face = _atan2(en.y - u.y, en.x - u.x)
         if u.type == "artillery":
             if u.limbered:
                 return self._try(b, u, [(u.x, u.y, face, "unlimber")])
@@ -84,7 +89,7 @@ class ScriptedAI:
             near = [
                 v
                 for v in b.state.units
-                if v.alive and v.side != u.side and math.hypot(v.x - u.x, v.y - u.y) <= 20
+                if v.alive and v.side != u.side and _hypot(v.x - u.x, v.y - u.y) <= 20
             ]
             for v, opt in S.charge_options(b, u, near):
                 p = charge_chance(b, u, v, opt[3])
@@ -109,7 +114,7 @@ class ScriptedAI:
                 b.setup.objectives,
                 key=lambda o: math.pow(o.x - u.x, 2.0) + math.pow(o.y - u.y, 2.0),
             )
-            if math.hypot(ob.x - u.x, ob.y - u.y) > ob.radius:
+            if _hypot(ob.x - u.x, ob.y - u.y) > ob.radius:
                 return ob.x, ob.y, ob.radius * 0.5
             return u.x, u.y, 0.0
         stop = 4.0 if u.type == "foot" or not u.mounted else 8.0
@@ -121,10 +126,10 @@ class ScriptedAI:
         gx, gy, stop = goal
         form, mounted, limbered, cost = S.after_change(u, change)
         allow = S.allowance(b, u, form, mounted, limbered, cost, False)
-        d = math.hypot(gx - u.x, gy - u.y)
+        d = _hypot(gx - u.x, gy - u.y)
         want = max(0.0, min(allow, d - stop))
         board = b.setup.board
-        base = math.atan2(gy - u.y, gx - u.x)
+        base = _atan2(gy - u.y, gx - u.x)
         ld = b.state.leaders[u.leader] if u.leader >= 0 else None
         # Score = -(distance to the goal) + 3 in cover - 1 on rough ground - 4 out of
         # command. Rough ground (a walk along the path) is looked at lazily: a
@@ -145,11 +150,11 @@ class ScriptedAI:
                     continue
                 x = u.x + c * step
                 y = u.y + s * step
-                score = -math.hypot(gx - x, gy - y)
+                score = -_hypot(gx - x, gy - y)
                 if board.in_cover(x, y):
                     score += 3.0
                 worse = score - 1.0
-                if ld is not None and ld.alive and math.hypot(ld.x - x, ld.y - y) > ld.radius:
+                if ld is not None and ld.alive and _hypot(ld.x - x, ld.y - y) > ld.radius:
                     score -= 4.0
                     worse -= 4.0
                 xs.append(x)
@@ -227,7 +232,7 @@ class RandomQuickPolicy:
             mine = [
                 u
                 for u in b.state.units
-                if u.alive and u.side == ld.side and math.hypot(u.x - ld.x, u.y - ld.y) <= 12
+                if u.alive and u.side == ld.side and _hypot(u.x - ld.x, u.y - ld.y) <= 12
             ]
             if mine and rng.random() < 0.7:
                 u = rng.choice(mine)
@@ -247,7 +252,7 @@ class RandomQuickPolicy:
             en = [
                 v
                 for v in b.state.units
-                if v.alive and v.side != u.side and math.hypot(v.x - u.x, v.y - u.y) < 20
+                if v.alive and v.side != u.side and _hypot(v.x - u.x, v.y - u.y) < 20
             ]
             rng.shuffle(en)
             for v in en[:3]:
@@ -272,7 +277,7 @@ class RandomQuickPolicy:
                 continue
             allow = S.allowance(b, u, form, m, lim, cost, False)
             if en_near is not None and rng.random() < 0.6:
-                ang = math.atan2(en_near.y - u.y, en_near.x - u.x) + rng.uniform(-0.6, 0.6)
+                ang = _atan2(en_near.y - u.y, en_near.x - u.x) + rng.uniform(-0.6, 0.6)
             else:
                 ang = rng.uniform(-math.pi, math.pi)
             dist = rng.uniform(0, allow)
