@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 from umpire.battle.engine import Battle, Order, Request
+from umpire.battle.menus import best_left
 from umpire.battle.roles import Offer, offers
 
 CHARGE_THRESHOLD = 0.5
@@ -124,13 +125,10 @@ class OddsAI:
                 scores.append(s)
             tried = [False] * n
             while True:  # best first; the earlier of two equal moves first (a stable sort)
-                k = -1
-                top = 0.0
-                for m in range(n):
-                    if not tried[m] and (k < 0 or scores[m] > top):
-                        k, top = m, scores[m]
+                k = best_left(scores, tried)
                 if k < 0:
                     break
+                top = scores[k]
                 if top <= here and holds:
                     return HOLD  # no legal move left can beat holding
                 if moves[k].legal():

@@ -90,6 +90,18 @@ class Offer:
         return Choice(self.order, self.words(), self.kind, self.odds)
 
 
+def best_left(scores: list[float], done: list[bool]) -> int:
+    """The index of the highest score not yet ``done`` (the first of equal ones: a stable
+    best-first order without sorting), or -1 when every one is done. The AIs try their
+    candidates in this order and stop at the first that passes."""
+    k = -1
+    top = 0.0
+    for m in range(len(scores)):
+        if not done[m] and (k < 0 or scores[m] > top):
+            k, top = m, scores[m]
+    return k
+
+
 def offered(b: Battle, req: Request) -> list[Choice]:
     """The choices for a pending request: the step's own, else the combat role's."""
     own = b.seams(b.phase().step)[2]

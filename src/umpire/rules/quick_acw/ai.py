@@ -15,6 +15,7 @@ import random
 from typing import Final
 
 from umpire.battle.engine import Battle, Order, Request
+from umpire.battle.menus import best_left
 from umpire.battle.state import Unit
 from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import rules as R
@@ -170,11 +171,7 @@ class ScriptedAI:
         taken = [False] * n
         res: list[tuple[float, float, float, str]] = []
         while len(res) < 4:
-            k = -1
-            top = 0.0
-            for m in range(n):
-                if not taken[m] and (k < 0 or now[m] > top):
-                    k, top = m, now[m]
+            k = best_left(now, taken)
             if k < 0:
                 break
             x, y = xs[k], ys[k]

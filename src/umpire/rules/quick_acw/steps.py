@@ -919,10 +919,13 @@ def resolve_fire(b: Battle, u: Unit, t: Unit, needed: int, mods: list[R.Mod], rn
     return lost
 
 
-def melee_facts(b: Battle, u: Unit, e: Unit, attacking: bool, flank: bool) -> R.MeleeFacts:
-    """The MELEE modifier facts for ``u`` fighting ``e``."""
+def melee_key(
+    b: Battle, u: Unit, e: Unit, attacking: bool, flank: bool, bonus: int | None
+) -> tuple[Any, ...]:
+    """The MELEE modifier facts for ``u`` fighting ``e`` (``bonus``: the attached leader's),
+    as a plain tuple in :class:`~umpire.rules.quick_acw.rules.MeleeFacts`' field order."""
     board = b.setup.board
-    return R.MeleeFacts(
+    return (
         u.side,
         u.type,
         u.mounted,
@@ -932,9 +935,14 @@ def melee_facts(b: Battle, u: Unit, e: Unit, attacking: bool, flank: bool) -> R.
         (not attacking) and board.crosses_obstacle(u.x, u.y, e.x, e.y),
         board.height_at(u.x, u.y) > board.height_at(e.x, e.y),
         u.marker,
-        attached_bonus(b, u),
+        bonus,
         flank,
     )
+
+
+def melee_facts(b: Battle, u: Unit, e: Unit, attacking: bool, flank: bool) -> R.MeleeFacts:
+    """The MELEE modifier facts for ``u`` fighting ``e``."""
+    return R.MeleeFacts(*melee_key(b, u, e, attacking, flank, attached_bonus(b, u)))
 
 
 def resolve_melee(b: Battle, a: Unit, d: Unit, charged: bool, flank: bool) -> None:
@@ -1078,25 +1086,12 @@ def melee_total(
     (``bonus``: the attached leader's), kept per facts (a handful recur: the AI weighs the
     same charges turn after turn) under a plain tuple: a compiled dataclass is made, hashed
     and compared by interpreted functions."""
-    board = b.setup.board
     r = b.r
-    key = (
-        u.side,
-        u.type,
-        u.mounted,
-        u.formation,
-        u.stands,
-        attacking,
-        (not attacking) and board.crosses_obstacle(u.x, u.y, e.x, e.y),
-        board.height_at(u.x, u.y) > board.height_at(e.x, e.y),
-        u.marker,
-        bonus,
-        flank,
-        r,
-    )
+    facts = melee_key(b, u, e, attacking, flank, bonus)
+    key = (facts, r)
     found = _MELEE_TOTALS.get(key)
     if found is None:
-        f = R.MeleeFacts(*key[:11])
+        f = R.MeleeFacts(*facts)
         found = _MELEE_TOTALS[key] = total(R.melee_modifiers(f, r))
     return found
 
