@@ -91,12 +91,17 @@ def main() -> None:
     shutil.copytree(ROOT / "src", OUT / "src", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     mypyc = Path(sys.executable).with_name("mypyc")
     env = {**os.environ, "MYPYC_OPT_LEVEL": "3", "MAX_JOBS": str(args.jobs)}
-    subprocess.run(
+    print(f"compiling {len(HOT)} modules with mypyc (a minute or two)...", flush=True)
+    done = subprocess.run(
         [str(mypyc), "--config-file", str(ROOT / "pyproject.toml"), *HOT],
         cwd=OUT / "src",
         env=env,
-        check=True,
+        capture_output=True,
+        text=True,
     )
+    if done.returncode != 0:  # the compiler's own words, then stop; no stamp is written
+        sys.stderr.write(done.stdout[-20000:] + done.stderr[-20000:])
+        sys.exit(f"mypyc failed (exit {done.returncode}); the compiled engine is not built")
     STAMP.write_text(digest(ROOT / "src") + "\n")
     print(f"compiled {len(HOT)} modules into {OUT / 'src'} in {time.perf_counter() - t0:.0f} s")
 
