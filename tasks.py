@@ -47,8 +47,7 @@ def ensure_venv() -> None:
         except (OSError, subprocess.CalledProcessError):
             # Debian's python3 keeps ensurepip in a separate package.
             shutil.rmtree(VENV, ignore_errors=True)
-            sudo = [] if os.geteuid() == 0 else ["sudo"]
-            run(*sudo, "apt-get", "install", "-y", "-qq", "python3-venv", check=False)
+            apt_install("python3-venv")
             venv.EnvBuilder(with_pip=True).create(VENV)
     run(BIN / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip")
     run(BIN / "python", "-m", "pip", "install", "--quiet", "-e", ".[dev]")
@@ -62,9 +61,15 @@ def ensure_chromium() -> None:
     if shutil.which("apt-get") is None:
         print("note: no chromium and no apt-get: browser tests will be skipped", flush=True)
         return
+    apt_install("chromium")
+
+
+def apt_install(package: str) -> None:
+    """Install one of Debian's packages (as root, or through sudo); a failure is left to
+    the caller's next check."""
     sudo = [] if os.geteuid() == 0 else ["sudo"]
     run(*sudo, "apt-get", "update", "-qq", check=False)
-    run(*sudo, "apt-get", "install", "-y", "-qq", "chromium", check=False)
+    run(*sudo, "apt-get", "install", "-y", "-qq", package, check=False)
 
 
 def demo(args: list[str]) -> None:
@@ -106,7 +111,8 @@ COMPILED_TESTS = [
 
 def pytest(*args: str, env: dict[str, str] | None = None) -> None:
     """Run pytest on two cores; stop on failure. 'No tests ran' (exit 5) is a failure."""
-    code = run(BIN / "pytest", "-q", "-n", "2", "-p", "no:cacheprovider", *args, check=False, env=env)
+    opts = ["-q", "-n", "2", "-p", "no:cacheprovider"]
+    code = run(BIN / "pytest", *opts, *args, check=False, env=env)
     if code == 5:
         print("pytest ran no tests: that is a failure", flush=True)
         sys.exit(1)
@@ -118,9 +124,7 @@ def ensure_compiler() -> None:
     """Install Debian's gcc for the compiled engine when there is no C compiler."""
     if shutil.which("cc") or shutil.which("gcc") or shutil.which("apt-get") is None:
         return
-    sudo = [] if os.geteuid() == 0 else ["sudo"]
-    run(*sudo, "apt-get", "update", "-qq", check=False)
-    run(*sudo, "apt-get", "install", "-y", "-qq", "gcc", check=False)
+    apt_install("gcc")
 
 
 def compile_engine(args: list[str]) -> bool:
