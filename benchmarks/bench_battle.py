@@ -6,7 +6,8 @@ Two implementations of the same rules and AI are timed in one process on one cor
 - the scalar engine (``umpire.battle.run.play``, one battle at a time, seeds 0..N-1);
 - the batch simulator (``umpire.lab.run_batch``, N battles in lock step with numpy), on one
   bulk dice stream per batch and, as ``umpire simulate`` plays it, on one ``SeededSource``
-  stream per battle (``Dice.per_battle``: the scalar engine's own battles).
+  stream per battle (``Dice.per_battle``: the scalar engine's own battles); and again with
+  its numba kernels switched off (``umpire.jit.ENABLED``), when they are on.
 
 For each it prints battles/s/core and the dice per second it consumed, and beside them
 the raw dice rates of numpy's generator and of umpire's ``SeededSource`` measured in the
@@ -25,6 +26,7 @@ import time
 import numpy as np
 from bench_scalar import run  # this folder is on the path when a script runs
 
+from umpire import jit
 from umpire.ai import make_policy
 from umpire.battle.run import play
 from umpire.dice import SeededSource
@@ -98,6 +100,13 @@ def main() -> None:
     s_secs, s_dice, orders = scalar(args.scenario, args.n, args.repeat)
     b_secs, b_dice = batch(args.scenario, args.lab_n, args.batch, args.repeat)
     p_secs, _ = batch(args.scenario, args.lab_n, args.batch, args.repeat, per_battle=True)
+    n_secs = None
+    if jit.ENABLED:  # the same batches on the numpy forms alone, for the kernels' ratio
+        jit.ENABLED = False
+        try:
+            n_secs, _ = batch(args.scenario, args.lab_n, args.batch, args.repeat)
+        finally:
+            jit.ENABLED = True
     raw_np = numpy_rate()
     raw_seeded = seeded_rate()
     s_rate, b_rate = args.n / s_secs, args.lab_n / b_secs
@@ -112,6 +121,13 @@ def main() -> None:
         f"batch simulator: {b_rate:8.1f} battles/s/core ({args.lab_n} battles in batches of "
         f"{args.batch}; {b_secs / args.lab_n * 1000:.2f} ms per battle)"
     )
+    if n_secs is not None:
+        print(
+            f"batch simulator, numpy forms only (no numba kernels): {args.lab_n / n_secs:8.1f} "
+            f"battles/s/core; the kernels' gain {n_secs / b_secs:.2f}x"
+        )
+    else:
+        print("batch simulator: numba kernels off (numba missing or UMPIRE_JIT=0)")
     p_rate = args.lab_n / p_secs
     print(
         f"batch simulator, a dice stream per battle (the lab's path): {p_rate:8.1f} "
