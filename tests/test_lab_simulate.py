@@ -364,3 +364,19 @@ def test_simulate_keys_lists_them(capsys: pytest.CaptureFixture[str]) -> None:
     keys = {r["key"]: r["now"] for r in json.loads(out)}
     assert keys["quick-acw.sides.union.morale"] == "8"  # seed 002 MORALE "USA/CSA 8+/7+"
     assert "combat" in keys
+
+
+def test_prepare_batch_gets_the_batch_path_ready_and_skips_the_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The lab gets a batch simulator ready before its workers start (its kernels compiled
+    once); a composition without one (seed 003's stone_wall) has nothing to prepare."""
+    from umpire import jit
+    from umpire.lab import prepare_batch
+    from umpire.scenarios import load_scenario
+
+    assert prepare_batch(load_scenario("stone_wall")) is False
+    monkeypatch.setattr(jit, "ENABLED", False)
+    assert prepare_batch(load_scenario("standard")) is False
+    monkeypatch.setattr(jit, "ENABLED", True)
+    assert prepare_batch(load_scenario("standard")) is True

@@ -56,6 +56,13 @@ def batch_simulator(scen: Scenario, *, need: bool = True) -> Any:
     )
 
 
+def prepare_batch(scen: Scenario) -> bool:
+    """Let the scenario's batch simulator get ready before workers start (compile its
+    kernels once, so that each worker loads them ready); True where it had work to do."""
+    prep = getattr(batch_simulator(scen, need=False), "prepare", None)
+    return bool(prep(scen)) if prep is not None else False
+
+
 def run_batch(scen: Scenario, n: int, seed: int | None = None, **kw: Any) -> Any:
     """Play ``n`` battles of ``scen`` at once on its rules' batch simulator (see there)."""
     return batch_simulator(scen).run_batch(scen, n, seed, **kw)

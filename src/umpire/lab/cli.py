@@ -125,6 +125,8 @@ def simulate_cmd(
         store = open_store()
         run_id = results.begin(store.conn, name, n, run_seed, [a.to_json() for a in arms], config)
     try:
+        if "batch" in p.paths and built is None:
+            _prepare(scen, quiet=as_json)
         records, seconds = _play(
             todo, len(arms), n, name, k, cluster, built, store, run_id, as_json
         )
@@ -144,6 +146,24 @@ def simulate_cmd(
         print_json(out)
         return
     show(out, seed is None, battle_seed(run_seed, 0))
+
+
+def _prepare(scen: Any, quiet: bool) -> None:
+    """Get the batch simulator ready in this process before the workers start: its
+    compiled kernels are compiled once (about a minute, the first time) and cached, so
+    every worker loads them ready instead of compiling them too."""
+    from umpire.lab import prepare_batch
+
+    if quiet or not sys.stderr.isatty():
+        prepare_batch(scen)
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(
+        "getting the batch simulator's compiled kernels ready "
+        "(the first run compiles them: about a minute, once)"
+    ):
+        prepare_batch(scen)
 
 
 def _play(

@@ -13,13 +13,14 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
+from umpire import jit
 from umpire.dice.bulk import Dice
 from umpire.rules.quick_acw.batch.sim import Outcome, Sim
 from umpire.rules.quick_acw.batch.static import static_for
 from umpire.rules.quick_acw.rules import rules
 from umpire.scenarios import Scenario
 
-__all__ = ["SIDES", "Outcome", "run_batch"]
+__all__ = ["SIDES", "Outcome", "prepare", "run_batch"]
 
 SIDES = rules().order
 """The sides in the order the outcome arrays number them."""
@@ -50,3 +51,18 @@ def run_batch(
     sim = Sim(static_for(scen), n, dice, on_finish=on_finish)
     sim.run()
     return sim.outcome()
+
+
+def prepare(scen: Scenario) -> bool:
+    """Compile the simulator's numba kernels (or load them from numba's cache) by playing
+    a few battles here, before the lab's workers start, so that they find them cached;
+    False where the kernels are off (``umpire.jit``)."""
+    if not jit.ENABLED:
+        return False
+    run_batch(scen, PREPARE_BATTLES, 0)
+    return True
+
+
+PREPARE_BATTLES = 32
+"""Battles played to get the kernels ready: enough for every step to be taken (a kernel
+first called in a worker is compiled there)."""
