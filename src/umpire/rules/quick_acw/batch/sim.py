@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 from umpire.board import vgeom as G
 from umpire.dice.bulk import Dice
 from umpire.rules.quick_acw.ai import CHARGE_THRESHOLD
+from umpire.rules.quick_acw.batch import kmove as K
 from umpire.rules.quick_acw.batch import vrules as V
 from umpire.rules.quick_acw.batch.static import Static
 
@@ -918,7 +919,8 @@ class Sim:
         left = np.ones(m, dtype=bool)  # no legal destination found yet
         go = np.flatnonzero(want > 1e-6)  # at the goal: only the places where it stands
         if len(go):
-            left[go] = ~self._destinations(
+            find = self._destinations_k if K.ENABLED else self._destinations
+            left[go] = ~find(
                 r[go],
                 u,
                 ux[go],
@@ -1083,6 +1085,96 @@ class Sim:
                 tried[ab] += 1
                 again.append(ab[tried[ab] < KEEP])
             rows = np.sort(np.concatenate(again))
+        return taken
+
+    def _destinations_k(
+        self,
+        r: I,
+        u: int,
+        ux: F,
+        uy: F,
+        gx: F,
+        gy: F,
+        want: F,
+        face: F,
+        form: I,
+        form2: I,
+        mounted: B,
+        mounted2: B,
+        lim: B,
+        chg: I,
+    ) -> B:
+        """:meth:`_destinations` on the compiled kernel (``kmove.destinations``): the same
+        places, scores, order and tests, battle by battle; the move then carried out."""
+        st = self.S
+        m = len(r)
+        base = K.atan2s(gy - uy, gx - ux)
+        ang = base[:, None] + BEARINGS[None, :]
+        ca, sa = np.cos(ang), np.sin(ang)
+        fj = np.where(chg == V.FORMATION, form2, form)
+        mj = np.where(chg == V.MOUNT, mounted2, mounted)
+        ut = np.full(m, st.utype[u])
+        mkey = V.move_key(ut, fj, mj, lim)
+        mkey = np.where((ut == V.ART) & (chg == V.FORMATION), 4, mkey)
+        fi = r * self.U + u
+        cmd, lost = np.take(self.in_cmd, fi), np.take(self.lost_ldr, fi)
+        allow0 = V.move_inches(self.t, mkey, np.zeros(m, dtype=bool), cmd, lost, chg)
+        allow1 = V.move_inches(self.t, mkey, np.ones(m, dtype=bool), cmd, lost, chg)
+        hw, hd = V.base_size(self.t, ut, fj, np.take(self.stands, fi))
+        ld = int(st.uleader[u])
+        if ld >= 0:
+            far_on = _g(self.lalive, r, ld)
+            lx, ly, lrad = _g(self.lx, r, ld), _g(self.ly, r, ld), float(st.l_radius[ld])
+        else:
+            far_on, lx, ly, lrad = np.zeros(m, dtype=bool), ux, uy, 0.0
+        T = self.T
+        pick, xa, ya = K.destinations(
+            r,
+            u,
+            ux,
+            uy,
+            gx,
+            gy,
+            want,
+            ca,
+            sa,
+            np.cos(face),
+            np.sin(face),
+            hw.astype(float),
+            hd.astype(float),
+            allow0,
+            allow1,
+            far_on,
+            lx,
+            ly,
+            lrad,
+            self.x,
+            self.y,
+            self.c,
+            self.s,
+            self.hw,
+            self.hd,
+            self.x32,
+            self.y32,
+            self.r32,
+            self.alive,
+            st.side,
+            float(self.t.geometry["contact"]),
+            float(T.width),
+            float(T.height),
+            float(T.cell),
+            int(T.nx),
+            int(T.ny),
+            T.rough,
+            T.cover,
+            T.fields[0],
+            T.rough_boxes,
+        )
+        g = np.flatnonzero(pick >= 0)
+        uu = np.full(len(g), u)
+        rg = r[g]
+        self.do_move(rg, uu, xa[g], ya[g], face[g], fj[g], mj[g], lim[g], chg[g])
+        taken: B = pick >= 0
         return taken
 
     # -- charges ----------------------------------------------------------------------------

@@ -1,0 +1,421 @@
+"""Compiled kernels (numba, through :mod:`umpire.jit`) for the batch simulator's move step.
+
+Seed 002 MOVEMENT as the scripted AI plays it: where ``Sim._destinations`` runs its
+best-first search over every battle at once with numpy masks, :func:`destinations`
+walks each battle on its own and stops at the first legal place, with the same
+candidates, scores, ties, rough-ground walks and legality tests (``steps.move_ok``:
+on the table, no overlap, no path across an enemy base, touching no enemy). The
+geometry helpers repeat ``umpire.board.vgeom``'s formulas (the scalar engine's) in the
+same order of operations; the single-precision prefilters are the numpy form's too.
+
+``ENABLED`` is the switch the simulator reads (tests set it off to compare the forms).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import NDArray
+
+from umpire import jit
+from umpire.board.geometry import EPS
+from umpire.board.kterrain import cell_of, path_rough
+
+F = NDArray[np.float64]
+F32 = NDArray[np.float32]
+B = NDArray[np.bool_]
+I = NDArray[np.int64]  # noqa: E741
+
+ENABLED: bool = jit.ENABLED
+"""Does ``Sim`` call these kernels (else its numpy forms, which play the same battles)?"""
+
+SLACK = 1e-3  # as sim.SLACK: the single-precision prefilters' margin
+OV_PAD = 1e-6 + SLACK  # the overlap prefilter's pad on the half diagonal
+HAIR = 1e-9  # as vgeom.HAIR
+COVER_BONUS, ROUGH_PENALTY, OUT_OF_RADIUS = 3.0, 1.0, 4.0  # as sim's (the AI's scores)
+KEEP = 4  # destinations tried before holding in place
+OFFSETS = (0.0, 0.0, 0.5, 0.5, -0.5, -0.5, 1.0, 1.0, -1.0, -1.0)
+FRACS = (1.0, 0.5, 1.0, 0.5, 1.0, 0.5, 1.0, 0.5, 1.0, 0.5)
+
+
+# -- bases (``vgeom``'s formulas, one pair at a time) --------------------------------------
+@jit.inline
+def overlap(
+    x: float,
+    y: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+    ox: float,
+    oy: float,
+    oc: float,
+    os_: float,
+    ohw: float,
+    ohd: float,
+    tol: float,
+) -> bool:
+    """Separating-axis test (``vgeom.overlap``): do the interiors overlap?"""
+    dx, dy = ox - x, oy - y
+    if (
+        abs(dx * c + dy * s)
+        >= hd + (ohd * abs(oc * c + os_ * s) + ohw * abs(-os_ * c + oc * s)) - tol
+    ):
+        return False
+    ax, ay = -s, c
+    if (
+        abs(dx * ax + dy * ay)
+        >= hw + (ohd * abs(oc * ax + os_ * ay) + ohw * abs(-os_ * ax + oc * ay)) - tol
+    ):
+        return False
+    if (
+        abs(dx * oc + dy * os_)
+        >= ohd + (hd * abs(c * oc + s * os_) + hw * abs(-s * oc + c * os_)) - tol
+    ):
+        return False
+    ax, ay = -os_, oc
+    return not (
+        abs(dx * ax + dy * ay)
+        >= ohw + (hd * abs(c * ax + s * ay) + hw * abs(-s * ax + c * ay)) - tol
+    )
+
+
+@jit.inline
+def corners(x: float, y: float, c: float, s: float, hw: float, hd: float) -> F:
+    """x0, y0 .. x3, y3 of a base (``vgeom.corners``)."""
+    fx, fy = c * hd, s * hd
+    lx, ly = -s * hw, c * hw
+    out = np.empty(8)
+    out[0] = x + fx + lx
+    out[1] = y + fy + ly
+    out[2] = x + fx - lx
+    out[3] = y + fy - ly
+    out[4] = x - fx - lx
+    out[5] = y - fy - ly
+    out[6] = x - fx + lx
+    out[7] = y - fy + ly
+    return out
+
+
+@jit.inline
+def corner_box_sq(
+    px: float, py: float, x: float, y: float, c: float, s: float, hw: float, hd: float
+) -> float:
+    """The squared distance from a point to a base (``vgeom.quick_distance``'s term)."""
+    dx, dy = px - x, py - y
+    f = max(abs(dx * c + dy * s) - hd, 0.0)
+    lat = max(abs(-dx * s + dy * c) - hw, 0.0)
+    return f * f + lat * lat
+
+
+@jit.inline
+def edges_sq(pts: F, q: F) -> float:
+    """The least squared distance from four corners to the edges of a base (``vgeom._edges_sq``)."""
+    best = math.inf
+    for k in range(0, 8, 2):
+        ax, ay = q[k], q[k + 1]
+        m = (k + 2) & 7
+        vx, vy = q[m] - ax, q[m + 1] - ay
+        ll = vx * vx + vy * vy
+        den = ll if ll > EPS else 1.0
+        for p in range(0, 8, 2):
+            px, py = pts[p], pts[p + 1]
+            t = ((px - ax) * vx + (py - ay) * vy) / den
+            t = min(max(t, 0.0), 1.0)
+            qx, qy = ax + t * vx - px, ay + t * vy - py
+            d = qx * qx + qy * qy
+            if d < best:
+                best = d
+    return best
+
+
+@jit.inline
+def distance_le(
+    x: float,
+    y: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+    ox: float,
+    oy: float,
+    oc: float,
+    os_: float,
+    ohw: float,
+    ohd: float,
+    limit: float,
+) -> bool:
+    """``geometry.box_distance(a, b) <= limit`` as ``vgeom.distance_le``: the corner-to-box
+    form, and the scalar's corner-to-edge form within a hair of the limit."""
+    if overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 0.0):
+        return limit >= 0.0
+    pa = corners(x, y, c, s, hw, hd)
+    pb = corners(ox, oy, oc, os_, ohw, ohd)
+    best = math.inf
+    for k in range(0, 8, 2):
+        d = corner_box_sq(pa[k], pa[k + 1], ox, oy, oc, os_, ohw, ohd)
+        best = min(best, d)
+        d = corner_box_sq(pb[k], pb[k + 1], x, y, c, s, hw, hd)
+        best = min(best, d)
+    dq = math.sqrt(best)
+    if abs(dq - limit) >= HAIR:
+        return dq <= limit
+    return math.sqrt(min(edges_sq(pa, pb), edges_sq(pb, pa))) <= limit
+
+
+@jit.inline
+def segment_hits_box(
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    bx: float,
+    by: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+) -> bool:
+    """Does the segment cross the base (slab test, ``vgeom.segment_hits_box``)?"""
+    shrink = 1e-6
+    ax0, ay0 = x0 - bx, y0 - by
+    ax1, ay1 = x1 - bx, y1 - by
+    tmin, tmax = 0.0, 1.0
+    for axis in range(2):
+        if axis == 0:
+            p0, p1, half = ax0 * c + ay0 * s, ax1 * c + ay1 * s, hd - shrink
+        else:
+            p0, p1, half = -ax0 * s + ay0 * c, -ax1 * s + ay1 * c, hw - shrink
+        d = p1 - p0
+        if abs(d) < EPS:
+            if abs(p0) > half:
+                return False
+            continue
+        ta = (-half - p0) / d
+        tb = (half - p0) / d
+        lo = min(ta, tb)
+        hi = max(ta, tb)
+        if lo > tmin:
+            tmin = lo
+        if hi < tmax:
+            tmax = hi
+    return tmin <= tmax
+
+
+# -- the destinations ------------------------------------------------------------------------
+@jit.kernel
+def atan2s(y: F, x: F) -> F:
+    """``math.atan2`` of each pair (as ``vgeom.matan2``)."""
+    out = np.empty(y.shape[0])
+    for q in range(y.shape[0]):
+        out[q] = math.atan2(y[q], x[q])
+    return out
+
+
+@jit.kernel
+def destinations(
+    r: I,
+    u: int,
+    ux: F,
+    uy: F,
+    gx: F,
+    gy: F,
+    want: F,
+    ca: F,
+    sa: F,
+    cth: F,
+    sth: F,
+    hw: F,
+    hd: F,
+    allow0: F,
+    allow1: F,
+    far_on: B,
+    lx: F,
+    ly: F,
+    l_radius: float,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    alive: B,
+    side: I,
+    tol: float,
+    width: float,
+    height: float,
+    cell: float,
+    nx: int,
+    ny: int,
+    rough: B,
+    cover: B,
+    field: I,
+    boxes: I,
+) -> tuple[I, F, F]:
+    """``Sim._destinations`` without carrying the move out: per row (battle ``r``) the
+    place taken (its number 0-9, -1 none) and its centre.
+
+    Per row: the ten places toward the goal (``ca``/``sa``: the cos and sin of the five
+    bearings), their scores with exact distances (``math.hypot``: the scalar AI's), tried
+    best first (the first of equal scores), rough ground walked only when a place whose
+    score is still an upper bound comes out on top, at most ``KEEP`` tried; legal as
+    ``Sim.room_near`` (the same neighbour list and prefilters, the exact tests decide).
+    """
+    m = r.shape[0]
+    nu = X.shape[1]
+    f32 = np.float32
+    pick = np.full(m, -1, dtype=np.int64)
+    ox = np.zeros(m)
+    oy = np.zeros(m)
+    px = np.empty(10)
+    py = np.empty(10)
+    score = np.empty(10)
+    worse = np.empty(10)
+    key = np.empty(10)
+    known = np.empty(10, dtype=np.bool_)
+    rgh = np.empty(10, dtype=np.bool_)
+    nb = np.empty(nu, dtype=np.int64)
+    own_side = side[u]
+    for q in range(m):
+        b = r[q]
+        x0, y0 = ux[q], uy[q]
+        start_rough = rough[cell_of(x0, y0, cell, nx, ny)]
+        for j in range(10):
+            step = want[q] * FRACS[j]
+            bj = j // 2
+            px[j] = x0 + ca[q, bj] * step
+            py[j] = y0 + sa[q, bj] * step
+            valid = not (step <= 1e-6 and (OFFSETS[j] != 0.0 or FRACS[j] < 1.0))
+            k = cell_of(px[j], py[j], cell, nx, ny)
+            cov = COVER_BONUS if cover[k] else 0.0
+            sc = -jit.hypot(gx[q] - px[j], gy[q] - py[j]) + cov
+            wr = sc - ROUGH_PENALTY
+            if far_on[q] and not jit.hypot(lx[q] - px[j], ly[q] - py[j]) <= l_radius:
+                sc = sc - OUT_OF_RADIUS
+                wr = wr - OUT_OF_RADIUS
+            score[j] = sc
+            worse[j] = wr
+            rgh[j] = rough[k] or start_rough
+            known[j] = rgh[j]
+            key[j] = (wr if rgh[j] else sc) if valid else -math.inf
+        # the neighbours (``Sim.neighbours``): every base the places could meet
+        bhw, bhd = hw[q], hd[q]
+        half = math.sqrt(bhw * bhw + bhd * bhd)
+        reach = f32(1.5 * want[q] + half + (tol + 0.05))
+        xf, yf = f32(x0), f32(y0)
+        n_nb = 0
+        for v in range(nu):
+            if v == u or not alive[b, v]:
+                continue
+            dx = X32[b, v] - xf
+            dy = Y32[b, v] - yf
+            lim = reach + f32(1.5) * R32[b, v]
+            if dx * dx + dy * dy <= lim * lim:
+                nb[n_nb] = v
+                n_nb += 1
+        lim_ov = f32(half + OV_PAD)
+        lim_t = f32(half + (tol + SLACK))
+        c, s = cth[q], sth[q]
+        sx, sy = X[b, u], Y[b, u]
+        tried = 0
+        while True:
+            j = -1
+            top = -math.inf
+            for i in range(10):
+                if key[i] > top:
+                    top = key[i]
+                    j = i
+            if j < 0:
+                break
+            if not known[j]:  # the score is an upper bound: walk the path, look again
+                hit = path_rough(x0, y0, px[j], py[j], cell, nx, ny, field, boxes)
+                known[j] = True
+                rgh[j] = hit
+                key[j] = worse[j] if hit else score[j]
+                continue
+            xa, ya = px[j], py[j]
+            ddx, ddy = xa - x0, ya - y0
+            dist = math.sqrt(ddx * ddx + ddy * ddy)
+            moving = dist > 0
+            allow = allow1[q] if rgh[j] and moving else allow0[q]
+            ok = dist <= allow + 1e-6
+            if ok:  # on the table
+                cs = corners(xa, ya, c, s, bhw, bhd)
+                for i in range(0, 8, 2):
+                    if not (0 <= cs[i] <= width and 0 <= cs[i + 1] <= height):
+                        ok = False
+            if ok:
+                bxf, byf = f32(xa), f32(ya)
+                lo_x, hi_x = f32(min(sx, xa)), f32(max(sx, xa))
+                lo_y, hi_y = f32(min(sy, ya)), f32(max(sy, ya))
+                for i in range(n_nb):
+                    v = nb[i]
+                    vx, vy, vr = X32[b, v], Y32[b, v], R32[b, v]
+                    dx = vx - bxf
+                    dy = vy - byf
+                    d2 = dx * dx + dy * dy
+                    lim = lim_ov + vr
+                    if d2 < lim * lim and overlap(
+                        xa,
+                        ya,
+                        c,
+                        s,
+                        bhw,
+                        bhd,
+                        X[b, v],
+                        Y[b, v],
+                        C[b, v],
+                        S[b, v],
+                        HW[b, v],
+                        HD[b, v],
+                        1e-6,
+                    ):
+                        ok = False
+                        break
+                    if side[v] == own_side:
+                        continue
+                    er = vr + f32(SLACK)
+                    if (
+                        moving
+                        and lo_x <= vx + er
+                        and hi_x >= vx - er
+                        and lo_y <= vy + er
+                        and hi_y >= vy - er
+                        and segment_hits_box(
+                            sx, sy, xa, ya, X[b, v], Y[b, v], C[b, v], S[b, v], HW[b, v], HD[b, v]
+                        )
+                    ):
+                        ok = False
+                        break
+                    lim = lim_t + vr
+                    if d2 <= lim * lim and distance_le(
+                        xa,
+                        ya,
+                        c,
+                        s,
+                        bhw,
+                        bhd,
+                        X[b, v],
+                        Y[b, v],
+                        C[b, v],
+                        S[b, v],
+                        HW[b, v],
+                        HD[b, v],
+                        tol,
+                    ):
+                        ok = False
+                        break
+            if ok:
+                pick[q] = j
+                ox[q] = xa
+                oy[q] = ya
+                break
+            key[j] = -math.inf
+            tried += 1
+            if tried >= KEEP:
+                break
+    return pick, ox, oy
