@@ -82,20 +82,34 @@ def overlap(
 
 
 @jit.inline
-def corners(x: float, y: float, c: float, s: float, hw: float, hd: float) -> F:
+def corners(
+    x: float, y: float, c: float, s: float, hw: float, hd: float
+) -> tuple[float, float, float, float, float, float, float, float]:
     """x0, y0 .. x3, y3 of a base (``vgeom.corners``)."""
     fx, fy = c * hd, s * hd
     lx, ly = -s * hw, c * hw
-    out = np.empty(8)
-    out[0] = x + fx + lx
-    out[1] = y + fy + ly
-    out[2] = x + fx - lx
-    out[3] = y + fy - ly
-    out[4] = x - fx - lx
-    out[5] = y - fy - ly
-    out[6] = x - fx + lx
-    out[7] = y - fy + ly
-    return out
+    return (
+        x + fx + lx,
+        y + fy + ly,
+        x + fx - lx,
+        y + fy - ly,
+        x - fx - lx,
+        y - fy - ly,
+        x - fx + lx,
+        y - fy + ly,
+    )
+
+
+@jit.inline
+def on_table(
+    x: float, y: float, c: float, s: float, hw: float, hd: float, width: float, height: float
+) -> bool:
+    """Are the base's four corners on the table (``Sim.on_table``)?"""
+    cs = corners(x, y, c, s, hw, hd)
+    for i in range(0, 8, 2):
+        if not (0 <= cs[i] <= width and 0 <= cs[i + 1] <= height):
+            return False
+    return True
 
 
 @jit.inline
@@ -110,7 +124,7 @@ def corner_box_sq(
 
 
 @jit.inline
-def edges_sq(pts: F, q: F) -> float:
+def edges_sq(pts: tuple[float, ...], q: tuple[float, ...]) -> float:
     """The least squared distance from four corners to the edges of a base (``vgeom._edges_sq``)."""
     best = math.inf
     for k in range(0, 8, 2):
@@ -204,6 +218,17 @@ def segment_hits_box(
 
 
 # -- the destinations ------------------------------------------------------------------------
+@jit.inline
+def scores(dist: float, cover: float, far: bool) -> tuple[float, float]:
+    """The scripted AI's score of a place and its rough-ground version (``sim._scores``)."""
+    score = -dist + cover
+    worse = score - ROUGH_PENALTY
+    if far:
+        score = score - OUT_OF_RADIUS
+        worse = worse - OUT_OF_RADIUS
+    return score, worse
+
+
 @jit.kernel
 def atan2s(y: F, x: F) -> F:
     """``math.atan2`` of each pair (as ``vgeom.matan2``)."""
@@ -278,6 +303,9 @@ def destinations(
     key = np.empty(10)
     known = np.empty(10, dtype=np.bool_)
     rgh = np.empty(10, dtype=np.bool_)
+    cov = np.empty(10)
+    far = np.empty(10, dtype=np.bool_)
+    exact = np.empty(10, dtype=np.bool_)
     nb = np.empty(nu, dtype=np.int64)
     own_side = side[u]
     for q in range(m):
@@ -291,14 +319,19 @@ def destinations(
             py[j] = y0 + sa[q, bj] * step
             valid = not (step <= 1e-6 and (OFFSETS[j] != 0.0 or FRACS[j] < 1.0))
             k = cell_of(px[j], py[j], cell, nx, ny)
-            cov = COVER_BONUS if cover[k] else 0.0
-            sc = -jit.hypot(gx[q] - px[j], gy[q] - py[j]) + cov
-            wr = sc - ROUGH_PENALTY
-            if far_on[q] and not jit.hypot(lx[q] - px[j], ly[q] - py[j]) <= l_radius:
-                sc = sc - OUT_OF_RADIUS
-                wr = wr - OUT_OF_RADIUS
+            cov[j] = COVER_BONUS if cover[k] else 0.0
+            far[j] = False
+            if far_on[q]:  # out of the leader's radius: math.hypot within a hair of it
+                ddx, ddy = lx[q] - px[j], ly[q] - py[j]
+                d = math.sqrt(ddx * ddx + ddy * ddy)
+                if abs(d - l_radius) < HAIR:
+                    d = jit.hypot(ddx, ddy)
+                far[j] = not d <= l_radius
+            ddx, ddy = gx[q] - px[j], gy[q] - py[j]
+            sc, wr = scores(math.sqrt(ddx * ddx + ddy * ddy), cov[j], far[j])
             score[j] = sc
             worse[j] = wr
+            exact[j] = False
             rgh[j] = rough[k] or start_rough
             known[j] = rgh[j]
             key[j] = (wr if rgh[j] else sc) if valid else -math.inf
@@ -331,6 +364,20 @@ def destinations(
                     j = i
             if j < 0:
                 break
+            # near ties: the scores with math.hypot (the scalar AI's floats), look again
+            n_near, fix = 0, False
+            for i in range(10):
+                if abs(key[i] - top) < HAIR:
+                    n_near += 1
+                    fix = fix or not exact[i]
+            if n_near > 1 and fix:
+                for i in range(10):
+                    if abs(key[i] - top) < HAIR and not exact[i]:
+                        d = jit.hypot(gx[q] - px[i], gy[q] - py[i])
+                        score[i], worse[i] = scores(d, cov[i], far[i])
+                        exact[i] = True
+                        key[i] = worse[i] if rgh[i] else score[i]
+                continue
             if not known[j]:  # the score is an upper bound: walk the path, look again
                 hit = path_rough(x0, y0, px[j], py[j], cell, nx, ny, field, boxes)
                 known[j] = True
@@ -343,11 +390,8 @@ def destinations(
             moving = dist > 0
             allow = allow1[q] if rgh[j] and moving else allow0[q]
             ok = dist <= allow + 1e-6
-            if ok:  # on the table
-                cs = corners(xa, ya, c, s, bhw, bhd)
-                for i in range(0, 8, 2):
-                    if not (0 <= cs[i] <= width and 0 <= cs[i + 1] <= height):
-                        ok = False
+            if ok:
+                ok = on_table(xa, ya, c, s, bhw, bhd, width, height)
             if ok:
                 bxf, byf = f32(xa), f32(ya)
                 lo_x, hi_x = f32(min(sx, xa)), f32(max(sx, xa))
