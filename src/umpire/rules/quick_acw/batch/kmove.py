@@ -106,10 +106,16 @@ def on_table(
 ) -> bool:
     """Are the base's four corners on the table (``Sim.on_table``)?"""
     cs = corners(x, y, c, s, hw, hd)
-    for i in range(0, 8, 2):
-        if not (0 <= cs[i] <= width and 0 <= cs[i + 1] <= height):
-            return False
-    return True
+    return (
+        0 <= cs[0] <= width
+        and 0 <= cs[1] <= height
+        and 0 <= cs[2] <= width
+        and 0 <= cs[3] <= height
+        and 0 <= cs[4] <= width
+        and 0 <= cs[5] <= height
+        and 0 <= cs[6] <= width
+        and 0 <= cs[7] <= height
+    )
 
 
 @jit.inline
@@ -215,6 +221,120 @@ def segment_hits_box(
         if hi < tmax:
             tmax = hi
     return tmin <= tmax
+
+
+@jit.inline
+def clear_of(
+    b: int,
+    xa: float,
+    ya: float,
+    c: float,
+    s: float,
+    bhw: float,
+    bhd: float,
+    sx: float,
+    sy: float,
+    moving: bool,
+    nb: I,
+    n_nb: int,
+    own_side: int,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    side: I,
+    tol: float,
+) -> bool:
+    """``Sim.room`` past the table's edge for a base at (xa, ya) in battle ``b``, against
+    the units ``nb[:n_nb]``: it overlaps none, its path from (sx, sy) (where ``moving``)
+    crosses no enemy and it touches no enemy. The single-precision prefilters are the
+    numpy form's; the exact tests decide."""
+    f32 = np.float32
+    half = math.sqrt(bhw * bhw + bhd * bhd)
+    lim_ov = f32(half + OV_PAD)
+    lim_t = f32(half + (tol + SLACK))
+    bxf, byf = f32(xa), f32(ya)
+    lo_x, hi_x = f32(min(sx, xa)), f32(max(sx, xa))
+    lo_y, hi_y = f32(min(sy, ya)), f32(max(sy, ya))
+    for i in range(n_nb):
+        v = nb[i]
+        vx, vy, vr = X32[b, v], Y32[b, v], R32[b, v]
+        dx = vx - bxf
+        dy = vy - byf
+        d2 = dx * dx + dy * dy
+        lim = lim_ov + vr
+        ox, oy, oc, os_, ohw, ohd = X[b, v], Y[b, v], C[b, v], S[b, v], HW[b, v], HD[b, v]
+        if d2 < lim * lim and overlap(xa, ya, c, s, bhw, bhd, ox, oy, oc, os_, ohw, ohd, 1e-6):
+            return False
+        if side[v] == own_side:
+            continue
+        er = vr + f32(SLACK)
+        if (
+            moving
+            and lo_x <= vx + er
+            and hi_x >= vx - er
+            and lo_y <= vy + er
+            and hi_y >= vy - er
+            and segment_hits_box(sx, sy, xa, ya, ox, oy, oc, os_, ohw, ohd)
+        ):
+            return False
+        lim = lim_t + vr
+        if d2 <= lim * lim and distance_le(xa, ya, c, s, bhw, bhd, ox, oy, oc, os_, ohw, ohd, tol):
+            return False
+    return True
+
+
+@jit.kernel
+def rooms(
+    r: I,
+    u: int,
+    x: F,
+    y: F,
+    c: F,
+    s: F,
+    hw: F,
+    hd: F,
+    moving: B,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    alive: B,
+    side: I,
+    tol: float,
+    width: float,
+    height: float,
+) -> B:
+    """``Sim.room`` for unit ``u``'s bases (x, y, c, s, hw, hd) in battles ``r``: on the
+    table, then :func:`clear_of` every other living base."""
+    m = r.shape[0]
+    nu = X.shape[1]
+    out = np.zeros(m, dtype=np.bool_)
+    nb = np.empty(nu, dtype=np.int64)
+    for q in range(m):
+        if not on_table(x[q], y[q], c[q], s[q], hw[q], hd[q], width, height):
+            continue
+        b = r[q]
+        n_nb = 0
+        for v in range(nu):
+            if v != u and alive[b, v]:
+                nb[n_nb] = v
+                n_nb += 1
+        out[q] = clear_of(
+            b, x[q], y[q], c[q], s[q], hw[q], hd[q], X[b, u], Y[b, u], moving[q], nb, n_nb,
+            side[u], X, Y, C, S, HW, HD, X32, Y32, R32, side, tol,
+        )  # fmt: skip
+    return out
 
 
 # -- the destinations ------------------------------------------------------------------------
@@ -350,8 +470,6 @@ def destinations(
             if dx * dx + dy * dy <= lim * lim:
                 nb[n_nb] = v
                 n_nb += 1
-        lim_ov = f32(half + OV_PAD)
-        lim_t = f32(half + (tol + SLACK))
         c, s = cth[q], sth[q]
         sx, sy = X[b, u], Y[b, u]
         tried = 0
@@ -393,66 +511,10 @@ def destinations(
             if ok:
                 ok = on_table(xa, ya, c, s, bhw, bhd, width, height)
             if ok:
-                bxf, byf = f32(xa), f32(ya)
-                lo_x, hi_x = f32(min(sx, xa)), f32(max(sx, xa))
-                lo_y, hi_y = f32(min(sy, ya)), f32(max(sy, ya))
-                for i in range(n_nb):
-                    v = nb[i]
-                    vx, vy, vr = X32[b, v], Y32[b, v], R32[b, v]
-                    dx = vx - bxf
-                    dy = vy - byf
-                    d2 = dx * dx + dy * dy
-                    lim = lim_ov + vr
-                    if d2 < lim * lim and overlap(
-                        xa,
-                        ya,
-                        c,
-                        s,
-                        bhw,
-                        bhd,
-                        X[b, v],
-                        Y[b, v],
-                        C[b, v],
-                        S[b, v],
-                        HW[b, v],
-                        HD[b, v],
-                        1e-6,
-                    ):
-                        ok = False
-                        break
-                    if side[v] == own_side:
-                        continue
-                    er = vr + f32(SLACK)
-                    if (
-                        moving
-                        and lo_x <= vx + er
-                        and hi_x >= vx - er
-                        and lo_y <= vy + er
-                        and hi_y >= vy - er
-                        and segment_hits_box(
-                            sx, sy, xa, ya, X[b, v], Y[b, v], C[b, v], S[b, v], HW[b, v], HD[b, v]
-                        )
-                    ):
-                        ok = False
-                        break
-                    lim = lim_t + vr
-                    if d2 <= lim * lim and distance_le(
-                        xa,
-                        ya,
-                        c,
-                        s,
-                        bhw,
-                        bhd,
-                        X[b, v],
-                        Y[b, v],
-                        C[b, v],
-                        S[b, v],
-                        HW[b, v],
-                        HD[b, v],
-                        tol,
-                    ):
-                        ok = False
-                        break
+                ok = clear_of(
+                    b, xa, ya, c, s, bhw, bhd, sx, sy, moving, nb, n_nb, own_side,
+                    X, Y, C, S, HW, HD, X32, Y32, R32, side, tol,
+                )  # fmt: skip
             if ok:
                 pick[q] = j
                 ox[q] = xa

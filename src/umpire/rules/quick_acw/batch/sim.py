@@ -687,7 +687,8 @@ class Sim:
         hw, hd = V.base_size(self.t, ut[idx], form[idx], np.take(self.stands, fi[idx]))
         tt = th[idx]
         b = (x[idx], y[idx], np.cos(tt), np.sin(tt), hw, hd)
-        ok[idx] = self.room(r[idx], u[idx], b, dist[idx] > 0)
+        room = self.room_k if K.ENABLED else self.room
+        ok[idx] = room(r[idx], u[idx], b, dist[idx] > 0)
         return ok
 
     def room(self, r: I, u: I, b: G.VBox, moving: B) -> B:
@@ -757,6 +758,39 @@ class Sim:
                 clear[k[qi[hit]]] = False
         good[idx] = clear
         return good
+
+    def room_k(self, r: I, u: I, b: G.VBox, moving: B) -> B:
+        """:meth:`room` on the compiled kernel (``kmove.rooms``): the same tests, battle by
+        battle, stopping at the first base in the way."""
+        if len(r) == 0:
+            return np.zeros(0, dtype=bool)
+        T = self.T
+        x, y, c, s, hw, hd = (np.asarray(v, dtype=float) for v in b)
+        return K.rooms(
+            r,
+            int(u[0]),  # one unit moves at a time
+            x,
+            y,
+            c,
+            s,
+            hw,
+            hd,
+            moving,
+            self.x,
+            self.y,
+            self.c,
+            self.s,
+            self.hw,
+            self.hd,
+            self.x32,
+            self.y32,
+            self.r32,
+            self.alive,
+            self.S.side,
+            float(self.t.geometry["contact"]),
+            float(T.width),
+            float(T.height),
+        )
 
     def neighbours(self, r: I, u: int, ux: F, uy: F, want: F, half: F) -> Neighbours:
         """The other living bases that unit ``u`` could meet anywhere within ``want`` of
