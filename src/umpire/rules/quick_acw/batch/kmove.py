@@ -525,3 +525,200 @@ def destinations(
             if tried >= KEEP:
                 break
     return pick, ox, oy
+
+
+# -- the unit's enemy and its charges ----------------------------------------------------------
+@jit.kernel
+def nearest(
+    r: I, u: int, X: F, Y: F, alive: B, E: I, near_lo: float, near_hi: float
+) -> tuple[B, I, F, F, F, F]:
+    """``Sim.unit_move``'s look at the enemy, per row (battle ``r``): has he a living
+    unit, the nearest (the first of equal squared distances: its place in ``E``), its
+    centre, the distance to it (``math.hypot`` within a hair of ``near_lo`` or
+    ``near_hi``, as ``vgeom.exact_near``) and the facing toward it (``math.atan2``)."""
+    m = r.shape[0]
+    has = np.zeros(m, dtype=np.bool_)
+    near = np.zeros(m, dtype=np.int64)
+    enx = np.zeros(m)
+    eny = np.zeros(m)
+    dist = np.zeros(m)
+    face = np.zeros(m)
+    for q in range(m):
+        b = r[q]
+        ux, uy = X[b, u], Y[b, u]
+        best = math.inf
+        k = 0
+        for i in range(E.shape[0]):
+            e = E[i]
+            if not alive[b, e]:
+                continue
+            has[q] = True
+            dx, dy = X[b, e] - ux, Y[b, e] - uy
+            d2 = dx * dx + dy * dy
+            if d2 < best:
+                best = d2
+                k = i
+        near[q] = k
+        ex, ey = X[b, E[k]], Y[b, E[k]]
+        enx[q], eny[q] = ex, ey
+        dx, dy = ex - ux, ey - uy
+        d = math.sqrt(dx * dx + dy * dy)
+        if abs(d - near_lo) < HAIR or abs(d - near_hi) < HAIR:
+            d = jit.hypot(dx, dy)
+        dist[q] = d
+        face[q] = math.atan2(dy, dx)
+    return has, near, enx, eny, dist, face
+
+
+@jit.kernel
+def charge_reach(
+    r: I,
+    u: int,
+    E: I,
+    open0: F,
+    look: float,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    RAD: F,
+    alive: B,
+) -> tuple[I, I, F, F, F, F, B]:
+    """``Sim.charges`` up to the odds: per row, the enemies (by place in ``E``) within
+    ``look`` whose contact point (``steps.contact_point``) lies within the open move
+    ``open0``; their pairs (row, place), the contact point, the normal of the edge met,
+    flank or rear. The same prefilter and decisions as the numpy form."""
+    m = r.shape[0]
+    ne = E.shape[0]
+    pq = np.empty(m * ne, dtype=np.int64)
+    pe = np.empty(m * ne, dtype=np.int64)
+    ocx = np.empty(m * ne)
+    ocy = np.empty(m * ne)
+    onx = np.empty(m * ne)
+    ony = np.empty(m * ne)
+    ofl = np.empty(m * ne, dtype=np.bool_)
+    n = 0
+    for q in range(m):
+        b = r[q]
+        ux, uy, hd = X[b, u], Y[b, u], HD[b, u]
+        for i in range(ne):
+            e = E[i]
+            if not alive[b, e]:
+                continue
+            tx, ty = X[b, e], Y[b, e]
+            dx, dy = tx - ux, ty - uy
+            d2 = dx * dx + dy * dy
+            lim = min(open0[q] + hd + RAD[b, e] + 1e-6, look)
+            if not d2 <= lim * lim * (1 + 1e-9):
+                continue
+            d = math.sqrt(dx * dx + dy * dy)
+            if abs(d - look) < HAIR:
+                d = jit.hypot(dx, dy)
+            if not d <= look:
+                continue
+            c, s, thw, thd = C[b, e], S[b, e], HW[b, e], HD[b, e]
+            ldx, ldy = ux - tx, uy - ty
+            fwd, lat = ldx * c + ldy * s, -ldx * s + ldy * c
+            front = fwd > thd
+            rear = fwd < -thd
+            side = not front and not rear and abs(lat) > thw
+            sign = 1.0 if lat > 0 else -1.0
+            nx = -c if rear else (-s * sign if side else c)
+            ny = -s if rear else (c * sign if side else s)
+            off = thw if side else thd
+            cx = tx + nx * (off + hd)
+            cy = ty + ny * (off + hd)
+            ddx, ddy = cx - ux, cy - uy
+            if not math.sqrt(ddx * ddx + ddy * ddy) <= open0[q] + 1e-6:
+                continue
+            pq[n], pe[n] = q, i
+            ocx[n], ocy[n], onx[n], ony[n] = cx, cy, nx, ny
+            ofl[n] = rear or side
+            n += 1
+    return pq[:n], pe[:n], ocx[:n], ocy[:n], onx[:n], ony[:n], ofl[:n]
+
+
+@jit.kernel
+def charge_paths(
+    sx: F,
+    sy: F,
+    cx: F,
+    cy: F,
+    nx: F,
+    ny: F,
+    open_allow: F,
+    rough_allow: F,
+    cell: float,
+    gnx: int,
+    gny: int,
+    field: I,
+    boxes: I,
+) -> tuple[F, F, B]:
+    """``Sim.charges``' exact distance and facing of each charge (``math.hypot``,
+    ``math.atan2``) and whether the move allows it, rough ground on the way counted."""
+    m = sx.shape[0]
+    cdist = np.empty(m)
+    cth = np.empty(m)
+    legal = np.empty(m, dtype=np.bool_)
+    for q in range(m):
+        cdist[q] = jit.hypot(cx[q] - sx[q], cy[q] - sy[q])
+        cth[q] = math.atan2(-ny[q], -nx[q])
+        hit = path_rough(sx[q], sy[q], cx[q], cy[q], cell, gnx, gny, field, boxes)
+        legal[q] = cdist[q] <= (rough_allow[q] if hit else open_allow[q]) + 1e-6
+    return cdist, cth, legal
+
+
+@jit.kernel
+def frees(
+    r: I,
+    u: I,
+    x: F,
+    y: F,
+    c: F,
+    s: F,
+    hw: F,
+    hd: F,
+    ignore: I,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    alive: B,
+    width: float,
+    height: float,
+) -> B:
+    """``Sim.free_at``: each base on the table and clear of every other living base
+    (``Sim.overlaps_any``'s prefilter, then the separating axes), ``ignore`` aside."""
+    f32 = np.float32
+    m = r.shape[0]
+    nu = X.shape[1]
+    out = np.zeros(m, dtype=np.bool_)
+    for q in range(m):
+        xa, ya, ca, sa, bhw, bhd = x[q], y[q], c[q], s[q], hw[q], hd[q]
+        if not on_table(xa, ya, ca, sa, bhw, bhd, width, height):
+            continue
+        b = r[q]
+        xf, yf = f32(xa), f32(ya)
+        reach = f32(math.sqrt(bhw * bhw + bhd * bhd) + OV_PAD)
+        free = True
+        for v in range(nu):
+            if v == u[q] or v == ignore[q] or not alive[b, v]:
+                continue
+            dx = X32[b, v] - xf
+            dy = Y32[b, v] - yf
+            lim = reach + R32[b, v]
+            if dx * dx + dy * dy < lim * lim and overlap(
+                xa, ya, ca, sa, bhw, bhd, X[b, v], Y[b, v], C[b, v], S[b, v], HW[b, v], HD[b, v],
+                1e-6,
+            ):  # fmt: skip
+                free = False
+                break
+        out[q] = free
+    return out

@@ -572,10 +572,11 @@ class Sim:
             else:
                 self.in_cmd[:, u] = True
         enemies = st.by_side[1 - p]
+        move = self.unit_move_k if K.ENABLED else self.unit_move
         for u in side_units.tolist():
             if self.n == 0:
                 return
-            self.unit_move(u, p, enemies)
+            move(u, p, enemies)
 
     def unit_move(self, u: int, p: int, E: I) -> None:
         """``ScriptedAI.move`` for unit ``u`` in every battle, then the order carried out."""
@@ -649,6 +650,40 @@ class Sim:
                 face[keep],
                 uu[keep],
             )
+            if len(r) == 0:
+                return
+        self.advance(r, u, p, ux, uy, enx, eny, dist_en, face)
+
+    def unit_move_k(self, u: int, p: int, E: I) -> None:
+        """:meth:`unit_move` on the compiled kernels: the nearest enemy (``kmove.nearest``)
+        and the charges (:meth:`charges_k`); the same orders, carried out the same way."""
+        st = self.S
+        r = np.flatnonzero(self.alive[:, u] & ~self.marker[:, u])  # a unit with a MM holds
+        if len(r) == 0:
+            return
+        has, _, enx, eny, dist_en, face = K.nearest(
+            r, u, self.x, self.y, self.alive, E, FORM_LINE_WITHIN, MOUNT_BEYOND
+        )
+        if not has.all():
+            keep = np.flatnonzero(has)
+            r, enx, eny, dist_en, face = r[keep], enx[keep], eny[keep], dist_en[keep], face[keep]
+            if len(r) == 0:
+                return
+        ux, uy = _g(self.x, r, u), _g(self.y, r, u)
+        uu = np.full(len(r), u)
+        if st.utype[u] == V.ART:  # unlimber facing the enemy, or turn to face him
+            chg = np.where(_g(self.limbered, r, u), V.FORMATION, V.NO_CHANGE)
+            lim = np.zeros(len(r), dtype=bool)
+            form, mounted = _g(self.form, r, u), _g(self.mounted, r, u)
+            no = np.zeros(len(r), dtype=bool)
+            ok = self.move_ok(r, uu, ux, uy, face, form, mounted, lim, chg, no)
+            g = np.flatnonzero(ok)
+            self.do_move(r[g], uu[g], ux[g], uy[g], face[g], form[g], mounted[g], lim[g], chg[g])
+            return
+        charged = self.charges_k(r, u, E)
+        if charged.any():
+            keep = np.flatnonzero(~charged)
+            r, ux, uy, enx, eny, dist_en, face = _sub(keep, r, ux, uy, enx, eny, dist_en, face)
             if len(r) == 0:
                 return
         self.advance(r, u, p, ux, uy, enx, eny, dist_en, face)
@@ -1295,6 +1330,99 @@ class Sim:
         k = np.flatnonzero(legal)
         pi, rr, uu, tu, cx, cy, cth, flank, cdist, prob = _sub(
             k, pi, rr, uu, tu, cx, cy, cth, flank, cdist, prob
+        )
+        # per battle the best chance, the first enemy on a tie (the scalar's strict ">")
+        order = np.lexsort((tu, -prob, pi))
+        first = order[np.r_[True, pi[order][1:] != pi[order][:-1]]]
+        out[pi[first]] = True
+        self.do_charge(
+            rr[first], u, tu[first], cx[first], cy[first], cth[first], flank[first], cdist[first]
+        )
+        return out
+
+    def charges_k(self, r: I, u: int, E: I) -> B:
+        """:meth:`charges` on the compiled kernels (``kmove.charge_reach``, ``charge_paths``,
+        ``frees``), the odds as there: the same charges, the best carried out."""
+        st = self.S
+        t = self.t
+        T = self.T
+        m = len(r)
+        out = np.zeros(m, dtype=bool)
+        ut = np.full(m, st.utype[u])
+        key = V.move_key(ut, _g(self.form, r, u), _g(self.mounted, r, u), _g(self.limbered, r, u))
+        cmd, lost = _g(self.in_cmd, r, u), _g(self.lost_ldr, r, u)
+        chg0 = np.zeros(m, dtype=np.int64)
+        open0 = V.move_inches(t, key, np.zeros(m, dtype=bool), cmd, lost, chg0)
+        pq, pe, cx, cy, nx, ny, flank = K.charge_reach(
+            r,
+            u,
+            E,
+            open0,
+            CHARGE_LOOK,
+            self.x,
+            self.y,
+            self.c,
+            self.s,
+            self.hw,
+            self.hd,
+            self.rad,
+            self.alive,
+        )
+        if len(pq) == 0:
+            return out
+        rr, tu = r[pq], E[pe]
+        prob = self.charge_chance(rr, np.full(len(pq), u), tu, flank)
+        k = np.flatnonzero(prob > CHARGE_THRESHOLD)
+        if len(k) == 0:
+            return out
+        pq, rr, tu, cx, cy, nx, ny, flank, prob = _sub(k, pq, rr, tu, cx, cy, nx, ny, flank, prob)
+        rough_allow = V.move_inches(t, key, np.ones(m, dtype=bool), cmd, lost, chg0)
+        cdist, cth, legal = K.charge_paths(
+            _g(self.x, rr, u),
+            _g(self.y, rr, u),
+            cx,
+            cy,
+            nx,
+            ny,
+            open0[pq],
+            rough_allow[pq],
+            float(T.cell),
+            int(T.nx),
+            int(T.ny),
+            T.fields[0],
+            T.rough_boxes,
+        )
+        j = np.flatnonzero(legal)
+        if len(j):
+            rj = rr[j]
+            legal[j] = K.frees(
+                rj,
+                np.full(len(j), u),
+                cx[j],
+                cy[j],
+                np.cos(cth[j]),
+                np.sin(cth[j]),
+                _g(self.hw, rj, u),
+                _g(self.hd, rj, u),
+                tu[j],
+                self.x,
+                self.y,
+                self.c,
+                self.s,
+                self.hw,
+                self.hd,
+                self.x32,
+                self.y32,
+                self.r32,
+                self.alive,
+                float(T.width),
+                float(T.height),
+            )
+        if not legal.any():
+            return out
+        k = np.flatnonzero(legal)
+        pi, rr, tu, cx, cy, cth, flank, cdist, prob = _sub(
+            k, pq, rr, tu, cx, cy, cth, flank, cdist, prob
         )
         # per battle the best chance, the first enemy on a tie (the scalar's strict ">")
         order = np.lexsort((tu, -prob, pi))
