@@ -696,29 +696,119 @@ def frees(
 ) -> B:
     """``Sim.free_at``: each base on the table and clear of every other living base
     (``Sim.overlaps_any``'s prefilter, then the separating axes), ``ignore`` aside."""
-    f32 = np.float32
     m = r.shape[0]
-    nu = X.shape[1]
     out = np.zeros(m, dtype=np.bool_)
     for q in range(m):
         xa, ya, ca, sa, bhw, bhd = x[q], y[q], c[q], s[q], hw[q], hd[q]
         if not on_table(xa, ya, ca, sa, bhw, bhd, width, height):
             continue
-        b = r[q]
-        xf, yf = f32(xa), f32(ya)
-        reach = f32(math.sqrt(bhw * bhw + bhd * bhd) + OV_PAD)
-        free = True
-        for v in range(nu):
-            if v == u[q] or v == ignore[q] or not alive[b, v]:
-                continue
-            dx = X32[b, v] - xf
-            dy = Y32[b, v] - yf
-            lim = reach + R32[b, v]
-            if dx * dx + dy * dy < lim * lim and overlap(
-                xa, ya, ca, sa, bhw, bhd, X[b, v], Y[b, v], C[b, v], S[b, v], HW[b, v], HD[b, v],
-                1e-6,
-            ):  # fmt: skip
-                free = False
-                break
-        out[q] = free
+        out[q] = not overlaps_any(
+            r[q], u[q], ignore[q], xa, ya, ca, sa, bhw, bhd,
+            X, Y, C, S, HW, HD, X32, Y32, R32, alive,
+        )  # fmt: skip
     return out
+
+
+@jit.inline
+def overlaps_any(
+    b: int,
+    u: int,
+    ignore: int,
+    xa: float,
+    ya: float,
+    ca: float,
+    sa: float,
+    bhw: float,
+    bhd: float,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    alive: B,
+) -> bool:
+    """``Sim.overlaps_any`` for one base of unit ``u`` in battle ``b`` (``ignore``: another
+    unit left out, -1 none): bounding circles in single precision, then separating axes."""
+    f32 = np.float32
+    xf, yf = f32(xa), f32(ya)
+    reach = f32(math.sqrt(bhw * bhw + bhd * bhd) + OV_PAD)
+    for v in range(X.shape[1]):
+        if v in (u, ignore) or not alive[b, v]:
+            continue
+        dx = X32[b, v] - xf
+        dy = Y32[b, v] - yf
+        lim = reach + R32[b, v]
+        if dx * dx + dy * dy < lim * lim and overlap(
+            xa, ya, ca, sa, bhw, bhd, X[b, v], Y[b, v], C[b, v], S[b, v], HW[b, v], HD[b, v], 1e-6
+        ):
+            return True
+    return False
+
+
+@jit.kernel
+def slides(
+    r: I,
+    u: I,
+    dx: F,
+    dy: F,
+    dist: F,
+    th: F,
+    c: F,
+    s: F,
+    step: float,
+    X: F,
+    Y: F,
+    TH: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    alive: B,
+    width: float,
+    height: float,
+) -> tuple[B, F, F, F]:
+    """``Sim.slide`` without placing: per row, is the unit still on the table, where it
+    stops and its facing. Up to ``dist`` along (dx, dy) in steps of ``step``, stopping
+    before another base; blocked at once, it keeps its facing where turning would overlap.
+    ``c``/``s``: the cos and sin of the new facing ``th``."""
+    m = r.shape[0]
+    ok = np.ones(m, dtype=np.bool_)
+    bx = np.empty(m)
+    by = np.empty(m)
+    bth = th.copy()
+    for q in range(m):
+        b, v = r[q], u[q]
+        x0, y0 = X[b, v], Y[b, v]
+        hw, hd = HW[b, v], HD[b, v]
+        nst = max(1, math.ceil(dist[q] / step))
+        lx, ly = x0, y0  # the last free step (the start: none)
+        moved = False
+        for k in range(1, nst + 1):
+            d = min(dist[q], k * step)
+            nx, ny = x0 + dx[q] * d, y0 + dy[q] * d
+            if not (nx >= 0 and nx <= width and ny >= 0 and ny <= height) or not on_table(
+                nx, ny, c[q], s[q], hw, hd, width, height
+            ):
+                ok[q] = False  # off the table: the caller removes the unit
+                break
+            if overlaps_any(
+                b, v, -1, nx, ny, c[q], s[q], hw, hd, X, Y, C, S, HW, HD, X32, Y32, R32, alive
+            ):
+                break
+            lx, ly = nx, ny
+            moved = True
+        bx[q], by[q] = lx, ly
+        if ok[q] and not moved and th[q] != TH[b, v]:
+            stuck = overlaps_any(
+                b, v, -1, x0, y0, c[q], s[q], hw, hd, X, Y, C, S, HW, HD, X32, Y32, R32, alive
+            ) or not on_table(x0, y0, c[q], s[q], hw, hd, width, height)
+            if stuck:
+                bth[q] = TH[b, v]
+    return ok, bx, by, bth

@@ -421,6 +421,49 @@ class Sim:
         self.place(r[g], u[g], bx[g], by[g], th[g])
         return ok
 
+    def slide_k(self, r: I, u: I, dx: F, dy: F, dist: F, th: F) -> B:
+        """:meth:`slide` on the compiled kernel (``kmove.slides``): step by step, stopping
+        at the first step off the table or against a base; the same places."""
+        if len(r) == 0:
+            return np.ones(0, dtype=bool)
+        T = self.T
+        ok, bx, by, bth = K.slides(
+            r,
+            u,
+            dx,
+            dy,
+            dist,
+            th,
+            np.cos(th),
+            np.sin(th),
+            float(self.t.geometry["retreat_step"]),
+            self.x,
+            self.y,
+            self.th,
+            self.c,
+            self.s,
+            self.hw,
+            self.hd,
+            self.x32,
+            self.y32,
+            self.r32,
+            self.alive,
+            float(T.width),
+            float(T.height),
+        )
+        g = np.flatnonzero(ok)
+        self.place(r[g], u[g], bx[g], by[g], bth[g])
+        return ok
+
+    def move_away_k(self, r: I, u: I, frm: I, dist: F) -> None:
+        """:meth:`move_away` with :meth:`slide_k`."""
+        dx = _g(self.x, r, u) - _g(self.x, r, frm)
+        dy = _g(self.y, r, u) - _g(self.y, r, frm)
+        n = G.mhypot(dx, dy)
+        n = np.where(n == 0, 1.0, n)
+        ok = self.slide_k(r, u, dx / n, dy / n, dist, _g(self.th, r, u))
+        self.remove(r[~ok], u[~ok])
+
     def move_away(self, r: I, u: I, frm: I, dist: F) -> None:
         """Retreat ``dist`` directly away from ``frm``, keeping facing; off the table: removed."""
         dx = _g(self.x, r, u) - _g(self.x, r, frm)
@@ -1493,6 +1536,8 @@ class Sim:
         """Seed 002 charge paragraph (``steps.do_charge``), battles in parallel."""
         m = len(r)
         uu = np.full(m, u)
+        slide = self.slide_k if K.ENABLED else self.slide
+        move_away = self.move_away_k if K.ENABLED else self.move_away
         _s(self.moved, r, u, True)
         _s(self.charged, r, u, True)
         dd = np.where(cdist == 0, 1.0, cdist)
@@ -1500,9 +1545,7 @@ class Sim:
         passed = self.morale_pass(r, uu)
         f = np.flatnonzero(~passed)  # failed: half the distance and a MM
         if len(f):
-            ok = self.slide(
-                r[f], uu[f], dx[f], dy[f], cdist[f] * self.t.failed_charge_fraction, cth[f]
-            )
+            ok = slide(r[f], uu[f], dx[f], dy[f], cdist[f] * self.t.failed_charge_fraction, cth[f])
             self.remove(r[f[~ok]], uu[f[~ok]])
             self.add_marker(r[f[ok]], uu[f[ok]])
         g = np.flatnonzero(passed)
@@ -1512,13 +1555,13 @@ class Sim:
         run = g[~stands]  # the target retreats 2D6" (3D6" mounted cavalry) and takes a MM
         if len(run):
             inches = self.retreat_inches(r[run], tg[run])
-            self.move_away(r[run], tg[run], uu[run], inches)
+            move_away(r[run], tg[run], uu[run], inches)
             self.add_marker(r[run], tg[run])
-            ok = self.slide(r[run], uu[run], dx[run], dy[run], cdist[run], cth[run])
+            ok = slide(r[run], uu[run], dx[run], dy[run], cdist[run], cth[run])
             self.remove(r[run[~ok]], uu[run[~ok]])
         hold = g[stands]
         if len(hold):
-            ok = self.slide(r[hold], uu[hold], dx[hold], dy[hold], cdist[hold], cth[hold])
+            ok = slide(r[hold], uu[hold], dx[hold], dy[hold], cdist[hold], cth[hold])
             h = hold[ok]
             touch = self.touching(r[h], uu[h], tg[h])
             c = h[touch]
