@@ -812,3 +812,40 @@ def slides(
             if stuck:
                 bth[q] = TH[b, v]
     return ok, bx, by, bth
+
+
+@jit.kernel
+def places(
+    r: I,
+    u: I,
+    x: F,
+    y: F,
+    th: F,
+    c: F,
+    s: F,
+    X: F,
+    Y: F,
+    X32: F32,
+    Y32: F32,
+    TH: F,
+    C: F,
+    S: F,
+    VER: NDArray[np.int32],
+    lalive: B,
+    latt: NDArray[np.int16],
+    LX: F,
+    LY: F,
+) -> None:
+    """``Sim.place``: move the bases (``c``/``s``: the cos and sin of ``th``) and any
+    living leader attached to them; a base that moves bumps its version (the sight cache's
+    key)."""
+    for q in range(r.shape[0]):
+        b, v = r[q], u[q]
+        if X[b, v] != x[q] or Y[b, v] != y[q]:
+            VER[b, v] += 1
+        X[b, v], Y[b, v] = x[q], y[q]
+        X32[b, v], Y32[b, v] = np.float32(x[q]), np.float32(y[q])
+        TH[b, v], C[b, v], S[b, v] = th[q], c[q], s[q]
+        for ld in range(lalive.shape[1]):
+            if lalive[b, ld] and latt[b, ld] == v:
+                LX[b, ld], LY[b, ld] = x[q], y[q]

@@ -235,6 +235,30 @@ class Sim:
             self.lx[r[ri], li] = x[ri]
             self.ly[r[ri], li] = y[ri]
 
+    def place_k(self, r: I, u: I, x: F, y: F, th: F) -> None:
+        """:meth:`place` on the compiled kernel (``kmove.places``)."""
+        K.places(
+            r,
+            u,
+            x,
+            y,
+            th,
+            np.cos(th),
+            np.sin(th),
+            self.x,
+            self.y,
+            self.x32,
+            self.y32,
+            self.th,
+            self.c,
+            self.s,
+            self.ver,
+            self.lalive,
+            self.latt,
+            self.lx,
+            self.ly,
+        )
+
     def remove(self, r: I, u: I) -> None:
         """Take units off the table (default ``leader_detached_when_unit_removed``)."""
         if len(r) == 0:
@@ -452,7 +476,7 @@ class Sim:
             float(T.height),
         )
         g = np.flatnonzero(ok)
-        self.place(r[g], u[g], bx[g], by[g], bth[g])
+        self.place_k(r[g], u[g], bx[g], by[g], bth[g])
         return ok
 
     def move_away_k(self, r: I, u: I, frm: I, dist: F) -> None:
@@ -721,7 +745,7 @@ class Sim:
             no = np.zeros(len(r), dtype=bool)
             ok = self.move_ok(r, uu, ux, uy, face, form, mounted, lim, chg, no)
             g = np.flatnonzero(ok)
-            self.do_move(r[g], uu[g], ux[g], uy[g], face[g], form[g], mounted[g], lim[g], chg[g])
+            self.do_move_k(r[g], uu[g], ux[g], uy[g], face[g], form[g], mounted[g], lim[g], chg[g])
             return
         charged = self.charges_k(r, u, E)
         if charged.any():
@@ -988,6 +1012,22 @@ class Sim:
         self.place(r, u, x, y, th)
         _s(self.moved, r, u, _g(self.moved, r, u) | (dist > 1e-9) | (chg != V.NO_CHANGE))
 
+    def do_move_k(
+        self, r: I, u: I, x: F, y: F, th: F, form: I, mounted: B, limbered: B, chg: I
+    ) -> None:
+        """:meth:`do_move` with :meth:`place_k`."""
+        if len(r) == 0:
+            return
+        dist = G.norm(x - _g(self.x, r, u), y - _g(self.y, r, u))
+        _s(self.form, r, u, form)
+        _s(self.mounted, r, u, mounted)
+        _s(self.limbered, r, u, limbered)
+        changed = np.flatnonzero(chg != V.NO_CHANGE)  # only a change of formation resizes
+        if len(changed):
+            self._resize(r[changed], u[changed])
+        self.place_k(r, u, x, y, th)
+        _s(self.moved, r, u, _g(self.moved, r, u) | (dist > 1e-9) | (chg != V.NO_CHANGE))
+
     def advance(
         self, r: I, u: int, p: int, ux: F, uy: F, enx: F, eny: F, dist_en: F, face: F
     ) -> None:
@@ -1062,7 +1102,8 @@ class Sim:
             mj = np.where(c == V.MOUNT, mounted2[a], mounted[a])
             ok = self.move_ok(r[a], uu[a], ux[a], uy[a], face[a], fj, mj, lim[a], c, no[a])
             g = a[ok]
-            self.do_move(r[g], uu[g], ux[g], uy[g], face[g], fj[ok], mj[ok], lim[g], c[ok])
+            do_move = self.do_move_k if K.ENABLED else self.do_move
+            do_move(r[g], uu[g], ux[g], uy[g], face[g], fj[ok], mj[ok], lim[g], c[ok])
             left[g] = False
 
     def _destinations(
@@ -1285,7 +1326,7 @@ class Sim:
         g = np.flatnonzero(pick >= 0)
         uu = np.full(len(g), u)
         rg = r[g]
-        self.do_move(rg, uu, xa[g], ya[g], face[g], fj[g], mj[g], lim[g], chg[g])
+        self.do_move_k(rg, uu, xa[g], ya[g], face[g], fj[g], mj[g], lim[g], chg[g])
         taken: B = pick >= 0
         return taken
 
