@@ -359,6 +359,15 @@ def atan2s(y: F, x: F) -> F:
 
 
 @jit.kernel
+def hypots(dx: F, dy: F) -> F:
+    """``math.hypot`` of each pair (as ``vgeom.mhypot``)."""
+    out = np.empty(dx.shape[0])
+    for q in range(dx.shape[0]):
+        out[q] = jit.hypot(dx[q], dy[q])
+    return out
+
+
+@jit.kernel
 def destinations(
     r: I,
     u: int,

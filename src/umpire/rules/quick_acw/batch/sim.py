@@ -747,7 +747,11 @@ class Sim:
             g = np.flatnonzero(ok)
             self.do_move_k(r[g], uu[g], ux[g], uy[g], face[g], form[g], mounted[g], lim[g], chg[g])
             return
-        charged = self.charges_k(r, u, E)
+        # no enemy within the charge look, none to charge (the nearest is within a hair)
+        look = np.flatnonzero(dist_en <= CHARGE_LOOK + 1e-6)
+        charged = np.zeros(len(r), dtype=bool)
+        if len(look):
+            charged[look] = self.charges_k(r[look], u, E)
         if charged.any():
             keep = np.flatnonzero(~charged)
             r, ux, uy, enx, eny, dist_en, face = _sub(keep, r, ux, uy, enx, eny, dist_en, face)
@@ -1066,7 +1070,8 @@ class Sim:
         d = G.norm(gdx, gdy)
         short = np.flatnonzero(d - stop <= allow + G.HAIR)
         if len(short):
-            d[short] = G.mhypot(gdx[short], gdy[short])
+            hypots = K.hypots if K.ENABLED else G.mhypot
+            d[short] = hypots(gdx[short], gdy[short])
         want = np.maximum(0.0, np.minimum(allow, d - stop))
         left = np.ones(m, dtype=bool)  # no legal destination found yet
         go = np.flatnonzero(want > 1e-6)  # at the goal: only the places where it stands
