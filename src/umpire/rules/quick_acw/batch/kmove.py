@@ -858,3 +858,70 @@ def places(
         for ld in range(lalive.shape[1]):
             if lalive[b, ld] and latt[b, ld] == v:
                 LX[b, ld], LY[b, ld] = x[q], y[q]
+
+
+@jit.kernel
+def moves(
+    r: I,
+    u: I,
+    x: F,
+    y: F,
+    th: F,
+    c: F,
+    s: F,
+    form: I,
+    mounted: B,
+    limbered: B,
+    chg: I,
+    X: F,
+    Y: F,
+    X32: F32,
+    Y32: F32,
+    TH: F,
+    C: F,
+    S: F,
+    VER: NDArray[np.int32],
+    FORM: NDArray[np.int8],
+    MOUNTED: B,
+    LIMBERED: B,
+    MOVED: B,
+    lalive: B,
+    latt: NDArray[np.int16],
+    LX: F,
+    LY: F,
+) -> None:
+    """``Sim.do_move`` but the resizing (the caller's, where the formation changes): the
+    formation, mounted and limbered flags, the base placed as :func:`places`, moved."""
+    for q in range(r.shape[0]):
+        b, v = r[q], u[q]
+        dx, dy = x[q] - X[b, v], y[q] - Y[b, v]
+        dist = math.sqrt(dx * dx + dy * dy)
+        FORM[b, v] = form[q]
+        MOUNTED[b, v] = mounted[q]
+        LIMBERED[b, v] = limbered[q]
+        if X[b, v] != x[q] or Y[b, v] != y[q]:
+            VER[b, v] += 1
+        X[b, v], Y[b, v] = x[q], y[q]
+        X32[b, v], Y32[b, v] = np.float32(x[q]), np.float32(y[q])
+        TH[b, v], C[b, v], S[b, v] = th[q], c[q], s[q]
+        for ld in range(lalive.shape[1]):
+            if lalive[b, ld] and latt[b, ld] == v:
+                LX[b, ld], LY[b, ld] = x[q], y[q]
+        MOVED[b, v] = MOVED[b, v] or dist > 1e-9 or chg[q] != 0
+
+
+@jit.kernel
+def crossings(x0: F, y0: F, x1: F, y1: F, segs: F) -> B:
+    """Does each segment properly cross any of ``segs`` (k, 4) (``vgeom.crosses_any``)?"""
+    out = np.zeros(x0.shape[0], dtype=np.bool_)
+    for q in range(x0.shape[0]):
+        for k in range(segs.shape[0]):
+            ax, ay, bx, by = segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3]
+            d1 = (bx - ax) * (y0[q] - ay) - (by - ay) * (x0[q] - ax)
+            d2 = (bx - ax) * (y1[q] - ay) - (by - ay) * (x1[q] - ax)
+            d3 = (x1[q] - x0[q]) * (ay - y0[q]) - (y1[q] - y0[q]) * (ax - x0[q])
+            d4 = (x1[q] - x0[q]) * (by - y0[q]) - (y1[q] - y0[q]) * (bx - x0[q])
+            if d1 * d2 < 0 and d3 * d4 < 0:
+                out[q] = True
+                break
+    return out

@@ -1019,18 +1019,42 @@ class Sim:
     def do_move_k(
         self, r: I, u: I, x: F, y: F, th: F, form: I, mounted: B, limbered: B, chg: I
     ) -> None:
-        """:meth:`do_move` with :meth:`place_k`."""
+        """:meth:`do_move` on the compiled kernel (``kmove.moves``); the bases resized as
+        there, where the formation changes."""
         if len(r) == 0:
             return
-        dist = G.norm(x - _g(self.x, r, u), y - _g(self.y, r, u))
-        _s(self.form, r, u, form)
-        _s(self.mounted, r, u, mounted)
-        _s(self.limbered, r, u, limbered)
+        K.moves(
+            r,
+            u,
+            x,
+            y,
+            th,
+            np.cos(th),
+            np.sin(th),
+            form,
+            mounted,
+            limbered,
+            chg,
+            self.x,
+            self.y,
+            self.x32,
+            self.y32,
+            self.th,
+            self.c,
+            self.s,
+            self.ver,
+            self.form,
+            self.mounted,
+            self.limbered,
+            self.moved,
+            self.lalive,
+            self.latt,
+            self.lx,
+            self.ly,
+        )
         changed = np.flatnonzero(chg != V.NO_CHANGE)  # only a change of formation resizes
         if len(changed):
             self._resize(r[changed], u[changed])
-        self.place_k(r, u, x, y, th)
-        _s(self.moved, r, u, _g(self.moved, r, u) | (dist > 1e-9) | (chg != V.NO_CHANGE))
 
     def advance(
         self, r: I, u: int, p: int, ux: F, uy: F, enx: F, eny: F, dist_en: F, face: F
@@ -1460,7 +1484,7 @@ class Sim:
         if len(pq) == 0:
             return out
         rr, tu = r[pq], E[pe]
-        prob = self.charge_chance(rr, np.full(len(pq), u), tu, flank)
+        prob = self.charge_chance_k(rr, np.full(len(pq), u), tu, flank)
         k = np.flatnonzero(prob > CHARGE_THRESHOLD)
         if len(k) == 0:
             return out
@@ -1569,6 +1593,46 @@ class Sim:
         yes = np.ones(len(r), dtype=bool)
         ma = self.melee_mod(r, u, t, yes, flank)
         md = self.melee_mod(r, t, u, ~yes, ~yes)
+        return V.charge_favourable(n_a - mod_a, n_d - mod_d, ma - md)
+
+    def charge_chance_k(self, r: I, u: I, t: I, flank: B) -> F:
+        """:meth:`charge_chance` with the defender's wall or stream found by a kernel
+        (``kmove.crossings``); the modifiers as ``melee_mod``'s."""
+        st = self.S
+        n_a, mod_a = V.morale(self.t, st.side[u], _g(self.bonus, r, u), _g(self.marker, r, u))
+        n_d, mod_d = V.morale(self.t, st.side[t], _g(self.bonus, r, t), _g(self.marker, r, t))
+        ux, uy, tx, ty = _g(self.x, r, u), _g(self.y, r, u), _g(self.x, r, t), _g(self.y, r, t)
+        hu, ht = self.T.height_at(ux, uy), self.T.height_at(tx, ty)
+        yes, no = np.ones(len(r), dtype=bool), np.zeros(len(r), dtype=bool)
+        ma = V.melee_modifier(
+            self.t,
+            st.side[u],
+            st.utype[u],
+            _g(self.mounted, r, u),
+            _g(self.form, r, u),
+            _g(self.stands, r, u),
+            yes,
+            no,
+            hu > ht,
+            _g(self.marker, r, u),
+            _g(self.bonus, r, u),
+            flank,
+        )
+        obstacle = K.crossings(tx, ty, ux, uy, self.T.obstacles)
+        md = V.melee_modifier(
+            self.t,
+            st.side[t],
+            st.utype[t],
+            _g(self.mounted, r, t),
+            _g(self.form, r, t),
+            _g(self.stands, r, t),
+            no,
+            obstacle,
+            ht > hu,
+            _g(self.marker, r, t),
+            _g(self.bonus, r, t),
+            no,
+        )
         return V.charge_favourable(n_a - mod_a, n_d - mod_d, ma - md)
 
     def morale_pass(self, r: I, u: I) -> B:
