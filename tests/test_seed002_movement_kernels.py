@@ -82,7 +82,8 @@ def random_box(rng: random.Random) -> tuple[float, ...]:
 
 
 def test_kernel_geometry_matches_vgeom_on_random_bases() -> None:
-    """The kernels' overlap, touching and path-crossing tests answer as ``vgeom``'s."""
+    """The kernels' overlap, touching, path-crossing and wall-crossing tests answer as
+    ``vgeom``'s."""
     rng = random.Random(2)
     a = [random_box(rng) for _ in range(3000)]
     b = [random_box(rng) for _ in range(3000)]
@@ -101,6 +102,10 @@ def test_kernel_geometry_matches_vgeom_on_random_bases() -> None:
         assert K.distance_le(*a[k], *b[k], 0.1) == want_le[k]
         assert K.segment_hits_box(x0[k], y0[k], a[k][0], a[k][1], *b[k]) == want_seg[k]
     assert want_ov.any() and not want_ov.all() and want_seg.any()
+    segs = np.array([[rng.uniform(0, 8) for _ in range(4)] for _ in range(5)])
+    x1, y1 = va[0] + 3 * va[2], va[1] + 3 * va[3]
+    got = K.crossings(x0, y0, x1, y1, segs)
+    assert got.tolist() == G.crosses_any(x0, y0, x1, y1, segs).tolist() and got.any()
 
 
 def test_kernel_path_rough_matches_the_board() -> None:
