@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 from umpire.board import vgeom as G
 from umpire.dice.bulk import Dice
 from umpire.rules.quick_acw.ai import CHARGE_THRESHOLD
+from umpire.rules.quick_acw.batch import kmove as K
 from umpire.rules.quick_acw.batch import vrules as V
 from umpire.rules.quick_acw.batch.static import Static
 
@@ -234,6 +235,30 @@ class Sim:
             self.lx[r[ri], li] = x[ri]
             self.ly[r[ri], li] = y[ri]
 
+    def place_k(self, r: I, u: I, x: F, y: F, th: F) -> None:
+        """:meth:`place` on the compiled kernel (``kmove.places``)."""
+        K.places(
+            r,
+            u,
+            x,
+            y,
+            th,
+            np.cos(th),
+            np.sin(th),
+            self.x,
+            self.y,
+            self.x32,
+            self.y32,
+            self.th,
+            self.c,
+            self.s,
+            self.ver,
+            self.lalive,
+            self.latt,
+            self.lx,
+            self.ly,
+        )
+
     def remove(self, r: I, u: I) -> None:
         """Take units off the table (default ``leader_detached_when_unit_removed``)."""
         if len(r) == 0:
@@ -420,6 +445,49 @@ class Sim:
         self.place(r[g], u[g], bx[g], by[g], th[g])
         return ok
 
+    def slide_k(self, r: I, u: I, dx: F, dy: F, dist: F, th: F) -> B:
+        """:meth:`slide` on the compiled kernel (``kmove.slides``): step by step, stopping
+        at the first step off the table or against a base; the same places."""
+        if len(r) == 0:
+            return np.ones(0, dtype=bool)
+        T = self.T
+        ok, bx, by, bth = K.slides(
+            r,
+            u,
+            dx,
+            dy,
+            dist,
+            th,
+            np.cos(th),
+            np.sin(th),
+            float(self.t.geometry["retreat_step"]),
+            self.x,
+            self.y,
+            self.th,
+            self.c,
+            self.s,
+            self.hw,
+            self.hd,
+            self.x32,
+            self.y32,
+            self.r32,
+            self.alive,
+            float(T.width),
+            float(T.height),
+        )
+        g = np.flatnonzero(ok)
+        self.place_k(r[g], u[g], bx[g], by[g], bth[g])
+        return ok
+
+    def move_away_k(self, r: I, u: I, frm: I, dist: F) -> None:
+        """:meth:`move_away` with :meth:`slide_k`."""
+        dx = _g(self.x, r, u) - _g(self.x, r, frm)
+        dy = _g(self.y, r, u) - _g(self.y, r, frm)
+        n = G.mhypot(dx, dy)
+        n = np.where(n == 0, 1.0, n)
+        ok = self.slide_k(r, u, dx / n, dy / n, dist, _g(self.th, r, u))
+        self.remove(r[~ok], u[~ok])
+
     def move_away(self, r: I, u: I, frm: I, dist: F) -> None:
         """Retreat ``dist`` directly away from ``frm``, keeping facing; off the table: removed."""
         dx = _g(self.x, r, u) - _g(self.x, r, frm)
@@ -571,10 +639,11 @@ class Sim:
             else:
                 self.in_cmd[:, u] = True
         enemies = st.by_side[1 - p]
+        move = self.unit_move_k if K.ENABLED else self.unit_move
         for u in side_units.tolist():
             if self.n == 0:
                 return
-            self.unit_move(u, p, enemies)
+            move(u, p, enemies)
 
     def unit_move(self, u: int, p: int, E: I) -> None:
         """``ScriptedAI.move`` for unit ``u`` in every battle, then the order carried out."""
@@ -652,6 +721,44 @@ class Sim:
                 return
         self.advance(r, u, p, ux, uy, enx, eny, dist_en, face)
 
+    def unit_move_k(self, u: int, p: int, E: I) -> None:
+        """:meth:`unit_move` on the compiled kernels: the nearest enemy (``kmove.nearest``)
+        and the charges (:meth:`charges_k`); the same orders, carried out the same way."""
+        st = self.S
+        r = np.flatnonzero(self.alive[:, u] & ~self.marker[:, u])  # a unit with a MM holds
+        if len(r) == 0:
+            return
+        has, _, enx, eny, dist_en, face = K.nearest(
+            r, u, self.x, self.y, self.alive, E, FORM_LINE_WITHIN, MOUNT_BEYOND
+        )
+        if not has.all():
+            keep = np.flatnonzero(has)
+            r, enx, eny, dist_en, face = r[keep], enx[keep], eny[keep], dist_en[keep], face[keep]
+            if len(r) == 0:
+                return
+        ux, uy = _g(self.x, r, u), _g(self.y, r, u)
+        uu = np.full(len(r), u)
+        if st.utype[u] == V.ART:  # unlimber facing the enemy, or turn to face him
+            chg = np.where(_g(self.limbered, r, u), V.FORMATION, V.NO_CHANGE)
+            lim = np.zeros(len(r), dtype=bool)
+            form, mounted = _g(self.form, r, u), _g(self.mounted, r, u)
+            no = np.zeros(len(r), dtype=bool)
+            ok = self.move_ok(r, uu, ux, uy, face, form, mounted, lim, chg, no)
+            g = np.flatnonzero(ok)
+            self.do_move_k(r[g], uu[g], ux[g], uy[g], face[g], form[g], mounted[g], lim[g], chg[g])
+            return
+        # no enemy within the charge look, none to charge (the nearest is within a hair)
+        look = np.flatnonzero(dist_en <= CHARGE_LOOK + 1e-6)
+        charged = np.zeros(len(r), dtype=bool)
+        if len(look):
+            charged[look] = self.charges_k(r[look], u, E)
+        if charged.any():
+            keep = np.flatnonzero(~charged)
+            r, ux, uy, enx, eny, dist_en, face = _sub(keep, r, ux, uy, enx, eny, dist_en, face)
+            if len(r) == 0:
+                return
+        self.advance(r, u, p, ux, uy, enx, eny, dist_en, face)
+
     def move_ok(
         self,
         r: I,
@@ -686,7 +793,8 @@ class Sim:
         hw, hd = V.base_size(self.t, ut[idx], form[idx], np.take(self.stands, fi[idx]))
         tt = th[idx]
         b = (x[idx], y[idx], np.cos(tt), np.sin(tt), hw, hd)
-        ok[idx] = self.room(r[idx], u[idx], b, dist[idx] > 0)
+        room = self.room_k if K.ENABLED else self.room
+        ok[idx] = room(r[idx], u[idx], b, dist[idx] > 0)
         return ok
 
     def room(self, r: I, u: I, b: G.VBox, moving: B) -> B:
@@ -756,6 +864,39 @@ class Sim:
                 clear[k[qi[hit]]] = False
         good[idx] = clear
         return good
+
+    def room_k(self, r: I, u: I, b: G.VBox, moving: B) -> B:
+        """:meth:`room` on the compiled kernel (``kmove.rooms``): the same tests, battle by
+        battle, stopping at the first base in the way."""
+        if len(r) == 0:
+            return np.zeros(0, dtype=bool)
+        T = self.T
+        x, y, c, s, hw, hd = (np.asarray(v, dtype=float) for v in b)
+        return K.rooms(
+            r,
+            int(u[0]),  # one unit moves at a time
+            x,
+            y,
+            c,
+            s,
+            hw,
+            hd,
+            moving,
+            self.x,
+            self.y,
+            self.c,
+            self.s,
+            self.hw,
+            self.hd,
+            self.x32,
+            self.y32,
+            self.r32,
+            self.alive,
+            self.S.side,
+            float(self.t.geometry["contact"]),
+            float(T.width),
+            float(T.height),
+        )
 
     def neighbours(self, r: I, u: int, ux: F, uy: F, want: F, half: F) -> Neighbours:
         """The other living bases that unit ``u`` could meet anywhere within ``want`` of
@@ -875,6 +1016,46 @@ class Sim:
         self.place(r, u, x, y, th)
         _s(self.moved, r, u, _g(self.moved, r, u) | (dist > 1e-9) | (chg != V.NO_CHANGE))
 
+    def do_move_k(
+        self, r: I, u: I, x: F, y: F, th: F, form: I, mounted: B, limbered: B, chg: I
+    ) -> None:
+        """:meth:`do_move` on the compiled kernel (``kmove.moves``); the bases resized as
+        there, where the formation changes."""
+        if len(r) == 0:
+            return
+        K.moves(
+            r,
+            u,
+            x,
+            y,
+            th,
+            np.cos(th),
+            np.sin(th),
+            form,
+            mounted,
+            limbered,
+            chg,
+            self.x,
+            self.y,
+            self.x32,
+            self.y32,
+            self.th,
+            self.c,
+            self.s,
+            self.ver,
+            self.form,
+            self.mounted,
+            self.limbered,
+            self.moved,
+            self.lalive,
+            self.latt,
+            self.lx,
+            self.ly,
+        )
+        changed = np.flatnonzero(chg != V.NO_CHANGE)  # only a change of formation resizes
+        if len(changed):
+            self._resize(r[changed], u[changed])
+
     def advance(
         self, r: I, u: int, p: int, ux: F, uy: F, enx: F, eny: F, dist_en: F, face: F
     ) -> None:
@@ -913,12 +1094,14 @@ class Sim:
         d = G.norm(gdx, gdy)
         short = np.flatnonzero(d - stop <= allow + G.HAIR)
         if len(short):
-            d[short] = G.mhypot(gdx[short], gdy[short])
+            hypots = K.hypots if K.ENABLED else G.mhypot
+            d[short] = hypots(gdx[short], gdy[short])
         want = np.maximum(0.0, np.minimum(allow, d - stop))
         left = np.ones(m, dtype=bool)  # no legal destination found yet
         go = np.flatnonzero(want > 1e-6)  # at the goal: only the places where it stands
         if len(go):
-            left[go] = ~self._destinations(
+            find = self._destinations_k if K.ENABLED else self._destinations
+            left[go] = ~find(
                 r[go],
                 u,
                 ux[go],
@@ -948,7 +1131,8 @@ class Sim:
             mj = np.where(c == V.MOUNT, mounted2[a], mounted[a])
             ok = self.move_ok(r[a], uu[a], ux[a], uy[a], face[a], fj, mj, lim[a], c, no[a])
             g = a[ok]
-            self.do_move(r[g], uu[g], ux[g], uy[g], face[g], fj[ok], mj[ok], lim[g], c[ok])
+            do_move = self.do_move_k if K.ENABLED else self.do_move
+            do_move(r[g], uu[g], ux[g], uy[g], face[g], fj[ok], mj[ok], lim[g], c[ok])
             left[g] = False
 
     def _destinations(
@@ -1085,6 +1269,96 @@ class Sim:
             rows = np.sort(np.concatenate(again))
         return taken
 
+    def _destinations_k(
+        self,
+        r: I,
+        u: int,
+        ux: F,
+        uy: F,
+        gx: F,
+        gy: F,
+        want: F,
+        face: F,
+        form: I,
+        form2: I,
+        mounted: B,
+        mounted2: B,
+        lim: B,
+        chg: I,
+    ) -> B:
+        """:meth:`_destinations` on the compiled kernel (``kmove.destinations``): the same
+        places, scores, order and tests, battle by battle; the move then carried out."""
+        st = self.S
+        m = len(r)
+        base = K.atan2s(gy - uy, gx - ux)
+        ang = base[:, None] + BEARINGS[None, :]
+        ca, sa = np.cos(ang), np.sin(ang)
+        fj = np.where(chg == V.FORMATION, form2, form)
+        mj = np.where(chg == V.MOUNT, mounted2, mounted)
+        ut = np.full(m, st.utype[u])
+        mkey = V.move_key(ut, fj, mj, lim)
+        mkey = np.where((ut == V.ART) & (chg == V.FORMATION), 4, mkey)
+        fi = r * self.U + u
+        cmd, lost = np.take(self.in_cmd, fi), np.take(self.lost_ldr, fi)
+        allow0 = V.move_inches(self.t, mkey, np.zeros(m, dtype=bool), cmd, lost, chg)
+        allow1 = V.move_inches(self.t, mkey, np.ones(m, dtype=bool), cmd, lost, chg)
+        hw, hd = V.base_size(self.t, ut, fj, np.take(self.stands, fi))
+        ld = int(st.uleader[u])
+        if ld >= 0:
+            far_on = _g(self.lalive, r, ld)
+            lx, ly, lrad = _g(self.lx, r, ld), _g(self.ly, r, ld), float(st.l_radius[ld])
+        else:
+            far_on, lx, ly, lrad = np.zeros(m, dtype=bool), ux, uy, 0.0
+        T = self.T
+        pick, xa, ya = K.destinations(
+            r,
+            u,
+            ux,
+            uy,
+            gx,
+            gy,
+            want,
+            ca,
+            sa,
+            np.cos(face),
+            np.sin(face),
+            hw.astype(float),
+            hd.astype(float),
+            allow0,
+            allow1,
+            far_on,
+            lx,
+            ly,
+            lrad,
+            self.x,
+            self.y,
+            self.c,
+            self.s,
+            self.hw,
+            self.hd,
+            self.x32,
+            self.y32,
+            self.r32,
+            self.alive,
+            st.side,
+            float(self.t.geometry["contact"]),
+            float(T.width),
+            float(T.height),
+            float(T.cell),
+            int(T.nx),
+            int(T.ny),
+            T.rough,
+            T.cover,
+            T.fields[0],
+            T.rough_boxes,
+        )
+        g = np.flatnonzero(pick >= 0)
+        uu = np.full(len(g), u)
+        rg = r[g]
+        self.do_move_k(rg, uu, xa[g], ya[g], face[g], fj[g], mj[g], lim[g], chg[g])
+        taken: B = pick >= 0
+        return taken
+
     # -- charges ----------------------------------------------------------------------------
     def charges(self, r: I, u: int, E: I, ex: F, ey: F, d2: F) -> B:
         """``ScriptedAI.move``'s charges: the best legal charge with exact odds over 1/2.
@@ -1179,6 +1453,99 @@ class Sim:
         )
         return out
 
+    def charges_k(self, r: I, u: int, E: I) -> B:
+        """:meth:`charges` on the compiled kernels (``kmove.charge_reach``, ``charge_paths``,
+        ``frees``), the odds as there: the same charges, the best carried out."""
+        st = self.S
+        t = self.t
+        T = self.T
+        m = len(r)
+        out = np.zeros(m, dtype=bool)
+        ut = np.full(m, st.utype[u])
+        key = V.move_key(ut, _g(self.form, r, u), _g(self.mounted, r, u), _g(self.limbered, r, u))
+        cmd, lost = _g(self.in_cmd, r, u), _g(self.lost_ldr, r, u)
+        chg0 = np.zeros(m, dtype=np.int64)
+        open0 = V.move_inches(t, key, np.zeros(m, dtype=bool), cmd, lost, chg0)
+        pq, pe, cx, cy, nx, ny, flank = K.charge_reach(
+            r,
+            u,
+            E,
+            open0,
+            CHARGE_LOOK,
+            self.x,
+            self.y,
+            self.c,
+            self.s,
+            self.hw,
+            self.hd,
+            self.rad,
+            self.alive,
+        )
+        if len(pq) == 0:
+            return out
+        rr, tu = r[pq], E[pe]
+        prob = self.charge_chance_k(rr, np.full(len(pq), u), tu, flank)
+        k = np.flatnonzero(prob > CHARGE_THRESHOLD)
+        if len(k) == 0:
+            return out
+        pq, rr, tu, cx, cy, nx, ny, flank, prob = _sub(k, pq, rr, tu, cx, cy, nx, ny, flank, prob)
+        rough_allow = V.move_inches(t, key, np.ones(m, dtype=bool), cmd, lost, chg0)
+        cdist, cth, legal = K.charge_paths(
+            _g(self.x, rr, u),
+            _g(self.y, rr, u),
+            cx,
+            cy,
+            nx,
+            ny,
+            open0[pq],
+            rough_allow[pq],
+            float(T.cell),
+            int(T.nx),
+            int(T.ny),
+            T.fields[0],
+            T.rough_boxes,
+        )
+        j = np.flatnonzero(legal)
+        if len(j):
+            rj = rr[j]
+            legal[j] = K.frees(
+                rj,
+                np.full(len(j), u),
+                cx[j],
+                cy[j],
+                np.cos(cth[j]),
+                np.sin(cth[j]),
+                _g(self.hw, rj, u),
+                _g(self.hd, rj, u),
+                tu[j],
+                self.x,
+                self.y,
+                self.c,
+                self.s,
+                self.hw,
+                self.hd,
+                self.x32,
+                self.y32,
+                self.r32,
+                self.alive,
+                float(T.width),
+                float(T.height),
+            )
+        if not legal.any():
+            return out
+        k = np.flatnonzero(legal)
+        pi, rr, tu, cx, cy, cth, flank, cdist, prob = _sub(
+            k, pq, rr, tu, cx, cy, cth, flank, cdist, prob
+        )
+        # per battle the best chance, the first enemy on a tie (the scalar's strict ">")
+        order = np.lexsort((tu, -prob, pi))
+        first = order[np.r_[True, pi[order][1:] != pi[order][:-1]]]
+        out[pi[first]] = True
+        self.do_charge(
+            rr[first], u, tu[first], cx[first], cy[first], cth[first], flank[first], cdist[first]
+        )
+        return out
+
     def contact_point(self, r: I, u: I, t: I) -> tuple[F, F, F, F, B]:
         """``steps.contact_point``: where the charger ends (x, y), the outward normal of
         the edge it meets (its facing is the opposite), and whether flank or rear."""
@@ -1228,6 +1595,46 @@ class Sim:
         md = self.melee_mod(r, t, u, ~yes, ~yes)
         return V.charge_favourable(n_a - mod_a, n_d - mod_d, ma - md)
 
+    def charge_chance_k(self, r: I, u: I, t: I, flank: B) -> F:
+        """:meth:`charge_chance` with the defender's wall or stream found by a kernel
+        (``kmove.crossings``); the modifiers as ``melee_mod``'s."""
+        st = self.S
+        n_a, mod_a = V.morale(self.t, st.side[u], _g(self.bonus, r, u), _g(self.marker, r, u))
+        n_d, mod_d = V.morale(self.t, st.side[t], _g(self.bonus, r, t), _g(self.marker, r, t))
+        ux, uy, tx, ty = _g(self.x, r, u), _g(self.y, r, u), _g(self.x, r, t), _g(self.y, r, t)
+        hu, ht = self.T.height_at(ux, uy), self.T.height_at(tx, ty)
+        yes, no = np.ones(len(r), dtype=bool), np.zeros(len(r), dtype=bool)
+        ma = V.melee_modifier(
+            self.t,
+            st.side[u],
+            st.utype[u],
+            _g(self.mounted, r, u),
+            _g(self.form, r, u),
+            _g(self.stands, r, u),
+            yes,
+            no,
+            hu > ht,
+            _g(self.marker, r, u),
+            _g(self.bonus, r, u),
+            flank,
+        )
+        obstacle = K.crossings(tx, ty, ux, uy, self.T.obstacles)
+        md = V.melee_modifier(
+            self.t,
+            st.side[t],
+            st.utype[t],
+            _g(self.mounted, r, t),
+            _g(self.form, r, t),
+            _g(self.stands, r, t),
+            no,
+            obstacle,
+            ht > hu,
+            _g(self.marker, r, t),
+            _g(self.bonus, r, t),
+            no,
+        )
+        return V.charge_favourable(n_a - mod_a, n_d - mod_d, ma - md)
+
     def morale_pass(self, r: I, u: I) -> B:
         """Seed 002 MORALE: 2d6 + attached leader bonus - 1 with a MM >= the side's number."""
         number, mod = V.morale(self.t, self.S.side[u], _g(self.bonus, r, u), _g(self.marker, r, u))
@@ -1239,6 +1646,8 @@ class Sim:
         """Seed 002 charge paragraph (``steps.do_charge``), battles in parallel."""
         m = len(r)
         uu = np.full(m, u)
+        slide = self.slide_k if K.ENABLED else self.slide
+        move_away = self.move_away_k if K.ENABLED else self.move_away
         _s(self.moved, r, u, True)
         _s(self.charged, r, u, True)
         dd = np.where(cdist == 0, 1.0, cdist)
@@ -1246,9 +1655,7 @@ class Sim:
         passed = self.morale_pass(r, uu)
         f = np.flatnonzero(~passed)  # failed: half the distance and a MM
         if len(f):
-            ok = self.slide(
-                r[f], uu[f], dx[f], dy[f], cdist[f] * self.t.failed_charge_fraction, cth[f]
-            )
+            ok = slide(r[f], uu[f], dx[f], dy[f], cdist[f] * self.t.failed_charge_fraction, cth[f])
             self.remove(r[f[~ok]], uu[f[~ok]])
             self.add_marker(r[f[ok]], uu[f[ok]])
         g = np.flatnonzero(passed)
@@ -1258,13 +1665,13 @@ class Sim:
         run = g[~stands]  # the target retreats 2D6" (3D6" mounted cavalry) and takes a MM
         if len(run):
             inches = self.retreat_inches(r[run], tg[run])
-            self.move_away(r[run], tg[run], uu[run], inches)
+            move_away(r[run], tg[run], uu[run], inches)
             self.add_marker(r[run], tg[run])
-            ok = self.slide(r[run], uu[run], dx[run], dy[run], cdist[run], cth[run])
+            ok = slide(r[run], uu[run], dx[run], dy[run], cdist[run], cth[run])
             self.remove(r[run[~ok]], uu[run[~ok]])
         hold = g[stands]
         if len(hold):
-            ok = self.slide(r[hold], uu[hold], dx[hold], dy[hold], cdist[hold], cth[hold])
+            ok = slide(r[hold], uu[hold], dx[hold], dy[hold], cdist[hold], cth[hold])
             h = hold[ok]
             touch = self.touching(r[h], uu[h], tg[h])
             c = h[touch]

@@ -1,0 +1,927 @@
+"""Compiled kernels (numba, through :mod:`umpire.jit`) for the batch simulator's move step.
+
+Seed 002 MOVEMENT as the scripted AI plays it: where ``Sim._destinations`` runs its
+best-first search over every battle at once with numpy masks, :func:`destinations`
+walks each battle on its own and stops at the first legal place, with the same
+candidates, scores, ties, rough-ground walks and legality tests (``steps.move_ok``:
+on the table, no overlap, no path across an enemy base, touching no enemy). The
+geometry helpers repeat ``umpire.board.vgeom``'s formulas (the scalar engine's) in the
+same order of operations; the single-precision prefilters are the numpy form's too.
+
+``ENABLED`` is the switch the simulator reads (tests set it off to compare the forms).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import NDArray
+
+from umpire import jit
+from umpire.board.geometry import EPS
+from umpire.board.kterrain import cell_of, path_rough
+
+F = NDArray[np.float64]
+F32 = NDArray[np.float32]
+B = NDArray[np.bool_]
+I = NDArray[np.int64]  # noqa: E741
+
+ENABLED: bool = jit.ENABLED
+"""Does ``Sim`` call these kernels (else its numpy forms, which play the same battles)?"""
+
+SLACK = 1e-3  # as sim.SLACK: the single-precision prefilters' margin
+OV_PAD = 1e-6 + SLACK  # the overlap prefilter's pad on the half diagonal
+HAIR = 1e-9  # as vgeom.HAIR
+COVER_BONUS, ROUGH_PENALTY, OUT_OF_RADIUS = 3.0, 1.0, 4.0  # as sim's (the AI's scores)
+KEEP = 4  # destinations tried before holding in place
+OFFSETS = (0.0, 0.0, 0.5, 0.5, -0.5, -0.5, 1.0, 1.0, -1.0, -1.0)
+FRACS = (1.0, 0.5, 1.0, 0.5, 1.0, 0.5, 1.0, 0.5, 1.0, 0.5)
+
+
+# -- bases (``vgeom``'s formulas, one pair at a time) --------------------------------------
+@jit.inline
+def overlap(
+    x: float,
+    y: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+    ox: float,
+    oy: float,
+    oc: float,
+    os_: float,
+    ohw: float,
+    ohd: float,
+    tol: float,
+) -> bool:
+    """Separating-axis test (``vgeom.overlap``): do the interiors overlap?"""
+    dx, dy = ox - x, oy - y
+    if (
+        abs(dx * c + dy * s)
+        >= hd + (ohd * abs(oc * c + os_ * s) + ohw * abs(-os_ * c + oc * s)) - tol
+    ):
+        return False
+    ax, ay = -s, c
+    if (
+        abs(dx * ax + dy * ay)
+        >= hw + (ohd * abs(oc * ax + os_ * ay) + ohw * abs(-os_ * ax + oc * ay)) - tol
+    ):
+        return False
+    if (
+        abs(dx * oc + dy * os_)
+        >= ohd + (hd * abs(c * oc + s * os_) + hw * abs(-s * oc + c * os_)) - tol
+    ):
+        return False
+    ax, ay = -os_, oc
+    return not (
+        abs(dx * ax + dy * ay)
+        >= ohw + (hd * abs(c * ax + s * ay) + hw * abs(-s * ax + c * ay)) - tol
+    )
+
+
+@jit.inline
+def corners(
+    x: float, y: float, c: float, s: float, hw: float, hd: float
+) -> tuple[float, float, float, float, float, float, float, float]:
+    """x0, y0 .. x3, y3 of a base (``vgeom.corners``)."""
+    fx, fy = c * hd, s * hd
+    lx, ly = -s * hw, c * hw
+    return (
+        x + fx + lx,
+        y + fy + ly,
+        x + fx - lx,
+        y + fy - ly,
+        x - fx - lx,
+        y - fy - ly,
+        x - fx + lx,
+        y - fy + ly,
+    )
+
+
+@jit.inline
+def on_table(
+    x: float, y: float, c: float, s: float, hw: float, hd: float, width: float, height: float
+) -> bool:
+    """Are the base's four corners on the table (``Sim.on_table``)?"""
+    cs = corners(x, y, c, s, hw, hd)
+    return (
+        0 <= cs[0] <= width
+        and 0 <= cs[1] <= height
+        and 0 <= cs[2] <= width
+        and 0 <= cs[3] <= height
+        and 0 <= cs[4] <= width
+        and 0 <= cs[5] <= height
+        and 0 <= cs[6] <= width
+        and 0 <= cs[7] <= height
+    )
+
+
+@jit.inline
+def corner_box_sq(
+    px: float, py: float, x: float, y: float, c: float, s: float, hw: float, hd: float
+) -> float:
+    """The squared distance from a point to a base (``vgeom.quick_distance``'s term)."""
+    dx, dy = px - x, py - y
+    f = max(abs(dx * c + dy * s) - hd, 0.0)
+    lat = max(abs(-dx * s + dy * c) - hw, 0.0)
+    return f * f + lat * lat
+
+
+@jit.inline
+def edges_sq(pts: tuple[float, ...], q: tuple[float, ...]) -> float:
+    """The least squared distance from four corners to the edges of a base (``vgeom._edges_sq``)."""
+    best = math.inf
+    for k in range(0, 8, 2):
+        ax, ay = q[k], q[k + 1]
+        m = (k + 2) & 7
+        vx, vy = q[m] - ax, q[m + 1] - ay
+        ll = vx * vx + vy * vy
+        den = ll if ll > EPS else 1.0
+        for p in range(0, 8, 2):
+            px, py = pts[p], pts[p + 1]
+            t = ((px - ax) * vx + (py - ay) * vy) / den
+            t = min(max(t, 0.0), 1.0)
+            qx, qy = ax + t * vx - px, ay + t * vy - py
+            d = qx * qx + qy * qy
+            if d < best:
+                best = d
+    return best
+
+
+@jit.inline
+def distance_le(
+    x: float,
+    y: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+    ox: float,
+    oy: float,
+    oc: float,
+    os_: float,
+    ohw: float,
+    ohd: float,
+    limit: float,
+) -> bool:
+    """``geometry.box_distance(a, b) <= limit`` as ``vgeom.distance_le``: the corner-to-box
+    form, and the scalar's corner-to-edge form within a hair of the limit."""
+    if overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 0.0):
+        return limit >= 0.0
+    pa = corners(x, y, c, s, hw, hd)
+    pb = corners(ox, oy, oc, os_, ohw, ohd)
+    best = math.inf
+    for k in range(0, 8, 2):
+        d = corner_box_sq(pa[k], pa[k + 1], ox, oy, oc, os_, ohw, ohd)
+        best = min(best, d)
+        d = corner_box_sq(pb[k], pb[k + 1], x, y, c, s, hw, hd)
+        best = min(best, d)
+    dq = math.sqrt(best)
+    if abs(dq - limit) >= HAIR:
+        return dq <= limit
+    return math.sqrt(min(edges_sq(pa, pb), edges_sq(pb, pa))) <= limit
+
+
+@jit.inline
+def segment_hits_box(
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    bx: float,
+    by: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+) -> bool:
+    """Does the segment cross the base (slab test, ``vgeom.segment_hits_box``)?"""
+    shrink = 1e-6
+    ax0, ay0 = x0 - bx, y0 - by
+    ax1, ay1 = x1 - bx, y1 - by
+    tmin, tmax = 0.0, 1.0
+    for axis in range(2):
+        if axis == 0:
+            p0, p1, half = ax0 * c + ay0 * s, ax1 * c + ay1 * s, hd - shrink
+        else:
+            p0, p1, half = -ax0 * s + ay0 * c, -ax1 * s + ay1 * c, hw - shrink
+        d = p1 - p0
+        if abs(d) < EPS:
+            if abs(p0) > half:
+                return False
+            continue
+        ta = (-half - p0) / d
+        tb = (half - p0) / d
+        lo = min(ta, tb)
+        hi = max(ta, tb)
+        if lo > tmin:
+            tmin = lo
+        if hi < tmax:
+            tmax = hi
+    return tmin <= tmax
+
+
+@jit.inline
+def clear_of(
+    b: int,
+    xa: float,
+    ya: float,
+    c: float,
+    s: float,
+    bhw: float,
+    bhd: float,
+    sx: float,
+    sy: float,
+    moving: bool,
+    nb: I,
+    n_nb: int,
+    own_side: int,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    side: I,
+    tol: float,
+) -> bool:
+    """``Sim.room`` past the table's edge for a base at (xa, ya) in battle ``b``, against
+    the units ``nb[:n_nb]``: it overlaps none, its path from (sx, sy) (where ``moving``)
+    crosses no enemy and it touches no enemy. The single-precision prefilters are the
+    numpy form's; the exact tests decide."""
+    f32 = np.float32
+    half = math.sqrt(bhw * bhw + bhd * bhd)
+    lim_ov = f32(half + OV_PAD)
+    lim_t = f32(half + (tol + SLACK))
+    bxf, byf = f32(xa), f32(ya)
+    lo_x, hi_x = f32(min(sx, xa)), f32(max(sx, xa))
+    lo_y, hi_y = f32(min(sy, ya)), f32(max(sy, ya))
+    for i in range(n_nb):
+        v = nb[i]
+        vx, vy, vr = X32[b, v], Y32[b, v], R32[b, v]
+        dx = vx - bxf
+        dy = vy - byf
+        d2 = dx * dx + dy * dy
+        lim = lim_ov + vr
+        ox, oy, oc, os_, ohw, ohd = X[b, v], Y[b, v], C[b, v], S[b, v], HW[b, v], HD[b, v]
+        if d2 < lim * lim and overlap(xa, ya, c, s, bhw, bhd, ox, oy, oc, os_, ohw, ohd, 1e-6):
+            return False
+        if side[v] == own_side:
+            continue
+        er = vr + f32(SLACK)
+        if (
+            moving
+            and lo_x <= vx + er
+            and hi_x >= vx - er
+            and lo_y <= vy + er
+            and hi_y >= vy - er
+            and segment_hits_box(sx, sy, xa, ya, ox, oy, oc, os_, ohw, ohd)
+        ):
+            return False
+        lim = lim_t + vr
+        if d2 <= lim * lim and distance_le(xa, ya, c, s, bhw, bhd, ox, oy, oc, os_, ohw, ohd, tol):
+            return False
+    return True
+
+
+@jit.kernel
+def rooms(
+    r: I,
+    u: int,
+    x: F,
+    y: F,
+    c: F,
+    s: F,
+    hw: F,
+    hd: F,
+    moving: B,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    alive: B,
+    side: I,
+    tol: float,
+    width: float,
+    height: float,
+) -> B:
+    """``Sim.room`` for unit ``u``'s bases (x, y, c, s, hw, hd) in battles ``r``: on the
+    table, then :func:`clear_of` every other living base."""
+    m = r.shape[0]
+    nu = X.shape[1]
+    out = np.zeros(m, dtype=np.bool_)
+    nb = np.empty(nu, dtype=np.int64)
+    for q in range(m):
+        if not on_table(x[q], y[q], c[q], s[q], hw[q], hd[q], width, height):
+            continue
+        b = r[q]
+        n_nb = 0
+        for v in range(nu):
+            if v != u and alive[b, v]:
+                nb[n_nb] = v
+                n_nb += 1
+        out[q] = clear_of(
+            b, x[q], y[q], c[q], s[q], hw[q], hd[q], X[b, u], Y[b, u], moving[q], nb, n_nb,
+            side[u], X, Y, C, S, HW, HD, X32, Y32, R32, side, tol,
+        )  # fmt: skip
+    return out
+
+
+# -- the destinations ------------------------------------------------------------------------
+@jit.inline
+def scores(dist: float, cover: float, far: bool) -> tuple[float, float]:
+    """The scripted AI's score of a place and its rough-ground version (``sim._scores``)."""
+    score = -dist + cover
+    worse = score - ROUGH_PENALTY
+    if far:
+        score = score - OUT_OF_RADIUS
+        worse = worse - OUT_OF_RADIUS
+    return score, worse
+
+
+@jit.kernel
+def atan2s(y: F, x: F) -> F:
+    """``math.atan2`` of each pair (as ``vgeom.matan2``)."""
+    out = np.empty(y.shape[0])
+    for q in range(y.shape[0]):
+        out[q] = math.atan2(y[q], x[q])
+    return out
+
+
+@jit.kernel
+def hypots(dx: F, dy: F) -> F:
+    """``math.hypot`` of each pair (as ``vgeom.mhypot``)."""
+    out = np.empty(dx.shape[0])
+    for q in range(dx.shape[0]):
+        out[q] = jit.hypot(dx[q], dy[q])
+    return out
+
+
+@jit.kernel
+def destinations(
+    r: I,
+    u: int,
+    ux: F,
+    uy: F,
+    gx: F,
+    gy: F,
+    want: F,
+    ca: F,
+    sa: F,
+    cth: F,
+    sth: F,
+    hw: F,
+    hd: F,
+    allow0: F,
+    allow1: F,
+    far_on: B,
+    lx: F,
+    ly: F,
+    l_radius: float,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    alive: B,
+    side: I,
+    tol: float,
+    width: float,
+    height: float,
+    cell: float,
+    nx: int,
+    ny: int,
+    rough: B,
+    cover: B,
+    field: I,
+    boxes: I,
+) -> tuple[I, F, F]:
+    """``Sim._destinations`` without carrying the move out: per row (battle ``r``) the
+    place taken (its number 0-9, -1 none) and its centre.
+
+    Per row: the ten places toward the goal (``ca``/``sa``: the cos and sin of the five
+    bearings), their scores with exact distances (``math.hypot``: the scalar AI's), tried
+    best first (the first of equal scores), rough ground walked only when a place whose
+    score is still an upper bound comes out on top, at most ``KEEP`` tried; legal as
+    ``Sim.room_near`` (the same neighbour list and prefilters, the exact tests decide).
+    """
+    m = r.shape[0]
+    nu = X.shape[1]
+    f32 = np.float32
+    pick = np.full(m, -1, dtype=np.int64)
+    ox = np.zeros(m)
+    oy = np.zeros(m)
+    px = np.empty(10)
+    py = np.empty(10)
+    score = np.empty(10)
+    worse = np.empty(10)
+    key = np.empty(10)
+    known = np.empty(10, dtype=np.bool_)
+    rgh = np.empty(10, dtype=np.bool_)
+    cov = np.empty(10)
+    far = np.empty(10, dtype=np.bool_)
+    exact = np.empty(10, dtype=np.bool_)
+    nb = np.empty(nu, dtype=np.int64)
+    own_side = side[u]
+    for q in range(m):
+        b = r[q]
+        x0, y0 = ux[q], uy[q]
+        start_rough = rough[cell_of(x0, y0, cell, nx, ny)]
+        for j in range(10):
+            step = want[q] * FRACS[j]
+            bj = j // 2
+            px[j] = x0 + ca[q, bj] * step
+            py[j] = y0 + sa[q, bj] * step
+            valid = not (step <= 1e-6 and (OFFSETS[j] != 0.0 or FRACS[j] < 1.0))
+            k = cell_of(px[j], py[j], cell, nx, ny)
+            cov[j] = COVER_BONUS if cover[k] else 0.0
+            far[j] = False
+            if far_on[q]:  # out of the leader's radius: math.hypot within a hair of it
+                ddx, ddy = lx[q] - px[j], ly[q] - py[j]
+                d = math.sqrt(ddx * ddx + ddy * ddy)
+                if abs(d - l_radius) < HAIR:
+                    d = jit.hypot(ddx, ddy)
+                far[j] = not d <= l_radius
+            ddx, ddy = gx[q] - px[j], gy[q] - py[j]
+            sc, wr = scores(math.sqrt(ddx * ddx + ddy * ddy), cov[j], far[j])
+            score[j] = sc
+            worse[j] = wr
+            exact[j] = False
+            rgh[j] = rough[k] or start_rough
+            known[j] = rgh[j]
+            key[j] = (wr if rgh[j] else sc) if valid else -math.inf
+        # the neighbours (``Sim.neighbours``): every base the places could meet
+        bhw, bhd = hw[q], hd[q]
+        half = math.sqrt(bhw * bhw + bhd * bhd)
+        reach = f32(1.5 * want[q] + half + (tol + 0.05))
+        xf, yf = f32(x0), f32(y0)
+        n_nb = 0
+        for v in range(nu):
+            if v == u or not alive[b, v]:
+                continue
+            dx = X32[b, v] - xf
+            dy = Y32[b, v] - yf
+            lim = reach + f32(1.5) * R32[b, v]
+            if dx * dx + dy * dy <= lim * lim:
+                nb[n_nb] = v
+                n_nb += 1
+        c, s = cth[q], sth[q]
+        sx, sy = X[b, u], Y[b, u]
+        tried = 0
+        while True:
+            j = -1
+            top = -math.inf
+            for i in range(10):
+                if key[i] > top:
+                    top = key[i]
+                    j = i
+            if j < 0:
+                break
+            # near ties: the scores with math.hypot (the scalar AI's floats), look again
+            n_near, fix = 0, False
+            for i in range(10):
+                if abs(key[i] - top) < HAIR:
+                    n_near += 1
+                    fix = fix or not exact[i]
+            if n_near > 1 and fix:
+                for i in range(10):
+                    if abs(key[i] - top) < HAIR and not exact[i]:
+                        d = jit.hypot(gx[q] - px[i], gy[q] - py[i])
+                        score[i], worse[i] = scores(d, cov[i], far[i])
+                        exact[i] = True
+                        key[i] = worse[i] if rgh[i] else score[i]
+                continue
+            if not known[j]:  # the score is an upper bound: walk the path, look again
+                hit = path_rough(x0, y0, px[j], py[j], cell, nx, ny, field, boxes)
+                known[j] = True
+                rgh[j] = hit
+                key[j] = worse[j] if hit else score[j]
+                continue
+            xa, ya = px[j], py[j]
+            ddx, ddy = xa - x0, ya - y0
+            dist = math.sqrt(ddx * ddx + ddy * ddy)
+            moving = dist > 0
+            allow = allow1[q] if rgh[j] and moving else allow0[q]
+            ok = dist <= allow + 1e-6
+            if ok:
+                ok = on_table(xa, ya, c, s, bhw, bhd, width, height)
+            if ok:
+                ok = clear_of(
+                    b, xa, ya, c, s, bhw, bhd, sx, sy, moving, nb, n_nb, own_side,
+                    X, Y, C, S, HW, HD, X32, Y32, R32, side, tol,
+                )  # fmt: skip
+            if ok:
+                pick[q] = j
+                ox[q] = xa
+                oy[q] = ya
+                break
+            key[j] = -math.inf
+            tried += 1
+            if tried >= KEEP:
+                break
+    return pick, ox, oy
+
+
+# -- the unit's enemy and its charges ----------------------------------------------------------
+@jit.kernel
+def nearest(
+    r: I, u: int, X: F, Y: F, alive: B, E: I, near_lo: float, near_hi: float
+) -> tuple[B, I, F, F, F, F]:
+    """``Sim.unit_move``'s look at the enemy, per row (battle ``r``): has he a living
+    unit, the nearest (the first of equal squared distances: its place in ``E``), its
+    centre, the distance to it (``math.hypot`` within a hair of ``near_lo`` or
+    ``near_hi``, as ``vgeom.exact_near``) and the facing toward it (``math.atan2``)."""
+    m = r.shape[0]
+    has = np.zeros(m, dtype=np.bool_)
+    near = np.zeros(m, dtype=np.int64)
+    enx = np.zeros(m)
+    eny = np.zeros(m)
+    dist = np.zeros(m)
+    face = np.zeros(m)
+    for q in range(m):
+        b = r[q]
+        ux, uy = X[b, u], Y[b, u]
+        best = math.inf
+        k = 0
+        for i in range(E.shape[0]):
+            e = E[i]
+            if not alive[b, e]:
+                continue
+            has[q] = True
+            dx, dy = X[b, e] - ux, Y[b, e] - uy
+            d2 = dx * dx + dy * dy
+            if d2 < best:
+                best = d2
+                k = i
+        near[q] = k
+        ex, ey = X[b, E[k]], Y[b, E[k]]
+        enx[q], eny[q] = ex, ey
+        dx, dy = ex - ux, ey - uy
+        d = math.sqrt(dx * dx + dy * dy)
+        if abs(d - near_lo) < HAIR or abs(d - near_hi) < HAIR:
+            d = jit.hypot(dx, dy)
+        dist[q] = d
+        face[q] = math.atan2(dy, dx)
+    return has, near, enx, eny, dist, face
+
+
+@jit.kernel
+def charge_reach(
+    r: I,
+    u: int,
+    E: I,
+    open0: F,
+    look: float,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    RAD: F,
+    alive: B,
+) -> tuple[I, I, F, F, F, F, B]:
+    """``Sim.charges`` up to the odds: per row, the enemies (by place in ``E``) within
+    ``look`` whose contact point (``steps.contact_point``) lies within the open move
+    ``open0``; their pairs (row, place), the contact point, the normal of the edge met,
+    flank or rear. The same prefilter and decisions as the numpy form."""
+    m = r.shape[0]
+    ne = E.shape[0]
+    pq = np.empty(m * ne, dtype=np.int64)
+    pe = np.empty(m * ne, dtype=np.int64)
+    ocx = np.empty(m * ne)
+    ocy = np.empty(m * ne)
+    onx = np.empty(m * ne)
+    ony = np.empty(m * ne)
+    ofl = np.empty(m * ne, dtype=np.bool_)
+    n = 0
+    for q in range(m):
+        b = r[q]
+        ux, uy, hd = X[b, u], Y[b, u], HD[b, u]
+        for i in range(ne):
+            e = E[i]
+            if not alive[b, e]:
+                continue
+            tx, ty = X[b, e], Y[b, e]
+            dx, dy = tx - ux, ty - uy
+            d2 = dx * dx + dy * dy
+            lim = min(open0[q] + hd + RAD[b, e] + 1e-6, look)
+            if not d2 <= lim * lim * (1 + 1e-9):
+                continue
+            d = math.sqrt(dx * dx + dy * dy)
+            if abs(d - look) < HAIR:
+                d = jit.hypot(dx, dy)
+            if not d <= look:
+                continue
+            c, s, thw, thd = C[b, e], S[b, e], HW[b, e], HD[b, e]
+            ldx, ldy = ux - tx, uy - ty
+            fwd, lat = ldx * c + ldy * s, -ldx * s + ldy * c
+            front = fwd > thd
+            rear = fwd < -thd
+            side = not front and not rear and abs(lat) > thw
+            sign = 1.0 if lat > 0 else -1.0
+            nx = -c if rear else (-s * sign if side else c)
+            ny = -s if rear else (c * sign if side else s)
+            off = thw if side else thd
+            cx = tx + nx * (off + hd)
+            cy = ty + ny * (off + hd)
+            ddx, ddy = cx - ux, cy - uy
+            if not math.sqrt(ddx * ddx + ddy * ddy) <= open0[q] + 1e-6:
+                continue
+            pq[n], pe[n] = q, i
+            ocx[n], ocy[n], onx[n], ony[n] = cx, cy, nx, ny
+            ofl[n] = rear or side
+            n += 1
+    return pq[:n], pe[:n], ocx[:n], ocy[:n], onx[:n], ony[:n], ofl[:n]
+
+
+@jit.kernel
+def charge_paths(
+    sx: F,
+    sy: F,
+    cx: F,
+    cy: F,
+    nx: F,
+    ny: F,
+    open_allow: F,
+    rough_allow: F,
+    cell: float,
+    gnx: int,
+    gny: int,
+    field: I,
+    boxes: I,
+) -> tuple[F, F, B]:
+    """``Sim.charges``' exact distance and facing of each charge (``math.hypot``,
+    ``math.atan2``) and whether the move allows it, rough ground on the way counted."""
+    m = sx.shape[0]
+    cdist = np.empty(m)
+    cth = np.empty(m)
+    legal = np.empty(m, dtype=np.bool_)
+    for q in range(m):
+        cdist[q] = jit.hypot(cx[q] - sx[q], cy[q] - sy[q])
+        cth[q] = math.atan2(-ny[q], -nx[q])
+        hit = path_rough(sx[q], sy[q], cx[q], cy[q], cell, gnx, gny, field, boxes)
+        legal[q] = cdist[q] <= (rough_allow[q] if hit else open_allow[q]) + 1e-6
+    return cdist, cth, legal
+
+
+@jit.kernel
+def frees(
+    r: I,
+    u: I,
+    x: F,
+    y: F,
+    c: F,
+    s: F,
+    hw: F,
+    hd: F,
+    ignore: I,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    alive: B,
+    width: float,
+    height: float,
+) -> B:
+    """``Sim.free_at``: each base on the table and clear of every other living base
+    (``Sim.overlaps_any``'s prefilter, then the separating axes), ``ignore`` aside."""
+    m = r.shape[0]
+    out = np.zeros(m, dtype=np.bool_)
+    for q in range(m):
+        xa, ya, ca, sa, bhw, bhd = x[q], y[q], c[q], s[q], hw[q], hd[q]
+        if not on_table(xa, ya, ca, sa, bhw, bhd, width, height):
+            continue
+        out[q] = not overlaps_any(
+            r[q], u[q], ignore[q], xa, ya, ca, sa, bhw, bhd,
+            X, Y, C, S, HW, HD, X32, Y32, R32, alive,
+        )  # fmt: skip
+    return out
+
+
+@jit.inline
+def overlaps_any(
+    b: int,
+    u: int,
+    ignore: int,
+    xa: float,
+    ya: float,
+    ca: float,
+    sa: float,
+    bhw: float,
+    bhd: float,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    alive: B,
+) -> bool:
+    """``Sim.overlaps_any`` for one base of unit ``u`` in battle ``b`` (``ignore``: another
+    unit left out, -1 none): bounding circles in single precision, then separating axes."""
+    f32 = np.float32
+    xf, yf = f32(xa), f32(ya)
+    reach = f32(math.sqrt(bhw * bhw + bhd * bhd) + OV_PAD)
+    for v in range(X.shape[1]):
+        if v in (u, ignore) or not alive[b, v]:
+            continue
+        dx = X32[b, v] - xf
+        dy = Y32[b, v] - yf
+        lim = reach + R32[b, v]
+        if dx * dx + dy * dy < lim * lim and overlap(
+            xa, ya, ca, sa, bhw, bhd, X[b, v], Y[b, v], C[b, v], S[b, v], HW[b, v], HD[b, v], 1e-6
+        ):
+            return True
+    return False
+
+
+@jit.kernel
+def slides(
+    r: I,
+    u: I,
+    dx: F,
+    dy: F,
+    dist: F,
+    th: F,
+    c: F,
+    s: F,
+    step: float,
+    X: F,
+    Y: F,
+    TH: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    alive: B,
+    width: float,
+    height: float,
+) -> tuple[B, F, F, F]:
+    """``Sim.slide`` without placing: per row, is the unit still on the table, where it
+    stops and its facing. Up to ``dist`` along (dx, dy) in steps of ``step``, stopping
+    before another base; blocked at once, it keeps its facing where turning would overlap.
+    ``c``/``s``: the cos and sin of the new facing ``th``."""
+    m = r.shape[0]
+    ok = np.ones(m, dtype=np.bool_)
+    bx = np.empty(m)
+    by = np.empty(m)
+    bth = th.copy()
+    for q in range(m):
+        b, v = r[q], u[q]
+        x0, y0 = X[b, v], Y[b, v]
+        hw, hd = HW[b, v], HD[b, v]
+        nst = max(1, math.ceil(dist[q] / step))
+        lx, ly = x0, y0  # the last free step (the start: none)
+        moved = False
+        for k in range(1, nst + 1):
+            d = min(dist[q], k * step)
+            nx, ny = x0 + dx[q] * d, y0 + dy[q] * d
+            if not (nx >= 0 and nx <= width and ny >= 0 and ny <= height) or not on_table(
+                nx, ny, c[q], s[q], hw, hd, width, height
+            ):
+                ok[q] = False  # off the table: the caller removes the unit
+                break
+            if overlaps_any(
+                b, v, -1, nx, ny, c[q], s[q], hw, hd, X, Y, C, S, HW, HD, X32, Y32, R32, alive
+            ):
+                break
+            lx, ly = nx, ny
+            moved = True
+        bx[q], by[q] = lx, ly
+        if ok[q] and not moved and th[q] != TH[b, v]:
+            stuck = overlaps_any(
+                b, v, -1, x0, y0, c[q], s[q], hw, hd, X, Y, C, S, HW, HD, X32, Y32, R32, alive
+            ) or not on_table(x0, y0, c[q], s[q], hw, hd, width, height)
+            if stuck:
+                bth[q] = TH[b, v]
+    return ok, bx, by, bth
+
+
+@jit.kernel
+def places(
+    r: I,
+    u: I,
+    x: F,
+    y: F,
+    th: F,
+    c: F,
+    s: F,
+    X: F,
+    Y: F,
+    X32: F32,
+    Y32: F32,
+    TH: F,
+    C: F,
+    S: F,
+    VER: NDArray[np.int32],
+    lalive: B,
+    latt: NDArray[np.int16],
+    LX: F,
+    LY: F,
+) -> None:
+    """``Sim.place``: move the bases (``c``/``s``: the cos and sin of ``th``) and any
+    living leader attached to them; a base that moves bumps its version (the sight cache's
+    key)."""
+    for q in range(r.shape[0]):
+        b, v = r[q], u[q]
+        if X[b, v] != x[q] or Y[b, v] != y[q]:
+            VER[b, v] += 1
+        X[b, v], Y[b, v] = x[q], y[q]
+        X32[b, v], Y32[b, v] = np.float32(x[q]), np.float32(y[q])
+        TH[b, v], C[b, v], S[b, v] = th[q], c[q], s[q]
+        for ld in range(lalive.shape[1]):
+            if lalive[b, ld] and latt[b, ld] == v:
+                LX[b, ld], LY[b, ld] = x[q], y[q]
+
+
+@jit.kernel
+def moves(
+    r: I,
+    u: I,
+    x: F,
+    y: F,
+    th: F,
+    c: F,
+    s: F,
+    form: I,
+    mounted: B,
+    limbered: B,
+    chg: I,
+    X: F,
+    Y: F,
+    X32: F32,
+    Y32: F32,
+    TH: F,
+    C: F,
+    S: F,
+    VER: NDArray[np.int32],
+    FORM: NDArray[np.int8],
+    MOUNTED: B,
+    LIMBERED: B,
+    MOVED: B,
+    lalive: B,
+    latt: NDArray[np.int16],
+    LX: F,
+    LY: F,
+) -> None:
+    """``Sim.do_move`` but the resizing (the caller's, where the formation changes): the
+    formation, mounted and limbered flags, the base placed as :func:`places`, moved."""
+    for q in range(r.shape[0]):
+        b, v = r[q], u[q]
+        dx, dy = x[q] - X[b, v], y[q] - Y[b, v]
+        dist = math.sqrt(dx * dx + dy * dy)
+        FORM[b, v] = form[q]
+        MOUNTED[b, v] = mounted[q]
+        LIMBERED[b, v] = limbered[q]
+        if X[b, v] != x[q] or Y[b, v] != y[q]:
+            VER[b, v] += 1
+        X[b, v], Y[b, v] = x[q], y[q]
+        X32[b, v], Y32[b, v] = np.float32(x[q]), np.float32(y[q])
+        TH[b, v], C[b, v], S[b, v] = th[q], c[q], s[q]
+        for ld in range(lalive.shape[1]):
+            if lalive[b, ld] and latt[b, ld] == v:
+                LX[b, ld], LY[b, ld] = x[q], y[q]
+        MOVED[b, v] = MOVED[b, v] or dist > 1e-9 or chg[q] != 0
+
+
+@jit.kernel
+def crossings(x0: F, y0: F, x1: F, y1: F, segs: F) -> B:
+    """Does each segment properly cross any of ``segs`` (k, 4) (``vgeom.crosses_any``)?"""
+    out = np.zeros(x0.shape[0], dtype=np.bool_)
+    for q in range(x0.shape[0]):
+        for k in range(segs.shape[0]):
+            ax, ay, bx, by = segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3]
+            d1 = (bx - ax) * (y0[q] - ay) - (by - ay) * (x0[q] - ax)
+            d2 = (bx - ax) * (y1[q] - ay) - (by - ay) * (x1[q] - ax)
+            d3 = (x1[q] - x0[q]) * (ay - y0[q]) - (y1[q] - y0[q]) * (ax - x0[q])
+            d4 = (x1[q] - x0[q]) * (by - y0[q]) - (y1[q] - y0[q]) * (bx - x0[q])
+            if d1 * d2 < 0 and d3 * d4 < 0:
+                out[q] = True
+                break
+    return out
