@@ -3,7 +3,7 @@ compiled kernels (``umpire.rules.quick_acw.batch.kmove``): they play the very ba
 of the numpy forms they stand in for.
 
 Where numba is missing the kernels run as plain Python, so the comparison holds (and is
-tested) either way; ``kmove.ENABLED`` is the simulator's switch.
+tested) either way; ``umpire.jit.ENABLED`` is the simulator's switch.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import random
 import numpy as np
 import pytest
 
+from umpire import jit
 from umpire.board import vgeom as G
 from umpire.board.kterrain import paths_rough
 from umpire.lab import run_batch
@@ -27,9 +28,9 @@ FIELDS = ("winner", "turns", "losses", "removed", "leaders_lost", "faces")
 def both(monkeypatch: pytest.MonkeyPatch, name: str, n: int, seed: int) -> tuple[object, object]:
     """The same batch with the kernels and with the numpy forms."""
     scen = load_scenario(name)
-    monkeypatch.setattr(K, "ENABLED", True)
+    monkeypatch.setattr(jit, "ENABLED", True)
     on = run_batch(scen, n, seed)
-    monkeypatch.setattr(K, "ENABLED", False)
+    monkeypatch.setattr(jit, "ENABLED", False)
     off = run_batch(scen, n, seed)
     return on, off
 
@@ -56,7 +57,7 @@ def test_kernels_agree_under_a_varied_movement_table(monkeypatch: pytest.MonkeyP
     arm = parse_vary(text, scen, "B")
     got = {}
     for on in (True, False):
-        monkeypatch.setattr(K, "ENABLED", on)
+        monkeypatch.setattr(jit, "ENABLED", on)
         p = plan(scen, [SHIPPED, arm], "batch")
         recs: list[list[dict[str, object]]] = [[{}] * 40 for _ in p.arms]
 

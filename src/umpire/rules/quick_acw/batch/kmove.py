@@ -8,7 +8,8 @@ on the table, no overlap, no path across an enemy base, touching no enemy). The
 geometry helpers repeat ``umpire.board.vgeom``'s formulas (the scalar engine's) in the
 same order of operations; the single-precision prefilters are the numpy form's too.
 
-``ENABLED`` is the switch the simulator reads (tests set it off to compare the forms).
+The simulator calls them where ``umpire.jit.ENABLED`` (read at each call: tests and
+benchmarks switch it off to compare the forms), else its numpy forms.
 """
 
 from __future__ import annotations
@@ -26,9 +27,6 @@ F = NDArray[np.float64]
 F32 = NDArray[np.float32]
 B = NDArray[np.bool_]
 I = NDArray[np.int64]  # noqa: E741
-
-ENABLED: bool = jit.ENABLED
-"""Does ``Sim`` call these kernels (else its numpy forms, which play the same battles)?"""
 
 SLACK = 1e-3  # as sim.SLACK: the single-precision prefilters' margin
 OV_PAD = 1e-6 + SLACK  # the overlap prefilter's pad on the half diagonal

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from umpire import jit
 from umpire.board import vgeom as G
 from umpire.dice.bulk import Dice
 from umpire.rules.quick_acw.ai import CHARGE_THRESHOLD
@@ -639,7 +640,7 @@ class Sim:
             else:
                 self.in_cmd[:, u] = True
         enemies = st.by_side[1 - p]
-        move = self.unit_move_k if K.ENABLED else self.unit_move
+        move = self.unit_move_k if jit.ENABLED else self.unit_move
         for u in side_units.tolist():
             if self.n == 0:
                 return
@@ -793,7 +794,7 @@ class Sim:
         hw, hd = V.base_size(self.t, ut[idx], form[idx], np.take(self.stands, fi[idx]))
         tt = th[idx]
         b = (x[idx], y[idx], np.cos(tt), np.sin(tt), hw, hd)
-        room = self.room_k if K.ENABLED else self.room
+        room = self.room_k if jit.ENABLED else self.room
         ok[idx] = room(r[idx], u[idx], b, dist[idx] > 0)
         return ok
 
@@ -1094,13 +1095,13 @@ class Sim:
         d = G.norm(gdx, gdy)
         short = np.flatnonzero(d - stop <= allow + G.HAIR)
         if len(short):
-            hypots = K.hypots if K.ENABLED else G.mhypot
+            hypots = K.hypots if jit.ENABLED else G.mhypot
             d[short] = hypots(gdx[short], gdy[short])
         want = np.maximum(0.0, np.minimum(allow, d - stop))
         left = np.ones(m, dtype=bool)  # no legal destination found yet
         go = np.flatnonzero(want > 1e-6)  # at the goal: only the places where it stands
         if len(go):
-            find = self._destinations_k if K.ENABLED else self._destinations
+            find = self._destinations_k if jit.ENABLED else self._destinations
             left[go] = ~find(
                 r[go],
                 u,
@@ -1131,7 +1132,7 @@ class Sim:
             mj = np.where(c == V.MOUNT, mounted2[a], mounted[a])
             ok = self.move_ok(r[a], uu[a], ux[a], uy[a], face[a], fj, mj, lim[a], c, no[a])
             g = a[ok]
-            do_move = self.do_move_k if K.ENABLED else self.do_move
+            do_move = self.do_move_k if jit.ENABLED else self.do_move
             do_move(r[g], uu[g], ux[g], uy[g], face[g], fj[ok], mj[ok], lim[g], c[ok])
             left[g] = False
 
@@ -1646,8 +1647,8 @@ class Sim:
         """Seed 002 charge paragraph (``steps.do_charge``), battles in parallel."""
         m = len(r)
         uu = np.full(m, u)
-        slide = self.slide_k if K.ENABLED else self.slide
-        move_away = self.move_away_k if K.ENABLED else self.move_away
+        slide = self.slide_k if jit.ENABLED else self.slide
+        move_away = self.move_away_k if jit.ENABLED else self.move_away
         _s(self.moved, r, u, True)
         _s(self.charged, r, u, True)
         dd = np.where(cdist == 0, 1.0, cdist)
