@@ -1,0 +1,624 @@
+"""Compiled kernels (numba, through :mod:`umpire.jit`) for the batch simulator's fire step.
+
+Seed 002 FIRE as ``Sim.fire_step`` plays it: every firer's candidate targets (arc, range
+band, cover, walls, modifiers: ``Sim.fire_matrix``/``Sim.fire_pairs``), the pick of the
+best target a firer can see (``Sim.sees``: terrain, then friendly bases across the line,
+with the same sight cache), and the shots measured again when a target's base shrinks
+(``Sim._reband``). Each kernel loops over battles, firers and targets with early exits
+where the numpy forms mask every element; the formulas are the numpy forms' (which are
+the scalar engine's), in the same order of operations, with the exact value (math.hypot
+through :func:`umpire.jit.hypot`, math.atan2) wherever the numpy form takes it near a
+threshold, so both forms play the same battles. The dice stay outside: the kernels only
+choose what is rolled for. ``ON`` switches ``Sim`` between the two forms (tests turn it
+off to compare them).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from umpire import jit
+from umpire.board import ksight
+from umpire.board.geometry import EPS
+from umpire.board.vgeom import HAIR, Terrain
+from umpire.rules.quick_acw.batch import vrules as V
+
+ON: bool = jit.ENABLED
+"""Does ``Sim`` call these kernels (else its numpy forms)?"""
+
+I = NDArray[np.int64]  # noqa: E741
+I8 = NDArray[np.int8]
+F = NDArray[np.float64]
+B = NDArray[np.bool_]
+
+UNSEEN, SEEN, BLOCKED = 0, 1, 2  # as sim.py
+SLACK = 1e-3  # as sim.py: inches added to single-precision prefilters
+RAD2DEG = 180.0 / math.pi  # numpy's degrees() factor
+
+
+@cache
+def rule_args(t: V.Tables) -> tuple[Any, ...]:
+    """The FIRE numbers the kernels read: max range per class, band tops, the FIRE
+    table, its runs (``vrules.fire_runs``), the modifier sums, tan and degrees of the arc."""
+    need_at, run = V.fire_runs(t)
+    return (
+        np.ascontiguousarray(t.max_range, dtype=np.float64),
+        np.ascontiguousarray(t.bands, dtype=np.float64),
+        np.ascontiguousarray(t.fire_table, dtype=np.int64),
+        np.ascontiguousarray(need_at, dtype=np.int64),
+        np.ascontiguousarray(run, dtype=np.int64),
+        np.ascontiguousarray(V.fire_modifier_table(t), dtype=np.int64),
+        math.tan(math.radians(t.geometry["fire_arc_degrees"])),
+        float(t.geometry["fire_arc_degrees"]),
+    )
+
+
+@cache
+def terrain_args(T: Terrain) -> tuple[Any, ...]:
+    """The board's cover raster and walls, then the sight walk's numbers (``ksight``)."""
+    return (
+        np.ascontiguousarray(T.cover),
+        np.ascontiguousarray(T.walls, dtype=np.float64).reshape(-1, 4),
+        *ksight.sight_args(T),
+    )
+
+
+@cache
+def es_table(r: Any) -> F:
+    """``vrules.expected_stands_table`` (the AI's exact expected stands by need - mod)."""
+    return np.ascontiguousarray(V.expected_stands_table(r), dtype=np.float64)
+
+
+# -- geometry of one pair of bases (vgeom's formulas, one pair at a time) ----------------
+
+
+@jit.inline
+def _corners(
+    x: float, y: float, c: float, s: float, hw: float, hd: float
+) -> tuple[float, float, float, float, float, float, float, float]:
+    """``vgeom.corners`` of one base."""
+    fx, fy = c * hd, s * hd
+    lx, ly = -s * hw, c * hw
+    return (
+        x + fx + lx,
+        y + fy + ly,
+        x + fx - lx,
+        y + fy - ly,
+        x - fx - lx,
+        y - fy - ly,
+        x - fx + lx,
+        y - fy + ly,
+    )
+
+
+@jit.inline
+def _overlap(
+    x: float,
+    y: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+    ox: float,
+    oy: float,
+    oc: float,
+    os_: float,
+    ohw: float,
+    ohd: float,
+    tol: float,
+) -> bool:
+    """``vgeom.overlap`` of one pair (separating axes)."""
+    dx, dy = ox - x, oy - y
+    if (
+        abs(dx * c + dy * s)
+        >= hd + (ohd * abs(oc * c + os_ * s) + ohw * abs(-os_ * c + oc * s)) - tol
+    ):
+        return False
+    ax, ay = -s, c
+    if (
+        abs(dx * ax + dy * ay)
+        >= hw + (ohd * abs(oc * ax + os_ * ay) + ohw * abs(-os_ * ax + oc * ay)) - tol
+    ):
+        return False
+    if (
+        abs(dx * oc + dy * os_)
+        >= ohd + (hd * abs(c * oc + s * os_) + hw * abs(-s * oc + c * os_)) - tol
+    ):
+        return False
+    ax, ay = -os_, oc
+    return not (
+        abs(dx * ax + dy * ay)
+        >= ohw + (hd * abs(c * ax + s * ay) + hw * abs(-s * ax + c * ay)) - tol
+    )
+
+
+@jit.inline
+def _pb2(
+    px: float, py: float, x: float, y: float, c: float, s: float, hw: float, hd: float
+) -> float:
+    """The squared distance from a point to a base (``vgeom.point_box`` before its root)."""
+    dx, dy = px - x, py - y
+    f = max(abs(dx * c + dy * s) - hd, 0.0)
+    lat = max(abs(-dx * s + dy * c) - hw, 0.0)
+    return f * f + lat * lat
+
+
+@jit.inline
+def _quick_distance(
+    x: float,
+    y: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+    ox: float,
+    oy: float,
+    oc: float,
+    os_: float,
+    ohw: float,
+    ohd: float,
+) -> float:
+    """``vgeom.quick_distance`` of one pair (corner to box both ways, 0 overlapping)."""
+    if _overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 0.0):
+        return 0.0
+    pa = _corners(x, y, c, s, hw, hd)
+    pb = _corners(ox, oy, oc, os_, ohw, ohd)
+    best = math.inf
+    for k in range(0, 8, 2):
+        best = min(best, _pb2(pa[k], pa[k + 1], ox, oy, oc, os_, ohw, ohd))
+        best = min(best, _pb2(pb[k], pb[k + 1], x, y, c, s, hw, hd))
+    return math.sqrt(best)
+
+
+@jit.inline
+def _edges_sq(
+    p: tuple[float, float, float, float, float, float, float, float],
+    q: tuple[float, float, float, float, float, float, float, float],
+) -> float:
+    """``vgeom._edges_sq``: the least squared distance from the corners ``p`` to the
+    edges of the base with corners ``q``."""
+    best = math.inf
+    for k in range(0, 8, 2):
+        ax, ay = q[k], q[k + 1]
+        m = (k + 2) & 7
+        vx, vy = q[m] - ax, q[m + 1] - ay
+        ll = vx * vx + vy * vy
+        den = ll if ll > EPS else 1.0
+        for i in range(0, 8, 2):
+            px, py = p[i], p[i + 1]
+            t = ((px - ax) * vx + (py - ay) * vy) / den
+            t = min(max(t, 0.0), 1.0)
+            qx, qy = ax + t * vx - px, ay + t * vy - py
+            best = min(best, qx * qx + qy * qy)
+    return best
+
+
+@jit.inline
+def _distance(
+    x: float,
+    y: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+    ox: float,
+    oy: float,
+    oc: float,
+    os_: float,
+    ohw: float,
+    ohd: float,
+) -> float:
+    """``vgeom.distance`` of one pair (the scalar engine's nearest-point distance)."""
+    if _overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 0.0):
+        return 0.0
+    pa = _corners(x, y, c, s, hw, hd)
+    pb = _corners(ox, oy, oc, os_, ohw, ohd)
+    return math.sqrt(min(_edges_sq(pa, pb), _edges_sq(pb, pa)))
+
+
+@jit.inline
+def _place(bands: F, d: float) -> int:
+    """``vrules.band_place(range_band(d))``: the band tops (plus 1e-9) below ``d``."""
+    n = 0
+    for i in range(len(bands)):
+        if bands[i] + 1e-9 < d:
+            n += 1
+    return n
+
+
+@jit.inline
+def segment_hits_box(
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    bx: float,
+    by: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+) -> bool:
+    """``vgeom.segment_hits_box`` of one segment and base (slab test, shrink 1e-6)."""
+    ax0, ay0 = x0 - bx, y0 - by
+    ax1, ay1 = x1 - bx, y1 - by
+    tmin, tmax = 0.0, 1.0
+    for axis in range(2):
+        if axis == 0:
+            p0, p1, half = ax0 * c + ay0 * s, ax1 * c + ay1 * s, hd - 1e-6
+        else:
+            p0, p1, half = -ax0 * s + ay0 * c, -ax1 * s + ay1 * c, hw - 1e-6
+        d = p1 - p0
+        if abs(d) < EPS:
+            if abs(p0) > half:
+                return False
+            continue
+        ta = (-half - p0) / d
+        tb = (half - p0) / d
+        lo, hi = min(ta, tb), max(ta, tb)
+        if not lo <= tmin:
+            tmin = lo
+        if not hi >= tmax:
+            tmax = hi
+    return tmin <= tmax
+
+
+# -- one shot: seed 002 FIRE for one firer and target (``Sim.fire_pairs``) ----------------
+
+
+@jit.inline
+def _band(
+    bands: F,
+    x: float,
+    y: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+    ox: float,
+    oy: float,
+    oc: float,
+    os_: float,
+    ohw: float,
+    ohd: float,
+) -> int:
+    """``Sim._band``: the FIRE column of the exact range (-1 beyond the last)."""
+    d = _quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+    for i in range(len(bands)):
+        if abs(d - (bands[i] + 1e-9)) < HAIR:
+            d = _distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+            break
+    p = _place(bands, d)
+    return -1 if p >= len(bands) else p
+
+
+@jit.inline
+def _shot(
+    row: int,
+    fu: int,
+    tu: int,
+    fc: int,
+    known: bool,
+    geo: tuple[F, F, F, F, F, F, F],
+    form: I8,
+    marker: B,
+    mounted: B,
+    utype: I,
+    side: I,
+    R: tuple[Any, ...],
+    cover: B,
+    walls: F,
+    cell: float,
+    nx: int,
+    ny: int,
+) -> tuple[int, int]:
+    """``Sim.fire_pairs`` for one pair: (needed, modifier), (0, 0) for no shot.
+    ``known``: the pair is in arc, only its range and cover moved."""
+    x, y, c, s, hw, hd, rad = geo
+    bands, fire_table, need_at, run, modtab, tan_arc, half = R[1:]
+    ux, uy, uc, us = x[row, fu], y[row, fu], c[row, fu], s[row, fu]
+    tx, ty = x[row, tu], y[row, tu]
+    uhw, uhd = hw[row, fu], hd[row, fu]
+    tc, ts, thw, thd = c[row, tu], s[row, tu], hw[row, tu], hd[row, tu]
+    if known:
+        band = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
+        nd = fire_table[fc, band] if band >= 0 else 0
+    else:
+        dx, dy = tx - ux, ty - uy
+        fwd, lat = dx * uc + dy * us, -dx * us + dy * uc
+        if not fwd > 0:
+            return 0, 0
+        ratio = abs(lat) / fwd
+        inarc = ratio <= tan_arc
+        if abs(ratio - tan_arc) < 1e-6:
+            inarc = math.atan2(abs(lat), fwd) * RAD2DEG <= half
+        if not inarc:
+            return 0, 0
+        d1 = math.sqrt(_pb2(tx, ty, ux, uy, uc, us, uhw, uhd))
+        d2 = math.sqrt(_pb2(ux, uy, tx, ty, tc, ts, thw, thd))
+        lo, hi = max(d1 - rad[row, tu], d2 - rad[row, fu]), min(d1, d2)
+        plo, phi = _place(bands, lo - 1e-7), _place(bands, hi + 1e-7)
+        nd = need_at[fc, plo]
+        if run[fc, plo] != run[fc, phi]:
+            band = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
+            nd = fire_table[fc, band] if band >= 0 else 0
+    if nd <= 0:
+        return 0, 0
+    i = min(max(int(tx / cell), 0), nx - 1)
+    j = min(max(int(ty / cell), 0), ny - 1)
+    cov = cover[i * ny + j]
+    rch = thd + 1.0
+    near = False
+    for w in range(walls.shape[0]):
+        ax, ay, bx, by = walls[w, 0], walls[w, 1], walls[w, 2], walls[w, 3]
+        if (
+            tx + rch >= min(ax, bx)
+            and tx - rch <= max(ax, bx)
+            and ty + rch >= min(ay, by)
+            and ty - rch <= max(ay, by)
+        ):
+            near = True
+            break
+    if near and not cov:  # a wall within reach of the target: does it lie across the fire?
+        ddx, ddy = ux - tx, uy - ty
+        nn = jit.hypot(ddx, ddy)
+        if nn == 0:
+            nn = 1.0
+        ex, ey = tx + ddx / nn * rch, ty + ddy / nn * rch
+        for w in range(walls.shape[0]):
+            ax, ay, bx, by = walls[w, 0], walls[w, 1], walls[w, 2], walls[w, 3]
+            e1 = (bx - ax) * (ty - ay) - (by - ay) * (tx - ax)
+            e2 = (bx - ax) * (ey - ay) - (by - ay) * (ex - ax)
+            e3 = (ex - tx) * (ay - ty) - (ey - ty) * (ax - tx)
+            e4 = (ex - tx) * (by - ty) - (ey - ty) * (bx - tx)
+            if e1 * e2 < 0 and e3 * e4 < 0:
+                cov = True
+                break
+    k = (side[fu] * 3 + fc) * 2 + form[row, fu]
+    k = (k * 2 + marker[row, fu]) * 3 + utype[tu]
+    k = ((k * 2 + mounted[row, tu]) * 2 + form[row, tu]) * 2 + cov
+    return nd, modtab[k]
+
+
+@jit.kernel
+def fire_matrix(
+    rows: I,
+    FU: I,
+    TU: I,
+    fc: I,
+    actor: B,
+    d2: NDArray[np.float32],
+    adj: B,
+    geo: tuple[F, F, F, F, F, F, F],
+    r32: NDArray[np.float32],
+    alive: B,
+    form: I8,
+    marker: B,
+    mounted: B,
+    utype: I,
+    side: I,
+    R: tuple[Any, ...],
+    cover: B,
+    walls: F,
+    cell: float,
+    nx: int,
+    ny: int,
+) -> tuple[I8, I8, I8]:
+    """``Sim.fire_matrix`` after its contacts: per battle ``rows[i]``, firer and target,
+    (needed, modifier) with 0 = none, and the line of sight (SEEN for engaged firers)."""
+    m, nf, nt = len(rows), len(FU), len(TU)
+    need = np.zeros((m, nf, nt), dtype=np.int8)
+    mod = np.zeros((m, nf, nt), dtype=np.int8)
+    los = np.zeros((m, nf, nt), dtype=np.int8)
+    max_range = R[0]
+    touched = np.zeros(nt, dtype=np.bool_)
+    for i in range(m):
+        row = rows[i]
+        touched[:] = False
+        for a in range(nf):
+            for b in range(nt):
+                if adj[i, a, b]:
+                    touched[b] = True
+        for a in range(nf):
+            engaged = False
+            for b in range(nt):
+                if adj[i, a, b]:
+                    engaged = True
+                    break
+            if engaged:
+                los[i, a, :] = SEEN  # firers in contact fire only at what they touch
+            if not actor[i, a]:
+                continue
+            fca = fc[i, a]
+            fu = FU[a]
+            top = np.float32(max_range[max(fca, 0)] + (1e-6 + SLACK))
+            rf = top + r32[row, fu]
+            for b in range(nt):
+                tu = TU[b]
+                if engaged:
+                    if not adj[i, a, b]:
+                        continue
+                elif touched[b] or not alive[row, tu]:
+                    continue
+                reach = rf + r32[row, tu]
+                if not d2[i, a, b] <= reach * reach:
+                    continue
+                nd, md = _shot(
+                    row, fu, tu, fca, False, geo, form, marker, mounted, utype, side, R, cover,
+                    walls, cell, nx, ny,
+                )  # fmt: skip
+                need[i, a, b] = nd
+                mod[i, a, b] = md
+    return need, mod, los
+
+
+@jit.kernel
+def reband(
+    r: I,
+    tcol: I,
+    after: int,
+    FU: I,
+    TU: I,
+    fc: I,
+    need: I8,
+    mod: I8,
+    geo: tuple[F, F, F, F, F, F, F],
+    form: I8,
+    marker: B,
+    mounted: B,
+    utype: I,
+    side: I,
+    R: tuple[Any, ...],
+    cover: B,
+    walls: F,
+    cell: float,
+    nx: int,
+    ny: int,
+) -> None:
+    """``Sim._reband``: measure again the shots of firers ``after``.. at the targets
+    ``tcol`` (one per battle ``r``) whose bases shrank."""
+    for q in range(len(r)):
+        row, tc = r[q], tcol[q]
+        tu = TU[tc]
+        for a in range(after, len(FU)):
+            if need[row, a, tc] > 0:
+                nd, md = _shot(
+                    row, FU[a], tu, fc[row, a], True, geo, form, marker, mounted, utype, side, R,
+                    cover, walls, cell, nx, ny,
+                )  # fmt: skip
+                need[row, a, tc] = nd
+                mod[row, a, tc] = md if nd > 0 else 0
+
+
+# -- the line of sight (``Sim.sees``) and the pick of a target ---------------------------
+
+
+@jit.inline
+def _sees(
+    row: int,
+    u: int,
+    t: int,
+    geo: tuple[F, F, F, F, F, F, F],
+    x32: NDArray[np.float32],
+    y32: NDArray[np.float32],
+    r32: NDArray[np.float32],
+    alive: B,
+    ver: NDArray[np.int32],
+    slot: int,
+    cache0: NDArray[np.int32],
+    cache1: NDArray[np.int32],
+    cache2: B,
+    FU: I,
+    S: tuple[Any, ...],
+) -> bool:
+    """``Sim.sees`` for one firer ``u`` and target ``t``: terrain (kept in the sight
+    cache at ``slot`` with both units' position versions), then friendly bases across."""
+    x, y, c, s, hw, hd = geo[:6]
+    x0, y0, x1, y1 = x[row, u], y[row, u], x[row, t], y[row, t]
+    vu, vt = ver[row, u], ver[row, t]
+    if cache0[slot] == vu and cache1[slot] == vt:
+        ok = cache2[slot]
+    else:
+        cell, nx, ny, level, block, fields, bb, hb, max_level, limit = S
+        ok = ksight.sight_clear(
+            x0, y0, x1, y1, cell, nx, ny, level, block, fields, bb, hb, max_level, limit
+        )
+        cache0[slot] = vu
+        cache1[slot] = vt
+        cache2[slot] = ok
+    if not ok:
+        return False
+    lo_x, hi_x = np.float32(min(x0, x1)), np.float32(max(x0, x1))
+    lo_y, hi_y = np.float32(min(y0, y1)), np.float32(max(y0, y1))
+    for v in FU:
+        if v == u or not alive[row, v]:
+            continue
+        X, Y = x32[row, v], y32[row, v]
+        rr = r32[row, v] + np.float32(SLACK)
+        if (
+            lo_x <= X + rr
+            and hi_x >= X - rr
+            and lo_y <= Y + rr
+            and hi_y >= Y - rr
+            and segment_hits_box(
+                x0, y0, x1, y1, x[row, v], y[row, v], c[row, v], s[row, v], hw[row, v], hd[row, v]
+            )
+        ):
+            return False
+    return True
+
+
+@jit.kernel
+def pick(
+    kk: int,
+    FU: I,
+    TU: I,
+    actor: B,
+    need: I8,
+    mod: I8,
+    los: I8,
+    alive_t: B,
+    bonus: F,
+    es: F,
+    es_lo: int,
+    ids: I,
+    local: I,
+    ns: int,
+    geo: tuple[F, F, F, F, F, F, F],
+    x32: NDArray[np.float32],
+    y32: NDArray[np.float32],
+    r32: NDArray[np.float32],
+    alive: B,
+    ver: NDArray[np.int32],
+    cache0: NDArray[np.int32],
+    cache1: NDArray[np.int32],
+    cache2: B,
+    S: tuple[Any, ...],
+) -> tuple[I, I]:
+    """The target firer ``kk`` of every battle shoots at (``Sim.fire_step``'s pick): the
+    candidate of highest value (exact expected stands, times the finishing bonus) that
+    he sees, the line of sight looked at in order of value; (battles, target columns),
+    in battle order, battles with no shot left out. Sight answers go into ``los``."""
+    n, nt = need.shape[0], need.shape[2]
+    rows = np.empty(n, dtype=np.int64)
+    picks = np.empty(n, dtype=np.int64)
+    value = np.empty(nt, dtype=np.float64)
+    hi = len(es) - 1 + es_lo
+    u = FU[kk]
+    got = 0
+    for row in range(n):
+        if not actor[row, kk]:
+            continue
+        for b in range(nt):
+            nd = need[row, kk, b]
+            if nd > 0 and alive_t[row, b] and los[row, kk, b] != BLOCKED:
+                x = min(max(int(nd) - int(mod[row, kk, b]), es_lo), hi)
+                value[b] = es[x - es_lo] * bonus[row, b]
+            else:
+                value[b] = -np.inf
+        while True:
+            best, p = -np.inf, -1
+            for b in range(nt):
+                if value[b] > best:
+                    best, p = value[b], b
+            if p < 0:
+                break
+            if los[row, kk, p] == UNSEEN:
+                t = TU[p]
+                slot = (ids[row] * ns + local[u]) * ns + local[t]
+                seen = _sees(
+                    row, u, t, geo, x32, y32, r32, alive, ver, slot, cache0, cache1, cache2, FU, S
+                )
+                los[row, kk, p] = SEEN if seen else BLOCKED
+            if los[row, kk, p] == SEEN:
+                rows[got] = row
+                picks[got] = p
+                got += 1
+                break
+            value[p] = -np.inf
+    return rows[:got], picks[:got]
