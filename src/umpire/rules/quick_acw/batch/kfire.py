@@ -297,12 +297,12 @@ def _band(
     return -1 if p >= len(bands) else p
 
 
-@jit.inline
-def _shot(
-    row: int,
-    fu: int,
-    tu: int,
-    fc: int,
+@jit.kernel
+def shots(
+    rows: I,
+    fus: I,
+    tus: I,
+    fcs: I,
     known: bool,
     geo: tuple[F, F, F, F, F, F, F],
     form: I8,
@@ -316,73 +316,186 @@ def _shot(
     cell: float,
     nx: int,
     ny: int,
-) -> tuple[int, int]:
-    """``Sim.fire_pairs`` for one pair: (needed, modifier), (0, 0) for no shot.
-    ``known``: the pair is in arc, only its range and cover moved."""
+) -> tuple[I, I]:
+    """``Sim.fire_pairs`` for the pairs (battle, firer, target, fire class): (needed,
+    modifier) each, (0, 0) for no shot. ``known``: the pairs are in arc, only their
+    range and cover moved. (One loop over every pair: arrays handed to a compiled helper
+    per pair would cost more in reference counts than the shot itself.)"""
     x, y, c, s, hw, hd, rad = geo
     bands, fire_table, need_at, run, modtab, tan_arc, half = R[1:]
-    ux, uy, uc, us = x[row, fu], y[row, fu], c[row, fu], s[row, fu]
-    tx, ty = x[row, tu], y[row, tu]
-    uhw, uhd = hw[row, fu], hd[row, fu]
-    tc, ts, thw, thd = c[row, tu], s[row, tu], hw[row, tu], hd[row, tu]
-    if known:
-        band = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
-        nd = fire_table[fc, band] if band >= 0 else 0
-    else:
-        dx, dy = tx - ux, ty - uy
-        fwd, lat = dx * uc + dy * us, -dx * us + dy * uc
-        if not fwd > 0:
-            return 0, 0
-        ratio = abs(lat) / fwd
-        inarc = ratio <= tan_arc
-        if abs(ratio - tan_arc) < 1e-6:
-            inarc = math.atan2(abs(lat), fwd) * RAD2DEG <= half
-        if not inarc:
-            return 0, 0
-        d1 = math.sqrt(_pb2(tx, ty, ux, uy, uc, us, uhw, uhd))
-        d2 = math.sqrt(_pb2(ux, uy, tx, ty, tc, ts, thw, thd))
-        lo, hi = max(d1 - rad[row, tu], d2 - rad[row, fu]), min(d1, d2)
-        plo, phi = _place(bands, lo - 1e-7), _place(bands, hi + 1e-7)
-        nd = need_at[fc, plo]
-        if run[fc, plo] != run[fc, phi]:
+    n = len(rows)
+    need = np.zeros(n, dtype=np.int64)
+    mod = np.zeros(n, dtype=np.int64)
+    for q in range(n):
+        row, fu, tu, fc = rows[q], fus[q], tus[q], fcs[q]
+        ux, uy, uc, us = x[row, fu], y[row, fu], c[row, fu], s[row, fu]
+        tx, ty = x[row, tu], y[row, tu]
+        uhw, uhd = hw[row, fu], hd[row, fu]
+        tc, ts, thw, thd = c[row, tu], s[row, tu], hw[row, tu], hd[row, tu]
+        if known:
             band = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
             nd = fire_table[fc, band] if band >= 0 else 0
-    if nd <= 0:
-        return 0, 0
-    i = min(max(int(tx / cell), 0), nx - 1)
-    j = min(max(int(ty / cell), 0), ny - 1)
-    cov = cover[i * ny + j]
-    rch = thd + 1.0
-    near = False
-    for w in range(walls.shape[0]):
-        ax, ay, bx, by = walls[w, 0], walls[w, 1], walls[w, 2], walls[w, 3]
-        if (
-            tx + rch >= min(ax, bx)
-            and tx - rch <= max(ax, bx)
-            and ty + rch >= min(ay, by)
-            and ty - rch <= max(ay, by)
-        ):
-            near = True
-            break
-    if near and not cov:  # a wall within reach of the target: does it lie across the fire?
-        ddx, ddy = ux - tx, uy - ty
-        nn = jit.hypot(ddx, ddy)
-        if nn == 0:
-            nn = 1.0
-        ex, ey = tx + ddx / nn * rch, ty + ddy / nn * rch
+        else:
+            dx, dy = tx - ux, ty - uy
+            fwd, lat = dx * uc + dy * us, -dx * us + dy * uc
+            if not fwd > 0:
+                continue
+            ratio = abs(lat) / fwd
+            inarc = ratio <= tan_arc
+            if abs(ratio - tan_arc) < 1e-6:
+                inarc = math.atan2(abs(lat), fwd) * RAD2DEG <= half
+            if not inarc:
+                continue
+            d1 = math.sqrt(_pb2(tx, ty, ux, uy, uc, us, uhw, uhd))
+            d2 = math.sqrt(_pb2(ux, uy, tx, ty, tc, ts, thw, thd))
+            lo, hi = max(d1 - rad[row, tu], d2 - rad[row, fu]), min(d1, d2)
+            plo, phi = _place(bands, lo - 1e-7), _place(bands, hi + 1e-7)
+            nd = need_at[fc, plo]
+            if run[fc, plo] != run[fc, phi]:
+                band = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
+                nd = fire_table[fc, band] if band >= 0 else 0
+        if nd <= 0:
+            continue
+        i = min(max(int(tx / cell), 0), nx - 1)
+        j = min(max(int(ty / cell), 0), ny - 1)
+        cov = cover[i * ny + j]
+        rch = thd + 1.0
+        near = False
         for w in range(walls.shape[0]):
             ax, ay, bx, by = walls[w, 0], walls[w, 1], walls[w, 2], walls[w, 3]
-            e1 = (bx - ax) * (ty - ay) - (by - ay) * (tx - ax)
-            e2 = (bx - ax) * (ey - ay) - (by - ay) * (ex - ax)
-            e3 = (ex - tx) * (ay - ty) - (ey - ty) * (ax - tx)
-            e4 = (ex - tx) * (by - ty) - (ey - ty) * (bx - tx)
-            if e1 * e2 < 0 and e3 * e4 < 0:
-                cov = True
+            if (
+                tx + rch >= min(ax, bx)
+                and tx - rch <= max(ax, bx)
+                and ty + rch >= min(ay, by)
+                and ty - rch <= max(ay, by)
+            ):
+                near = True
                 break
-    k = (side[fu] * 3 + fc) * 2 + form[row, fu]
-    k = (k * 2 + marker[row, fu]) * 3 + utype[tu]
-    k = ((k * 2 + mounted[row, tu]) * 2 + form[row, tu]) * 2 + cov
-    return nd, modtab[k]
+        if near and not cov:  # a wall within reach of the target: does it lie across the fire?
+            ddx, ddy = ux - tx, uy - ty
+            nn = jit.hypot(ddx, ddy)
+            if nn == 0:
+                nn = 1.0
+            ex, ey = tx + ddx / nn * rch, ty + ddy / nn * rch
+            for w in range(walls.shape[0]):
+                ax, ay, bx, by = walls[w, 0], walls[w, 1], walls[w, 2], walls[w, 3]
+                e1 = (bx - ax) * (ty - ay) - (by - ay) * (tx - ax)
+                e2 = (bx - ax) * (ey - ay) - (by - ay) * (ex - ax)
+                e3 = (ex - tx) * (ay - ty) - (ey - ty) * (ax - tx)
+                e4 = (ex - tx) * (by - ty) - (ey - ty) * (bx - tx)
+                if e1 * e2 < 0 and e3 * e4 < 0:
+                    cov = True
+                    break
+        k = (side[fu] * 3 + fc) * 2 + form[row, fu]
+        k = (k * 2 + marker[row, fu]) * 3 + utype[tu]
+        k = ((k * 2 + mounted[row, tu]) * 2 + form[row, tu]) * 2 + cov
+        need[q] = nd
+        mod[q] = modtab[k]
+    return need, mod
+
+
+@jit.kernel
+def contacts(
+    rows: I,
+    A: I,
+    Bu: I,
+    x32: NDArray[np.float32],
+    y32: NDArray[np.float32],
+    r32: NDArray[np.float32],
+    alive: B,
+    tol: float,
+    geo: tuple[F, F, F, F, F, F, F],
+) -> tuple[NDArray[np.float32], B]:
+    """The squared centre distances (single precision) and contacts of units ``A`` and
+    ``Bu`` in battles ``rows`` (``Sim.adjacency``: bounding circles, then the exact
+    nearest-point distance, ``vgeom.distance_le``)."""
+    x, y, c, s, hw, hd = geo[:6]
+    m, na, nb = len(rows), len(A), len(Bu)
+    d2 = np.empty((m, na, nb), dtype=np.float32)
+    adj = np.zeros((m, na, nb), dtype=np.bool_)
+    pad = np.float32(tol + SLACK)
+    for i in range(m):
+        row = rows[i]
+        for a in range(na):
+            ua = A[a]
+            xa, ya, ra = x32[row, ua], y32[row, ua], r32[row, ua] + pad
+            for b in range(nb):
+                ub = Bu[b]
+                dx, dy = x32[row, ub] - xa, y32[row, ub] - ya
+                dd = dx * dx + dy * dy
+                d2[i, a, b] = dd
+                lim = ra + r32[row, ub]
+                if not (dd <= lim * lim and alive[row, ua] and alive[row, ub]):
+                    continue
+                d = _quick_distance(
+                    x[row, ua], y[row, ua], c[row, ua], s[row, ua], hw[row, ua], hd[row, ua],
+                    x[row, ub], y[row, ub], c[row, ub], s[row, ub], hw[row, ub], hd[row, ub],
+                )  # fmt: skip
+                if abs(d - tol) < HAIR:
+                    d = _distance(
+                        x[row, ua], y[row, ua], c[row, ua], s[row, ua], hw[row, ua], hd[row, ua],
+                        x[row, ub], y[row, ub], c[row, ub], s[row, ub], hw[row, ub], hd[row, ub],
+                    )  # fmt: skip
+                adj[i, a, b] = d <= tol
+    return d2, adj
+
+
+@jit.kernel
+def candidates(
+    rows: I,
+    FU: I,
+    TU: I,
+    fc: I,
+    actor: B,
+    d2: NDArray[np.float32],
+    adj: B,
+    r32: NDArray[np.float32],
+    alive: B,
+    max_range: F,
+    at: I,
+    los: I8,
+) -> int:
+    """``Sim.fire_matrix``'s candidates: firers in contact at what they touch (they need
+    no line of sight: SEEN in ``los``), the others at the targets no one touches, within
+    the longest range from the nearest corners; their flat places go into ``at``, in
+    order, and their number is returned."""
+    m, nf, nt = len(rows), len(FU), len(TU)
+    touched = np.zeros(nt, dtype=np.bool_)
+    # (no slices or arrays made inside the loops: numba counts references to them there)
+    got = 0
+    for i in range(m):
+        row = rows[i]
+        for b in range(nt):
+            touched[b] = False
+        for a in range(nf):
+            for b in range(nt):
+                if adj[i, a, b]:
+                    touched[b] = True
+        for a in range(nf):
+            engaged = False
+            for b in range(nt):
+                if adj[i, a, b]:
+                    engaged = True
+                    break
+            if engaged:  # firers in contact fire only at what they touch
+                for b in range(nt):
+                    los[i, a, b] = SEEN
+            if not actor[i, a]:
+                continue
+            top = np.float32(max_range[max(fc[i, a], 0)] + (1e-6 + SLACK))
+            rf = top + r32[row, FU[a]]
+            for b in range(nt):
+                tu = TU[b]
+                if engaged:
+                    if not adj[i, a, b]:
+                        continue
+                elif touched[b] or not alive[row, tu]:
+                    continue
+                reach = rf + r32[row, tu]
+                if d2[i, a, b] <= reach * reach:
+                    at[got] = (i * nf + a) * nt + b
+                    got += 1
+    return got
 
 
 @jit.kernel
@@ -415,45 +528,22 @@ def fire_matrix(
     need = np.zeros((m, nf, nt), dtype=np.int8)
     mod = np.zeros((m, nf, nt), dtype=np.int8)
     los = np.zeros((m, nf, nt), dtype=np.int8)
-    max_range = R[0]
-    touched = np.zeros(nt, dtype=np.bool_)
-    for i in range(m):
-        row = rows[i]
-        touched[:] = False
-        for a in range(nf):
-            for b in range(nt):
-                if adj[i, a, b]:
-                    touched[b] = True
-        for a in range(nf):
-            engaged = False
-            for b in range(nt):
-                if adj[i, a, b]:
-                    engaged = True
-                    break
-            if engaged:
-                los[i, a, :] = SEEN  # firers in contact fire only at what they touch
-            if not actor[i, a]:
-                continue
-            fca = fc[i, a]
-            fu = FU[a]
-            top = np.float32(max_range[max(fca, 0)] + (1e-6 + SLACK))
-            rf = top + r32[row, fu]
-            for b in range(nt):
-                tu = TU[b]
-                if engaged:
-                    if not adj[i, a, b]:
-                        continue
-                elif touched[b] or not alive[row, tu]:
-                    continue
-                reach = rf + r32[row, tu]
-                if not d2[i, a, b] <= reach * reach:
-                    continue
-                nd, md = _shot(
-                    row, fu, tu, fca, False, geo, form, marker, mounted, utype, side, R, cover,
-                    walls, cell, nx, ny,
-                )  # fmt: skip
-                need[i, a, b] = nd
-                mod[i, a, b] = md
+    at = np.empty(m * nf * nt, dtype=np.int64)  # (pages untouched beyond the candidates)
+    got = candidates(rows, FU, TU, fc, actor, d2, adj, r32, alive, R[0], at, los)
+    pr, pf = np.empty(got, dtype=np.int64), np.empty(got, dtype=np.int64)
+    pt, pc = np.empty(got, dtype=np.int64), np.empty(got, dtype=np.int64)
+    for q in range(got):
+        ia, b = divmod(at[q], nt)
+        i, a = divmod(ia, nf)
+        pr[q], pf[q], pt[q], pc[q] = rows[i], FU[a], TU[b], fc[i, a]
+    nd, md = shots(
+        pr, pf, pt, pc, False, geo, form, marker, mounted, utype, side, R, cover, walls, cell,
+        nx, ny,
+    )  # fmt: skip
+    fneed, fmod = need.ravel(), mod.ravel()
+    for q in range(got):
+        fneed[at[q]] = nd[q]
+        fmod[at[q]] = md[q]
     return need, mod, los
 
 
@@ -482,75 +572,29 @@ def reband(
 ) -> None:
     """``Sim._reband``: measure again the shots of firers ``after``.. at the targets
     ``tcol`` (one per battle ``r``) whose bases shrank."""
+    nf = len(FU)
+    cap = len(r) * max(nf - after, 0)
+    pr, pf = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)
+    pt, pc = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)
+    pa, pk = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)
+    got = 0
     for q in range(len(r)):
         row, tc = r[q], tcol[q]
-        tu = TU[tc]
-        for a in range(after, len(FU)):
+        for a in range(after, nf):
             if need[row, a, tc] > 0:
-                nd, md = _shot(
-                    row, FU[a], tu, fc[row, a], True, geo, form, marker, mounted, utype, side, R,
-                    cover, walls, cell, nx, ny,
-                )  # fmt: skip
-                need[row, a, tc] = nd
-                mod[row, a, tc] = md if nd > 0 else 0
+                pr[got], pf[got], pt[got], pc[got] = row, FU[a], TU[tc], fc[row, a]
+                pa[got], pk[got] = a, tc
+                got += 1
+    nd, md = shots(
+        pr[:got], pf[:got], pt[:got], pc[:got], True, geo, form, marker, mounted, utype, side,
+        R, cover, walls, cell, nx, ny,
+    )  # fmt: skip
+    for q in range(got):
+        need[pr[q], pa[q], pk[q]] = nd[q]
+        mod[pr[q], pa[q], pk[q]] = md[q] if nd[q] > 0 else 0
 
 
 # -- the line of sight (``Sim.sees``) and the pick of a target ---------------------------
-
-
-@jit.inline
-def _sees(
-    row: int,
-    u: int,
-    t: int,
-    geo: tuple[F, F, F, F, F, F, F],
-    x32: NDArray[np.float32],
-    y32: NDArray[np.float32],
-    r32: NDArray[np.float32],
-    alive: B,
-    ver: NDArray[np.int32],
-    slot: int,
-    cache0: NDArray[np.int32],
-    cache1: NDArray[np.int32],
-    cache2: B,
-    FU: I,
-    S: tuple[Any, ...],
-) -> bool:
-    """``Sim.sees`` for one firer ``u`` and target ``t``: terrain (kept in the sight
-    cache at ``slot`` with both units' position versions), then friendly bases across."""
-    x, y, c, s, hw, hd = geo[:6]
-    x0, y0, x1, y1 = x[row, u], y[row, u], x[row, t], y[row, t]
-    vu, vt = ver[row, u], ver[row, t]
-    if cache0[slot] == vu and cache1[slot] == vt:
-        ok = cache2[slot]
-    else:
-        cell, nx, ny, level, block, fields, bb, hb, max_level, limit = S
-        ok = ksight.sight_clear(
-            x0, y0, x1, y1, cell, nx, ny, level, block, fields, bb, hb, max_level, limit
-        )
-        cache0[slot] = vu
-        cache1[slot] = vt
-        cache2[slot] = ok
-    if not ok:
-        return False
-    lo_x, hi_x = np.float32(min(x0, x1)), np.float32(max(x0, x1))
-    lo_y, hi_y = np.float32(min(y0, y1)), np.float32(max(y0, y1))
-    for v in FU:
-        if v == u or not alive[row, v]:
-            continue
-        X, Y = x32[row, v], y32[row, v]
-        rr = r32[row, v] + np.float32(SLACK)
-        if (
-            lo_x <= X + rr
-            and hi_x >= X - rr
-            and lo_y <= Y + rr
-            and hi_y >= Y - rr
-            and segment_hits_box(
-                x0, y0, x1, y1, x[row, v], y[row, v], c[row, v], s[row, v], hw[row, v], hd[row, v]
-            )
-        ):
-            return False
-    return True
 
 
 @jit.kernel
@@ -583,13 +627,19 @@ def pick(
     """The target firer ``kk`` of every battle shoots at (``Sim.fire_step``'s pick): the
     candidate of highest value (exact expected stands, times the finishing bonus) that
     he sees, the line of sight looked at in order of value; (battles, target columns),
-    in battle order, battles with no shot left out. Sight answers go into ``los``."""
+    in battle order, battles with no shot left out. Sight answers go into ``los``.
+
+    The sight test is ``Sim.sees``: terrain, kept in the sight cache with both units'
+    position versions, then friendly bases across the line."""
+    x, y, c, s, hw, hd = geo[:6]
+    cell, nx, ny, level, block, fields, bb, hb, max_level, limit = S
     n, nt = need.shape[0], need.shape[2]
     rows = np.empty(n, dtype=np.int64)
     picks = np.empty(n, dtype=np.int64)
     value = np.empty(nt, dtype=np.float64)
     hi = len(es) - 1 + es_lo
     u = FU[kk]
+    pad = np.float32(SLACK)
     got = 0
     for row in range(n):
         if not actor[row, kk]:
@@ -597,8 +647,8 @@ def pick(
         for b in range(nt):
             nd = need[row, kk, b]
             if nd > 0 and alive_t[row, b] and los[row, kk, b] != BLOCKED:
-                x = min(max(int(nd) - int(mod[row, kk, b]), es_lo), hi)
-                value[b] = es[x - es_lo] * bonus[row, b]
+                e = min(max(int(nd) - int(mod[row, kk, b]), es_lo), hi)
+                value[b] = es[e - es_lo] * bonus[row, b]
             else:
                 value[b] = -np.inf
         while True:
@@ -610,11 +660,49 @@ def pick(
                 break
             if los[row, kk, p] == UNSEEN:
                 t = TU[p]
+                x0, y0, x1, y1 = x[row, u], y[row, u], x[row, t], y[row, t]
                 slot = (ids[row] * ns + local[u]) * ns + local[t]
-                seen = _sees(
-                    row, u, t, geo, x32, y32, r32, alive, ver, slot, cache0, cache1, cache2, FU, S
-                )
-                los[row, kk, p] = SEEN if seen else BLOCKED
+                vu, vt = ver[row, u], ver[row, t]
+                if cache0[slot] == vu and cache1[slot] == vt:
+                    ok = cache2[slot]
+                else:
+                    ok = ksight.sight_clear(
+                        x0, y0, x1, y1, cell, nx, ny, level, block, fields, bb, hb, max_level,
+                        limit,
+                    )  # fmt: skip
+                    cache0[slot] = vu
+                    cache1[slot] = vt
+                    cache2[slot] = ok
+                if ok:  # friendly bases across the line
+                    lo_x, hi_x = np.float32(min(x0, x1)), np.float32(max(x0, x1))
+                    lo_y, hi_y = np.float32(min(y0, y1)), np.float32(max(y0, y1))
+                    for w in range(len(FU)):
+                        v = FU[w]
+                        if v == u or not alive[row, v]:
+                            continue
+                        X, Y = x32[row, v], y32[row, v]
+                        rr = r32[row, v] + pad
+                        if (
+                            lo_x <= X + rr
+                            and hi_x >= X - rr
+                            and lo_y <= Y + rr
+                            and hi_y >= Y - rr
+                            and segment_hits_box(
+                                x0,
+                                y0,
+                                x1,
+                                y1,
+                                x[row, v],
+                                y[row, v],
+                                c[row, v],
+                                s[row, v],
+                                hw[row, v],
+                                hd[row, v],
+                            )
+                        ):
+                            ok = False
+                            break
+                los[row, kk, p] = SEEN if ok else BLOCKED
             if los[row, kk, p] == SEEN:
                 rows[got] = row
                 picks[got] = p

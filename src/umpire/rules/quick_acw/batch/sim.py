@@ -1408,7 +1408,12 @@ class Sim:
         found before are looked at again and no other pair.
         """
         s0, s1 = self.S.by_side
-        if self.geo is None:
+        if self.geo is None and K.ON:  # the same contacts, compiled (kfire.contacts)
+            self.geo = K.contacts(
+                np.arange(self.n), s0, s1, self.x32, self.y32, self.r32, self.alive,
+                self.t.geometry["contact"], self._kgeo(),
+            )  # fmt: skip
+        elif self.geo is None:
             r = np.arange(self.n)
             X, Y = self.x32, self.y32
             dx = X[:, None, s1] - X[:, s0, None]
@@ -1437,6 +1442,17 @@ class Sim:
         targets), if known."""
         st = self.S
         FU, TU = st.by_side[f], st.by_side[1 - f]
+        if K.ON:  # the same candidates, compiled (kfire.contacts, kfire.fire_matrix)
+            if geo is None:
+                geo = K.contacts(
+                    r, FU, TU, self.x32, self.y32, self.r32, self.alive,
+                    self.t.geometry["contact"], self._kgeo(),
+                )  # fmt: skip
+            need, mod, los = K.fire_matrix(
+                r, FU, TU, fc, actor, geo[0], geo[1], self._kgeo(), self.r32, self.alive,
+                *self._kshot(),
+            )  # fmt: skip
+            return need, mod, los, geo[1]
         m, nf, nt = len(r), len(FU), len(TU)
         need = np.zeros((m, nf, nt), dtype=np.int8)  # small numbers: 2..12 and -4..+6
         mod = np.zeros((m, nf, nt), dtype=np.int8)
@@ -1450,12 +1466,6 @@ class Sim:
             adj = self.adjacency(r, FU, TU, d2)
         else:
             d2, adj = geo
-        if K.ON:  # the same candidates, compiled (kfire.fire_matrix)
-            need, mod, los = K.fire_matrix(
-                r, FU, TU, fc, actor, np.ascontiguousarray(d2), np.ascontiguousarray(adj),
-                self._kgeo(), self.r32, self.alive, *self._kshot(),
-            )  # fmt: skip
-            return need, mod, los, adj
         engaged = _rows_any(adj, 2)  # firers in contact fire only at what they touch
         los[engaged] = SEEN  # ... and need no line of sight
         touched = _rows_any(adj, 1)
