@@ -613,15 +613,14 @@ def pick(
     ids: I,
     local: I,
     ns: int,
+    nb: int,
     geo: tuple[F, F, F, F, F, F, F],
     x32: NDArray[np.float32],
     y32: NDArray[np.float32],
     r32: NDArray[np.float32],
     alive: B,
     ver: NDArray[np.int32],
-    cache0: NDArray[np.int32],
-    cache1: NDArray[np.int32],
-    cache2: B,
+    cache: I,
     S: tuple[Any, ...],
 ) -> tuple[I, I]:
     """The target firer ``kk`` of every battle shoots at (``Sim.fire_step``'s pick): the
@@ -629,8 +628,11 @@ def pick(
     he sees, the line of sight looked at in order of value; (battles, target columns),
     in battle order, battles with no shot left out. Sight answers go into ``los``.
 
-    The sight test is ``Sim.sees``: terrain, kept in the sight cache with both units'
-    position versions, then friendly bases across the line."""
+    The sight test is ``Sim.sees``: terrain, then friendly bases across the line. The
+    terrain's answer is kept as ``Sim.sees`` keeps it, by battle number ``ids`` (of
+    ``nb``) and pair with both units' position versions, packed in one number (firer's
+    version << 32 | target's << 1 | clear; -1 none) and laid out by pair, then battle, so
+    the battles of one call read it in order."""
     x, y, c, s, hw, hd = geo[:6]
     cell, nx, ny, level, block, fields, bb, hb, max_level, limit = S
     n, nt = need.shape[0], need.shape[2]
@@ -661,18 +663,16 @@ def pick(
             if los[row, kk, p] == UNSEEN:
                 t = TU[p]
                 x0, y0, x1, y1 = x[row, u], y[row, u], x[row, t], y[row, t]
-                slot = (ids[row] * ns + local[u]) * ns + local[t]
-                vu, vt = ver[row, u], ver[row, t]
-                if cache0[slot] == vu and cache1[slot] == vt:
-                    ok = cache2[slot]
+                slot = (local[u] * ns + local[t]) * nb + ids[row]
+                key = (np.int64(ver[row, u]) << 31) | np.int64(ver[row, t])
+                if cache[slot] >> 1 == key:
+                    ok = (cache[slot] & 1) == 1
                 else:
                     ok = ksight.sight_clear(
                         x0, y0, x1, y1, cell, nx, ny, level, block, fields, bb, hb, max_level,
                         limit,
                     )  # fmt: skip
-                    cache0[slot] = vu
-                    cache1[slot] = vt
-                    cache2[slot] = ok
+                    cache[slot] = (key << 1) | (1 if ok else 0)
                 if ok:  # friendly bases across the line
                     lo_x, hi_x = np.float32(min(x0, x1)), np.float32(max(x0, x1))
                     lo_y, hi_y = np.float32(min(y0, y1)), np.float32(max(y0, y1))

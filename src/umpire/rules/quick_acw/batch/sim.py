@@ -1279,6 +1279,9 @@ class Sim:
         self.marker[:, units] &= self.moved[:, units] | ~self.alive[:, units]
 
     # -- fire --------------------------------------------------------------------------------
+    _klos: tuple[NDArray[np.int64], NDArray[np.int64]] | None = None
+    """Per firing side, the compiled pick's sight cache (``kfire.pick``), made at first use."""
+
     def fire_step(self, f: int) -> None:
         """Seed 002 Defensive/Offensive Fire: every eligible unit in turn fires (``FireStep``).
 
@@ -1312,12 +1315,16 @@ class Sim:
             es = K.es_table(self.t.r)
             geo = self._kgeo()
             sight = K.terrain_args(self.T)[2:]
+            if self._klos is None:  # the kernel's sight cache (kfire.pick), made once
+                size = len(self.los[0][0])
+                self._klos = (np.full(size, -1, np.int64), np.full(size, -1, np.int64))
+            kcache, nb = self._klos[f], len(self.los[0][0]) // (self.los_n * self.los_n)
         for kk in range(len(FU)):
             if K.ON:  # the same pick, compiled (kfire.pick)
                 r, pick = K.pick(
                     kk, FU, TU, actor, need, mod, los, alive_t, bonus, es, V.ES_LO, self.ids,
-                    st.local, self.los_n, geo, self.x32, self.y32, self.r32, self.alive, self.ver,
-                    *self.los[f], sight,
+                    st.local, self.los_n, nb, geo, self.x32, self.y32, self.r32, self.alive,
+                    self.ver, kcache, sight,
                 )  # fmt: skip
                 if len(r) == 0:
                     continue
