@@ -1399,7 +1399,7 @@ class Sim:
         return (self.x, self.y, self.c, self.s, self.hw, self.hd, self.rad)
 
     def _kshot(self) -> tuple[Any, ...]:
-        """What the fire kernels read for a shot after the bases (``kfire._shot``)."""
+        """What the fire kernels read for a shot after the bases (``kfire.shots``)."""
         st = self.S
         ta = K.terrain_args(self.T)
         return (
