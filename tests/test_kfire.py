@@ -16,7 +16,6 @@ from umpire import jit
 from umpire.board import ksight
 from umpire.dice.bulk import Dice
 from umpire.lab import run_batch
-from umpire.rules.quick_acw.batch import kfire as K
 from umpire.rules.quick_acw.batch import vrules as V
 from umpire.rules.quick_acw.batch.sim import Sim
 from umpire.rules.quick_acw.batch.static import static_for
@@ -73,7 +72,7 @@ def test_candidate_targets_as_the_numpy_form_002_fire(
             tu = st.by_side[1 - f][tcol]
             got = {}
             for on in (True, False):
-                monkeypatch.setattr(K, "ON", on)
+                monkeypatch.setattr(jit, "ENABLED", on)
                 sim.geo = None
                 d2, adj = sim._pair_geometry()
                 if f == 1:
@@ -124,7 +123,7 @@ def test_battles_as_the_numpy_form_002_fire(
     scen = load_scenario(name)
     out = {}
     for on in (True, False):
-        monkeypatch.setattr(K, "ON", on)
+        monkeypatch.setattr(jit, "ENABLED", on)
         out[on] = run_batch(scen, n, seed)
     a, b = out[True], out[False]
     for field in ("winner", "turns", "losses", "removed", "leaders_lost", "dice_each"):

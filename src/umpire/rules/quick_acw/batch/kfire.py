@@ -9,8 +9,8 @@ where the numpy forms mask every element; the formulas are the numpy forms' (whi
 the scalar engine's), in the same order of operations, with the exact value (math.hypot
 through :func:`umpire.jit.hypot`, math.atan2) wherever the numpy form takes it near a
 threshold, so both forms play the same battles. The dice stay outside: the kernels only
-choose what is rolled for. ``ON`` switches ``Sim`` between the two forms (tests turn it
-off to compare them).
+choose what is rolled for. ``Sim`` calls them where ``umpire.jit.ENABLED`` (read at each
+call: tests and benchmarks switch it off to compare the forms), else its numpy forms.
 """
 
 from __future__ import annotations
@@ -27,9 +27,6 @@ from umpire.board import ksight
 from umpire.board.geometry import EPS
 from umpire.board.vgeom import HAIR, Terrain
 from umpire.rules.quick_acw.batch import vrules as V
-
-ON: bool = jit.ENABLED
-"""Does ``Sim`` call these kernels (else its numpy forms)?"""
 
 I = NDArray[np.int64]  # noqa: E741
 I8 = NDArray[np.int8]

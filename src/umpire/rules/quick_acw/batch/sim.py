@@ -25,10 +25,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from umpire import jit
 from umpire.board import vgeom as G
 from umpire.dice.bulk import Dice
 from umpire.rules.quick_acw.ai import CHARGE_THRESHOLD
-from umpire.rules.quick_acw.batch import kfire as K
+from umpire.rules.quick_acw.batch import kfire as KF
 from umpire.rules.quick_acw.batch import vrules as V
 from umpire.rules.quick_acw.batch.static import Static
 
@@ -1311,17 +1312,17 @@ class Sim:
         # target (kept current as targets lose stands or leave)
         alive_t = self.alive[:, ts].copy()
         bonus = np.where(V.is_removed(self.t, self.stands[:, ts] - 1, stands0), FINISH_BONUS, 1.0)
-        if K.ON:
-            es = K.es_table(self.t.r)
+        if jit.ENABLED:
+            es = KF.es_table(self.t.r)
             geo = self._kgeo()
-            sight = K.terrain_args(self.T)[2:]
+            sight = KF.terrain_args(self.T)[2:]
             if self._klos is None:  # the kernel's sight cache (kfire.pick), made once
                 size = len(self.los[0][0])
                 self._klos = (np.full(size, -1, np.int64), np.full(size, -1, np.int64))
             kcache, nb = self._klos[f], len(self.los[0][0]) // (self.los_n * self.los_n)
         for kk in range(len(FU)):
-            if K.ON:  # the same pick, compiled (kfire.pick)
-                r, pick = K.pick(
+            if jit.ENABLED:  # the same pick, compiled (kfire.pick)
+                r, pick = KF.pick(
                     kk, FU, TU, actor, need, mod, los, alive_t, bonus, es, V.ES_LO, self.ids,
                     st.local, self.los_n, nb, geo, self.x32, self.y32, self.r32, self.alive,
                     self.ver, kcache, sight,
@@ -1401,9 +1402,9 @@ class Sim:
     def _kshot(self) -> tuple[Any, ...]:
         """What the fire kernels read for a shot after the bases (``kfire.shots``)."""
         st = self.S
-        ta = K.terrain_args(self.T)
+        ta = KF.terrain_args(self.T)
         return (
-            self.form, self.marker, self.mounted, st.utype, st.side, K.rule_args(self.t),
+            self.form, self.marker, self.mounted, st.utype, st.side, KF.rule_args(self.t),
             ta[0], ta[1], ta[2], ta[3], ta[4],
         )  # fmt: skip
 
@@ -1415,8 +1416,8 @@ class Sim:
         found before are looked at again and no other pair.
         """
         s0, s1 = self.S.by_side
-        if self.geo is None and K.ON:  # the same contacts, compiled (kfire.contacts)
-            self.geo = K.contacts(
+        if self.geo is None and jit.ENABLED:  # the same contacts, compiled (kfire.contacts)
+            self.geo = KF.contacts(
                 np.arange(self.n), s0, s1, self.x32, self.y32, self.r32, self.alive,
                 self.t.geometry["contact"], self._kgeo(),
             )  # fmt: skip
@@ -1449,13 +1450,13 @@ class Sim:
         targets), if known."""
         st = self.S
         FU, TU = st.by_side[f], st.by_side[1 - f]
-        if K.ON:  # the same candidates, compiled (kfire.contacts, kfire.fire_matrix)
+        if jit.ENABLED:  # the same candidates, compiled (kfire.contacts, kfire.fire_matrix)
             if geo is None:
-                geo = K.contacts(
+                geo = KF.contacts(
                     r, FU, TU, self.x32, self.y32, self.r32, self.alive,
                     self.t.geometry["contact"], self._kgeo(),
                 )  # fmt: skip
-            need, mod, los = K.fire_matrix(
+            need, mod, los = KF.fire_matrix(
                 r, FU, TU, fc, actor, geo[0], geo[1], self._kgeo(), self.r32, self.alive,
                 *self._kshot(),
             )  # fmt: skip
@@ -1640,9 +1641,9 @@ class Sim:
     def _reband(self, r: I, tcol: I, f: int, fc: I, need: I8, mod: I8, after: int) -> None:
         """Measure again the shots of the firers still to come at targets whose bases shrank."""
         FU = self.S.by_side[f]
-        if K.ON:  # the same shots measured again, compiled (kfire.reband)
+        if jit.ENABLED:  # the same shots measured again, compiled (kfire.reband)
             TU = self.S.by_side[1 - f]
-            K.reband(r, tcol, after, FU, TU, fc, need, mod, self._kgeo(), *self._kshot())
+            KF.reband(r, tcol, after, FU, TU, fc, need, mod, self._kgeo(), *self._kshot())
             return
         pi, pf = G.nz(need[r, after:, tcol] > 0)
         pf = pf + after
