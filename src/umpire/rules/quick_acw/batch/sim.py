@@ -29,6 +29,7 @@ from umpire import jit
 from umpire.board import vgeom as G
 from umpire.dice.bulk import Dice
 from umpire.rules.quick_acw.ai import CHARGE_THRESHOLD
+from umpire.rules.quick_acw.batch import kfire as KF
 from umpire.rules.quick_acw.batch import kmove as K
 from umpire.rules.quick_acw.batch import vrules as V
 from umpire.rules.quick_acw.batch.static import Static
@@ -1686,6 +1687,9 @@ class Sim:
         self.marker[:, units] &= self.moved[:, units] | ~self.alive[:, units]
 
     # -- fire --------------------------------------------------------------------------------
+    _klos: tuple[NDArray[np.int64], NDArray[np.int64]] | None = None
+    """Per firing side, the compiled pick's sight cache (``kfire.pick``), made at first use."""
+
     def fire_step(self, f: int) -> None:
         """Seed 002 Defensive/Offensive Fire: every eligible unit in turn fires (``FireStep``).
 
@@ -1715,41 +1719,27 @@ class Sim:
         # target (kept current as targets lose stands or leave)
         alive_t = self.alive[:, ts].copy()
         bonus = np.where(V.is_removed(self.t, self.stands[:, ts] - 1, stands0), FINISH_BONUS, 1.0)
+        if jit.ENABLED:
+            es = KF.es_table(self.t.r)
+            geo = self._kgeo()
+            sight = KF.terrain_args(self.T)[2:]
+            if self._klos is None:  # the kernel's sight cache (kfire.pick), made once
+                size = len(self.los[0][0])
+                self._klos = (np.full(size, -1, np.int64), np.full(size, -1, np.int64))
+            kcache, nb = self._klos[f], len(self.los[0][0]) // (self.los_n * self.los_n)
         for kk in range(len(FU)):
-            r = np.flatnonzero(actor[:, kk] & G.any_last(need[:, kk] > 0))
-            shots: list[tuple[I, I]] = []
-            if len(r) == 0:
-                continue
-            # the value of each candidate shot of this firer; nothing else changes while
-            # he looks for a target he can see, so a target found hidden just drops out
-            valid = (need[r, kk] > 0) & _rows(alive_t, r) & (los[r, kk] != BLOCKED)
-            es = V.expected_stands(need[r, kk], mod[r, kk], self.t.r)
-            value = np.where(valid, es * bonus[r], -np.inf)
-            at = np.arange(len(r))  # the battles (rows of value) still looking
-            while len(at):
-                vals = value[at]
-                pick = np.argmax(vals, axis=1)
-                has = vals[np.arange(len(at)), pick] > -np.inf  # any valid target left
-                at, pick = at[has], pick[has]
-                rr = r[at]
-                unknown = los[rr, kk, pick] == UNSEEN
-                if unknown.any():
-                    ru, pu = rr[unknown], pick[unknown]
-                    tx, ty = _g(self.x, ru, TU[pu]), _g(self.y, ru, TU[pu])
-                    seen = self.sees(ru, np.full(len(ru), FU[kk]), TU[pu], tx, ty)
-                    los[ru, kk, pu] = np.where(seen, SEEN, BLOCKED)
-                ok = los[rr, kk, pick] == SEEN
-                shots.append((rr[ok], pick[ok]))
-                at, pick = at[~ok], pick[~ok]
-                value[at, pick] = -np.inf
-            if not shots:
-                continue
-            r = np.concatenate([x for x, _ in shots])
-            pick = np.concatenate([y for _, y in shots])
-            if len(r) == 0:
-                continue
-            order = np.argsort(r, kind="stable")
-            r, pick = r[order], pick[order]
+            if jit.ENABLED:  # the same pick, compiled (kfire.pick)
+                r, pick = KF.pick(
+                    kk, FU, TU, actor, need, mod, los, alive_t, bonus, es, V.ES_LO, self.ids,
+                    st.local, self.los_n, nb, geo, self.x32, self.y32, self.r32, self.alive,
+                    self.ver, kcache, sight,
+                )  # fmt: skip
+                if len(r) == 0:
+                    continue
+            else:
+                r, pick = self._pick(kk, FU, TU, actor, need, mod, los, alive_t, bonus)
+                if len(r) == 0:
+                    continue
             tg = TU[pick]
             needed, m = need[r, kk, pick], mod[r, kk, pick]
             faces = self.dice.roll(self.ids[r], 2)
@@ -1775,6 +1765,56 @@ class Sim:
                 ra, pa = r[again], pick[again]
                 self._reband(ra, pa, f, fc, need, mod, kk + 1)
 
+    def _pick(
+        self, kk: int, FU: I, TU: I, actor: B, need: I8, mod: I8, los: I8, alive_t: B, bonus: F
+    ) -> tuple[I, I]:
+        """The target firer ``kk`` of every battle shoots at: the candidate of highest value
+        he sees, the line of sight looked at in order of value; (battles in order, target
+        columns), battles with no shot left out. Sight answers go into ``los``."""
+        r = np.flatnonzero(actor[:, kk] & G.any_last(need[:, kk] > 0))
+        if len(r) == 0:
+            return r, r
+        shots: list[tuple[I, I]] = []
+        # the value of each candidate shot of this firer; nothing else changes while
+        # he looks for a target he can see, so a target found hidden just drops out
+        valid = (need[r, kk] > 0) & _rows(alive_t, r) & (los[r, kk] != BLOCKED)
+        es = V.expected_stands(need[r, kk], mod[r, kk], self.t.r)
+        value = np.where(valid, es * bonus[r], -np.inf)
+        at = np.arange(len(r))  # the battles (rows of value) still looking
+        while len(at):
+            vals = value[at]
+            pick = np.argmax(vals, axis=1)
+            has = vals[np.arange(len(at)), pick] > -np.inf  # any valid target left
+            at, pick = at[has], pick[has]
+            rr = r[at]
+            unknown = los[rr, kk, pick] == UNSEEN
+            if unknown.any():
+                ru, pu = rr[unknown], pick[unknown]
+                tx, ty = _g(self.x, ru, TU[pu]), _g(self.y, ru, TU[pu])
+                seen = self.sees(ru, np.full(len(ru), FU[kk]), TU[pu], tx, ty)
+                los[ru, kk, pu] = np.where(seen, SEEN, BLOCKED)
+            ok = los[rr, kk, pick] == SEEN
+            shots.append((rr[ok], pick[ok]))
+            at, pick = at[~ok], pick[~ok]
+            value[at, pick] = -np.inf
+        r = np.concatenate([x for x, _ in shots])
+        pick = np.concatenate([y for _, y in shots])
+        order = np.argsort(r, kind="stable")
+        return r[order], pick[order]
+
+    def _kgeo(self) -> tuple[F, F, F, F, F, F, F]:
+        """The bases as the fire kernels read them: x, y, cos, sin, hw, hd, radius."""
+        return (self.x, self.y, self.c, self.s, self.hw, self.hd, self.rad)
+
+    def _kshot(self) -> tuple[Any, ...]:
+        """What the fire kernels read for a shot after the bases (``kfire.shots``)."""
+        st = self.S
+        ta = KF.terrain_args(self.T)
+        return (
+            self.form, self.marker, self.mounted, st.utype, st.side, KF.rule_args(self.t),
+            ta[0], ta[1], ta[2], ta[3], ta[4],
+        )  # fmt: skip
+
     def _pair_geometry(self) -> tuple[NDArray[np.float32], B]:
         """(squared centre distances, contacts) between the two sides' units, per battle.
 
@@ -1783,7 +1823,12 @@ class Sim:
         found before are looked at again and no other pair.
         """
         s0, s1 = self.S.by_side
-        if self.geo is None:
+        if self.geo is None and jit.ENABLED:  # the same contacts, compiled (kfire.contacts)
+            self.geo = KF.contacts(
+                np.arange(self.n), s0, s1, self.x32, self.y32, self.r32, self.alive,
+                self.t.geometry["contact"], self._kgeo(),
+            )  # fmt: skip
+        elif self.geo is None:
             r = np.arange(self.n)
             X, Y = self.x32, self.y32
             dx = X[:, None, s1] - X[:, s0, None]
@@ -1812,6 +1857,17 @@ class Sim:
         targets), if known."""
         st = self.S
         FU, TU = st.by_side[f], st.by_side[1 - f]
+        if jit.ENABLED:  # the same candidates, compiled (kfire.contacts, kfire.fire_matrix)
+            if geo is None:
+                geo = KF.contacts(
+                    r, FU, TU, self.x32, self.y32, self.r32, self.alive,
+                    self.t.geometry["contact"], self._kgeo(),
+                )  # fmt: skip
+            need, mod, los = KF.fire_matrix(
+                r, FU, TU, fc, actor, geo[0], geo[1], self._kgeo(), self.r32, self.alive,
+                *self._kshot(),
+            )  # fmt: skip
+            return need, mod, los, geo[1]
         m, nf, nt = len(r), len(FU), len(TU)
         need = np.zeros((m, nf, nt), dtype=np.int8)  # small numbers: 2..12 and -4..+6
         mod = np.zeros((m, nf, nt), dtype=np.int8)
@@ -1992,6 +2048,10 @@ class Sim:
     def _reband(self, r: I, tcol: I, f: int, fc: I, need: I8, mod: I8, after: int) -> None:
         """Measure again the shots of the firers still to come at targets whose bases shrank."""
         FU = self.S.by_side[f]
+        if jit.ENABLED:  # the same shots measured again, compiled (kfire.reband)
+            TU = self.S.by_side[1 - f]
+            KF.reband(r, tcol, after, FU, TU, fc, need, mod, self._kgeo(), *self._kshot())
+            return
         pi, pf = G.nz(need[r, after:, tcol] > 0)
         pf = pf + after
         if len(pi) == 0:

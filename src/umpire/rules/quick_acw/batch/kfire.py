@@ -1,0 +1,709 @@
+"""Compiled kernels (numba, through :mod:`umpire.jit`) for the batch simulator's fire step.
+
+Seed 002 FIRE as ``Sim.fire_step`` plays it: every firer's candidate targets (arc, range
+band, cover, walls, modifiers: ``Sim.fire_matrix``/``Sim.fire_pairs``), the pick of the
+best target a firer can see (``Sim.sees``: terrain, then friendly bases across the line,
+with the same sight cache), and the shots measured again when a target's base shrinks
+(``Sim._reband``). Each kernel loops over battles, firers and targets with early exits
+where the numpy forms mask every element; the formulas are the numpy forms' (which are
+the scalar engine's), in the same order of operations, with the exact value (math.hypot
+through :func:`umpire.jit.hypot`, math.atan2) wherever the numpy form takes it near a
+threshold, so both forms play the same battles. The dice stay outside: the kernels only
+choose what is rolled for. ``Sim`` calls them where ``umpire.jit.ENABLED`` (read at each
+call: tests and benchmarks switch it off to compare the forms), else its numpy forms.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from umpire import jit
+from umpire.board import ksight
+from umpire.board.geometry import EPS
+from umpire.board.vgeom import HAIR, Terrain
+from umpire.rules.quick_acw.batch import vrules as V
+
+I = NDArray[np.int64]  # noqa: E741
+I8 = NDArray[np.int8]
+F = NDArray[np.float64]
+B = NDArray[np.bool_]
+
+UNSEEN, SEEN, BLOCKED = 0, 1, 2  # as sim.py
+SLACK = 1e-3  # as sim.py: inches added to single-precision prefilters
+RAD2DEG = 180.0 / math.pi  # numpy's degrees() factor
+
+
+@cache
+def rule_args(t: V.Tables) -> tuple[Any, ...]:
+    """The FIRE numbers the kernels read: max range per class, band tops, the FIRE
+    table, its runs (``vrules.fire_runs``), the modifier sums, tan and degrees of the arc."""
+    need_at, run = V.fire_runs(t)
+    return (
+        np.ascontiguousarray(t.max_range, dtype=np.float64),
+        np.ascontiguousarray(t.bands, dtype=np.float64),
+        np.ascontiguousarray(t.fire_table, dtype=np.int64),
+        np.ascontiguousarray(need_at, dtype=np.int64),
+        np.ascontiguousarray(run, dtype=np.int64),
+        np.ascontiguousarray(V.fire_modifier_table(t), dtype=np.int64),
+        math.tan(math.radians(t.geometry["fire_arc_degrees"])),
+        float(t.geometry["fire_arc_degrees"]),
+    )
+
+
+@cache
+def terrain_args(T: Terrain) -> tuple[Any, ...]:
+    """The board's cover raster and walls, then the sight walk's numbers (``ksight``)."""
+    return (
+        np.ascontiguousarray(T.cover),
+        np.ascontiguousarray(T.walls, dtype=np.float64).reshape(-1, 4),
+        *ksight.sight_args(T),
+    )
+
+
+@cache
+def es_table(r: Any) -> F:
+    """``vrules.expected_stands_table`` (the AI's exact expected stands by need - mod)."""
+    return np.ascontiguousarray(V.expected_stands_table(r), dtype=np.float64)
+
+
+# -- geometry of one pair of bases (vgeom's formulas, one pair at a time) ----------------
+
+
+@jit.inline
+def _corners(
+    x: float, y: float, c: float, s: float, hw: float, hd: float
+) -> tuple[float, float, float, float, float, float, float, float]:
+    """``vgeom.corners`` of one base."""
+    fx, fy = c * hd, s * hd
+    lx, ly = -s * hw, c * hw
+    return (
+        x + fx + lx,
+        y + fy + ly,
+        x + fx - lx,
+        y + fy - ly,
+        x - fx - lx,
+        y - fy - ly,
+        x - fx + lx,
+        y - fy + ly,
+    )
+
+
+@jit.inline
+def _overlap(
+    x: float,
+    y: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+    ox: float,
+    oy: float,
+    oc: float,
+    os_: float,
+    ohw: float,
+    ohd: float,
+    tol: float,
+) -> bool:
+    """``vgeom.overlap`` of one pair (separating axes)."""
+    dx, dy = ox - x, oy - y
+    if (
+        abs(dx * c + dy * s)
+        >= hd + (ohd * abs(oc * c + os_ * s) + ohw * abs(-os_ * c + oc * s)) - tol
+    ):
+        return False
+    ax, ay = -s, c
+    if (
+        abs(dx * ax + dy * ay)
+        >= hw + (ohd * abs(oc * ax + os_ * ay) + ohw * abs(-os_ * ax + oc * ay)) - tol
+    ):
+        return False
+    if (
+        abs(dx * oc + dy * os_)
+        >= ohd + (hd * abs(c * oc + s * os_) + hw * abs(-s * oc + c * os_)) - tol
+    ):
+        return False
+    ax, ay = -os_, oc
+    return not (
+        abs(dx * ax + dy * ay)
+        >= ohw + (hd * abs(c * ax + s * ay) + hw * abs(-s * ax + c * ay)) - tol
+    )
+
+
+@jit.inline
+def _pb2(
+    px: float, py: float, x: float, y: float, c: float, s: float, hw: float, hd: float
+) -> float:
+    """The squared distance from a point to a base (``vgeom.point_box`` before its root)."""
+    dx, dy = px - x, py - y
+    f = max(abs(dx * c + dy * s) - hd, 0.0)
+    lat = max(abs(-dx * s + dy * c) - hw, 0.0)
+    return f * f + lat * lat
+
+
+@jit.inline
+def _quick_distance(
+    x: float,
+    y: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+    ox: float,
+    oy: float,
+    oc: float,
+    os_: float,
+    ohw: float,
+    ohd: float,
+) -> float:
+    """``vgeom.quick_distance`` of one pair (corner to box both ways, 0 overlapping)."""
+    if _overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 0.0):
+        return 0.0
+    pa = _corners(x, y, c, s, hw, hd)
+    pb = _corners(ox, oy, oc, os_, ohw, ohd)
+    best = math.inf
+    for k in range(0, 8, 2):
+        best = min(best, _pb2(pa[k], pa[k + 1], ox, oy, oc, os_, ohw, ohd))
+        best = min(best, _pb2(pb[k], pb[k + 1], x, y, c, s, hw, hd))
+    return math.sqrt(best)
+
+
+@jit.inline
+def _edges_sq(
+    p: tuple[float, float, float, float, float, float, float, float],
+    q: tuple[float, float, float, float, float, float, float, float],
+) -> float:
+    """``vgeom._edges_sq``: the least squared distance from the corners ``p`` to the
+    edges of the base with corners ``q``."""
+    best = math.inf
+    for k in range(0, 8, 2):
+        ax, ay = q[k], q[k + 1]
+        m = (k + 2) & 7
+        vx, vy = q[m] - ax, q[m + 1] - ay
+        ll = vx * vx + vy * vy
+        den = ll if ll > EPS else 1.0
+        for i in range(0, 8, 2):
+            px, py = p[i], p[i + 1]
+            t = ((px - ax) * vx + (py - ay) * vy) / den
+            t = min(max(t, 0.0), 1.0)
+            qx, qy = ax + t * vx - px, ay + t * vy - py
+            best = min(best, qx * qx + qy * qy)
+    return best
+
+
+@jit.inline
+def _distance(
+    x: float,
+    y: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+    ox: float,
+    oy: float,
+    oc: float,
+    os_: float,
+    ohw: float,
+    ohd: float,
+) -> float:
+    """``vgeom.distance`` of one pair (the scalar engine's nearest-point distance)."""
+    if _overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 0.0):
+        return 0.0
+    pa = _corners(x, y, c, s, hw, hd)
+    pb = _corners(ox, oy, oc, os_, ohw, ohd)
+    return math.sqrt(min(_edges_sq(pa, pb), _edges_sq(pb, pa)))
+
+
+@jit.inline
+def _place(bands: F, d: float) -> int:
+    """``vrules.band_place(range_band(d))``: the band tops (plus 1e-9) below ``d``."""
+    n = 0
+    for i in range(len(bands)):
+        if bands[i] + 1e-9 < d:
+            n += 1
+    return n
+
+
+@jit.inline
+def segment_hits_box(
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    bx: float,
+    by: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+) -> bool:
+    """``vgeom.segment_hits_box`` of one segment and base (slab test, shrink 1e-6)."""
+    ax0, ay0 = x0 - bx, y0 - by
+    ax1, ay1 = x1 - bx, y1 - by
+    tmin, tmax = 0.0, 1.0
+    for axis in range(2):
+        if axis == 0:
+            p0, p1, half = ax0 * c + ay0 * s, ax1 * c + ay1 * s, hd - 1e-6
+        else:
+            p0, p1, half = -ax0 * s + ay0 * c, -ax1 * s + ay1 * c, hw - 1e-6
+        d = p1 - p0
+        if abs(d) < EPS:
+            if abs(p0) > half:
+                return False
+            continue
+        ta = (-half - p0) / d
+        tb = (half - p0) / d
+        lo, hi = min(ta, tb), max(ta, tb)
+        if not lo <= tmin:
+            tmin = lo
+        if not hi >= tmax:
+            tmax = hi
+    return tmin <= tmax
+
+
+# -- one shot: seed 002 FIRE for one firer and target (``Sim.fire_pairs``) ----------------
+
+
+@jit.inline
+def _band(
+    bands: F,
+    x: float,
+    y: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+    ox: float,
+    oy: float,
+    oc: float,
+    os_: float,
+    ohw: float,
+    ohd: float,
+) -> int:
+    """``Sim._band``: the FIRE column of the exact range (-1 beyond the last)."""
+    d = _quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+    for i in range(len(bands)):
+        if abs(d - (bands[i] + 1e-9)) < HAIR:
+            d = _distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+            break
+    p = _place(bands, d)
+    return -1 if p >= len(bands) else p
+
+
+@jit.kernel
+def shots(
+    rows: I,
+    fus: I,
+    tus: I,
+    fcs: I,
+    known: bool,
+    geo: tuple[F, F, F, F, F, F, F],
+    form: I8,
+    marker: B,
+    mounted: B,
+    utype: I,
+    side: I,
+    R: tuple[Any, ...],
+    cover: B,
+    walls: F,
+    cell: float,
+    nx: int,
+    ny: int,
+) -> tuple[I, I]:
+    """``Sim.fire_pairs`` for the pairs (battle, firer, target, fire class): (needed,
+    modifier) each, (0, 0) for no shot. ``known``: the pairs are in arc, only their
+    range and cover moved. (One loop over every pair: arrays handed to a compiled helper
+    per pair would cost more in reference counts than the shot itself.)"""
+    x, y, c, s, hw, hd, rad = geo
+    bands, fire_table, need_at, run, modtab, tan_arc, half = R[1:]
+    n = len(rows)
+    need = np.zeros(n, dtype=np.int64)
+    mod = np.zeros(n, dtype=np.int64)
+    for q in range(n):
+        row, fu, tu, fc = rows[q], fus[q], tus[q], fcs[q]
+        ux, uy, uc, us = x[row, fu], y[row, fu], c[row, fu], s[row, fu]
+        tx, ty = x[row, tu], y[row, tu]
+        uhw, uhd = hw[row, fu], hd[row, fu]
+        tc, ts, thw, thd = c[row, tu], s[row, tu], hw[row, tu], hd[row, tu]
+        if known:
+            band = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
+            nd = fire_table[fc, band] if band >= 0 else 0
+        else:
+            dx, dy = tx - ux, ty - uy
+            fwd, lat = dx * uc + dy * us, -dx * us + dy * uc
+            if not fwd > 0:
+                continue
+            ratio = abs(lat) / fwd
+            inarc = ratio <= tan_arc
+            if abs(ratio - tan_arc) < 1e-6:
+                inarc = math.atan2(abs(lat), fwd) * RAD2DEG <= half
+            if not inarc:
+                continue
+            d1 = math.sqrt(_pb2(tx, ty, ux, uy, uc, us, uhw, uhd))
+            d2 = math.sqrt(_pb2(ux, uy, tx, ty, tc, ts, thw, thd))
+            lo, hi = max(d1 - rad[row, tu], d2 - rad[row, fu]), min(d1, d2)
+            plo, phi = _place(bands, lo - 1e-7), _place(bands, hi + 1e-7)
+            nd = need_at[fc, plo]
+            if run[fc, plo] != run[fc, phi]:
+                band = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
+                nd = fire_table[fc, band] if band >= 0 else 0
+        if nd <= 0:
+            continue
+        i = min(max(int(tx / cell), 0), nx - 1)
+        j = min(max(int(ty / cell), 0), ny - 1)
+        cov = cover[i * ny + j]
+        rch = thd + 1.0
+        near = False
+        for w in range(walls.shape[0]):
+            ax, ay, bx, by = walls[w, 0], walls[w, 1], walls[w, 2], walls[w, 3]
+            if (
+                tx + rch >= min(ax, bx)
+                and tx - rch <= max(ax, bx)
+                and ty + rch >= min(ay, by)
+                and ty - rch <= max(ay, by)
+            ):
+                near = True
+                break
+        if near and not cov:  # a wall within reach of the target: does it lie across the fire?
+            ddx, ddy = ux - tx, uy - ty
+            nn = jit.hypot(ddx, ddy)
+            if nn == 0:
+                nn = 1.0
+            ex, ey = tx + ddx / nn * rch, ty + ddy / nn * rch
+            for w in range(walls.shape[0]):
+                ax, ay, bx, by = walls[w, 0], walls[w, 1], walls[w, 2], walls[w, 3]
+                e1 = (bx - ax) * (ty - ay) - (by - ay) * (tx - ax)
+                e2 = (bx - ax) * (ey - ay) - (by - ay) * (ex - ax)
+                e3 = (ex - tx) * (ay - ty) - (ey - ty) * (ax - tx)
+                e4 = (ex - tx) * (by - ty) - (ey - ty) * (bx - tx)
+                if e1 * e2 < 0 and e3 * e4 < 0:
+                    cov = True
+                    break
+        k = (side[fu] * 3 + fc) * 2 + form[row, fu]
+        k = (k * 2 + marker[row, fu]) * 3 + utype[tu]
+        k = ((k * 2 + mounted[row, tu]) * 2 + form[row, tu]) * 2 + cov
+        need[q] = nd
+        mod[q] = modtab[k]
+    return need, mod
+
+
+@jit.kernel
+def contacts(
+    rows: I,
+    A: I,
+    Bu: I,
+    x32: NDArray[np.float32],
+    y32: NDArray[np.float32],
+    r32: NDArray[np.float32],
+    alive: B,
+    tol: float,
+    geo: tuple[F, F, F, F, F, F, F],
+) -> tuple[NDArray[np.float32], B]:
+    """The squared centre distances (single precision) and contacts of units ``A`` and
+    ``Bu`` in battles ``rows`` (``Sim.adjacency``: bounding circles, then the exact
+    nearest-point distance, ``vgeom.distance_le``)."""
+    x, y, c, s, hw, hd = geo[:6]
+    m, na, nb = len(rows), len(A), len(Bu)
+    d2 = np.empty((m, na, nb), dtype=np.float32)
+    adj = np.zeros((m, na, nb), dtype=np.bool_)
+    pad = np.float32(tol + SLACK)
+    for i in range(m):
+        row = rows[i]
+        for a in range(na):
+            ua = A[a]
+            xa, ya, ra = x32[row, ua], y32[row, ua], r32[row, ua] + pad
+            for b in range(nb):
+                ub = Bu[b]
+                dx, dy = x32[row, ub] - xa, y32[row, ub] - ya
+                dd = dx * dx + dy * dy
+                d2[i, a, b] = dd
+                lim = ra + r32[row, ub]
+                if not (dd <= lim * lim and alive[row, ua] and alive[row, ub]):
+                    continue
+                d = _quick_distance(
+                    x[row, ua], y[row, ua], c[row, ua], s[row, ua], hw[row, ua], hd[row, ua],
+                    x[row, ub], y[row, ub], c[row, ub], s[row, ub], hw[row, ub], hd[row, ub],
+                )  # fmt: skip
+                if abs(d - tol) < HAIR:
+                    d = _distance(
+                        x[row, ua], y[row, ua], c[row, ua], s[row, ua], hw[row, ua], hd[row, ua],
+                        x[row, ub], y[row, ub], c[row, ub], s[row, ub], hw[row, ub], hd[row, ub],
+                    )  # fmt: skip
+                adj[i, a, b] = d <= tol
+    return d2, adj
+
+
+@jit.kernel
+def candidates(
+    rows: I,
+    FU: I,
+    TU: I,
+    fc: I,
+    actor: B,
+    d2: NDArray[np.float32],
+    adj: B,
+    r32: NDArray[np.float32],
+    alive: B,
+    max_range: F,
+    at: I,
+    los: I8,
+) -> int:
+    """``Sim.fire_matrix``'s candidates: firers in contact at what they touch (they need
+    no line of sight: SEEN in ``los``), the others at the targets no one touches, within
+    the longest range from the nearest corners; their flat places go into ``at``, in
+    order, and their number is returned."""
+    m, nf, nt = len(rows), len(FU), len(TU)
+    touched = np.zeros(nt, dtype=np.bool_)
+    # (no slices or arrays made inside the loops: numba counts references to them there)
+    got = 0
+    for i in range(m):
+        row = rows[i]
+        for b in range(nt):
+            touched[b] = False
+        for a in range(nf):
+            for b in range(nt):
+                if adj[i, a, b]:
+                    touched[b] = True
+        for a in range(nf):
+            engaged = False
+            for b in range(nt):
+                if adj[i, a, b]:
+                    engaged = True
+                    break
+            if engaged:  # firers in contact fire only at what they touch
+                for b in range(nt):
+                    los[i, a, b] = SEEN
+            if not actor[i, a]:
+                continue
+            top = np.float32(max_range[max(fc[i, a], 0)] + (1e-6 + SLACK))
+            rf = top + r32[row, FU[a]]
+            for b in range(nt):
+                tu = TU[b]
+                if engaged:
+                    if not adj[i, a, b]:
+                        continue
+                elif touched[b] or not alive[row, tu]:
+                    continue
+                reach = rf + r32[row, tu]
+                if d2[i, a, b] <= reach * reach:
+                    at[got] = (i * nf + a) * nt + b
+                    got += 1
+    return got
+
+
+@jit.kernel
+def fire_matrix(
+    rows: I,
+    FU: I,
+    TU: I,
+    fc: I,
+    actor: B,
+    d2: NDArray[np.float32],
+    adj: B,
+    geo: tuple[F, F, F, F, F, F, F],
+    r32: NDArray[np.float32],
+    alive: B,
+    form: I8,
+    marker: B,
+    mounted: B,
+    utype: I,
+    side: I,
+    R: tuple[Any, ...],
+    cover: B,
+    walls: F,
+    cell: float,
+    nx: int,
+    ny: int,
+) -> tuple[I8, I8, I8]:
+    """``Sim.fire_matrix`` after its contacts: per battle ``rows[i]``, firer and target,
+    (needed, modifier) with 0 = none, and the line of sight (SEEN for engaged firers)."""
+    m, nf, nt = len(rows), len(FU), len(TU)
+    need = np.zeros((m, nf, nt), dtype=np.int8)
+    mod = np.zeros((m, nf, nt), dtype=np.int8)
+    los = np.zeros((m, nf, nt), dtype=np.int8)
+    at = np.empty(m * nf * nt, dtype=np.int64)  # (pages untouched beyond the candidates)
+    got = candidates(rows, FU, TU, fc, actor, d2, adj, r32, alive, R[0], at, los)
+    pr, pf = np.empty(got, dtype=np.int64), np.empty(got, dtype=np.int64)
+    pt, pc = np.empty(got, dtype=np.int64), np.empty(got, dtype=np.int64)
+    for q in range(got):
+        ia, b = divmod(at[q], nt)
+        i, a = divmod(ia, nf)
+        pr[q], pf[q], pt[q], pc[q] = rows[i], FU[a], TU[b], fc[i, a]
+    nd, md = shots(
+        pr, pf, pt, pc, False, geo, form, marker, mounted, utype, side, R, cover, walls, cell,
+        nx, ny,
+    )  # fmt: skip
+    fneed, fmod = need.ravel(), mod.ravel()
+    for q in range(got):
+        fneed[at[q]] = nd[q]
+        fmod[at[q]] = md[q]
+    return need, mod, los
+
+
+@jit.kernel
+def reband(
+    r: I,
+    tcol: I,
+    after: int,
+    FU: I,
+    TU: I,
+    fc: I,
+    need: I8,
+    mod: I8,
+    geo: tuple[F, F, F, F, F, F, F],
+    form: I8,
+    marker: B,
+    mounted: B,
+    utype: I,
+    side: I,
+    R: tuple[Any, ...],
+    cover: B,
+    walls: F,
+    cell: float,
+    nx: int,
+    ny: int,
+) -> None:
+    """``Sim._reband``: measure again the shots of firers ``after``.. at the targets
+    ``tcol`` (one per battle ``r``) whose bases shrank."""
+    nf = len(FU)
+    cap = len(r) * max(nf - after, 0)
+    pr, pf = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)
+    pt, pc = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)
+    pa, pk = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)
+    got = 0
+    for q in range(len(r)):
+        row, tc = r[q], tcol[q]
+        for a in range(after, nf):
+            if need[row, a, tc] > 0:
+                pr[got], pf[got], pt[got], pc[got] = row, FU[a], TU[tc], fc[row, a]
+                pa[got], pk[got] = a, tc
+                got += 1
+    nd, md = shots(
+        pr[:got], pf[:got], pt[:got], pc[:got], True, geo, form, marker, mounted, utype, side,
+        R, cover, walls, cell, nx, ny,
+    )  # fmt: skip
+    for q in range(got):
+        need[pr[q], pa[q], pk[q]] = nd[q]
+        mod[pr[q], pa[q], pk[q]] = md[q] if nd[q] > 0 else 0
+
+
+# -- the line of sight (``Sim.sees``) and the pick of a target ---------------------------
+
+
+@jit.kernel
+def pick(
+    kk: int,
+    FU: I,
+    TU: I,
+    actor: B,
+    need: I8,
+    mod: I8,
+    los: I8,
+    alive_t: B,
+    bonus: F,
+    es: F,
+    es_lo: int,
+    ids: I,
+    local: I,
+    ns: int,
+    nb: int,
+    geo: tuple[F, F, F, F, F, F, F],
+    x32: NDArray[np.float32],
+    y32: NDArray[np.float32],
+    r32: NDArray[np.float32],
+    alive: B,
+    ver: NDArray[np.int32],
+    cache: I,
+    S: tuple[Any, ...],
+) -> tuple[I, I]:
+    """The target firer ``kk`` of every battle shoots at (``Sim.fire_step``'s pick): the
+    candidate of highest value (exact expected stands, times the finishing bonus) that
+    he sees, the line of sight looked at in order of value; (battles, target columns),
+    in battle order, battles with no shot left out. Sight answers go into ``los``.
+
+    The sight test is ``Sim.sees``: terrain, then friendly bases across the line. The
+    terrain's answer is kept as ``Sim.sees`` keeps it, by battle number ``ids`` (of
+    ``nb``) and pair with both units' position versions, packed in one number (firer's
+    version << 32 | target's << 1 | clear; -1 none) and laid out by pair, then battle, so
+    the battles of one call read it in order."""
+    x, y, c, s, hw, hd = geo[:6]
+    cell, nx, ny, level, block, fields, bb, hb, max_level, limit = S
+    n, nt = need.shape[0], need.shape[2]
+    rows = np.empty(n, dtype=np.int64)
+    picks = np.empty(n, dtype=np.int64)
+    value = np.empty(nt, dtype=np.float64)
+    hi = len(es) - 1 + es_lo
+    u = FU[kk]
+    pad = np.float32(SLACK)
+    got = 0
+    for row in range(n):
+        if not actor[row, kk]:
+            continue
+        for b in range(nt):
+            nd = need[row, kk, b]
+            if nd > 0 and alive_t[row, b] and los[row, kk, b] != BLOCKED:
+                e = min(max(int(nd) - int(mod[row, kk, b]), es_lo), hi)
+                value[b] = es[e - es_lo] * bonus[row, b]
+            else:
+                value[b] = -np.inf
+        while True:
+            best, p = -np.inf, -1
+            for b in range(nt):
+                if value[b] > best:
+                    best, p = value[b], b
+            if p < 0:
+                break
+            if los[row, kk, p] == UNSEEN:
+                t = TU[p]
+                x0, y0, x1, y1 = x[row, u], y[row, u], x[row, t], y[row, t]
+                slot = (local[u] * ns + local[t]) * nb + ids[row]
+                key = (np.int64(ver[row, u]) << 31) | np.int64(ver[row, t])
+                if cache[slot] >> 1 == key:
+                    ok = (cache[slot] & 1) == 1
+                else:
+                    ok = ksight.sight_clear(
+                        x0, y0, x1, y1, cell, nx, ny, level, block, fields, bb, hb, max_level,
+                        limit,
+                    )  # fmt: skip
+                    cache[slot] = (key << 1) | (1 if ok else 0)
+                if ok:  # friendly bases across the line
+                    lo_x, hi_x = np.float32(min(x0, x1)), np.float32(max(x0, x1))
+                    lo_y, hi_y = np.float32(min(y0, y1)), np.float32(max(y0, y1))
+                    for w in range(len(FU)):
+                        v = FU[w]
+                        if v == u or not alive[row, v]:
+                            continue
+                        X, Y = x32[row, v], y32[row, v]
+                        rr = r32[row, v] + pad
+                        if (
+                            lo_x <= X + rr
+                            and hi_x >= X - rr
+                            and lo_y <= Y + rr
+                            and hi_y >= Y - rr
+                            and segment_hits_box(
+                                x0,
+                                y0,
+                                x1,
+                                y1,
+                                x[row, v],
+                                y[row, v],
+                                c[row, v],
+                                s[row, v],
+                                hw[row, v],
+                                hd[row, v],
+                            )
+                        ):
+                            ok = False
+                            break
+                los[row, kk, p] = SEEN if ok else BLOCKED
+            if los[row, kk, p] == SEEN:
+                rows[got] = row
+                picks[got] = p
+                got += 1
+                break
+            value[p] = -np.inf
+    return rows[:got], picks[:got]
