@@ -42,6 +42,7 @@ HOT = [
     "umpire/battle/setup.py",
     "umpire/board/geometry.py",
     "umpire/board/terrain.py",
+    "umpire/dice/stream.py",
     "umpire/ai/odds_ai.py",
     "umpire/ai/per_rules.py",
     "umpire/rules/quick_acw/steps.py",

@@ -34,6 +34,8 @@ from umpire.board.geometry import (
     overlap_at,
     segment_hits_box,
 )
+from umpire.dice.sources import stream_of
+from umpire.dice.stream import Stream
 from umpire.errors import IllegalActionError
 
 # math's functions that mypyc has no native form of, held in C statics (``Final``): a
@@ -56,15 +58,19 @@ class Roller(Protocol):
 class Recorder:
     """Wraps a dice source for the fast path and keeps every face (a compact list)."""
 
-    __slots__ = ("faces", "source")
+    __slots__ = ("faces", "source", "stream")
 
     def __init__(self, source: Roller):
         self.source = source
         self.faces: list[int] = []
+        # a plain seeded source's own stream, drawn from directly (the same faces): in the
+        # mypyc build both are compiled, the source's ``dice`` is not
+        self.stream: Stream | None = stream_of(source)
 
     def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
         """Draw from the source and record the faces."""
-        out = self.source.dice(n, sides, purpose)
+        st = self.stream
+        out = st.dice(n, sides) if st is not None else self.source.dice(n, sides, purpose)
         self.faces.extend(out)
         return out
 
