@@ -40,6 +40,7 @@ HOT = [
     "umpire/battle/run.py",
     "umpire/battle/menus.py",
     "umpire/battle/setup.py",
+    "umpire/board/fmath.py",
     "umpire/board/geometry.py",
     "umpire/board/terrain.py",
     "umpire/dice/stream.py",

@@ -24,6 +24,7 @@ from umpire.battle.roles import Order, Phase, Request, Step
 from umpire.battle.setup import Setup
 from umpire.battle.state import State, Unit
 from umpire.battle.victory import end_check, final
+from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import (
     SURELY,
     Box,
@@ -40,7 +41,6 @@ from umpire.errors import IllegalActionError
 
 # math's functions that mypyc has no native form of, held in C statics (``Final``): a
 # call then skips looking the name up in ``math`` (the same functions, the same floats).
-_hypot: Final = math.hypot
 _atan2: Final = math.atan2
 _degrees: Final = math.degrees
 
@@ -323,7 +323,6 @@ class Battle:
         tol = self.geo["contact"]
         rad = self.rad
         ru = rad[i]
-        hypot = math.hypot
         for v in self.state.units:
             if not v.alive or v.side == u.side:
                 continue
@@ -334,7 +333,7 @@ class Battle:
             lim = lim_u if lim_u >= lim_v else lim_v
             if dx * dx + dy * dy > lim * lim * SURELY + 1e-12:  # geometry.surely_beyond
                 continue  # neither test below can pass
-            d = hypot(dx, dy)
+            d = _hypot(dx, dy)
             near_u = d <= lim_u
             near_v = d <= lim_v
             if (near_u or near_v) and self.dist(i, v.i) <= tol:
@@ -411,7 +410,6 @@ class Battle:
         tol = self.geo["contact"]
         x, y, _, _, hw, hd = b
         reach = _hypot(hw, hd) + tol
-        hypot = math.hypot
         rad = self.rad
         out = []
         for v in self.state.units:
@@ -422,7 +420,7 @@ class Battle:
             if dx * dx + dy * dy > lim * lim * SURELY + 1e-12:  # geometry.surely_beyond
                 continue
             if (
-                hypot(dx, dy) <= lim
+                _hypot(dx, dy) <= lim
                 and (self.dist(u.i, v.i) if cached else box_distance(b, self.box(v))) <= tol
             ):
                 out.append(v.i)

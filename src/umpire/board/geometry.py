@@ -15,9 +15,10 @@ from typing import Any, Final
 import numpy as np
 from numpy.typing import NDArray
 
+from umpire.board.fmath import hypot as _hypot
+
 # math's functions that mypyc has no native form of, held in C statics (``Final``): a
 # call then skips looking the name up in ``math`` (the same functions, the same floats).
-_hypot: Final = math.hypot
 _atan2: Final = math.atan2
 
 F = NDArray[np.float64]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from umpire.battle.effects import clear_fx, fx, set_fx
 from umpire.battle.roles import AutoStep, Composition, FixedTurn, Phase, RulesSpec, Step
+from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import SURELY
 from umpire.rules.sequence_cards.ladder import Ladder, ladder
 
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
 
 # math's functions that mypyc has no native form of, held in C statics (``Final``): a
 # call then skips looking the name up in ``math`` (the same functions, the same floats).
-_hypot: Final = math.hypot
 _atan2: Final = math.atan2
 
 SIDES = ("confederate", "union")
