@@ -15,7 +15,7 @@ import math
 from typing import TYPE_CHECKING, Any, Final
 
 from umpire.battle.effects import clear_fx, fx, set_fx
-from umpire.battle.roles import AutoStep, Composition, FixedTurn, Phase, RulesSpec, Step
+from umpire.battle.roles import AutoStep, Composition, Phase, RulesSpec, Step
 from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import SURELY
 from umpire.rules.sequence_cards.ladder import Ladder, ladder
@@ -219,19 +219,28 @@ def ending(comp: Composition) -> list[tuple[str, Step]]:
     return out
 
 
-class FiveStep(FixedTurn):
-    """Seed 004 III: the five steps for side A, then for side B."""
+class FiveStep:
+    """Seed 004 III: the five steps for side A, then for side B.
+
+    A fixed turn (``umpire.battle.roles.FixedTurn``'s seam: ``sides`` and ``at``) written
+    out rather than inherited, as ``CardDraw`` is: a class of its own compiles to a native
+    class in the mypyc build, whose ``phases`` the engine's cursor reads without a
+    dictionary look-up several times per decision."""
 
     id = "five-step"
 
     def __init__(self, spec: RulesSpec, lad: Ladder | None = None):
         self.lad = lad or ladder()
         a = spec.first or self.lad.first
-        super().__init__((a, other(a)))
+        self.order: tuple[str, ...] = (a, other(a))
+        self.phases: list[Phase] = []
+
+    def sides(self, b: Battle) -> tuple[str, ...]:
+        """The sides in the order they act (side A first)."""
+        return self.order
 
     def at(self, b: Battle, seq: int) -> Phase | None:
-        """The phase at ``seq`` (``FixedTurn.at``, here so that the mypyc build compiles it:
-        the engine looks at the cursor several times per decision)."""
+        """The phase at ``seq``; None past the end of the turn."""
         phases = self.phases
         return phases[seq] if seq < len(phases) else None
 
