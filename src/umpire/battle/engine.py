@@ -93,6 +93,7 @@ class Battle:
         "_gone",
         "_gone_seen",
         "_los",
+        "_seam_last",
         "_seams",
         "_seen_ok",
         "_seen_s",
@@ -147,6 +148,7 @@ class Battle:
         self._seen_ok: list[bool] = []
         self._los: dict[tuple[float, float, float, float], bool] = {}  # terrain only
         self._seams: dict[int, tuple[Any, Any, Any, Any]] = {}  # see seams()
+        self._seam_last: tuple[Any, Any, Any, Any] | None = None  # the last step's
         self._gone = 0  # bumped by changed() for a unit off the table (see _advance)
         self._gone_seen = -1  # _gone when the end of the battle was last checked
         self.memo: dict[Any, Any] = {}  # rule modules: answers valid until any change
@@ -221,7 +223,11 @@ class Battle:
         """(step, its ``who``, ``options``, ``offers``): the optional seams a step may give
         (``umpire.battle.roles.ChoosingStep``), each None when it has none. Looked up once
         per step and battle: asking an object for a missing attribute raises and catches
-        an error, at every decision."""
+        an error, at every decision. The last step's are kept at hand: a decision asks
+        three times (the request, the menu, the order)."""
+        last = self._seam_last
+        if last is not None and last[0] is step:
+            return last
         hit = self._seams.get(id(step))
         if hit is None or hit[0] is not step:
             hit = self._seams[id(step)] = (
@@ -230,6 +236,7 @@ class Battle:
                 getattr(step, "options", None),
                 getattr(step, "offers", None),
             )
+        self._seam_last = hit
         return hit
 
     def in_scope(self, kind: str, actors: list[int], units: frozenset[int]) -> list[int]:

@@ -165,13 +165,9 @@ def _targets(
     # What one pair's shot is (needed, modifiers, range) reads only the two units: each
     # is kept across changes of the other units, in a row per firer stamped with what
     # it reads of the firer (its version, marker and fire class), per target with its.
+    # (The row is looked up at the first candidate within reach: most firers have none.)
     ver = b.versions()
-    stamp = (ver[u.i], u.marker, fc)
-    rk = ("shots", u.i, exact)
-    row = b.kept.get(rk)
-    if row is None or row[0] != stamp:
-        row = b.kept[rk] = (stamp, {})
-    known: dict[int, tuple[int, tuple[int, list[R.Mod], float] | None]] = row[1]
+    known: dict[int, tuple[int, tuple[int, list[R.Mod], float] | None]] | None = None
     out = []
     rad = b.rad
     ru = rad[u.i]
@@ -186,6 +182,13 @@ def _targets(
             continue  # beyond the longest range even from the nearest corners, for sure
         if _hypot(dx, dy) - ru - rad[c] > reach:
             continue  # beyond the longest range even from the nearest corners
+        if known is None:
+            stamp = (ver[u.i], u.marker, fc)
+            rk = ("shots", u.i, exact)
+            row = b.kept.get(rk)
+            if row is None or row[0] != stamp:
+                row = b.kept[rk] = (stamp, {})
+            known = row[1]
         e = known.get(c)
         if e is not None and e[0] == ver[c]:
             shot = e[1]
