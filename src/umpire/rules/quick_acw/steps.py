@@ -809,10 +809,10 @@ class FireStep:
         if self.blocked_by and u.extra and fx(u, self.blocked_by):
             return []
         if self.targets == "chargers":  # only those who may be shot at here are looked at
-            allowed, scope = self._chargers(b, u)
+            allowed = self._chargers(b, u)
             if not allowed:
                 return []
-            found = _targets(b, u, exact, allowed, scope)
+            found = _targets(b, u, exact, allowed, tuple(sorted(allowed)))
         else:
             found = targets(b, u, exact=exact)
         if u.type != "artillery" or self.units == "all":
@@ -825,20 +825,19 @@ class FireStep:
                 out.append(shot)
         return out
 
-    def _chargers(self, b: Battle, u: Unit) -> tuple[set[int], tuple[int, ...]]:
+    def _chargers(self, b: Battle, u: Unit) -> set[int]:
         """The units ``u`` may shoot at in a ``chargers`` step: those that charged its side
-        and those that crossed its field of fire (and the same sorted, the memo's scope).
-
-        Worked out for every firer of the side at once and kept in ``b.memo`` for this
-        phase: the marks it reads (contacts, ``charged``, ``crossed``) are made by the
-        moves before the step, and a change of a unit clears the memo."""
-        st = b.state
-        key = ("chargers", u.side, st.turn, st.seq)
-        per: dict[int, tuple[set[int], tuple[int, ...]]] | None = b.memo.get(key)
-        if per is None:
-            per = b.memo[key] = _chargers_of(b, u.side)
-        found = per.get(u.i)
-        return found if found is not None else per[-1]
+        and those that crossed its field of fire."""
+        us = b.state.units
+        allowed = {i for i in charged_at(b, u.side) if us[i].charged}
+        me = u.i
+        for t in us:
+            ex = t.extra
+            if ex:
+                crossed = ex.get("crossed")
+                if crossed and me in crossed:
+                    allowed.add(t.i)
+        return allowed
 
     def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
         u = b.state.units[actor]
@@ -864,27 +863,6 @@ class FireStep:
 
     def auto(self, b: Battle, side: str) -> None:  # pragma: no cover
         raise NotImplementedError
-
-
-def _chargers_of(b: Battle, side: str) -> dict[int, tuple[set[int], tuple[int, ...]]]:
-    """``FireStep._chargers`` for every unit of ``side``: firer -> (the units it may shoot
-    at, sorted); key -1 for a firer whose field of fire no one crossed (the chargers)."""
-    us = b.state.units
-    charged = {i for i in charged_at(b, side) if us[i].charged}
-    crossers: dict[int, set[int]] = {}
-    for t in us:
-        ex = t.extra
-        if ex:
-            crossed = ex.get("crossed")
-            if crossed:
-                for me in crossed:
-                    mine = crossers.get(me)
-                    if mine is None:
-                        mine = crossers[me] = set(charged)
-                    mine.add(t.i)
-    out = {me: (allowed, tuple(sorted(allowed))) for me, allowed in crossers.items()}
-    out[-1] = (charged, tuple(sorted(charged)))
-    return out
 
 
 def is_canister(b: Battle, u: Unit, t: Unit) -> bool:
