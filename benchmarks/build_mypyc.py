@@ -40,8 +40,10 @@ HOT = [
     "umpire/battle/run.py",
     "umpire/battle/menus.py",
     "umpire/battle/setup.py",
+    "umpire/board/fmath.py",
     "umpire/board/geometry.py",
     "umpire/board/terrain.py",
+    "umpire/dice/stream.py",
     "umpire/ai/odds_ai.py",
     "umpire/ai/per_rules.py",
     "umpire/rules/quick_acw/steps.py",
@@ -65,7 +67,10 @@ HOT = [
 """The modules compiled: where the pyinstrument profiles of the six shipped scenarios
 spend their time (benchmarks/RESULTS.md); ``umpire.battle.setup`` since the third pass
 (the setup's fields are read in every move test: a compiled dataclass reads them natively);
-``umpire.ai.per_rules`` since the fourth (every decision passes through ``PerRules.decide``).
+``umpire.ai.per_rules`` since the fourth (every decision passes through ``PerRules.decide``);
+``umpire.board.fmath`` (``math.hypot`` written out, called natively) and
+``umpire.dice.stream`` (the seeded dice stream the fast path's ``Recorder`` draws from)
+since the fifth.
 Not ``umpire.battle.roles`` (rule modules
 subclass its ``AutoStep`` and ``FixedTurn``, and an interpreted class cannot subclass a
 compiled one; compiling it and the role modules gained nothing measurable) nor

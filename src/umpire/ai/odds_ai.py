@@ -18,6 +18,7 @@ import math
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.menus import best_left
 from umpire.battle.roles import Offer, offers
+from umpire.board.fmath import hypot as _hypot
 
 CHARGE_THRESHOLD = 0.5
 """Charge when P(the enemy is driven off) exceeds this and the charge gains stands."""
@@ -103,10 +104,9 @@ class OddsAI:
             u = b.state.units[req.actor]
             gx, gy, stop = self.goal(b, req)
             board = b.setup.board
-            hypot = math.hypot
             # the score of a place: near the goal's distance, in cover (written out: it
             # is the inner loop of every move decision)
-            here = -abs(hypot(gx - u.x, gy - u.y) - stop)
+            here = -abs(_hypot(gx - u.x, gy - u.y) - stop)
             if board.in_cover(u.x, u.y):
                 here += 3.0
             here += 0.25  # holding wins ties: no move for nothing
@@ -119,7 +119,7 @@ class OddsAI:
             scores: list[float] = []
             for c in moves:
                 x, y = float(c.order[1]), float(c.order[2])
-                s = -abs(hypot(gx - x, gy - y) - stop)
+                s = -abs(_hypot(gx - x, gy - y) - stop)
                 if board.in_cover(x, y):
                     s += 3.0
                 scores.append(s)

@@ -24,6 +24,7 @@ from umpire.battle.roles import Order, Phase, Request, Step
 from umpire.battle.setup import Setup
 from umpire.battle.state import State, Unit
 from umpire.battle.victory import end_check, final
+from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import (
     SURELY,
     Box,
@@ -34,11 +35,12 @@ from umpire.board.geometry import (
     overlap_at,
     segment_hits_box,
 )
+from umpire.dice.sources import stream_of
+from umpire.dice.stream import Stream
 from umpire.errors import IllegalActionError
 
 # math's functions that mypyc has no native form of, held in C statics (``Final``): a
 # call then skips looking the name up in ``math`` (the same functions, the same floats).
-_hypot: Final = math.hypot
 _atan2: Final = math.atan2
 _degrees: Final = math.degrees
 
@@ -56,15 +58,19 @@ class Roller(Protocol):
 class Recorder:
     """Wraps a dice source for the fast path and keeps every face (a compact list)."""
 
-    __slots__ = ("faces", "source")
+    __slots__ = ("faces", "source", "stream")
 
     def __init__(self, source: Roller):
         self.source = source
         self.faces: list[int] = []
+        # a plain seeded source's own stream, drawn from directly (the same faces): in the
+        # mypyc build both are compiled, the source's ``dice`` is not
+        self.stream: Stream | None = stream_of(source)
 
     def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
         """Draw from the source and record the faces."""
-        out = self.source.dice(n, sides, purpose)
+        st = self.stream
+        out = st.dice(n, sides) if st is not None else self.source.dice(n, sides, purpose)
         self.faces.extend(out)
         return out
 
@@ -87,6 +93,7 @@ class Battle:
         "_gone",
         "_gone_seen",
         "_los",
+        "_seam_last",
         "_seams",
         "_seen_ok",
         "_seen_s",
@@ -141,6 +148,7 @@ class Battle:
         self._seen_ok: list[bool] = []
         self._los: dict[tuple[float, float, float, float], bool] = {}  # terrain only
         self._seams: dict[int, tuple[Any, Any, Any, Any]] = {}  # see seams()
+        self._seam_last: tuple[Any, Any, Any, Any] | None = None  # the last step's
         self._gone = 0  # bumped by changed() for a unit off the table (see _advance)
         self._gone_seen = -1  # _gone when the end of the battle was last checked
         self.memo: dict[Any, Any] = {}  # rule modules: answers valid until any change
@@ -215,7 +223,11 @@ class Battle:
         """(step, its ``who``, ``options``, ``offers``): the optional seams a step may give
         (``umpire.battle.roles.ChoosingStep``), each None when it has none. Looked up once
         per step and battle: asking an object for a missing attribute raises and catches
-        an error, at every decision."""
+        an error, at every decision. The last step's are kept at hand: a decision asks
+        three times (the request, the menu, the order)."""
+        last = self._seam_last
+        if last is not None and last[0] is step:
+            return last
         hit = self._seams.get(id(step))
         if hit is None or hit[0] is not step:
             hit = self._seams[id(step)] = (
@@ -224,6 +236,7 @@ class Battle:
                 getattr(step, "options", None),
                 getattr(step, "offers", None),
             )
+        self._seam_last = hit
         return hit
 
     def in_scope(self, kind: str, actors: list[int], units: frozenset[int]) -> list[int]:
@@ -317,7 +330,6 @@ class Battle:
         tol = self.geo["contact"]
         rad = self.rad
         ru = rad[i]
-        hypot = math.hypot
         for v in self.state.units:
             if not v.alive or v.side == u.side:
                 continue
@@ -328,7 +340,7 @@ class Battle:
             lim = lim_u if lim_u >= lim_v else lim_v
             if dx * dx + dy * dy > lim * lim * SURELY + 1e-12:  # geometry.surely_beyond
                 continue  # neither test below can pass
-            d = hypot(dx, dy)
+            d = _hypot(dx, dy)
             near_u = d <= lim_u
             near_v = d <= lim_v
             if (near_u or near_v) and self.dist(i, v.i) <= tol:
@@ -405,7 +417,6 @@ class Battle:
         tol = self.geo["contact"]
         x, y, _, _, hw, hd = b
         reach = _hypot(hw, hd) + tol
-        hypot = math.hypot
         rad = self.rad
         out = []
         for v in self.state.units:
@@ -416,7 +427,7 @@ class Battle:
             if dx * dx + dy * dy > lim * lim * SURELY + 1e-12:  # geometry.surely_beyond
                 continue
             if (
-                hypot(dx, dy) <= lim
+                _hypot(dx, dy) <= lim
                 and (self.dist(u.i, v.i) if cached else box_distance(b, self.box(v))) <= tol
             ):
                 out.append(v.i)

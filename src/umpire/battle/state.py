@@ -18,6 +18,34 @@ from typing import Any
 Bases = Mapping[str, tuple[float, float]]
 """Stand width and depth in inches per troop type (the combat module's data)."""
 
+
+def json_copy(v: Any, memo: dict[int, Any] | None = None) -> Any:
+    """``copy.deepcopy`` of a unit's or the state's ``extra`` (the same values, a container
+    met twice copied once, as deepcopy does), with dicts, lists and plain values copied
+    directly: the result of every battle copies each unit's ``extra``."""
+    t = type(v)
+    if t is str or t is int or t is float or t is bool or v is None:
+        return v
+    if t is not dict and t is not list:
+        return copy.deepcopy(v, memo)
+    if memo is None:
+        memo = {}
+    hit = memo.get(id(v))
+    if hit is not None:
+        return hit
+    if t is dict:
+        d: dict[Any, Any] = {}
+        memo[id(v)] = d
+        for k, x in v.items():
+            d[json_copy(k, memo)] = json_copy(x, memo)
+        return d
+    out: list[Any] = []
+    memo[id(v)] = out
+    for x in v:
+        out.append(json_copy(x, memo))
+    return out
+
+
 UNIT_JSON_FIELDS = (
     "formation",
     "mounted",
@@ -132,7 +160,7 @@ class Unit:
         """The mutable fields as a flat list (fixed order), then ``extra`` if not empty."""
         out = [getattr(self, f) for f in UNIT_JSON_FIELDS]
         if self.extra:
-            out.append(copy.deepcopy(self.extra))
+            out.append(json_copy(self.extra))
         return out
 
     def load_json(self, v: list[Any]) -> None:
@@ -248,7 +276,7 @@ class State:
             "leaders": [ld.to_json() for ld in self.leaders],
         }
         if self.extra:
-            out["extra"] = copy.deepcopy(self.extra)
+            out["extra"] = json_copy(self.extra)
         return out
 
     def load_json(self, s: dict[str, Any]) -> None:

@@ -15,9 +15,10 @@ from typing import Any, Final
 import numpy as np
 from numpy.typing import NDArray
 
+from umpire.board.fmath import hypot as _hypot
+
 # math's functions that mypyc has no native form of, held in C statics (``Final``): a
 # call then skips looking the name up in ``math`` (the same functions, the same floats).
-_hypot: Final = math.hypot
 _atan2: Final = math.atan2
 
 F = NDArray[np.float64]
@@ -308,7 +309,10 @@ def box_distance(a: Box, b: Box) -> float:
     """
     if box_overlap(a, b, 0.0):
         return 0.0
-    pa, pb = box_corners(a), box_corners(b)
+    # as tuples of any length, made once: a fixed-length tuple indexed by a variable is
+    # made into one (eight boxed floats) at every use in the mypyc build
+    pa: tuple[float, ...] = box_corners(a)
+    pb: tuple[float, ...] = box_corners(b)
     ax, ay, bx, by = a[0], a[1], b[0], b[1]
     ra, rb = _hypot(a[4], a[5]), _hypot(b[4], b[5])
     na = _nearest_corner(pa, bx, by)
@@ -346,19 +350,40 @@ def segment_hits_box(
     ax0, ay0 = x0 - bx, y0 - by
     ax1, ay1 = x1 - bx, y1 - by
     tmin, tmax = 0.0, 1.0
-    for p0, p1, half in (
-        (ax0 * c + ay0 * s, ax1 * c + ay1 * s, hd - shrink),
-        (-ax0 * s + ay0 * c, -ax1 * s + ay1 * c, hw - shrink),
-    ):
-        d = p1 - p0
-        if abs(d) < EPS:
-            if abs(p0) > half:
-                return False
-            continue
+    # the slab along the base's depth, then along its frontage (a loop over a tuple of
+    # the two written out: the mypyc build boxed every float of it)
+    p0 = ax0 * c + ay0 * s
+    p1 = ax1 * c + ay1 * s
+    half = hd - shrink
+    d = p1 - p0
+    if abs(d) < EPS:
+        if abs(p0) > half:
+            return False
+    else:
         ta = (-half - p0) / d
         tb = (half - p0) / d
         if ta > tb:
-            ta, tb = tb, ta
+            swap = ta
+            ta = tb
+            tb = swap
+        if ta > tmin:
+            tmin = ta
+        if tb < tmax:
+            tmax = tb
+    p0 = -ax0 * s + ay0 * c
+    p1 = -ax1 * s + ay1 * c
+    half = hw - shrink
+    d = p1 - p0
+    if abs(d) < EPS:
+        if abs(p0) > half:
+            return False
+    else:
+        ta = (-half - p0) / d
+        tb = (half - p0) / d
+        if ta > tb:
+            swap = ta
+            ta = tb
+            tb = swap
         if ta > tmin:
             tmin = ta
         if tb < tmax:

@@ -11,17 +11,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final
 
 import numpy as np
 import shapely
 from numpy.typing import NDArray
 
+from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import Box4, F, crosses_any
-
-# math's functions that mypyc has no native form of, held in C statics (``Final``): a
-# call then skips looking the name up in ``math`` (the same functions, the same floats).
-_hypot: Final = math.hypot
 
 AREA_KINDS = ("woods", "rough", "hill", "cover", "town")
 LINE_KINDS = ("wall", "stream")

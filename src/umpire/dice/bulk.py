@@ -26,7 +26,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from umpire.dice import DiceSource, SeededSource
-from umpire.dice.sources import _PERSON, _seed_key
+from umpire.dice.sources import _seed_key
+from umpire.dice.stream import PERSON
 from umpire.errors import DiceSourceError
 
 I = NDArray[np.int64]  # noqa: E741
@@ -50,7 +51,7 @@ def seeded_words(seed: int, first_block: int, blocks: int) -> NDArray[np.uint64]
     The seed's keyed hash state is made once and copied per block (the key's compression
     is not done again for each block).
     """
-    base = hashlib.blake2b(digest_size=64, key=_seed_key(seed), person=_PERSON)
+    base = hashlib.blake2b(digest_size=64, key=_seed_key(seed), person=PERSON)
     copy = base.copy
     parts = []
     for b in range(first_block, first_block + blocks):

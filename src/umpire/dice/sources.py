@@ -12,11 +12,11 @@ import hashlib
 import hmac
 import re
 import secrets
-import struct
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import ClassVar
 
+from umpire.dice.stream import Stream, block, check_request
 from umpire.errors import DiceSourceError
 
 __all__ = [
@@ -38,20 +38,10 @@ __all__ = [
 MAX_SEED_BITS = 256
 """Seeds are integers in ``0 <= seed < 2**256`` (the seed is the 32-byte blake2b key)."""
 
-_PERSON = b"umpire-dice-v1"
-_UNPACK8 = struct.Struct("<8Q").unpack
-
 
 def _for(sides: int, purpose: str) -> str:
     """``'a d6 for "purpose"'`` or ``'a d6'``: the tail of an error message."""
     return f"a d{sides} for {purpose!r}" if purpose else f"a d{sides}"
-
-
-def _check_request(n: int, sides: int) -> None:
-    if n < 0:
-        raise ValueError(f"cannot draw {n} dice")
-    if sides < 1:
-        raise ValueError(f"a die needs at least 1 side, not {sides}")
 
 
 class DiceSource(ABC):
@@ -73,14 +63,6 @@ def _seed_key(seed: int) -> bytes:
     return seed.to_bytes(MAX_SEED_BITS // 8, "little")
 
 
-def _block(key: bytes, block: int) -> tuple[int, ...]:
-    """The eight 64-bit words of block ``block``: blake2b-512 keyed by the seed over the counter."""
-    digest = hashlib.blake2b(
-        block.to_bytes(8, "little"), digest_size=64, key=key, person=_PERSON
-    ).digest()
-    return _UNPACK8(digest)
-
-
 class SeededSource(DiceSource):
     """Reproducible dice: die ``i`` is ``1 + word_i % sides`` where ``word_i`` is 64 bits of
     ``blake2b(key=seed, person="umpire-dice-v1", msg=i // 8)`` (word ``i % 8`` of the digest).
@@ -91,16 +73,24 @@ class SeededSource(DiceSource):
 
     kind: ClassVar[str] = "seeded"
 
-    __slots__ = ("_block_index", "_key", "_seed", "_words", "position")
+    __slots__ = ("_seed", "stream")
 
     def __init__(self, seed: int, position: int = 0) -> None:
         if position < 0:
             raise DiceSourceError(f"a dice position must be 0 or more, not {position}")
-        self._key = _seed_key(seed)
         self._seed = seed
-        self.position = position
-        self._block_index = -1
-        self._words: tuple[int, ...] = ()
+        self.stream = Stream(_seed_key(seed), position)
+        """The faces themselves (``umpire.dice.stream``, compiled in the mypyc build: the
+        fast path's ``Recorder`` draws from it directly, see :func:`stream_of`)."""
+
+    @property
+    def position(self) -> int:
+        """The dice given so far (the stream's position)."""
+        return self.stream.position
+
+    @position.setter
+    def position(self, value: int) -> None:
+        self.stream.position = value
 
     @property
     def seed(self) -> int:
@@ -113,10 +103,10 @@ class SeededSource(DiceSource):
     @staticmethod
     def face_at(seed: int, index: int, sides: int) -> int:
         """The face of die ``index`` (0-based) of the stream seeded ``seed``, as a d``sides``."""
-        _check_request(1, sides)
+        check_request(1, sides)
         if index < 0:
             raise ValueError(f"a die index must be 0 or more, not {index}")
-        return 1 + _block(_seed_key(seed), index >> 3)[index & 7] % sides
+        return 1 + block(_seed_key(seed), index >> 3)[index & 7] % sides
 
     def fork(self) -> SeededSource:
         """An independent copy at the same position (drawing from it leaves this one alone)."""
@@ -124,26 +114,15 @@ class SeededSource(DiceSource):
 
     def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
         """The next ``n`` faces of d``sides`` from the seed's stream."""
-        if n < 0 or sides < 1:
-            _check_request(n, sides)
-        pos = self.position
-        end = pos + n
-        self.position = end
-        block = pos >> 3
-        if block == self._block_index and end <= (block + 1) << 3:  # the common case
-            lo = pos & 7
-            return [1 + w % sides for w in self._words[lo : lo + n]]
-        out: list[int] = []
-        while pos < end:
-            block = pos >> 3
-            if block != self._block_index:
-                self._words = _block(self._key, block)
-                self._block_index = block
-            lo = pos & 7
-            take = min(end - pos, 8 - lo)
-            out += [1 + w % sides for w in self._words[lo : lo + take]]
-            pos += take
-        return out
+        return self.stream.dice(n, sides)
+
+
+def stream_of(source: object) -> Stream | None:
+    """The stream a plain seeded source draws every die from (its own ``dice`` not
+    overridden), else None: the fast path's ``Recorder`` then draws from it directly."""
+    if isinstance(source, SeededSource) and type(source).dice is SeededSource.dice:
+        return source.stream
+    return None
 
 
 def commitment_of(seed: int) -> str:
@@ -424,7 +403,7 @@ class JointSource(DiceSource):
     def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
         """The next ``n`` faces of d``sides`` from this action's stream; refused (nothing
         drawn) until every side has revealed its value, and in an action without entropy."""
-        _check_request(n, sides)
+        check_request(n, sides)
         if not self.ready:
             todo = "commit" if self.phase == "commit" else "reveal its value"
             raise DiceSourceError(
@@ -489,7 +468,7 @@ class ScriptedSource(DiceSource):
 
     def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
         """The next ``n`` scripted faces; refuses if they run out or do not fit a d``sides``."""
-        _check_request(n, sides)
+        check_request(n, sides)
         pos = self.position
         if pos + n > len(self._faces):
             raise DiceSourceError(
@@ -538,7 +517,7 @@ class PhysicalSource(DiceSource):
 
     def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
         """Ask for ``n`` faces of d``sides`` and check the answer."""
-        _check_request(n, sides)
+        check_request(n, sides)
         if n == 0:
             return []
         text = self._ask(n, sides, purpose)
@@ -655,7 +634,7 @@ class TypedDice(DiceSource):
 
     def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
         """The next ``n`` typed faces, checked to fit a d``sides``."""
-        _check_request(n, sides)
+        check_request(n, sides)
         if len(self.typed) < n:
             raise NeedFaces(n, sides, purpose)
         faces = self.typed[:n]

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from umpire.battle.effects import fx, fx_why
 from umpire.battle.roles import AutoStep, Choice, Offer, Order, Request, choices
+from umpire.board.fmath import hypot as _hypot
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import ammo as A
 from umpire.rules.action_reaction import artillery as ART
@@ -264,7 +265,7 @@ def face_threat(b: Battle, t: Unit, firer: Unit) -> None:
     it turn to face the skirmishers when these are outside their front and the turn is free."""
     reach = float(cfg(b)["skirmish_fields"])
     for v in b.state.units:
-        if not v.alive or v.side != t.side or math.hypot(v.x - t.x, v.y - t.y) > reach:
+        if not v.alive or v.side != t.side or _hypot(v.x - t.x, v.y - t.y) > reach:
             continue
         if move_limit(b, v) == "none" or b.in_arc(v, firer):
             continue
@@ -283,11 +284,11 @@ def displace(b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why:
         remove(b, u, f"{why} off the table")
         return
     step = b.geo["retreat_step"]
-    moved = math.hypot(u.x - x0, u.y - y0)
+    moved = _hypot(u.x - x0, u.y - y0)
     if moved >= inches - step / 2 or face_away or book(b, u).get("rout"):
         return  # reading collision_in_battle: a routed unit that meets a base only stops
     dx, dy = u.x - frm.x, u.y - frm.y
-    n = math.hypot(dx, dy) or 1.0
+    n = _hypot(dx, dy) or 1.0
     ahead = b.bases_at(u, u.x + dx / n * step, u.y + dy / n * step, u.theta)
     met = [v for v in ahead if v.i != frm.i]
     if met:
@@ -741,14 +742,12 @@ def check_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -
     form, mounted, limbered, cost = after_change(u, change, bool(bk.get("prone")))
     if change == "" and bk.get("prone") and (x, y) != (u.x, u.y):
         raise IllegalActionError(f"{u.name} is prone: stand up first")
-    dist = math.hypot(x - u.x, y - u.y)
+    dist = _hypot(x - u.x, y - u.y)
     allow = allowance(b, u, form, mounted, limbered) - cost
     if dist > allow + 1e-6:
         raise IllegalActionError(f'{u.name} may move {max(allow, 0):.1f}" now, not {dist:.1f}"')
     en = b.nearest_enemy(u)
-    nearer = en is not None and (
-        math.hypot(en.x - x, en.y - y) < math.hypot(en.x - u.x, en.y - u.y) - 1e-9
-    )
+    nearer = en is not None and (_hypot(en.x - x, en.y - y) < _hypot(en.x - u.x, en.y - u.y) - 1e-9)
     if limit == "no_advance" and dist > 0 and nearer:
         raise IllegalActionError(f"{u.name} is in reaction and may not advance")
     from umpire.battle.state import base_size
@@ -938,7 +937,7 @@ def charge_choice(b: Battle, u: Unit, t: Unit) -> Choice | None:
 def contact_spot(u: Unit, t: Unit) -> tuple[float, float, float]:
     """Where ``u`` stands when its front touches ``t``'s: straight at ``t``'s centre."""
     dx, dy = t.x - u.x, t.y - u.y
-    d = math.hypot(dx, dy) or 1.0
+    d = _hypot(dx, dy) or 1.0
     th = math.atan2(dy, dx)
     gap = d - (t.hd + u.hd)
     return u.x + dx / d * max(0.0, gap), u.y + dy / d * max(0.0, gap), th
@@ -1384,7 +1383,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
         goals = [(v.x, v.y, 4.0, f"toward {v.name}") for v in enemies[:1]]
         goals += [(o.x, o.y, 0.0, f"toward {o.name}") for o in b.setup.objectives]
         for gx, gy, stop, words in goals:
-            d = math.hypot(gx - u.x, gy - u.y)
+            d = _hypot(gx - u.x, gy - u.y)
             for frac in (1.0, 0.5):
                 step = max(0.0, min(allow * frac, d - stop))
                 if d > 1e-9 and step > 0.1:
@@ -1403,7 +1402,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
                     )
         if enemies:
             en = enemies[0]
-            d = math.hypot(en.x - u.x, en.y - u.y) or 1.0
+            d = _hypot(en.x - u.x, en.y - u.y) or 1.0
             step = allow * 0.5
             moves.append(
                 (

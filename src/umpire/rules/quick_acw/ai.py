@@ -17,6 +17,7 @@ from typing import Final
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.menus import best_left
 from umpire.battle.state import Unit
+from umpire.board.fmath import hypot as _hypot
 from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw import steps as S
@@ -24,7 +25,6 @@ from umpire.rules.quick_acw.odds import charge_favourable, expected_stands
 
 # math's functions that mypyc has no native form of, held in C statics (``Final``): a
 # call then skips looking the name up in ``math`` (the same functions, the same floats).
-_hypot: Final = math.hypot
 _atan2: Final = math.atan2
 
 CHARGE_THRESHOLD = 0.5

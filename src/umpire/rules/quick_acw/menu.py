@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Final
 from umpire.battle.effects import fx
 from umpire.battle.engine import NEAR_TIE
 from umpire.battle.roles import Choice, Offer, Order, Request, choices
+from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import SURELY
 from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import rules as R
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 
 # math's functions that mypyc has no native form of, held in C statics (``Final``): a
 # call then skips looking the name up in ``math`` (the same functions, the same floats).
-_hypot: Final = math.hypot
 _atan2: Final = math.atan2
 _remainder: Final = math.remainder
 

@@ -17,6 +17,7 @@ from umpire.battle.effects import fx, fx_why, set_fx
 from umpire.battle.engine import Battle, Order
 from umpire.battle.roles import AutoStep
 from umpire.battle.state import Unit, base_size
+from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import SURELY, Box, local, surely_beyond
 from umpire.errors import IllegalActionError
 from umpire.rules.data import on_change
@@ -24,7 +25,6 @@ from umpire.rules.quick_acw import rules as R
 
 # math's functions that mypyc has no native form of, held in C statics (``Final``): a
 # call then skips looking the name up in ``math`` (the same functions, the same floats).
-_hypot: Final = math.hypot
 _atan2: Final = math.atan2
 
 CHANGES = ("", "line", "column", "mount", "dismount", "limber", "unlimber")
@@ -165,15 +165,10 @@ def _targets(
     # What one pair's shot is (needed, modifiers, range) reads only the two units: each
     # is kept across changes of the other units, in a row per firer stamped with what
     # it reads of the firer (its version, marker and fire class), per target with its.
+    # (The row is looked up at the first candidate within reach: most firers have none.)
     ver = b.versions()
-    stamp = (ver[u.i], u.marker, fc)
-    rk = ("shots", u.i, exact)
-    row = b.kept.get(rk)
-    if row is None or row[0] != stamp:
-        row = b.kept[rk] = (stamp, {})
-    known: dict[int, tuple[int, tuple[int, list[R.Mod], float] | None]] = row[1]
+    known: dict[int, tuple[int, tuple[int, list[R.Mod], float] | None]] | None = None
     out = []
-    hypot = math.hypot
     rad = b.rad
     ru = rad[u.i]
     ux, uy = u.x, u.y
@@ -185,8 +180,15 @@ def _targets(
         lim = reach + ru + rad[c]
         if dx * dx + dy * dy > lim * lim * SURELY + 1e-12:  # geometry.surely_beyond
             continue  # beyond the longest range even from the nearest corners, for sure
-        if hypot(dx, dy) - ru - rad[c] > reach:
+        if _hypot(dx, dy) - ru - rad[c] > reach:
             continue  # beyond the longest range even from the nearest corners
+        if known is None:
+            stamp = (ver[u.i], u.marker, fc)
+            rk = ("shots", u.i, exact)
+            row = b.kept.get(rk)
+            if row is None or row[0] != stamp:
+                row = b.kept[rk] = (stamp, {})
+            known = row[1]
         e = known.get(c)
         if e is not None and e[0] == ver[c]:
             shot = e[1]

@@ -15,7 +15,8 @@ import math
 from typing import TYPE_CHECKING, Any, Final
 
 from umpire.battle.effects import clear_fx, fx, set_fx
-from umpire.battle.roles import AutoStep, Composition, FixedTurn, Phase, RulesSpec, Step
+from umpire.battle.roles import AutoStep, Composition, Phase, RulesSpec, Step
+from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import SURELY
 from umpire.rules.sequence_cards.ladder import Ladder, ladder
 
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
 
 # math's functions that mypyc has no native form of, held in C statics (``Final``): a
 # call then skips looking the name up in ``math`` (the same functions, the same floats).
-_hypot: Final = math.hypot
 _atan2: Final = math.atan2
 
 SIDES = ("confederate", "union")
@@ -57,8 +57,19 @@ def _mine(b: Battle, side: str) -> list[Unit]:
 
 
 def rifles(b: Battle, i: int) -> bool:
-    """Does the scenario flag unit ``i`` as rifles (seed 004: fire or move, not both)?"""
-    return bool(b.setup.scenario.units[i].rifles)
+    """Does the scenario flag unit ``i`` as rifles (seed 004: fire or move, not both)?
+    (The flags read once per battle, kept in ``b.kept``: the scenario is fixed.)"""
+    flags: list[bool] | None = b.kept.get("sequence_cards:rifles")
+    if flags is None:
+        flags = b.kept["sequence_cards:rifles"] = [bool(u.rifles) for u in b.setup.scenario.units]
+    return flags[i]
+
+
+def _drop(d: dict[str, Any], key: str) -> None:
+    """``d.pop(key, None)`` (a generic method call in the mypyc build; most units have no
+    such mark)."""
+    if key in d:
+        del d[key]  # noqa: RUF051 (pop is the generic call this avoids)
 
 
 def after_fire(b: Battle, side: str) -> None:
@@ -74,7 +85,7 @@ def mark_start(b: Battle, side: str) -> None:
     """Note where each unit stands before it moves (for pass-through fire)."""
     for u in _mine(b, side):
         u.extra["from"] = [u.x, u.y]
-        u.extra.pop("crossed", None)
+        _drop(u.extra, "crossed")
         u.extra["acted"] = b.state.turn  # the 'Moved' marker of seed 004 EFFECT
 
 
@@ -85,7 +96,11 @@ def crossing(b: Battle, side: str, step: float) -> None:
     cone = math.tan(arc) if 0.0 < arc <= math.radians(80.0) else 0.0  # see _outside_cone
     reach = {v.i: b.comp.combat.reach(b, v) for v in foes}
     for u in _mine(b, side):
-        start = u.extra.pop("from", None)
+        marks = u.extra
+        if "from" not in marks:
+            continue
+        start = marks["from"]
+        del marks["from"]
         if start is None:
             continue
         x0, y0 = float(start[0]), float(start[1])
@@ -149,13 +164,17 @@ def _outside_cone(
 def turn_end(b: Battle, side: str) -> None:
     """This turn's marks end with it (a defensive fire's bar carries on to the next steps 1-2)."""
     for u in b.state.units:
-        u.extra.pop("crossed", None)
-        u.extra.pop("from", None)
-        u.extra.pop("acted", None)
-        why = u.extra.get("fx_why", {})
-        for key in ("no_move", "no_fire"):
-            if why.get(key) == RIFLES:
-                clear_fx(u, key)
+        ex = u.extra
+        if not ex:
+            continue  # nothing marked (clear_fx and fx find nothing either)
+        _drop(ex, "crossed")
+        _drop(ex, "from")
+        _drop(ex, "acted")
+        why = ex.get("fx_why")
+        if why:
+            for key in ("no_move", "no_fire"):
+                if why.get(key) == RIFLES:
+                    clear_fx(u, key)
         if fx(u, "fired"):
             clear_fx(u, "fired")
 
@@ -200,19 +219,28 @@ def ending(comp: Composition) -> list[tuple[str, Step]]:
     return out
 
 
-class FiveStep(FixedTurn):
-    """Seed 004 III: the five steps for side A, then for side B."""
+class FiveStep:
+    """Seed 004 III: the five steps for side A, then for side B.
+
+    A fixed turn (``umpire.battle.roles.FixedTurn``'s seam: ``sides`` and ``at``) written
+    out rather than inherited, as ``CardDraw`` is: a class of its own compiles to a native
+    class in the mypyc build, whose ``phases`` the engine's cursor reads without a
+    dictionary look-up several times per decision."""
 
     id = "five-step"
 
     def __init__(self, spec: RulesSpec, lad: Ladder | None = None):
         self.lad = lad or ladder()
         a = spec.first or self.lad.first
-        super().__init__((a, other(a)))
+        self.order: tuple[str, ...] = (a, other(a))
+        self.phases: list[Phase] = []
+
+    def sides(self, b: Battle) -> tuple[str, ...]:
+        """The sides in the order they act (side A first)."""
+        return self.order
 
     def at(self, b: Battle, seq: int) -> Phase | None:
-        """The phase at ``seq`` (``FixedTurn.at``, here so that the mypyc build compiles it:
-        the engine looks at the cursor several times per decision)."""
+        """The phase at ``seq``; None past the end of the turn."""
         phases = self.phases
         return phases[seq] if seq < len(phases) else None
 
