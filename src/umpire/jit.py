@@ -7,13 +7,16 @@ the work done. :func:`kernel` compiles such a loop with numba when it can be imp
 (``ENABLED``); otherwise, or with ``UMPIRE_JIT=0`` in the environment, the caller keeps
 its numpy form, which plays the same battles (``tests/test_lab_agreement.py`` runs
 both). numba's own ``math.hypot`` may differ from Python's in the last bit, so kernels
-use :func:`hypot`, a transcription of CPython 3.11's ``math.hypot`` for two numbers.
+use :func:`hypot`, a transcription of CPython 3.11's ``math.hypot`` for two numbers (as
+``umpire.board.fmath.hypot`` is for the mypyc build: one algorithm, written once for each
+compiler, since neither can compile the other's function; both tested bit for bit).
 """
 
 from __future__ import annotations
 
 import math
 import os
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -21,8 +24,9 @@ Fn = TypeVar("Fn", bound=Callable[..., Any])
 
 
 def _numba() -> Any:
-    """The numba module, or None when it is missing or switched off (``UMPIRE_JIT=0``)."""
-    if os.environ.get("UMPIRE_JIT", "1") == "0":
+    """The numba module, or None when it is missing or switched off (``UMPIRE_JIT=0``), or
+    on a Python whose ``math.hypot`` is not 3.11's (:func:`hypot` is that algorithm)."""
+    if os.environ.get("UMPIRE_JIT", "1") == "0" or sys.version_info[:2] != (3, 11):
         return None
     try:
         import numba
