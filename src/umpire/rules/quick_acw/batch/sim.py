@@ -579,6 +579,9 @@ class Sim:
         the leader's move; the order is always legal (half the move even in rough).
         """
         st = self.S
+        if jit.ENABLED:
+            self.command_k(p)
+            return
         moved = False
         for ld in np.flatnonzero(st.l_side == p).tolist():
             units = st.l_units[ld]
@@ -619,6 +622,38 @@ class Sim:
             self.latt[rows[g], ld] = units[best[g]]
             moved = True
         if moved:
+            self._refresh_bonus()
+
+    def command_k(self, p: int) -> None:
+        """:meth:`command_step` on the compiled kernel (``kmove.leaders``), battle by battle."""
+        st = self.S
+        lds = np.flatnonzero(st.l_side == p)
+        if len(lds) == 0:
+            return
+        us = [np.asarray(st.l_units[ld], dtype=np.int64) for ld in lds.tolist()]
+        starts = np.zeros(len(us) + 1, dtype=np.int64)
+        starts[1:] = np.cumsum([len(a) for a in us])
+        T = self.T
+        looked = K.leaders(
+            lds.astype(np.int64),
+            starts,
+            np.concatenate(us),
+            self.alive,
+            self.lalive,
+            self.x,
+            self.y,
+            self.lx,
+            self.ly,
+            self.latt,
+            float(self.t.leader_open),
+            float(self.t.leader_rough),
+            float(T.cell),
+            int(T.nx),
+            int(T.ny),
+            T.fields[0],
+            T.rough_boxes,
+        )
+        if looked:
             self._refresh_bonus()
 
     # -- move -----------------------------------------------------------------------------
@@ -758,7 +793,7 @@ class Sim:
             r, ux, uy, enx, eny, dist_en, face = _sub(keep, r, ux, uy, enx, eny, dist_en, face)
             if len(r) == 0:
                 return
-        self.advance(r, u, p, ux, uy, enx, eny, dist_en, face)
+        self.advance_k(r, u, p, ux, uy, enx, eny, dist_en, face)
 
     def move_ok(
         self,
@@ -1134,6 +1169,126 @@ class Sim:
             g = a[ok]
             do_move = self.do_move_k if jit.ENABLED else self.do_move
             do_move(r[g], uu[g], ux[g], uy[g], face[g], fj[ok], mj[ok], lim[g], c[ok])
+            left[g] = False
+
+    def advance_k(
+        self, r: I, u: int, p: int, ux: F, uy: F, enx: F, eny: F, dist_en: F, face: F
+    ) -> None:
+        """:meth:`advance` on the compiled kernels: the orders and the search's inputs in
+        one (``kmove.advance_plan``), the search (``kmove.destinations``), then holding in
+        place as there."""
+        st = self.S
+        t = self.t
+        T = self.T
+        m = len(r)
+        ut = int(st.utype[u])
+        costs = np.array([t.cost_command, t.cost_leader, t.cost_formation, t.cost_mount])
+        plan = K.advance_plan(
+            r,
+            u,
+            ut,
+            ux,
+            uy,
+            enx,
+            eny,
+            dist_en,
+            face,
+            self.form,
+            self.mounted,
+            self.limbered,
+            self.in_cmd,
+            self.lost_ldr,
+            self.stands,
+            bool(st.defend[p]),
+            np.ascontiguousarray(st.obj, dtype=float),
+            np.asarray(t.move_open, dtype=float),
+            np.asarray(t.move_rough, dtype=float),
+            costs,
+            np.asarray(t.base_w, dtype=float),
+            np.asarray(t.base_d, dtype=float),
+        )
+        chg, form2, mounted2, gx, gy, want, ca, sa, cf, sf, allow0, allow1, hw, hd, fj, mj = plan
+        form, mounted, lim = _g(self.form, r, u), _g(self.mounted, r, u), _g(self.limbered, r, u)
+        left = np.ones(m, dtype=bool)  # no legal destination found yet
+        go = np.flatnonzero(want > 1e-6)  # at the goal: only the places where it stands
+        if len(go):
+            if len(go) < m:
+                rg, uxg, uyg, gxg, gyg, wg, cag, sag = _sub(go, r, ux, uy, gx, gy, want, ca, sa)
+                cfg, sfg, a0, a1, hwg, hdg = _sub(go, cf, sf, allow0, allow1, hw, hd)
+            else:
+                rg, uxg, uyg, gxg, gyg, wg, cag, sag = r, ux, uy, gx, gy, want, ca, sa
+                cfg, sfg, a0, a1, hwg, hdg = cf, sf, allow0, allow1, hw, hd
+            ld = int(st.uleader[u])
+            if ld >= 0:
+                far_on = _g(self.lalive, rg, ld)
+                lx, ly, lrad = _g(self.lx, rg, ld), _g(self.ly, rg, ld), float(st.l_radius[ld])
+            else:
+                far_on, lx, ly, lrad = np.zeros(len(go), dtype=bool), uxg, uyg, 0.0
+            pick, xa, ya = K.destinations(
+                rg,
+                u,
+                uxg,
+                uyg,
+                gxg,
+                gyg,
+                wg,
+                cag,
+                sag,
+                cfg,
+                sfg,
+                hwg,
+                hdg,
+                a0,
+                a1,
+                far_on,
+                lx,
+                ly,
+                lrad,
+                self.x,
+                self.y,
+                self.c,
+                self.s,
+                self.hw,
+                self.hd,
+                self.x32,
+                self.y32,
+                self.r32,
+                self.alive,
+                st.side,
+                float(t.geometry["contact"]),
+                float(T.width),
+                float(T.height),
+                float(T.cell),
+                int(T.nx),
+                int(T.ny),
+                T.rough,
+                T.cover,
+                T.fields[0],
+                T.rough_boxes,
+            )
+            k = np.flatnonzero(pick >= 0)
+            gk = go[k]
+            self.do_move_k(
+                r[gk], np.full(len(k), u), xa[k], ya[k], face[gk], fj[gk], mj[gk], lim[gk], chg[gk]
+            )
+            left[gk] = False
+        # A unit at its goal, facing as it faces, without a change: holding in place is
+        # all it can do, legal or not (nothing changes either way).
+        same = (want <= 1e-6) & (chg == V.NO_CHANGE) & (face == _g(self.th, r, u))
+        left &= ~same
+        # then where it stands, with the formation change and without
+        uu = np.full(m, u)
+        no = np.zeros(m, dtype=bool)
+        for cj in (chg, np.zeros(m, dtype=np.int64)):
+            a = np.flatnonzero(left)
+            if len(a) == 0:
+                return
+            c = cj[a]
+            fa = np.where(c == V.FORMATION, form2[a], form[a])
+            ma = np.where(c == V.MOUNT, mounted2[a], mounted[a])
+            ok = self.move_ok(r[a], uu[a], ux[a], uy[a], face[a], fa, ma, lim[a], c, no[a])
+            g = a[ok]
+            self.do_move_k(r[g], uu[g], ux[g], uy[g], face[g], fa[ok], ma[ok], lim[g], c[ok])
             left[g] = False
 
     def _destinations(
