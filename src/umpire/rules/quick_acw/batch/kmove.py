@@ -1125,3 +1125,86 @@ def leaders(
                 LX[b, ld], LY[b, ld] = bx, by
                 latt[b, ld] = us[best]
     return looked
+
+
+@jit.kernel
+def charge_odds(
+    r: I,
+    u: int,
+    tu: I,
+    flank: B,
+    X: F,
+    Y: F,
+    bonus: NDArray[np.int8],
+    marker: B,
+    mounted: B,
+    form: NDArray[np.int8],
+    stands: NDArray[np.int16],
+    side: I,
+    utype: I,
+    morale: I,
+    morale_marker: int,
+    mods: I,
+    conf: int,
+    level: I,
+    cell: float,
+    nx: int,
+    ny: int,
+    segs: F,
+    table: F,
+    lo: int,
+    hi: int,
+    clip: int,
+) -> F:
+    """``Sim.charge_chance`` for unit ``u`` charging ``tu[q]`` in battle ``r[q]``: the two
+    morale needs, the melee modifiers (``vrules.melee_modifier``; ``mods``: mounted
+    cavalry attacking, wall or stream, infantry column, uphill, Confederates attacking,
+    marker) with the defender's wall or stream (:func:`crossings`) and the hill levels,
+    then ``vrules.charge_favourable``'s table."""
+    out = np.empty(r.shape[0])
+    for q in range(r.shape[0]):
+        b, t = r[q], tu[q]
+        ux, uy, tx, ty = X[b, u], Y[b, u], X[b, t], Y[b, t]
+        n_a = morale[side[u]] - (bonus[b, u] + (morale_marker if marker[b, u] else 0))
+        n_d = morale[side[t]] - (bonus[b, t] + (morale_marker if marker[b, t] else 0))
+        hu = level[cell_of(ux, uy, cell, nx, ny)]
+        ht = level[cell_of(tx, ty, cell, nx, ny)]
+        obstacle = False
+        for k in range(segs.shape[0]):
+            ax, ay, bx, by = segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3]
+            d1 = (bx - ax) * (ty - ay) - (by - ay) * (tx - ax)
+            d2 = (bx - ax) * (uy - ay) - (by - ay) * (ux - ax)
+            d3 = (ux - tx) * (ay - ty) - (uy - ty) * (ax - tx)
+            d4 = (ux - tx) * (by - ty) - (uy - ty) * (bx - tx)
+            if d1 * d2 < 0 and d3 * d4 < 0:
+                obstacle = True
+                break
+        ma = np.int64(stands[b, u])
+        if utype[u] == CAV and mounted[b, u]:
+            ma += mods[0]
+        if utype[u] == FOOT and form[b, u] == COLUMN:
+            ma += mods[2]
+        ma += bonus[b, u]
+        if hu > ht:
+            ma += mods[3]
+        if side[u] == conf:
+            ma += mods[4]
+        if marker[b, u]:
+            ma += mods[5]
+        if flank[q]:
+            ma += stands[b, u]
+        md = np.int64(stands[b, t])
+        if obstacle:
+            md += mods[1]
+        if utype[t] == FOOT and form[b, t] == COLUMN:
+            md += mods[2]
+        md += bonus[b, t]
+        if ht > hu:
+            md += mods[3]
+        if marker[b, t]:
+            md += mods[5]
+        i = min(max(n_a, lo), hi) - lo
+        j = min(max(n_d, lo), hi) - lo
+        k = min(max(ma - md, -clip), clip) + clip
+        out[q] = table[i, j, k]
+    return out

@@ -1640,7 +1640,7 @@ class Sim:
         if len(pq) == 0:
             return out
         rr, tu = r[pq], E[pe]
-        prob = self.charge_chance_k(rr, np.full(len(pq), u), tu, flank)
+        prob = self.charge_chance_k(rr, u, tu, flank)
         k = np.flatnonzero(prob > CHARGE_THRESHOLD)
         if len(k) == 0:
             return out
@@ -1751,45 +1751,52 @@ class Sim:
         md = self.melee_mod(r, t, u, ~yes, ~yes)
         return V.charge_favourable(n_a - mod_a, n_d - mod_d, ma - md)
 
-    def charge_chance_k(self, r: I, u: I, t: I, flank: B) -> F:
-        """:meth:`charge_chance` with the defender's wall or stream found by a kernel
-        (``kmove.crossings``); the modifiers as ``melee_mod``'s."""
+    def charge_chance_k(self, r: I, u: int, t: I, flank: B) -> F:
+        """:meth:`charge_chance` on the compiled kernel (``kmove.charge_odds``): the morale
+        needs, the melee modifiers with the defender's wall or stream, the same table."""
         st = self.S
-        n_a, mod_a = V.morale(self.t, st.side[u], _g(self.bonus, r, u), _g(self.marker, r, u))
-        n_d, mod_d = V.morale(self.t, st.side[t], _g(self.bonus, r, t), _g(self.marker, r, t))
-        ux, uy, tx, ty = _g(self.x, r, u), _g(self.y, r, u), _g(self.x, r, t), _g(self.y, r, t)
-        hu, ht = self.T.height_at(ux, uy), self.T.height_at(tx, ty)
-        yes, no = np.ones(len(r), dtype=bool), np.zeros(len(r), dtype=bool)
-        ma = V.melee_modifier(
-            self.t,
-            st.side[u],
-            st.utype[u],
-            _g(self.mounted, r, u),
-            _g(self.form, r, u),
-            _g(self.stands, r, u),
-            yes,
-            no,
-            hu > ht,
-            _g(self.marker, r, u),
-            _g(self.bonus, r, u),
+        tb = self.t
+        T = self.T
+        m = tb.melee_mods
+        mods = np.array(
+            [
+                m["mounted_cavalry_attacking"],
+                m["defending_wall_or_stream"],
+                m["infantry_column"],
+                m["uphill"],
+                m["confederates_attacking"],
+                m["marker"],
+            ],
+            dtype=np.int64,
+        )
+        return K.charge_odds(
+            r,
+            u,
+            t,
             flank,
+            self.x,
+            self.y,
+            self.bonus,
+            self.marker,
+            self.mounted,
+            self.form,
+            self.stands,
+            np.asarray(st.side, dtype=np.int64),
+            np.asarray(st.utype, dtype=np.int64),
+            np.asarray(tb.morale, dtype=np.int64),
+            int(tb.morale_marker),
+            mods,
+            tb.sides.index("confederate"),
+            T.level,
+            float(T.cell),
+            int(T.nx),
+            int(T.ny),
+            T.obstacles,
+            V.charge_table(),
+            V.CH_LO,
+            V.CH_HI,
+            V.CH_DIFF,
         )
-        obstacle = K.crossings(tx, ty, ux, uy, self.T.obstacles)
-        md = V.melee_modifier(
-            self.t,
-            st.side[t],
-            st.utype[t],
-            _g(self.mounted, r, t),
-            _g(self.form, r, t),
-            _g(self.stands, r, t),
-            no,
-            obstacle,
-            ht > hu,
-            _g(self.marker, r, t),
-            _g(self.bonus, r, t),
-            no,
-        )
-        return V.charge_favourable(n_a - mod_a, n_d - mod_d, ma - md)
 
     def morale_pass(self, r: I, u: I) -> B:
         """Seed 002 MORALE: 2d6 + attached leader bonus - 1 with a MM >= the side's number."""
