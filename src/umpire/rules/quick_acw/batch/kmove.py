@@ -991,7 +991,8 @@ def advance_plan(
 ) -> tuple[I, I, B, F, F, F, F, F, F, F, F, F, F, F, I, B]:
     """``Sim.advance``'s orders before the search, per battle: the formation change, the
     goal and the distance wanted (exact), then ``_destinations_k``'s inputs (the five
-    bearings' cos/sin, the facing's, the open and rough allowances, the new base)."""
+    bearings' cos/sin, the facing's, the open and rough allowances, the new base), these
+    only where the unit is to move (``want`` over 1e-6), left unset elsewhere."""
     m = r.shape[0]
     chg = np.zeros(m, dtype=np.int64)
     form2 = np.empty(m, dtype=np.int64)
@@ -1036,6 +1037,11 @@ def advance_plan(
         allow = move_inches(move_open, move_rough, costs, key, False, cmd, lost, c)
         d = jit.hypot(g_x - x0, g_y - y0)
         want[q] = max(0.0, min(allow, d - stop))
+        f = f2 if c == FORMATION else form
+        mt = m2 if c == MOUNT else mounted
+        fj[q], mj[q] = f, mt
+        if want[q] <= 1e-6:  # at the goal: no search (the rest is the search's)
+            continue
         base = math.atan2(g_y - y0, g_x - x0)
         for j in range(5):
             a = base + BEARINGS[j]
@@ -1043,9 +1049,6 @@ def advance_plan(
             sa[q, j] = math.sin(a)
         cf[q] = math.cos(face[q])
         sf[q] = math.sin(face[q])
-        f = f2 if c == FORMATION else form
-        mt = m2 if c == MOUNT else mounted
-        fj[q], mj[q] = f, mt
         mkey = 4 if (ut == ART and c == FORMATION) else move_key(ut, f, mt, lim)
         allow0[q] = move_inches(move_open, move_rough, costs, mkey, False, cmd, lost, c)
         allow1[q] = move_inches(move_open, move_rough, costs, mkey, True, cmd, lost, c)
