@@ -316,23 +316,56 @@ def rooms(
     """``Sim.room`` for unit ``u``'s bases (x, y, c, s, hw, hd) in battles ``r``: on the
     table, then :func:`clear_of` every other living base."""
     m = r.shape[0]
-    nu = X.shape[1]
     out = np.zeros(m, dtype=np.bool_)
-    nb = np.empty(nu, dtype=np.int64)
+    nb = np.empty(X.shape[1], dtype=np.int64)
     for q in range(m):
-        if not on_table(x[q], y[q], c[q], s[q], hw[q], hd[q], width, height):
-            continue
-        b = r[q]
-        n_nb = 0
-        for v in range(nu):
-            if v != u and alive[b, v]:
-                nb[n_nb] = v
-                n_nb += 1
-        out[q] = clear_of(
-            b, x[q], y[q], c[q], s[q], hw[q], hd[q], X[b, u], Y[b, u], moving[q], nb, n_nb,
-            side[u], X, Y, C, S, HW, HD, X32, Y32, R32, side, tol,
+        out[q] = room_of(
+            r[q], u, x[q], y[q], c[q], s[q], hw[q], hd[q], moving[q], nb,
+            X, Y, C, S, HW, HD, X32, Y32, R32, alive, side, tol, width, height,
         )  # fmt: skip
     return out
+
+
+@jit.inline
+def room_of(
+    b: int,
+    u: int,
+    x: float,
+    y: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+    moving: bool,
+    nb: I,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    alive: B,
+    side: I,
+    tol: float,
+    width: float,
+    height: float,
+) -> bool:
+    """:func:`rooms` for one base in battle ``b`` (``nb``: scratch for its neighbours)."""
+    if not on_table(x, y, c, s, hw, hd, width, height):
+        return False
+    n_nb = 0
+    for v in range(X.shape[1]):
+        if v != u and alive[b, v]:
+            nb[n_nb] = v
+            n_nb += 1
+    ok: bool = clear_of(
+        b, x, y, c, s, hw, hd, X[b, u], Y[b, u], moving, nb, n_nb,
+        side[u], X, Y, C, S, HW, HD, X32, Y32, R32, side, tol,
+    )  # fmt: skip
+    return ok
 
 
 # -- the destinations ------------------------------------------------------------------------
@@ -1210,4 +1243,70 @@ def charge_odds(
         j = min(max(n_d, lo), hi) - lo
         k = min(max(ma - md, -clip), clip) + clip
         out[q] = table[i, j, k]
+    return out
+
+
+@jit.kernel
+def holds(
+    r: I,
+    u: int,
+    ut: int,
+    x: F,
+    y: F,
+    th: F,
+    form: I,
+    mounted: B,
+    limbered: B,
+    chg: I,
+    rough: B,
+    cmd_a: B,
+    lost_a: B,
+    stands_a: NDArray[np.int16],
+    move_open: F,
+    move_rough: F,
+    costs: F,
+    base_w: F,
+    base_d: F,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    alive: B,
+    side: I,
+    tol: float,
+    width: float,
+    height: float,
+) -> B:
+    """``Sim.move_ok`` for unit ``u`` (type ``ut``) in battles ``r``: the distance within
+    the allowance (``vrules.move_inches``; rough counted only for a real move), then the
+    new base (``vrules.base_size``) with room as :func:`rooms`."""
+    m = r.shape[0]
+    out = np.zeros(m, dtype=np.bool_)
+    nb = np.empty(X.shape[1], dtype=np.int64)
+    for q in range(m):
+        b = r[q]
+        dx, dy = x[q] - X[b, u], y[q] - Y[b, u]
+        dist = math.sqrt(dx * dx + dy * dy)
+        f, c = int(form[q]), chg[q]
+        key = 4 if (ut == ART and c == FORMATION) else move_key(ut, f, mounted[q], limbered[q])
+        rgh = rough[q] and dist > 0
+        allow = move_inches(move_open, move_rough, costs, key, rgh, cmd_a[b, u], lost_a[b, u], c)
+        if not dist <= allow + 1e-6:
+            continue
+        w, dp = base_w[ut], base_d[ut]
+        n = max(np.int64(stands_a[b, u]), 1)
+        if ut != ART and f == COLUMN:
+            hw, hd = w / 2, n * dp / 2
+        else:
+            hw, hd = n * w / 2, dp / 2
+        t = th[q]
+        out[q] = room_of(
+            b, u, x[q], y[q], math.cos(t), math.sin(t), hw, hd, dist > 0, nb,
+            X, Y, C, S, HW, HD, X32, Y32, R32, alive, side, tol, width, height,
+        )  # fmt: skip
     return out

@@ -812,6 +812,8 @@ class Sim:
 
         ``rough``: the path or the end is rough ground (counted only for a real move).
         """
+        if jit.ENABLED:
+            return self.move_ok_k(r, u, x, y, th, form, mounted, limbered, chg, rough)
         st = self.S
         ut = st.utype[u]
         fi = r * self.U + u
@@ -900,6 +902,64 @@ class Sim:
                 clear[k[qi[hit]]] = False
         good[idx] = clear
         return good
+
+    def move_ok_k(
+        self,
+        r: I,
+        u: I,
+        x: F,
+        y: F,
+        th: F,
+        form: I,
+        mounted: B,
+        limbered: B,
+        chg: I,
+        rough: B,
+    ) -> B:
+        """:meth:`move_ok` on one compiled kernel (``kmove.holds``): the allowance, the
+        base and the room, battle by battle (one unit moves at a time)."""
+        if len(r) == 0:
+            return np.zeros(0, dtype=bool)
+        st = self.S
+        t = self.t
+        T = self.T
+        uu = int(u[0])
+        costs = np.array([t.cost_command, t.cost_leader, t.cost_formation, t.cost_mount])
+        return K.holds(
+            r,
+            uu,
+            int(st.utype[uu]),
+            np.asarray(x, dtype=float),
+            np.asarray(y, dtype=float),
+            np.asarray(th, dtype=float),
+            np.asarray(form, dtype=np.int64),
+            np.asarray(mounted, dtype=bool),
+            np.asarray(limbered, dtype=bool),
+            np.asarray(chg, dtype=np.int64),
+            np.asarray(rough, dtype=bool),
+            self.in_cmd,
+            self.lost_ldr,
+            self.stands,
+            np.asarray(t.move_open, dtype=float),
+            np.asarray(t.move_rough, dtype=float),
+            costs,
+            np.asarray(t.base_w, dtype=float),
+            np.asarray(t.base_d, dtype=float),
+            self.x,
+            self.y,
+            self.c,
+            self.s,
+            self.hw,
+            self.hd,
+            self.x32,
+            self.y32,
+            self.r32,
+            self.alive,
+            st.side,
+            float(t.geometry["contact"]),
+            float(T.width),
+            float(T.height),
+        )
 
     def room_k(self, r: I, u: I, b: G.VBox, moving: B) -> B:
         """:meth:`room` on the compiled kernel (``kmove.rooms``): the same tests, battle by
