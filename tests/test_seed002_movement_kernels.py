@@ -70,6 +70,52 @@ def test_kernels_agree_under_a_varied_movement_table(monkeypatch: pytest.MonkeyP
     assert got[True][1] != got[True][0]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "quick-acw.movement_costs.out_of_command=0.75,quick-acw.movement.leader.open=12.0",
+        "quick-acw.movement_costs.formation_change=0.25,quick-acw.movement.leader.rough=0.25",
+    ],
+)
+def test_advance_and_command_kernels_agree_under_varied_costs(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """Seed 002 MOVEMENT costs and COMMAND varied: ``kmove.advance_plan`` and
+    ``kmove.leaders`` read the varied tables as ``Sim.advance`` and ``command_step`` do."""
+    from umpire.lab.arms import SHIPPED, parse_vary
+    from umpire.lab.runner import plan, run, tasks
+
+    scen = load_scenario("mcpherson_ridge")
+    arm = parse_vary(text, scen, "B")
+    got = {}
+    for on in (True, False):
+        monkeypatch.setattr(jit, "ENABLED", on)
+        p = plan(scen, [SHIPPED, arm], "batch")
+        recs: list[list[dict[str, object]]] = [[{}] * 40 for _ in p.arms]
+
+        def keep(a: int, start: int, rs: list[dict[str, object]], recs: list = recs) -> None:  # type: ignore[type-arg]
+            recs[a][start : start + len(rs)] = rs
+
+        run(tasks(p, 40, 4, 1), keep, workers=1)
+        got[on] = recs
+    assert got[True] == got[False]
+    assert got[True][1] != got[True][0]
+
+
+def test_kernel_constants_are_the_simulators() -> None:
+    """The unit types, formations, changes and the AI's numbers ``kmove`` keeps as
+    constants (numba freezes them) are ``vrules``'s and ``sim``'s."""
+    from umpire.rules.quick_acw.batch import sim
+    from umpire.rules.quick_acw.batch import vrules as V
+
+    assert (K.FOOT, K.CAV, K.ART) == (V.FOOT, V.CAV, V.ART)
+    assert (K.LINE, K.COLUMN) == (V.LINE, V.COLUMN)
+    assert (K.NO_CHANGE, K.FORMATION, K.MOUNT) == (V.NO_CHANGE, V.FORMATION, V.MOUNT)
+    assert (K.FORM_LINE_WITHIN, K.MOUNT_BEYOND) == (sim.FORM_LINE_WITHIN, sim.MOUNT_BEYOND)
+    assert (K.STOP_FOOT, K.STOP_MOUNTED) == (sim.STOP_FOOT, sim.STOP_MOUNTED)
+    assert tuple(sim.BEARINGS.tolist()) == K.BEARINGS
+
+
 def random_box(rng: random.Random) -> tuple[float, ...]:
     th = rng.uniform(-math.pi, math.pi)
     return (

@@ -316,23 +316,56 @@ def rooms(
     """``Sim.room`` for unit ``u``'s bases (x, y, c, s, hw, hd) in battles ``r``: on the
     table, then :func:`clear_of` every other living base."""
     m = r.shape[0]
-    nu = X.shape[1]
     out = np.zeros(m, dtype=np.bool_)
-    nb = np.empty(nu, dtype=np.int64)
+    nb = np.empty(X.shape[1], dtype=np.int64)
     for q in range(m):
-        if not on_table(x[q], y[q], c[q], s[q], hw[q], hd[q], width, height):
-            continue
-        b = r[q]
-        n_nb = 0
-        for v in range(nu):
-            if v != u and alive[b, v]:
-                nb[n_nb] = v
-                n_nb += 1
-        out[q] = clear_of(
-            b, x[q], y[q], c[q], s[q], hw[q], hd[q], X[b, u], Y[b, u], moving[q], nb, n_nb,
-            side[u], X, Y, C, S, HW, HD, X32, Y32, R32, side, tol,
+        out[q] = room_of(
+            r[q], u, x[q], y[q], c[q], s[q], hw[q], hd[q], moving[q], nb,
+            X, Y, C, S, HW, HD, X32, Y32, R32, alive, side, tol, width, height,
         )  # fmt: skip
     return out
+
+
+@jit.inline
+def room_of(
+    b: int,
+    u: int,
+    x: float,
+    y: float,
+    c: float,
+    s: float,
+    hw: float,
+    hd: float,
+    moving: bool,
+    nb: I,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    alive: B,
+    side: I,
+    tol: float,
+    width: float,
+    height: float,
+) -> bool:
+    """:func:`rooms` for one base in battle ``b`` (``nb``: scratch for its neighbours)."""
+    if not on_table(x, y, c, s, hw, hd, width, height):
+        return False
+    n_nb = 0
+    for v in range(X.shape[1]):
+        if v != u and alive[b, v]:
+            nb[n_nb] = v
+            n_nb += 1
+    ok: bool = clear_of(
+        b, x, y, c, s, hw, hd, X[b, u], Y[b, u], moving, nb, n_nb,
+        side[u], X, Y, C, S, HW, HD, X32, Y32, R32, side, tol,
+    )  # fmt: skip
+    return ok
 
 
 # -- the destinations ------------------------------------------------------------------------
@@ -922,4 +955,358 @@ def crossings(x0: F, y0: F, x1: F, y1: F, segs: F) -> B:
             if d1 * d2 < 0 and d3 * d4 < 0:
                 out[q] = True
                 break
+    return out
+
+
+# -- the advance's set-up (the numpy glue of ``Sim.advance`` and ``_destinations_k``) ------
+# Unit types, formations and changes as ``vrules``'s; the scripted AI's numbers as sim's.
+FOOT, CAV, ART = 0, 1, 2
+LINE, COLUMN = 0, 1
+NO_CHANGE, FORMATION, MOUNT = 0, 1, 2
+FORM_LINE_WITHIN, MOUNT_BEYOND = 14.0, 16.0
+STOP_FOOT, STOP_MOUNTED = 4.0, 8.0
+BEARINGS = (0.0, 0.5, -0.5, 1.0, -1.0)
+
+
+@jit.inline
+def move_key(ut: int, form: int, mounted: bool, limbered: bool) -> int:
+    """``vrules.move_key`` for one unit: the MOVEMENT table row."""
+    if ut == ART:
+        return 4 if limbered else 5
+    if ut == CAV and mounted:
+        return 3 if form == COLUMN else 2
+    return 1 if form == COLUMN else 0
+
+
+@jit.inline
+def move_inches(
+    move_open: F, move_rough: F, costs: F, key: int, rough: bool, cmd: bool, lost: bool, chg: int
+) -> float:
+    """``vrules.move_inches`` for one unit (``costs``: command, leader, formation, mount),
+    the factors multiplied in the same order."""
+    factor = move_rough[key] if rough else 1.0
+    factor = factor * (1.0 if cmd else costs[0])
+    factor = factor * (costs[1] if lost else 1.0)
+    if chg == FORMATION:
+        factor = factor * (1.0 - costs[2])
+    elif chg == MOUNT:
+        factor = factor * (1.0 - costs[3])
+    else:
+        factor = factor * 1.0
+    out: float = move_open[key] * factor
+    return out
+
+
+@jit.kernel
+def advance_plan(
+    r: I,
+    u: int,
+    ut: int,
+    ux: F,
+    uy: F,
+    enx: F,
+    eny: F,
+    dist_en: F,
+    face: F,
+    form_a: NDArray[np.int8],
+    mounted_a: B,
+    lim_a: B,
+    cmd_a: B,
+    lost_a: B,
+    stands_a: NDArray[np.int16],
+    defend: bool,
+    obj: F,
+    move_open: F,
+    move_rough: F,
+    costs: F,
+    base_w: F,
+    base_d: F,
+) -> tuple[I, I, B, F, F, F, F, F, F, F, F, F, F, F, I, B]:
+    """``Sim.advance``'s orders before the search, per battle: the formation change, the
+    goal and the distance wanted (exact), then ``_destinations_k``'s inputs (the five
+    bearings' cos/sin, the facing's, the open and rough allowances, the new base), these
+    only where the unit is to move (``want`` over 1e-6), left unset elsewhere."""
+    m = r.shape[0]
+    chg = np.zeros(m, dtype=np.int64)
+    form2 = np.empty(m, dtype=np.int64)
+    mounted2 = np.empty(m, dtype=np.bool_)
+    gx, gy, want = np.empty(m), np.empty(m), np.empty(m)
+    ca, sa = np.empty((m, 5)), np.empty((m, 5))
+    cf, sf = np.empty(m), np.empty(m)
+    allow0, allow1, hw, hd = np.empty(m), np.empty(m), np.empty(m), np.empty(m)
+    fj = np.empty(m, dtype=np.int64)
+    mj = np.empty(m, dtype=np.bool_)
+    for q in range(m):
+        b = r[q]
+        form, mounted, lim = int(form_a[b, u]), mounted_a[b, u], lim_a[b, u]
+        cmd, lost = cmd_a[b, u], lost_a[b, u]
+        c = NO_CHANGE
+        if ut == FOOT and form == COLUMN and dist_en[q] < FORM_LINE_WITHIN:
+            c = FORMATION
+        elif ut == CAV and not mounted and dist_en[q] > MOUNT_BEYOND:
+            c = MOUNT
+        chg[q] = c
+        f2 = LINE if (c == FORMATION and ut != ART) else form
+        m2 = (not mounted) if c == MOUNT else mounted
+        form2[q], mounted2[q] = f2, m2
+        x0, y0 = ux[q], uy[q]
+        if defend:  # the nearest objective (the first on a tie), its inner half
+            best, bd = 0, np.inf
+            for k in range(obj.shape[0]):
+                dx, dy = obj[k, 0] - x0, obj[k, 1] - y0
+                d2 = dx * dx + dy * dy  # numpy's ``** 2``
+                if d2 < bd:
+                    best, bd = k, d2
+            ox, oy, orad = obj[best, 0], obj[best, 1], obj[best, 2]
+            if jit.hypot(ox - x0, oy - y0) <= orad:
+                g_x, g_y, stop = x0, y0, 0.0
+            else:
+                g_x, g_y, stop = ox, oy, orad * 0.5
+        else:
+            g_x, g_y = enx[q], eny[q]
+            stop = STOP_FOOT if (ut == FOOT or not mounted) else STOP_MOUNTED
+        gx[q], gy[q] = g_x, g_y
+        key = move_key(ut, f2, m2, lim)
+        allow = move_inches(move_open, move_rough, costs, key, False, cmd, lost, c)
+        d = jit.hypot(g_x - x0, g_y - y0)
+        want[q] = max(0.0, min(allow, d - stop))
+        f = f2 if c == FORMATION else form
+        mt = m2 if c == MOUNT else mounted
+        fj[q], mj[q] = f, mt
+        if want[q] <= 1e-6:  # at the goal: no search (the rest is the search's)
+            continue
+        base = math.atan2(g_y - y0, g_x - x0)
+        for j in range(5):
+            a = base + BEARINGS[j]
+            ca[q, j] = math.cos(a)
+            sa[q, j] = math.sin(a)
+        cf[q] = math.cos(face[q])
+        sf[q] = math.sin(face[q])
+        mkey = 4 if (ut == ART and c == FORMATION) else move_key(ut, f, mt, lim)
+        allow0[q] = move_inches(move_open, move_rough, costs, mkey, False, cmd, lost, c)
+        allow1[q] = move_inches(move_open, move_rough, costs, mkey, True, cmd, lost, c)
+        w, dp = base_w[ut], base_d[ut]
+        n = max(np.int64(stands_a[b, u]), 1)
+        if ut != ART and f == COLUMN:
+            hw[q], hd[q] = w / 2, n * dp / 2
+        else:
+            hw[q], hd[q] = n * w / 2, dp / 2
+    return chg, form2, mounted2, gx, gy, want, ca, sa, cf, sf, allow0, allow1, hw, hd, fj, mj
+
+
+@jit.kernel
+def leaders(
+    lds: I,
+    starts: I,
+    units: I,
+    alive: B,
+    lalive: B,
+    X: F,
+    Y: F,
+    LX: F,
+    LY: F,
+    latt: NDArray[np.int16],
+    leader_open: float,
+    leader_rough: float,
+    cell: float,
+    nx: int,
+    ny: int,
+    field: I,
+    boxes: I,
+) -> bool:
+    """``Sim.command_step``'s orders, battle by battle: each leader ``lds[k]`` (his units
+    ``units[starts[k]:starts[k + 1]]``) joins the living unit nearest his brigade's
+    centroid if within half his move (half that through rough ground). True where any
+    leader had a unit to look at (the bonuses then want refreshing)."""
+    looked = False
+    half = leader_open * 0.5
+    slow_at = leader_open * leader_rough + 1e-6
+    for k in range(lds.shape[0]):
+        ld = lds[k]
+        us = units[starts[k] : starts[k + 1]]
+        if us.shape[0] == 0:
+            continue
+        for b in range(X.shape[0]):
+            cnt = 0
+            for j in range(us.shape[0]):
+                if alive[b, us[j]]:
+                    cnt += 1
+            if cnt == 0 or not lalive[b, ld]:
+                continue
+            looked = True
+            sx, sy = 0.0, 0.0
+            for j in range(us.shape[0]):  # sums in unit order, as the scalar sum()
+                al = alive[b, us[j]]
+                sx = sx + (X[b, us[j]] if al else 0.0)
+                sy = sy + (Y[b, us[j]] if al else 0.0)
+            cx, cy = sx / cnt, sy / cnt
+            best, bd = 0, np.inf
+            for j in range(us.shape[0]):
+                if alive[b, us[j]]:
+                    dx, dy = X[b, us[j]] - cx, Y[b, us[j]] - cy
+                    d2 = dx * dx + dy * dy
+                    if d2 < bd:
+                        best, bd = j, d2
+            bx, by = X[b, us[best]], Y[b, us[best]]
+            ddx, ddy = bx - LX[b, ld], by - LY[b, ld]
+            dist = math.sqrt(ddx * ddx + ddy * ddy)
+            if not jit.hypot(ddx, ddy) <= half:
+                continue
+            allow = leader_open
+            if dist > slow_at and path_rough(
+                LX[b, ld], LY[b, ld], bx, by, cell, nx, ny, field, boxes
+            ):
+                allow = leader_open * leader_rough
+            if dist <= allow + 1e-6:
+                LX[b, ld], LY[b, ld] = bx, by
+                latt[b, ld] = us[best]
+    return looked
+
+
+@jit.kernel
+def charge_odds(
+    r: I,
+    u: int,
+    tu: I,
+    flank: B,
+    X: F,
+    Y: F,
+    bonus: NDArray[np.int8],
+    marker: B,
+    mounted: B,
+    form: NDArray[np.int8],
+    stands: NDArray[np.int16],
+    side: I,
+    utype: I,
+    morale: I,
+    morale_marker: int,
+    mods: I,
+    conf: int,
+    level: I,
+    cell: float,
+    nx: int,
+    ny: int,
+    segs: F,
+    table: F,
+    lo: int,
+    hi: int,
+    clip: int,
+) -> F:
+    """``Sim.charge_chance`` for unit ``u`` charging ``tu[q]`` in battle ``r[q]``: the two
+    morale needs, the melee modifiers (``vrules.melee_modifier``; ``mods``: mounted
+    cavalry attacking, wall or stream, infantry column, uphill, Confederates attacking,
+    marker) with the defender's wall or stream (:func:`crossings`) and the hill levels,
+    then ``vrules.charge_favourable``'s table."""
+    out = np.empty(r.shape[0])
+    for q in range(r.shape[0]):
+        b, t = r[q], tu[q]
+        ux, uy, tx, ty = X[b, u], Y[b, u], X[b, t], Y[b, t]
+        n_a = morale[side[u]] - (bonus[b, u] + (morale_marker if marker[b, u] else 0))
+        n_d = morale[side[t]] - (bonus[b, t] + (morale_marker if marker[b, t] else 0))
+        hu = level[cell_of(ux, uy, cell, nx, ny)]
+        ht = level[cell_of(tx, ty, cell, nx, ny)]
+        obstacle = False
+        for k in range(segs.shape[0]):
+            ax, ay, bx, by = segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3]
+            d1 = (bx - ax) * (ty - ay) - (by - ay) * (tx - ax)
+            d2 = (bx - ax) * (uy - ay) - (by - ay) * (ux - ax)
+            d3 = (ux - tx) * (ay - ty) - (uy - ty) * (ax - tx)
+            d4 = (ux - tx) * (by - ty) - (uy - ty) * (bx - tx)
+            if d1 * d2 < 0 and d3 * d4 < 0:
+                obstacle = True
+                break
+        ma = np.int64(stands[b, u])
+        if utype[u] == CAV and mounted[b, u]:
+            ma += mods[0]
+        if utype[u] == FOOT and form[b, u] == COLUMN:
+            ma += mods[2]
+        ma += bonus[b, u]
+        if hu > ht:
+            ma += mods[3]
+        if side[u] == conf:
+            ma += mods[4]
+        if marker[b, u]:
+            ma += mods[5]
+        if flank[q]:
+            ma += stands[b, u]
+        md = np.int64(stands[b, t])
+        if obstacle:
+            md += mods[1]
+        if utype[t] == FOOT and form[b, t] == COLUMN:
+            md += mods[2]
+        md += bonus[b, t]
+        if ht > hu:
+            md += mods[3]
+        if marker[b, t]:
+            md += mods[5]
+        i = min(max(n_a, lo), hi) - lo
+        j = min(max(n_d, lo), hi) - lo
+        k = min(max(ma - md, -clip), clip) + clip
+        out[q] = table[i, j, k]
+    return out
+
+
+@jit.kernel
+def holds(
+    r: I,
+    u: int,
+    ut: int,
+    x: F,
+    y: F,
+    th: F,
+    form: I,
+    mounted: B,
+    limbered: B,
+    chg: I,
+    rough: B,
+    cmd_a: B,
+    lost_a: B,
+    stands_a: NDArray[np.int16],
+    move_open: F,
+    move_rough: F,
+    costs: F,
+    base_w: F,
+    base_d: F,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    alive: B,
+    side: I,
+    tol: float,
+    width: float,
+    height: float,
+) -> B:
+    """``Sim.move_ok`` for unit ``u`` (type ``ut``) in battles ``r``: the distance within
+    the allowance (``vrules.move_inches``; rough counted only for a real move), then the
+    new base (``vrules.base_size``) with room as :func:`rooms`."""
+    m = r.shape[0]
+    out = np.zeros(m, dtype=np.bool_)
+    nb = np.empty(X.shape[1], dtype=np.int64)
+    for q in range(m):
+        b = r[q]
+        dx, dy = x[q] - X[b, u], y[q] - Y[b, u]
+        dist = math.sqrt(dx * dx + dy * dy)
+        f, c = int(form[q]), chg[q]
+        key = 4 if (ut == ART and c == FORMATION) else move_key(ut, f, mounted[q], limbered[q])
+        rgh = rough[q] and dist > 0
+        allow = move_inches(move_open, move_rough, costs, key, rgh, cmd_a[b, u], lost_a[b, u], c)
+        if not dist <= allow + 1e-6:
+            continue
+        w, dp = base_w[ut], base_d[ut]
+        n = max(np.int64(stands_a[b, u]), 1)
+        if ut != ART and f == COLUMN:
+            hw, hd = w / 2, n * dp / 2
+        else:
+            hw, hd = n * w / 2, dp / 2
+        t = th[q]
+        out[q] = room_of(
+            b, u, x[q], y[q], math.cos(t), math.sin(t), hw, hd, dist > 0, nb,
+            X, Y, C, S, HW, HD, X32, Y32, R32, alive, side, tol, width, height,
+        )  # fmt: skip
     return out

@@ -580,6 +580,9 @@ class Sim:
         the leader's move; the order is always legal (half the move even in rough).
         """
         st = self.S
+        if jit.ENABLED:
+            self.command_k(p)
+            return
         moved = False
         for ld in np.flatnonzero(st.l_side == p).tolist():
             units = st.l_units[ld]
@@ -620,6 +623,38 @@ class Sim:
             self.latt[rows[g], ld] = units[best[g]]
             moved = True
         if moved:
+            self._refresh_bonus()
+
+    def command_k(self, p: int) -> None:
+        """:meth:`command_step` on the compiled kernel (``kmove.leaders``), battle by battle."""
+        st = self.S
+        lds = np.flatnonzero(st.l_side == p)
+        if len(lds) == 0:
+            return
+        us = [np.asarray(st.l_units[ld], dtype=np.int64) for ld in lds.tolist()]
+        starts = np.zeros(len(us) + 1, dtype=np.int64)
+        starts[1:] = np.cumsum([len(a) for a in us])
+        T = self.T
+        looked = K.leaders(
+            lds.astype(np.int64),
+            starts,
+            np.concatenate(us),
+            self.alive,
+            self.lalive,
+            self.x,
+            self.y,
+            self.lx,
+            self.ly,
+            self.latt,
+            float(self.t.leader_open),
+            float(self.t.leader_rough),
+            float(T.cell),
+            int(T.nx),
+            int(T.ny),
+            T.fields[0],
+            T.rough_boxes,
+        )
+        if looked:
             self._refresh_bonus()
 
     # -- move -----------------------------------------------------------------------------
@@ -759,7 +794,7 @@ class Sim:
             r, ux, uy, enx, eny, dist_en, face = _sub(keep, r, ux, uy, enx, eny, dist_en, face)
             if len(r) == 0:
                 return
-        self.advance(r, u, p, ux, uy, enx, eny, dist_en, face)
+        self.advance_k(r, u, p, ux, uy, enx, eny, dist_en, face)
 
     def move_ok(
         self,
@@ -778,6 +813,8 @@ class Sim:
 
         ``rough``: the path or the end is rough ground (counted only for a real move).
         """
+        if jit.ENABLED:
+            return self.move_ok_k(r, u, x, y, th, form, mounted, limbered, chg, rough)
         st = self.S
         ut = st.utype[u]
         fi = r * self.U + u
@@ -866,6 +903,64 @@ class Sim:
                 clear[k[qi[hit]]] = False
         good[idx] = clear
         return good
+
+    def move_ok_k(
+        self,
+        r: I,
+        u: I,
+        x: F,
+        y: F,
+        th: F,
+        form: I,
+        mounted: B,
+        limbered: B,
+        chg: I,
+        rough: B,
+    ) -> B:
+        """:meth:`move_ok` on one compiled kernel (``kmove.holds``): the allowance, the
+        base and the room, battle by battle (one unit moves at a time)."""
+        if len(r) == 0:
+            return np.zeros(0, dtype=bool)
+        st = self.S
+        t = self.t
+        T = self.T
+        uu = int(u[0])
+        costs = np.array([t.cost_command, t.cost_leader, t.cost_formation, t.cost_mount])
+        return K.holds(
+            r,
+            uu,
+            int(st.utype[uu]),
+            np.asarray(x, dtype=float),
+            np.asarray(y, dtype=float),
+            np.asarray(th, dtype=float),
+            np.asarray(form, dtype=np.int64),
+            np.asarray(mounted, dtype=bool),
+            np.asarray(limbered, dtype=bool),
+            np.asarray(chg, dtype=np.int64),
+            np.asarray(rough, dtype=bool),
+            self.in_cmd,
+            self.lost_ldr,
+            self.stands,
+            np.asarray(t.move_open, dtype=float),
+            np.asarray(t.move_rough, dtype=float),
+            costs,
+            np.asarray(t.base_w, dtype=float),
+            np.asarray(t.base_d, dtype=float),
+            self.x,
+            self.y,
+            self.c,
+            self.s,
+            self.hw,
+            self.hd,
+            self.x32,
+            self.y32,
+            self.r32,
+            self.alive,
+            st.side,
+            float(t.geometry["contact"]),
+            float(T.width),
+            float(T.height),
+        )
 
     def room_k(self, r: I, u: I, b: G.VBox, moving: B) -> B:
         """:meth:`room` on the compiled kernel (``kmove.rooms``): the same tests, battle by
@@ -1135,6 +1230,126 @@ class Sim:
             g = a[ok]
             do_move = self.do_move_k if jit.ENABLED else self.do_move
             do_move(r[g], uu[g], ux[g], uy[g], face[g], fj[ok], mj[ok], lim[g], c[ok])
+            left[g] = False
+
+    def advance_k(
+        self, r: I, u: int, p: int, ux: F, uy: F, enx: F, eny: F, dist_en: F, face: F
+    ) -> None:
+        """:meth:`advance` on the compiled kernels: the orders and the search's inputs in
+        one (``kmove.advance_plan``), the search (``kmove.destinations``), then holding in
+        place as there."""
+        st = self.S
+        t = self.t
+        T = self.T
+        m = len(r)
+        ut = int(st.utype[u])
+        costs = np.array([t.cost_command, t.cost_leader, t.cost_formation, t.cost_mount])
+        plan = K.advance_plan(
+            r,
+            u,
+            ut,
+            ux,
+            uy,
+            enx,
+            eny,
+            dist_en,
+            face,
+            self.form,
+            self.mounted,
+            self.limbered,
+            self.in_cmd,
+            self.lost_ldr,
+            self.stands,
+            bool(st.defend[p]),
+            np.ascontiguousarray(st.obj, dtype=float),
+            np.asarray(t.move_open, dtype=float),
+            np.asarray(t.move_rough, dtype=float),
+            costs,
+            np.asarray(t.base_w, dtype=float),
+            np.asarray(t.base_d, dtype=float),
+        )
+        chg, form2, mounted2, gx, gy, want, ca, sa, cf, sf, allow0, allow1, hw, hd, fj, mj = plan
+        form, mounted, lim = _g(self.form, r, u), _g(self.mounted, r, u), _g(self.limbered, r, u)
+        left = np.ones(m, dtype=bool)  # no legal destination found yet
+        go = np.flatnonzero(want > 1e-6)  # at the goal: only the places where it stands
+        if len(go):
+            if len(go) < m:
+                rg, uxg, uyg, gxg, gyg, wg, cag, sag = _sub(go, r, ux, uy, gx, gy, want, ca, sa)
+                cfg, sfg, a0, a1, hwg, hdg = _sub(go, cf, sf, allow0, allow1, hw, hd)
+            else:
+                rg, uxg, uyg, gxg, gyg, wg, cag, sag = r, ux, uy, gx, gy, want, ca, sa
+                cfg, sfg, a0, a1, hwg, hdg = cf, sf, allow0, allow1, hw, hd
+            ld = int(st.uleader[u])
+            if ld >= 0:
+                far_on = _g(self.lalive, rg, ld)
+                lx, ly, lrad = _g(self.lx, rg, ld), _g(self.ly, rg, ld), float(st.l_radius[ld])
+            else:
+                far_on, lx, ly, lrad = np.zeros(len(go), dtype=bool), uxg, uyg, 0.0
+            pick, xa, ya = K.destinations(
+                rg,
+                u,
+                uxg,
+                uyg,
+                gxg,
+                gyg,
+                wg,
+                cag,
+                sag,
+                cfg,
+                sfg,
+                hwg,
+                hdg,
+                a0,
+                a1,
+                far_on,
+                lx,
+                ly,
+                lrad,
+                self.x,
+                self.y,
+                self.c,
+                self.s,
+                self.hw,
+                self.hd,
+                self.x32,
+                self.y32,
+                self.r32,
+                self.alive,
+                st.side,
+                float(t.geometry["contact"]),
+                float(T.width),
+                float(T.height),
+                float(T.cell),
+                int(T.nx),
+                int(T.ny),
+                T.rough,
+                T.cover,
+                T.fields[0],
+                T.rough_boxes,
+            )
+            k = np.flatnonzero(pick >= 0)
+            gk = go[k]
+            self.do_move_k(
+                r[gk], np.full(len(k), u), xa[k], ya[k], face[gk], fj[gk], mj[gk], lim[gk], chg[gk]
+            )
+            left[gk] = False
+        # A unit at its goal, facing as it faces, without a change: holding in place is
+        # all it can do, legal or not (nothing changes either way).
+        same = (want <= 1e-6) & (chg == V.NO_CHANGE) & (face == _g(self.th, r, u))
+        left &= ~same
+        # then where it stands, with the formation change and without
+        uu = np.full(m, u)
+        no = np.zeros(m, dtype=bool)
+        for cj in (chg, np.zeros(m, dtype=np.int64)):
+            a = np.flatnonzero(left)
+            if len(a) == 0:
+                return
+            c = cj[a]
+            fa = np.where(c == V.FORMATION, form2[a], form[a])
+            ma = np.where(c == V.MOUNT, mounted2[a], mounted[a])
+            ok = self.move_ok(r[a], uu[a], ux[a], uy[a], face[a], fa, ma, lim[a], c, no[a])
+            g = a[ok]
+            self.do_move_k(r[g], uu[g], ux[g], uy[g], face[g], fa[ok], ma[ok], lim[g], c[ok])
             left[g] = False
 
     def _destinations(
@@ -1486,7 +1701,7 @@ class Sim:
         if len(pq) == 0:
             return out
         rr, tu = r[pq], E[pe]
-        prob = self.charge_chance_k(rr, np.full(len(pq), u), tu, flank)
+        prob = self.charge_chance_k(rr, u, tu, flank)
         k = np.flatnonzero(prob > CHARGE_THRESHOLD)
         if len(k) == 0:
             return out
@@ -1597,45 +1812,52 @@ class Sim:
         md = self.melee_mod(r, t, u, ~yes, ~yes)
         return V.charge_favourable(n_a - mod_a, n_d - mod_d, ma - md)
 
-    def charge_chance_k(self, r: I, u: I, t: I, flank: B) -> F:
-        """:meth:`charge_chance` with the defender's wall or stream found by a kernel
-        (``kmove.crossings``); the modifiers as ``melee_mod``'s."""
+    def charge_chance_k(self, r: I, u: int, t: I, flank: B) -> F:
+        """:meth:`charge_chance` on the compiled kernel (``kmove.charge_odds``): the morale
+        needs, the melee modifiers with the defender's wall or stream, the same table."""
         st = self.S
-        n_a, mod_a = V.morale(self.t, st.side[u], _g(self.bonus, r, u), _g(self.marker, r, u))
-        n_d, mod_d = V.morale(self.t, st.side[t], _g(self.bonus, r, t), _g(self.marker, r, t))
-        ux, uy, tx, ty = _g(self.x, r, u), _g(self.y, r, u), _g(self.x, r, t), _g(self.y, r, t)
-        hu, ht = self.T.height_at(ux, uy), self.T.height_at(tx, ty)
-        yes, no = np.ones(len(r), dtype=bool), np.zeros(len(r), dtype=bool)
-        ma = V.melee_modifier(
-            self.t,
-            st.side[u],
-            st.utype[u],
-            _g(self.mounted, r, u),
-            _g(self.form, r, u),
-            _g(self.stands, r, u),
-            yes,
-            no,
-            hu > ht,
-            _g(self.marker, r, u),
-            _g(self.bonus, r, u),
+        tb = self.t
+        T = self.T
+        m = tb.melee_mods
+        mods = np.array(
+            [
+                m["mounted_cavalry_attacking"],
+                m["defending_wall_or_stream"],
+                m["infantry_column"],
+                m["uphill"],
+                m["confederates_attacking"],
+                m["marker"],
+            ],
+            dtype=np.int64,
+        )
+        return K.charge_odds(
+            r,
+            u,
+            t,
             flank,
+            self.x,
+            self.y,
+            self.bonus,
+            self.marker,
+            self.mounted,
+            self.form,
+            self.stands,
+            np.asarray(st.side, dtype=np.int64),
+            np.asarray(st.utype, dtype=np.int64),
+            np.asarray(tb.morale, dtype=np.int64),
+            int(tb.morale_marker),
+            mods,
+            tb.sides.index("confederate"),
+            T.level,
+            float(T.cell),
+            int(T.nx),
+            int(T.ny),
+            T.obstacles,
+            V.charge_table(),
+            V.CH_LO,
+            V.CH_HI,
+            V.CH_DIFF,
         )
-        obstacle = K.crossings(tx, ty, ux, uy, self.T.obstacles)
-        md = V.melee_modifier(
-            self.t,
-            st.side[t],
-            st.utype[t],
-            _g(self.mounted, r, t),
-            _g(self.form, r, t),
-            _g(self.stands, r, t),
-            no,
-            obstacle,
-            ht > hu,
-            _g(self.marker, r, t),
-            _g(self.bonus, r, t),
-            no,
-        )
-        return V.charge_favourable(n_a - mod_a, n_d - mod_d, ma - md)
 
     def morale_pass(self, r: I, u: I) -> B:
         """Seed 002 MORALE: 2d6 + attached leader bonus - 1 with a MM >= the side's number."""
