@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from umpire import jit
+from umpire.board import kgeom
 from umpire.board import vgeom as G
 from umpire.board.kterrain import paths_rough
 from umpire.lab import run_batch
@@ -129,8 +130,8 @@ def random_box(rng: random.Random) -> tuple[float, ...]:
 
 
 def test_kernel_geometry_matches_vgeom_on_random_bases() -> None:
-    """The kernels' overlap, touching, path-crossing and wall-crossing tests answer as
-    ``vgeom``'s."""
+    """The kernels' overlap, touching, distances (``umpire.board.kgeom``, shared by the
+    move and fire kernels), path-crossing and wall-crossing tests answer as ``vgeom``'s."""
     rng = random.Random(2)
     a = [random_box(rng) for _ in range(3000)]
     b = [random_box(rng) for _ in range(3000)]
@@ -144,10 +145,14 @@ def test_kernel_geometry_matches_vgeom_on_random_bases() -> None:
     want_le = G.distance_le(va, vb, 0.1)  # type: ignore[arg-type]
     x0, y0 = np.array([rng.uniform(-2, 8) for _ in a]), np.array([rng.uniform(-2, 8) for _ in a])
     want_seg = G.segment_hits_box(x0, y0, va[0], va[1], vb)  # type: ignore[arg-type]
+    want_qd = G.quick_distance(va, vb)  # type: ignore[arg-type]
+    want_d = G.distance(va, vb)  # type: ignore[arg-type]
     for k in range(len(a)):
-        assert K.overlap(*a[k], *b[k], 1e-6) == want_ov[k]
-        assert K.distance_le(*a[k], *b[k], 0.1) == want_le[k]
-        assert K.segment_hits_box(x0[k], y0[k], a[k][0], a[k][1], *b[k]) == want_seg[k]
+        assert kgeom.quick_distance(*a[k], *b[k]) == want_qd[k]
+        assert kgeom.distance(*a[k], *b[k]) == want_d[k]
+        assert kgeom.overlap(*a[k], *b[k], 1e-6) == want_ov[k]
+        assert kgeom.distance_le(*a[k], *b[k], 0.1) == want_le[k]
+        assert kgeom.segment_hits_box(x0[k], y0[k], a[k][0], a[k][1], *b[k]) == want_seg[k]
     assert want_ov.any() and not want_ov.all() and want_seg.any()
     segs = np.array([[rng.uniform(0, 8) for _ in range(4)] for _ in range(5)])
     x1, y1 = va[0] + 3 * va[2], va[1] + 3 * va[3]

@@ -24,7 +24,12 @@ from numpy.typing import NDArray
 
 from umpire import jit
 from umpire.board import ksight
-from umpire.board.geometry import EPS
+from umpire.board.kgeom import (
+    distance,
+    point_box_sq,
+    quick_distance,
+    segment_hits_box,
+)
 from umpire.board.vgeom import HAIR, Terrain
 from umpire.rules.quick_acw.batch import vrules as V
 
@@ -75,150 +80,6 @@ def es_table(r: Any) -> F:
 
 
 @jit.inline
-def _corners(
-    x: float, y: float, c: float, s: float, hw: float, hd: float
-) -> tuple[float, float, float, float, float, float, float, float]:
-    """``vgeom.corners`` of one base."""
-    fx, fy = c * hd, s * hd
-    lx, ly = -s * hw, c * hw
-    return (
-        x + fx + lx,
-        y + fy + ly,
-        x + fx - lx,
-        y + fy - ly,
-        x - fx - lx,
-        y - fy - ly,
-        x - fx + lx,
-        y - fy + ly,
-    )
-
-
-@jit.inline
-def _overlap(
-    x: float,
-    y: float,
-    c: float,
-    s: float,
-    hw: float,
-    hd: float,
-    ox: float,
-    oy: float,
-    oc: float,
-    os_: float,
-    ohw: float,
-    ohd: float,
-    tol: float,
-) -> bool:
-    """``vgeom.overlap`` of one pair (separating axes)."""
-    dx, dy = ox - x, oy - y
-    if (
-        abs(dx * c + dy * s)
-        >= hd + (ohd * abs(oc * c + os_ * s) + ohw * abs(-os_ * c + oc * s)) - tol
-    ):
-        return False
-    ax, ay = -s, c
-    if (
-        abs(dx * ax + dy * ay)
-        >= hw + (ohd * abs(oc * ax + os_ * ay) + ohw * abs(-os_ * ax + oc * ay)) - tol
-    ):
-        return False
-    if (
-        abs(dx * oc + dy * os_)
-        >= ohd + (hd * abs(c * oc + s * os_) + hw * abs(-s * oc + c * os_)) - tol
-    ):
-        return False
-    ax, ay = -os_, oc
-    return not (
-        abs(dx * ax + dy * ay)
-        >= ohw + (hd * abs(c * ax + s * ay) + hw * abs(-s * ax + c * ay)) - tol
-    )
-
-
-@jit.inline
-def _pb2(
-    px: float, py: float, x: float, y: float, c: float, s: float, hw: float, hd: float
-) -> float:
-    """The squared distance from a point to a base (``vgeom.point_box`` before its root)."""
-    dx, dy = px - x, py - y
-    f = max(abs(dx * c + dy * s) - hd, 0.0)
-    lat = max(abs(-dx * s + dy * c) - hw, 0.0)
-    return f * f + lat * lat
-
-
-@jit.inline
-def _quick_distance(
-    x: float,
-    y: float,
-    c: float,
-    s: float,
-    hw: float,
-    hd: float,
-    ox: float,
-    oy: float,
-    oc: float,
-    os_: float,
-    ohw: float,
-    ohd: float,
-) -> float:
-    """``vgeom.quick_distance`` of one pair (corner to box both ways, 0 overlapping)."""
-    if _overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 0.0):
-        return 0.0
-    pa = _corners(x, y, c, s, hw, hd)
-    pb = _corners(ox, oy, oc, os_, ohw, ohd)
-    best = math.inf
-    for k in range(0, 8, 2):
-        best = min(best, _pb2(pa[k], pa[k + 1], ox, oy, oc, os_, ohw, ohd))
-        best = min(best, _pb2(pb[k], pb[k + 1], x, y, c, s, hw, hd))
-    return math.sqrt(best)
-
-
-@jit.inline
-def _edges_sq(
-    p: tuple[float, float, float, float, float, float, float, float],
-    q: tuple[float, float, float, float, float, float, float, float],
-) -> float:
-    """``vgeom._edges_sq``: the least squared distance from the corners ``p`` to the
-    edges of the base with corners ``q``."""
-    best = math.inf
-    for k in range(0, 8, 2):
-        ax, ay = q[k], q[k + 1]
-        m = (k + 2) & 7
-        vx, vy = q[m] - ax, q[m + 1] - ay
-        ll = vx * vx + vy * vy
-        den = ll if ll > EPS else 1.0
-        for i in range(0, 8, 2):
-            px, py = p[i], p[i + 1]
-            t = ((px - ax) * vx + (py - ay) * vy) / den
-            t = min(max(t, 0.0), 1.0)
-            qx, qy = ax + t * vx - px, ay + t * vy - py
-            best = min(best, qx * qx + qy * qy)
-    return best
-
-
-@jit.inline
-def _distance(
-    x: float,
-    y: float,
-    c: float,
-    s: float,
-    hw: float,
-    hd: float,
-    ox: float,
-    oy: float,
-    oc: float,
-    os_: float,
-    ohw: float,
-    ohd: float,
-) -> float:
-    """``vgeom.distance`` of one pair (the scalar engine's nearest-point distance)."""
-    if _overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 0.0):
-        return 0.0
-    pa = _corners(x, y, c, s, hw, hd)
-    pb = _corners(ox, oy, oc, os_, ohw, ohd)
-    return math.sqrt(min(_edges_sq(pa, pb), _edges_sq(pb, pa)))
-
-
-@jit.inline
 def _place(bands: F, d: float) -> int:
     """``vrules.band_place(range_band(d))``: the band tops (plus 1e-9) below ``d``."""
     n = 0
@@ -226,43 +87,6 @@ def _place(bands: F, d: float) -> int:
         if bands[i] + 1e-9 < d:
             n += 1
     return n
-
-
-@jit.inline
-def segment_hits_box(
-    x0: float,
-    y0: float,
-    x1: float,
-    y1: float,
-    bx: float,
-    by: float,
-    c: float,
-    s: float,
-    hw: float,
-    hd: float,
-) -> bool:
-    """``vgeom.segment_hits_box`` of one segment and base (slab test, shrink 1e-6)."""
-    ax0, ay0 = x0 - bx, y0 - by
-    ax1, ay1 = x1 - bx, y1 - by
-    tmin, tmax = 0.0, 1.0
-    for axis in range(2):
-        if axis == 0:
-            p0, p1, half = ax0 * c + ay0 * s, ax1 * c + ay1 * s, hd - 1e-6
-        else:
-            p0, p1, half = -ax0 * s + ay0 * c, -ax1 * s + ay1 * c, hw - 1e-6
-        d = p1 - p0
-        if abs(d) < EPS:
-            if abs(p0) > half:
-                return False
-            continue
-        ta = (-half - p0) / d
-        tb = (half - p0) / d
-        lo, hi = min(ta, tb), max(ta, tb)
-        if not lo <= tmin:
-            tmin = lo
-        if not hi >= tmax:
-            tmax = hi
-    return tmin <= tmax
 
 
 # -- one shot: seed 002 FIRE for one firer and target (``Sim.fire_pairs``) ----------------
@@ -285,10 +109,10 @@ def _band(
     ohd: float,
 ) -> int:
     """``Sim._band``: the FIRE column of the exact range (-1 beyond the last)."""
-    d = _quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+    d = quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
     for i in range(len(bands)):
         if abs(d - (bands[i] + 1e-9)) < HAIR:
-            d = _distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+            d = distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
             break
     p = _place(bands, d)
     return -1 if p >= len(bands) else p
@@ -343,8 +167,8 @@ def shots(
                 inarc = math.atan2(abs(lat), fwd) * RAD2DEG <= half
             if not inarc:
                 continue
-            d1 = math.sqrt(_pb2(tx, ty, ux, uy, uc, us, uhw, uhd))
-            d2 = math.sqrt(_pb2(ux, uy, tx, ty, tc, ts, thw, thd))
+            d1 = math.sqrt(point_box_sq(tx, ty, ux, uy, uc, us, uhw, uhd))
+            d2 = math.sqrt(point_box_sq(ux, uy, tx, ty, tc, ts, thw, thd))
             lo, hi = max(d1 - rad[row, tu], d2 - rad[row, fu]), min(d1, d2)
             plo, phi = _place(bands, lo - 1e-7), _place(bands, hi + 1e-7)
             nd = need_at[fc, plo]
@@ -424,12 +248,12 @@ def contacts(
                 lim = ra + r32[row, ub]
                 if not (dd <= lim * lim and alive[row, ua] and alive[row, ub]):
                     continue
-                d = _quick_distance(
+                d = quick_distance(
                     x[row, ua], y[row, ua], c[row, ua], s[row, ua], hw[row, ua], hd[row, ua],
                     x[row, ub], y[row, ub], c[row, ub], s[row, ub], hw[row, ub], hd[row, ub],
                 )  # fmt: skip
                 if abs(d - tol) < HAIR:
-                    d = _distance(
+                    d = distance(
                         x[row, ua], y[row, ua], c[row, ua], s[row, ua], hw[row, ua], hd[row, ua],
                         x[row, ub], y[row, ub], c[row, ub], s[row, ub], hw[row, ub], hd[row, ub],
                     )  # fmt: skip
