@@ -159,10 +159,7 @@ def _prepare(scen: Any, quiet: bool) -> None:
         return
     from rich.console import Console
 
-    with Console(stderr=True).status(
-        "getting the batch simulator's compiled kernels ready "
-        "(the first run compiles them: about a minute, once)"
-    ):
+    with Console(stderr=True).status("readying the batch kernels (first run: about a minute)"):
         prepare_batch(scen)
 
 
