@@ -109,45 +109,6 @@ def clear_of(
     return True
 
 
-@jit.kernel
-def rooms(
-    r: I,
-    u: int,
-    x: F,
-    y: F,
-    c: F,
-    s: F,
-    hw: F,
-    hd: F,
-    moving: B,
-    X: F,
-    Y: F,
-    C: F,
-    S: F,
-    HW: F,
-    HD: F,
-    X32: F32,
-    Y32: F32,
-    R32: F32,
-    alive: B,
-    side: I,
-    tol: float,
-    width: float,
-    height: float,
-) -> B:
-    """``Sim.room`` for unit ``u``'s bases (x, y, c, s, hw, hd) in battles ``r``: on the
-    table, then :func:`clear_of` every other living base."""
-    m = r.shape[0]
-    out = np.zeros(m, dtype=np.bool_)
-    nb = np.empty(X.shape[1], dtype=np.int64)
-    for q in range(m):
-        out[q] = room_of(
-            r[q], u, x[q], y[q], c[q], s[q], hw[q], hd[q], moving[q], nb,
-            X, Y, C, S, HW, HD, X32, Y32, R32, alive, side, tol, width, height,
-        )  # fmt: skip
-    return out
-
-
 @jit.inline
 def room_of(
     b: int,
@@ -175,7 +136,8 @@ def room_of(
     width: float,
     height: float,
 ) -> bool:
-    """:func:`rooms` for one base in battle ``b`` (``nb``: scratch for its neighbours)."""
+    """``Sim.room`` for one base of unit ``u`` in battle ``b``: on the table, then
+    :func:`clear_of` every other living base (``nb``: scratch for its neighbours)."""
     if not on_table(x, y, c, s, hw, hd, width, height):
         return False
     n_nb = 0
@@ -208,15 +170,6 @@ def atan2s(y: F, x: F) -> F:
     out = np.empty(y.shape[0])
     for q in range(y.shape[0]):
         out[q] = math.atan2(y[q], x[q])
-    return out
-
-
-@jit.kernel
-def hypots(dx: F, dy: F) -> F:
-    """``math.hypot`` of each pair (as ``vgeom.mhypot``)."""
-    out = np.empty(dx.shape[0])
-    for q in range(dx.shape[0]):
-        out[q] = jit.hypot(dx[q], dy[q])
     return out
 
 
@@ -1106,7 +1059,7 @@ def holds(
 ) -> B:
     """``Sim.move_ok`` for unit ``u`` (type ``ut``) in battles ``r``: the distance within
     the allowance (``vrules.move_inches``; rough counted only for a real move), then the
-    new base (``vrules.base_size``) with room as :func:`rooms`."""
+    new base (``vrules.base_size``) with room as :func:`room_of`."""
     m = r.shape[0]
     out = np.zeros(m, dtype=np.bool_)
     nb = np.empty(X.shape[1], dtype=np.int64)

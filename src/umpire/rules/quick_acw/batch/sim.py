@@ -832,8 +832,7 @@ class Sim:
         hw, hd = V.base_size(self.t, ut[idx], form[idx], np.take(self.stands, fi[idx]))
         tt = th[idx]
         b = (x[idx], y[idx], np.cos(tt), np.sin(tt), hw, hd)
-        room = self.room_k if jit.ENABLED else self.room
-        ok[idx] = room(r[idx], u[idx], b, dist[idx] > 0)
+        ok[idx] = self.room(r[idx], u[idx], b, dist[idx] > 0)
         return ok
 
     def room(self, r: I, u: I, b: G.VBox, moving: B) -> B:
@@ -958,39 +957,6 @@ class Sim:
             self.alive,
             st.side,
             float(t.geometry["contact"]),
-            float(T.width),
-            float(T.height),
-        )
-
-    def room_k(self, r: I, u: I, b: G.VBox, moving: B) -> B:
-        """:meth:`room` on the compiled kernel (``kmove.rooms``): the same tests, battle by
-        battle, stopping at the first base in the way."""
-        if len(r) == 0:
-            return np.zeros(0, dtype=bool)
-        T = self.T
-        x, y, c, s, hw, hd = (np.asarray(v, dtype=float) for v in b)
-        return K.rooms(
-            r,
-            int(u[0]),  # one unit moves at a time
-            x,
-            y,
-            c,
-            s,
-            hw,
-            hd,
-            moving,
-            self.x,
-            self.y,
-            self.c,
-            self.s,
-            self.hw,
-            self.hd,
-            self.x32,
-            self.y32,
-            self.r32,
-            self.alive,
-            self.S.side,
-            float(self.t.geometry["contact"]),
             float(T.width),
             float(T.height),
         )
@@ -1191,14 +1157,12 @@ class Sim:
         d = G.norm(gdx, gdy)
         short = np.flatnonzero(d - stop <= allow + G.HAIR)
         if len(short):
-            hypots = K.hypots if jit.ENABLED else G.mhypot
-            d[short] = hypots(gdx[short], gdy[short])
+            d[short] = G.mhypot(gdx[short], gdy[short])
         want = np.maximum(0.0, np.minimum(allow, d - stop))
         left = np.ones(m, dtype=bool)  # no legal destination found yet
         go = np.flatnonzero(want > 1e-6)  # at the goal: only the places where it stands
         if len(go):
-            find = self._destinations_k if jit.ENABLED else self._destinations
-            left[go] = ~find(
+            left[go] = ~self._destinations(
                 r[go],
                 u,
                 ux[go],
@@ -1228,8 +1192,7 @@ class Sim:
             mj = np.where(c == V.MOUNT, mounted2[a], mounted[a])
             ok = self.move_ok(r[a], uu[a], ux[a], uy[a], face[a], fj, mj, lim[a], c, no[a])
             g = a[ok]
-            do_move = self.do_move_k if jit.ENABLED else self.do_move
-            do_move(r[g], uu[g], ux[g], uy[g], face[g], fj[ok], mj[ok], lim[g], c[ok])
+            self.do_move(r[g], uu[g], ux[g], uy[g], face[g], fj[ok], mj[ok], lim[g], c[ok])
             left[g] = False
 
     def advance_k(
