@@ -195,18 +195,10 @@ def distance_le(
 ) -> bool:
     """``geometry.box_distance(a, b) <= limit`` as ``vgeom.distance_le``: the corner-to-box
     form, and the scalar's corner-to-edge form within a hair of the limit."""
-    if overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 0.0):
-        return limit >= 0.0
-    pa = corners(x, y, c, s, hw, hd)
-    pb = corners(ox, oy, oc, os_, ohw, ohd)
-    best = math.inf
-    for k in range(0, 8, 2):
-        best = min(best, point_box_sq(pa[k], pa[k + 1], ox, oy, oc, os_, ohw, ohd))
-        best = min(best, point_box_sq(pb[k], pb[k + 1], x, y, c, s, hw, hd))
-    dq = math.sqrt(best)
+    dq = quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
     if abs(dq - limit) >= HAIR:
         return dq <= limit
-    return math.sqrt(min(edges_sq(pa, pb), edges_sq(pb, pa))) <= limit
+    return distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd) <= limit
 
 
 @jit.inline
