@@ -248,3 +248,100 @@ def test_joint_dice_page_notices_entropy_the_host_changed(server: str, browser: 
     assert "the host changed" in conf.inner_text("#entropy-alarm")
     assert conf.evaluate("document.body.dataset.entropyChecked") is None
     shot(conf, "joint-dice-entropy-alarm")
+
+
+def _host_joint(server: str, links: dict[str, str]) -> dict[str, Any]:
+    import httpx
+
+    joint: dict[str, Any] = httpx.get(server + "/api" + links["host"], timeout=30).json()["dice"][
+        "joint"
+    ]
+    return joint
+
+
+def _until(check: Any, what: str, seconds: float = 15) -> None:
+    end = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < end, f"timed out waiting until {what}"
+        time.sleep(0.1)
+
+
+def test_a_page_whose_live_feed_connects_late_still_hears_what_it_missed(
+    server: str, browser: Any
+) -> None:
+    """The live feed starts from the version the page showed: here the confederate page's
+    feed is held back until the union page has committed and revealed its joint-dice value
+    (docs/dice-protocol.md), as on a loaded machine or a phone that lost its network. Once
+    the feed connects it announces the change at once, the page reveals, and the battle
+    starts (a feed that began from the newest version would never tell it)."""
+    import re
+
+    links = new_battle(server, dice="joint")
+    conf = browser.new_context().new_page()
+    held: list[Any] = []
+    conf.route(re.compile(r".*/t/[^/]+/events.*"), lambda route: held.append(route))
+    conf.goto(server + links["confederate"])
+    _until(lambda: _host_joint(server, links)["commitments"].get("confederate"), "it commits")
+    union = browser.new_context().new_page()
+    union.goto(server + links["union"])
+    _until(lambda: "union" in _host_joint(server, links)["contributions"], "union reveals")
+    assert conf.get_attribute("#panel", "data-joint-phase") == "commit"  # it heard nothing yet
+    assert held, "the page never asked for its live feed"
+    for route in held:
+        route.continue_()
+    conf.wait_for_selector("button.choice", timeout=15_000)
+    assert _host_joint(server, links)["ready"]
+
+
+def test_a_late_answer_never_replaces_a_newer_panel(server: str, browser: Any) -> None:
+    """Answers can cross on the network: a refetch that left before an order but arrives
+    after it would show the old state. The page keeps the newer panel and drops the late one."""
+    import re
+
+    import httpx
+
+    links = new_battle(server)
+    old_panel = httpx.get(server + links["confederate"] + "/panel", timeout=30).text
+    pages = {s: browser.new_context().new_page() for s in ("confederate", "union")}
+    for side, page in pages.items():
+        page.goto(server + links[side])
+    side = next(s for s, p in pages.items() if p.get_attribute("#panel", "data-my-turn") == "1")
+    page = pages[side]
+    stale = (
+        old_panel
+        if side == "confederate"
+        else httpx.get(server + links[side] + "/panel", timeout=30).text
+    )
+    before = at(page)
+    page.locator("button.choice").last.click()
+    page.wait_for_function(f"Number(document.querySelector('#panel').dataset.at) > {before}")
+    version = page.get_attribute("#panel", "data-version")
+    page.route(
+        re.compile(r".*/t/[^/]+/panel$"),
+        lambda route: route.fulfill(status=200, content_type="text/html", body=stale),
+    )
+    page.evaluate("htmx.trigger(document.getElementById('panel'), 'sse:changed')")
+    page.wait_for_function("document.body.dataset.staleDropped === '1'")
+    assert page.get_attribute("#panel", "data-version") == version
+    assert at(page) > before
+
+
+def test_the_live_feed_resumes_from_the_last_event_id_a_browser_sends_back(server: str) -> None:
+    """A reconnecting EventSource sends back the id of the last event it heard; the feed
+    announces at once every change made since then, with the new version as its id."""
+    import httpx
+
+    links = new_battle(server, dice="joint")
+    page = httpx.get(server + links["confederate"], timeout=30).text
+    since = int(page.split("/events?since=", 1)[1].split('"', 1)[0])
+    httpx.post(server + links["confederate"] + "/commit", data={"digest": "ab" * 32}, timeout=30)
+    for headers in ({"Last-Event-ID": str(since)}, {}):
+        url = server + links["union"] + "/events" + ("" if headers else f"?since={since}")
+        with httpx.stream("GET", url, headers=headers, timeout=10) as feed:
+            lines = []
+            for line in feed.iter_lines():
+                lines.append(line)
+                if line.startswith("data:"):
+                    break
+        assert "event: changed" in lines
+        assert f"id: {since + 1}" in lines

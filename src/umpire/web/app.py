@@ -258,7 +258,9 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
 
     def page_ctx(token: str) -> dict[str, Any]:
         seat = service.seat(token)
-        return {"v": service.view(seat), "token": token}
+        # The version is read before the view, so a page never claims to be newer than it is.
+        version = service.version(seat.game)
+        return {"v": service.view(seat), "token": token, "version": version, "boot": service.boot}
 
     # Routes that look at or play one step of a game are ``async def``: they run on the
     # event loop and take a millisecond or two, where a hop to the thread pool and the
@@ -401,20 +403,26 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         return templates.TemplateResponse(request, "odds.html", {"o": roll_odds(expr[:80])})
 
     @app.get("/t/{token}/events")
-    async def events(token: str) -> Response:
-        """Server-sent events: ``changed`` whenever the game changes."""
+    async def events(request: Request, token: str, since: int | None = None) -> Response:
+        """Server-sent events: ``changed`` whenever the game changes.
+
+        A stream starts from the version the page showed (``since``, or on a reconnect the
+        ``Last-Event-ID`` the browser sends back), so a change made while the page was
+        loading, or while a phone was off the network, is announced at once, not lost."""
         from sse_starlette.sse import EventSourceResponse
 
         seat = service.seat(token)
+        resumed = request.headers.get("last-event-id", "")
+        start = int(resumed) if resumed.isdigit() else since
 
         async def stream() -> AsyncIterator[dict[str, str]]:
-            last = service.version(seat.game)
+            last = service.version(seat.game) if start is None else start
             while True:
-                await asyncio.sleep(0.25)
                 now = service.version(seat.game)
                 if now != last:
                     last = now
-                    yield {"event": "changed", "data": str(now)}
+                    yield {"event": "changed", "data": str(now), "id": str(now)}
+                await asyncio.sleep(0.25)
 
         return EventSourceResponse(stream(), ping=15)
 

@@ -57,6 +57,8 @@ class Service:
         self._guard = threading.Lock()
         self._writing = threading.Lock()
         self.versions: dict[str, int] = {}
+        # Names this process's version numbers: a page compares versions only within one boot.
+        self.boot = secrets.token_hex(4)
         self._loaded: dict[str, Any] = {}  # games rebuilt, shared by the threads' connections
         self._views: dict[tuple[str, int, str, str | None], dict[str, Any]] = {}
 
@@ -84,7 +86,8 @@ class Service:
             lock = self._locks.setdefault(game, threading.Lock())
         with lock, self._writing:  # one writer at a time: SQLite never makes a writer sleep
             yield
-        self.versions[game] = self.versions.get(game, 0) + 1
+        with self._guard:  # two threads' changes are two versions, never one
+            self.versions[game] = self.versions.get(game, 0) + 1
 
     def version(self, game: str) -> int:
         """A number that changes whenever the game changes (the live updates watch it)."""

@@ -128,9 +128,12 @@
   }
   document.addEventListener("htmx:afterSettle", checkEntropy);
   let busy = false;
+  let again = false;  // a newer panel arrived while a commit or reveal was on its way
+  function settle() { busy = false; if (again) { again = false; joint(); } }
   function joint() {
     const panel = document.getElementById("panel");
-    if (!panel || !panel.dataset.jointPhase || busy) return;
+    if (!panel || !panel.dataset.jointPhase) return;
+    if (busy) { again = true; return; }
     const key = "umpire-joint:" + panel.dataset.game + ":" + panel.dataset.role;
     let value = localStorage.getItem(key);
     if (!value) { value = randomHex(32); localStorage.setItem(key, value); }
@@ -138,13 +141,31 @@
     if (panel.dataset.jointPhase === "commit" && panel.dataset.jointCommitted === "0") {
       busy = true;
       htmx.ajax("POST", url + "/commit", { values: { digest: sha256(value) }, target: "#panel", swap: "outerHTML" })
-        .finally(function () { busy = false; });
+        .finally(settle);
     } else if (panel.dataset.jointPhase === "reveal" && panel.dataset.jointRevealed === "0") {
       busy = true;
       htmx.ajax("POST", url + "/reveal", { values: { value: value }, target: "#panel", swap: "outerHTML" })
-        .finally(function () { busy = false; });
+        .finally(settle);
     }
   }
   document.addEventListener("htmx:afterSettle", joint);
   document.addEventListener("DOMContentLoaded", joint);
+})();
+
+// Live updates: answers can arrive out of order (a slow reply to this page's own request after
+// the refetch a newer change caused), so a panel older than the one shown is never swapped in.
+(function () {
+  function stamp(html) {
+    const m = /<div id="panel"[^>]*?data-boot="([^"]*)" data-version="(\d+)"/.exec(html);
+    return m ? { boot: m[1], version: Number(m[2]) } : null;
+  }
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    const shown = document.getElementById("panel");
+    if (!shown || evt.detail.target !== shown || !evt.detail.shouldSwap) return;
+    const got = stamp(String(evt.detail.serverResponse || ""));
+    if (got && got.boot === shown.dataset.boot && got.version < Number(shown.dataset.version)) {
+      evt.detail.shouldSwap = false;
+      document.body.dataset.staleDropped = String(Number(document.body.dataset.staleDropped || "0") + 1);
+    }
+  });
 })();
