@@ -156,8 +156,10 @@
 // the refetch a newer change caused), so a panel older than the one shown is never swapped in.
 (function () {
   function stamp(html) {
-    const m = /<div id="panel"[^>]*?data-boot="([^"]*)" data-version="(\d+)"/.exec(html);
-    return m ? { boot: m[1], version: Number(m[2]) } : null;
+    const tag = /<div id="panel"[^>]*>/.exec(html);
+    const boot = tag && /\sdata-boot="([^"]*)"/.exec(tag[0]);
+    const version = tag && /\sdata-version="(\d+)"/.exec(tag[0]);
+    return boot && version ? { boot: boot[1], version: Number(version[1]) } : null;
   }
   document.addEventListener("htmx:beforeSwap", function (evt) {
     const shown = document.getElementById("panel");
