@@ -232,15 +232,18 @@ def move_inches(
     return rate.open * factor
 
 
-def rout_distance(unit_type: str, r: Rules | None = None) -> float:
-    """Seed 002 MOVEMENT ROUT: 12" foot and artillery, 24" cavalry (reading rout_distance_fixed).
+def rout_distance(
+    unit_type: str, r: Rules | None = None, *, mounted: bool = True, limbered: bool = True
+) -> float:
+    """Seed 002 MOVEMENT ROUT: the ROUT column of the unit's row (reading rout_distance_fixed).
 
-    Dismounted cavalry is still cavalry: "Rout move of up to 12"(foot/artillery) or
-    24"(cavalry)".
+    12" foot, 24" mounted cavalry; dismounted cavalry routs 12" ('"Foot" includes
+    dismounted cavalry for movement', reading ``dismounted_cavalry_routs_as_foot``);
+    limbered artillery 12", unlimbered artillery 0: it limbers in place (reading
+    ``unlimbered_artillery_rout``).
     """
     r = r or rules()
-    key = {"foot": "foot_line", "cavalry": "cavalry_line", "artillery": "artillery_limbered"}
-    return r.movement[key[unit_type]].rout
+    return r.movement[move_key(unit_type, "line", mounted, limbered)].rout
 
 
 # -- fire ------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from umpire.battle.engine import Battle, Order
 from umpire.battle.roles import AutoStep
 from umpire.battle.state import Unit, base_size
 from umpire.board.fmath import hypot as _hypot
-from umpire.board.geometry import SURELY, Box, local, surely_beyond
+from umpire.board.geometry import SURELY, Box, corners, local, surely_beyond
 from umpire.errors import IllegalActionError
 from umpire.rules.data import on_change
 from umpire.rules.quick_acw import rules as R
@@ -56,6 +56,8 @@ def lose_stands(b: Battle, u: Unit, n: int, cause: str) -> None:
     n = min(n, u.stands)
     u.stands -= n
     b.state.losses[u.side] = b.state.losses.get(u.side, 0) + n
+    touched = list(b.touching(u))
+    hw, hd = u.hw, u.hd
     u.resize()
     b.changed(u)
     if b.narrate:
@@ -73,6 +75,34 @@ def lose_stands(b: Battle, u: Unit, n: int, cause: str) -> None:
                     b.say(f"  {ld.name} is killed or captured (rolled {face})")
     if R.is_removed(u.stands, u.stands0, b.r):
         remove(b, u, "below half strength")
+    elif touched:
+        keep_contact(b, u, touched, hw, hd)
+
+
+def keep_contact(b: Battle, u: Unit, touched: list[int], hw: float, hd: float) -> None:
+    """Default ``contact_kept_when_stands_lost``: a unit in contact that loses stands closes
+    up on the enemy it touched. Its base shrinks about its centre (``hw``/``hd``: the half
+    sizes before), which would part it from an enemy at one end; it moves by the shrink
+    toward the first such enemy, so the edge that touched stays where it was (the new base
+    lies inside the old one: it meets no other base and stays on the table)."""
+    now = b.touching(u)
+    us = b.state.units
+    for e in touched:
+        v = us[e]
+        if not v.alive or e in now:
+            continue
+        fwd, lat = local(u.x, u.y, u.theta, v.x, v.y)
+        c, s = math.cos(u.theta), math.sin(u.theta)
+        if u.hd < hd:  # a column: shorter from front to rear
+            k = (hd - u.hd) * (1.0 if fwd > 0 else -1.0)
+            x, y = u.x + c * k, u.y + s * k
+        else:  # a line or a battery: narrower
+            k = (hw - u.hw) * (1.0 if lat > 0 else -1.0)
+            x, y = u.x - s * k, u.y + c * k
+        b.place(u, x, y)
+        if b.narrate:
+            b.say(f"  {u.name} closes up on {v.name}")
+        return
 
 
 def remove(b: Battle, u: Unit, why: str) -> None:
@@ -93,12 +123,43 @@ def nearest_enemy(b: Battle, u: Unit) -> Unit | None:
 
 
 def move_away(b: Battle, u: Unit, frm: Unit, dist: float, face_away: bool, why: str) -> None:
-    """Move ``u`` directly away from ``frm`` (routs face away; retreats keep facing)."""
+    """Move ``u`` directly away from ``frm`` (routs face away; retreats keep facing).
+
+    Default ``blocked_retreat_stops``: a blocked move stops at the last free half inch,
+    and the narrative gives the distance actually moved and what stopped it."""
+    x0, y0 = u.x, u.y
     if not b.push_away(u, frm, dist, face_away):
         remove(b, u, f"{why} off the table")
         return
     if b.narrate:
-        b.say(f'  {u.name} {why}s {dist:g}" away from {frm.name}')
+        moved = _hypot(u.x - x0, u.y - y0)
+        if moved < dist - 1e-6:
+            n = _hypot(x0 - frm.x, y0 - frm.y) or 1.0
+            dx, dy = (x0 - frm.x) / n, (y0 - frm.y) / n
+            what = blocker(b, u, x0, y0, dx, dy, moved, dist)
+            b.say(
+                f'  {u.name} {why}s {moved:.1f}" away from {frm.name}, not {dist:g}": '
+                f"{what} in the way"
+            )
+        else:
+            b.say(f'  {u.name} {why}s {dist:g}" away from {frm.name}')
+
+
+def blocker(
+    b: Battle, u: Unit, x0: float, y0: float, dx: float, dy: float, moved: float, dist: float
+) -> str:
+    """What stopped ``u`` after ``moved`` of a slide from (x0, y0) along (dx, dy), in words:
+    the base at its next half-inch step, or the table edge (for the narrative)."""
+    step = b.geo["retreat_step"]
+    d = min(dist, (math.floor(moved / step + 1e-6) + 1) * step)
+    x, y = x0 + dx * d, y0 + dy * d
+    board = b.setup.board
+    if not (0 <= x <= board.width and 0 <= y <= board.height) or not board.on_table(
+        corners(x, y, u.theta, u.hw, u.hd)
+    ):
+        return "the table edge"
+    who = b.bases_at(u, x, y, u.theta)
+    return who[0].name if who else "another base"
 
 
 def retreat_dice(u: Unit) -> tuple[int, int]:
@@ -107,14 +168,26 @@ def retreat_dice(u: Unit) -> tuple[int, int]:
 
 
 def rout_move(b: Battle, u: Unit) -> None:
-    """Seed 002 MOVEMENT ROUT: up to 12"/24" directly away from the nearest enemy, facing away."""
-    en = nearest_enemy(b, u)
-    if u.type == "artillery" and not u.limbered:
-        u.limbered = True  # reading unlimbered_artillery_rout
+    """Seed 002 MOVEMENT ROUT: up to 12"/24" directly away from the nearest enemy, facing away.
+
+    Dismounted cavalry routs 12" as foot (reading ``dismounted_cavalry_routs_as_foot``);
+    unlimbered artillery limbers in place instead, and routs as limbered artillery at a
+    later move (reading ``unlimbered_artillery_rout``)."""
     u.moved = True
+    if u.type == "artillery" and not u.limbered:
+        u.limbered = True
+        b.changed(u)
+        if b.narrate:
+            b.say(
+                f"  {u.name} limbers in place: unlimbered guns that rout limber first, "
+                "and rout as limbered artillery at a later move"
+            )
+        return
+    en = nearest_enemy(b, u)
     if en is None:
         return
-    move_away(b, u, en, R.rout_distance(u.type, b.r), True, "rout")
+    dist = R.rout_distance(u.type, b.r, mounted=u.mounted, limbered=u.limbered)
+    move_away(b, u, en, dist, True, "rout")
 
 
 def fire_class(u: Unit) -> str | None:
@@ -575,7 +648,46 @@ def _charge_to(b: Battle, u: Unit, t: Unit, why: bool, open_allow: float) -> Cha
         return f'{u.name} cannot reach {t.name}: {dist:.2f}" needed, {allow:.2f}" allowed'
     if not b.free_at(u, x, y, th, u.hw, u.hd, ignore=(t.i,)):
         return f"{u.name} has no room to contact {t.name}" if why else ""
+    d = dist or 1.0
+    free, what = charge_path(b, u, (x - u.x) / d, (y - u.y) / d, dist, th, why)
+    if what is not None:
+        if not why:
+            return ""
+        return (
+            f"{u.name} cannot charge {t.name}: {what} is in the way "
+            f'{free:.1f}" along the {dist:.1f}" to contact'
+        )
     return x, y, th, flank, dist
+
+
+def charge_path(
+    b: Battle, u: Unit, dx: float, dy: float, dist: float, theta: float, name: bool
+) -> tuple[float, str | None]:
+    """Default ``charge_path_clear``: the path of a charge, stepped as ``Battle.slide`` moves
+    the charger (half-inch steps along (dx, dy), at the facing it ends in), must be clear
+    of every other base and on the table. (The inches clear, what is in the way: None when
+    nothing is; ``name``: say who or what in words, else any text.)"""
+    step = b.geo["retreat_step"]
+    n = max(1, math.ceil(dist / step))
+    board = b.setup.board
+    w, h = board.width, board.height
+    x0, y0 = u.x, u.y
+    hw, hd = u.hw, u.hd
+    free = 0.0
+    for k in range(1, n + 1):
+        d = min(dist, k * step)
+        nx, ny = x0 + dx * d, y0 + dy * d
+        if not (0 <= nx <= w and 0 <= ny <= h):
+            return free, "the table edge"
+        if not b.free_at(u, nx, ny, theta, hw, hd):
+            if not name:
+                return free, ""
+            if not board.on_table(corners(nx, ny, theta, hw, hd)):
+                return free, "the table edge"
+            who = b.bases_at(u, nx, ny, theta)
+            return free, who[0].name if who else "another base"
+        free = d
+    return dist, None
 
 
 def morale_roll(b: Battle, u: Unit, purpose: str) -> bool:
@@ -596,27 +708,59 @@ def morale_roll(b: Battle, u: Unit, purpose: str) -> bool:
 
 
 def do_charge(b: Battle, u: Unit, t: Unit) -> None:
-    """Seed 002 charge paragraph: charge test, half move and MM on failure, stand test."""
+    """Seed 002 charge paragraph: charge test, half move and MM on failure, stand test.
+
+    The charger moves along its path (default ``charge_path_clear``); where a base or the
+    table edge stops it short, the narrative says where and why."""
     x, y, th, flank, dist = charge_reach(b, u, t)
     if b.narrate:
-        b.say(f"{u.name} charges {t.name}" + (" in flank/rear" if flank else ""))
+        b.say(
+            f"{u.name} charges {t.name}" + (" in flank/rear" if flank else "") + f' ({dist:.1f}")'
+        )
     u.moved = True
     u.charged = True
     dx, dy = (x - u.x) / (dist or 1.0), (y - u.y) / (dist or 1.0)
     if not morale_roll(b, u, "charge test"):
         half = dist * b.r.failed_charge_fraction
-        if not b.slide(u, dx, dy, half, th):
-            remove(b, u, "charged off the table")
+        if not charge_move(b, u, t, dx, dy, half, th, "falls short"):
             return
         b.status.on_setback(b, u, "charge_failed", t)
         return
     if not morale_roll(b, t, "stand test"):
         b.status.on_setback(b, t, "stand_failed", u)
-        if not b.slide(u, dx, dy, dist, th):
-            remove(b, u, "charged off the table")
+        moved = charge_move(b, u, t, dx, dy, dist, th, "advances")
+        if moved and t.alive and t.i in b.touching(u):  # its way back was blocked: it goes in
+            b.state.contacts.append([u.i, t.i, 1 if flank else 0])
+            if b.narrate:
+                b.say(f"  {u.name} reaches {t.name}, which could not get away")
         return
-    if b.slide(u, dx, dy, dist, th) and t.i in b.touching(u):
+    if charge_move(b, u, t, dx, dy, dist, th, "") and t.i in b.touching(u):
         b.state.contacts.append([u.i, t.i, 1 if flank else 0])
+        if b.narrate:
+            b.say(f"  {u.name} makes contact with {t.name}")
+
+
+def charge_move(
+    b: Battle, u: Unit, t: Unit, dx: float, dy: float, dist: float, th: float, how: str
+) -> bool:
+    """Move a charger ``dist`` along (dx, dy) (``Battle.slide``); False when it left the table
+    (it is removed). The narrative says how far it went (``how``: "falls short", ...) and,
+    when something stopped it before ``dist``, what."""
+    x0, y0 = u.x, u.y
+    if not b.slide(u, dx, dy, dist, th):
+        remove(b, u, "charged off the table")
+        return False
+    if b.narrate:
+        moved = _hypot(u.x - x0, u.y - y0)
+        if moved < dist - 1e-6:
+            what = blocker(b, u, x0, y0, dx, dy, moved, dist)
+            b.say(
+                f'  {u.name} stops after {moved:.1f}" of {dist:.1f}", short of {t.name}: '
+                f"{what} in the way"
+            )
+        elif how:
+            b.say(f'  {u.name} {how} {dist:.1f}" toward {t.name}')
+    return True
 
 
 # -- steps -----------------------------------------------------------------------------
@@ -996,7 +1140,17 @@ class MeleeStep(AutoStep):
             ua, ud = us[a], us[d]
             if ua.alive and ud.alive and d in b.touching(ua):
                 resolve_melee(b, ua, ud, charged, flank)
+            elif charged and b.narrate:
+                b.say(no_melee(ua, ud))
         b.state.contacts = []
+
+
+def no_melee(a: Unit, d: Unit) -> str:
+    """Why a charge that reached contact is not fought in the melee step, in words."""
+    if not a.alive or not d.alive:
+        gone = ", ".join(x.name for x in (a, d) if not x.alive)
+        return f"No melee for {a.name}'s charge on {d.name}: {gone} left the table first"
+    return f"No melee for {a.name}'s charge on {d.name}: they no longer touch"
 
 
 # -- unit effects (umpire.battle.effects) -------------------------------------------------

@@ -630,6 +630,54 @@ def slides(
 
 
 @jit.kernel
+def clear_paths(
+    r: I,
+    u: I,
+    dx: F,
+    dy: F,
+    dist: F,
+    c: F,
+    s: F,
+    step: float,
+    X: F,
+    Y: F,
+    C: F,
+    S: F,
+    HW: F,
+    HD: F,
+    X32: F32,
+    Y32: F32,
+    R32: F32,
+    alive: B,
+    width: float,
+    height: float,
+) -> B:
+    """``Sim.path_clear``: per row, is every step of :func:`slides`' walk (up to ``dist``
+    along (dx, dy), facing ``c``/``s``) on the table and clear of every other base
+    (default ``charge_path_clear``)? The same steps, the same tests."""
+    m = r.shape[0]
+    ok = np.ones(m, dtype=np.bool_)
+    for q in range(m):
+        b, v = r[q], u[q]
+        x0, y0 = X[b, v], Y[b, v]
+        hw, hd = HW[b, v], HD[b, v]
+        nst = max(1, math.ceil(dist[q] / step))
+        for k in range(1, nst + 1):
+            d = min(dist[q], k * step)
+            nx, ny = x0 + dx[q] * d, y0 + dy[q] * d
+            if (
+                not (nx >= 0 and nx <= width and ny >= 0 and ny <= height)
+                or not on_table(nx, ny, c[q], s[q], hw, hd, width, height)
+                or overlaps_any(
+                    b, v, -1, nx, ny, c[q], s[q], hw, hd, X, Y, C, S, HW, HD, X32, Y32, R32, alive
+                )
+            ):
+                ok[q] = False
+                break
+    return ok
+
+
+@jit.kernel
 def places(
     r: I,
     u: I,

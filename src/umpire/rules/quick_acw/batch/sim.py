@@ -289,12 +289,63 @@ class Sim:
         n = np.minimum(n, _g(self.stands, r, u))
         _s(self.stands, r, u, _g(self.stands, r, u) - n)
         np.add.at(self.losses, (r, self.S.side[u]), n)
+        ti, tv = self._touching_any(r, u)  # before the bases shrink
+        hw, hd = _g(self.hw, r, u), _g(self.hd, r, u)
         self._resize(r, u)
         att = _rows(self.lalive, r) & (_rows(self.latt, r) == u[:, None])
         if att.any():
             self._leader_rolls(r, att)
         gone = V.is_removed(self.t, _g(self.stands, r, u), self.S.stands0[u])
         self.remove(r[gone], u[gone])
+        if len(ti):
+            self._keep_contact(r, u, ti, tv, hw, hd)
+
+    def _touching_any(self, r: I, u: I) -> tuple[I, I]:
+        """The enemies each unit ``u`` touches in battles ``r``: pairs (row, enemy), rows in
+        order and each row's enemies in unit order (the scalar contact lists)."""
+        st = self.S
+        opp = st.side[None, :] != st.side[u][:, None]
+        dx = _rows(self.x, r) - _g(self.x, r, u)[:, None]
+        dy = _rows(self.y, r) - _g(self.y, r, u)[:, None]
+        lim = (
+            _rows(self.rad, r) + (self.t.geometry["contact"] + SLACK) + _g(self.rad, r, u)[:, None]
+        )
+        near = opp & _rows(self.alive, r) & (dx * dx + dy * dy <= lim * lim)
+        pi, pv = G.nz(near)
+        if len(pi):
+            keep = self.touching(r[pi], u[pi], pv)
+            pi, pv = pi[keep], pv[keep]
+        return pi, pv
+
+    def _keep_contact(self, r: I, u: I, ti: I, tv: I, hw: F, hd: F) -> None:
+        """``steps.keep_contact`` (default ``contact_kept_when_stands_lost``): a unit still on
+        the table that no longer touches an enemy it touched before losing stands moves by
+        the shrink toward the first such enemy (the touching edge stays where it was)."""
+        alive_u = _g(self.alive, r[ti], u[ti])
+        lost = alive_u & _g(self.alive, r[ti], tv)
+        k = np.flatnonzero(lost)
+        if len(k) == 0:
+            return
+        k = k[~self.touching(r[ti[k]], u[ti[k]], tv[k])]
+        if len(k) == 0:
+            return
+        first = k[np.r_[True, ti[k][1:] != ti[k][:-1]]]  # per unit its first parted enemy
+        q, v = ti[first], tv[first]
+        rr, uu = r[q], u[q]
+        ux, uy = _g(self.x, rr, uu), _g(self.y, rr, uu)
+        c, s = _g(self.c, rr, uu), _g(self.s, rr, uu)
+        fwd, lat = G.local(ux, uy, c, s, _g(self.x, rr, v), _g(self.y, rr, v))
+        nhw, nhd = _g(self.hw, rr, uu), _g(self.hd, rr, uu)
+        col = nhd < hd[q]
+        kk = np.where(
+            col,
+            (hd[q] - nhd) * np.where(fwd > 0, 1.0, -1.0),
+            (hw[q] - nhw) * np.where(lat > 0, 1.0, -1.0),
+        )
+        x = np.where(col, ux + c * kk, ux - s * kk)
+        y = np.where(col, uy + s * kk, uy + c * kk)
+        self.place(rr, uu, x, y, _g(self.th, rr, uu))
+        self.geo = None  # a base moved: the pair geometry is made afresh
 
     def _leader_rolls(self, r: I, att: B) -> None:
         """Seed 002 LEADERS: one 1d6 per attached leader, in leader order per battle."""
@@ -480,6 +531,44 @@ class Sim:
         g = np.flatnonzero(ok)
         self.place_k(r[g], u[g], bx[g], by[g], bth[g])
         return ok
+
+    def path_clear(self, r: I, u: I, dx: F, dy: F, dist: F, th: F) -> B:
+        """``steps.charge_path`` (default ``charge_path_clear``): is every step of
+        :meth:`slide`'s walk on the table and clear of every other base? Nothing moves."""
+        m = len(r)
+        if m == 0:
+            return np.ones(0, dtype=bool)
+        if jit.ENABLED:
+            T = self.T
+            return K.clear_paths(
+                r, u, dx, dy, dist, np.cos(th), np.sin(th),
+                float(self.t.geometry["retreat_step"]),
+                self.x, self.y, self.c, self.s, self.hw, self.hd,
+                self.x32, self.y32, self.r32, self.alive, float(T.width), float(T.height),
+            )  # fmt: skip
+        step = self.t.geometry["retreat_step"]
+        nst = np.maximum(1, np.ceil(dist / step)).astype(np.int64)
+        k = np.arange(1, int(nst.max()) + 1)
+        fi = r * self.U + u
+        x0, y0 = np.take(self.x, fi), np.take(self.y, fi)
+        d = np.minimum(dist[:, None], k[None, :] * step)
+        nx, ny = x0[:, None] + dx[:, None] * d, y0[:, None] + dy[:, None] * d
+        w, h = self.T.width, self.T.height
+        real = k[None, :] <= nst[:, None]
+        off = ~((nx >= 0) & (nx <= w) & (ny >= 0) & (ny <= h))
+        shape = nx.shape
+        c = np.broadcast_to(np.cos(th)[:, None], shape)
+        sn = np.broadcast_to(np.sin(th)[:, None], shape)
+        hw = np.broadcast_to(np.take(self.hw, fi)[:, None], shape)
+        hd = np.broadcast_to(np.take(self.hd, fi)[:, None], shape)
+        b = (nx, ny, c, sn, hw, hd)
+        fail = real & (off | ~self.on_table(b))
+        look = G.nz(real & ~fail)
+        if len(look[0]):
+            sub = tuple(v[look] for v in b)
+            fail[look] = self.overlaps_any(r[look[0]], u[look[0]], sub)  # type: ignore[arg-type]
+        out: B = ~G.any_last(fail)
+        return out
 
     def move_away_k(self, r: I, u: I, frm: I, dist: F) -> None:
         """:meth:`move_away` with :meth:`slide_k`."""
@@ -1618,6 +1707,9 @@ class Sim:
                 _g(self.hd, rr[j], u),
             )
             legal[j] = self.free_at(rr[j], uu[j], b, ignore=tu[j])
+        j = np.flatnonzero(legal)  # and the way there clear (default charge_path_clear)
+        if len(j):
+            legal[j] = self._charge_path_clear(rr[j], u, cx[j], cy[j], cdist[j], cth[j])
         if not legal.any():
             return out
         k = np.flatnonzero(legal)
@@ -1711,6 +1803,9 @@ class Sim:
                 float(T.width),
                 float(T.height),
             )
+        j = np.flatnonzero(legal)  # and the way there clear (default charge_path_clear)
+        if len(j):
+            legal[j] = self._charge_path_clear(rr[j], u, cx[j], cy[j], cdist[j], cth[j])
         if not legal.any():
             return out
         k = np.flatnonzero(legal)
@@ -1725,6 +1820,13 @@ class Sim:
             rr[first], u, tu[first], cx[first], cy[first], cth[first], flank[first], cdist[first]
         )
         return out
+
+    def _charge_path_clear(self, r: I, u: int, cx: F, cy: F, cdist: F, cth: F) -> B:
+        """Is the way of unit ``u``'s charge to (cx, cy) clear, walked as :meth:`do_charge`
+        slides it (the same direction floats)?"""
+        dd = np.where(cdist == 0, 1.0, cdist)
+        dx, dy = (cx - _g(self.x, r, u)) / dd, (cy - _g(self.y, r, u)) / dd
+        return self.path_clear(r, np.full(len(r), u), dx, dy, cdist, cth)
 
     def contact_point(self, r: I, u: I, t: I) -> tuple[F, F, F, F, B]:
         """``steps.contact_point``: where the charger ends (x, y), the outward normal of
@@ -1856,6 +1958,10 @@ class Sim:
             self.add_marker(r[run], tg[run])
             ok = slide(r[run], uu[run], dx[run], dy[run], cdist[run], cth[run])
             self.remove(r[run[~ok]], uu[run[~ok]])
+            h = run[ok]  # a target whose way back was blocked: the charge goes in
+            c = h[self.touching(r[h], uu[h], tg[h])]
+            self.cont[r[c], u] = tg[c]
+            self.cont_flank[r[c], u] = flank[c]
         hold = g[stands]
         if len(hold):
             ok = slide(r[hold], uu[hold], dx[hold], dy[hold], cdist[hold], cth[hold])

@@ -163,9 +163,14 @@ def move_inches(t: Tables, key: I, rough: B, in_command: B, leader_lost: B, chan
     return out
 
 
-def rout_distance(t: Tables, utype: I) -> F:
-    """Seed 002 MOVEMENT ROUT: 12" foot and artillery, 24" cavalry (``rules.rout_distance``)."""
-    out: F = t.move_rout[np.array([0, 2, 4])[utype]]
+def rout_distance(t: Tables, utype: I, mounted: B | None = None, limbered: B | None = None) -> F:
+    """Seed 002 MOVEMENT ROUT: the ROUT column of each unit's row (``rules.rout_distance``):
+    12" foot and dismounted cavalry, 24" mounted cavalry, 12" limbered artillery, 0 unlimbered
+    (it limbers in place). ``mounted``/``limbered``: True where not given."""
+    yes = np.ones(np.shape(utype), dtype=bool)
+    m = yes if mounted is None else mounted
+    lim = yes if limbered is None else limbered
+    out: F = t.move_rout[move_key(utype, np.full(np.shape(utype), LINE), m, lim)]
     return out
 
 
