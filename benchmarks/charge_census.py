@@ -32,6 +32,24 @@ from umpire.rules.quick_acw import steps as S
 from umpire.scenarios import load_scenario
 
 COUNT: Counter[str] = Counter()
+ORDER = (
+    "charges",
+    "charge tests passed",
+    "passed against a standing target",
+    "  reached contact",
+    "  reached contact (listed for the melee)",
+    "  stopped short, and the narrative says why",
+    "  stopped short with no word",
+    "contacts listed at the melee step",
+    "  still touching at the melee step",
+    "  one of them removed (by fire) before the melee step",
+    "  both alive but apart at the melee step",
+    "melees fought",
+    "rout lines",
+    "retreat moves",
+    "lines saying what was in the way (a blocked move)",
+)
+"""The counts in the order they are printed."""
 EXAMPLES: list[str] = []
 
 
@@ -76,6 +94,8 @@ def census_melee(orig: Any) -> Any:
                 COUNT["  still touching at the melee step"] += 1
             elif us[a].alive and us[d].alive:
                 COUNT["  both alive but apart at the melee step"] += 1
+            else:
+                COUNT["  one of them removed (by fire) before the melee step"] += 1
         orig(self, b, side)
 
     return wrapped
@@ -95,8 +115,8 @@ def play_one(scenario: str, seed: int) -> None:
             COUNT["rout lines"] += 1
         if "retreats" in ln and '"' in ln:
             COUNT["retreat moves"] += 1
-        if "blocked" in ln or "stops" in ln:
-            COUNT["lines saying blocked/stops"] += 1
+        if "in the way" in ln:
+            COUNT["lines saying what was in the way (a blocked move)"] += 1
 
 
 def main() -> None:
@@ -110,8 +130,8 @@ def main() -> None:
     for seed in range(args.seed0, args.seed0 + args.n):
         play_one(args.scenario, seed)
     print(f"{args.n} {args.scenario} battles, AI against AI, seeds {args.seed0}..")
-    for k, v in COUNT.items():
-        print(f"  {k}: {v}")
+    for k in ORDER:
+        print(f"  {k}: {COUNT[k]}")
     for ex in EXAMPLES:
         print("  e.g.", ex[:400])
 

@@ -277,10 +277,12 @@ class Sim:
         """Seed 002: MM are not cumulative, one per unit (living units only)."""
         _s(self.marker, r, u, _g(self.marker, r, u) | _g(self.alive, r, u))
 
-    def lose_stands(self, r: I, u: I, n: I) -> None:
-        """Seed 002: lose stands; attached leaders lost on 5-6; removal below half.
+    def lose_stands(self, r: I, u: I, n: I, near: B | None = None) -> None:
+        """Seed 002: lose stands; attached leaders lost on 5-6; removal below half; a unit
+        in contact closes up (default ``contact_kept_when_stands_lost``).
 
-        One call takes each battle at most once.
+        One call takes each battle at most once. ``near``: where a unit may touch an
+        enemy (a superset; None: anywhere).
         """
         keep = (n > 0) & _g(self.alive, r, u)
         r, u, n = r[keep], u[keep], n[keep]
@@ -289,7 +291,12 @@ class Sim:
         n = np.minimum(n, _g(self.stands, r, u))
         _s(self.stands, r, u, _g(self.stands, r, u) - n)
         np.add.at(self.losses, (r, self.S.side[u]), n)
-        ti, tv = self._touching_any(r, u)  # before the bases shrink
+        if near is None:
+            ti, tv = self._touching_any(r, u)  # before the bases shrink
+        else:
+            q = np.flatnonzero(near[keep])
+            ti, tv = self._touching_any(r[q], u[q]) if len(q) else (q, q)
+            ti = q[ti]
         hw, hd = _g(self.hw, r, u), _g(self.hd, r, u)
         self._resize(r, u)
         att = _rows(self.lalive, r) & (_rows(self.latt, r) == u[:, None])
@@ -2039,7 +2046,7 @@ class Sim:
             r, tg, pick, lost = r[hit], tg[hit], pick[hit], lost[hit]
             if len(r) == 0:
                 continue
-            self.lose_stands(r, tg, lost)
+            self.lose_stands(r, tg, lost, contact[r, pick])
             self.add_marker(r, tg)
             # keep the targets current for the firers still to come
             alive_t[r, pick] = _g(self.alive, r, tg)
