@@ -183,6 +183,17 @@ def _actor_in_scope(seen: StepSeen) -> list[str]:
     return []
 
 
+def _actor_side(seen: StepSeen) -> list[str]:
+    """A unit moves or fires only when its own side is asked (the sequence's side, or the
+    side a step names as deciding)."""
+    if seen.actor is None or seen.kind not in ("move", "fire"):
+        return []
+    u = seen.battle.state.units[seen.actor]
+    if u.side != seen.side:
+        return [f"{u.name} ({u.side}) was given a {seen.kind} order by {seen.side}"]
+    return []
+
+
 def _stands_sane(seen: StepSeen) -> list[str]:
     """Stands are never negative and never more than the unit began with."""
     return [
@@ -195,6 +206,7 @@ def _stands_sane(seen: StepSeen) -> list[str]:
 CORE: tuple[Invariant, ...] = (
     Invariant("no-overlap", "engine", "bases on the table never overlap", _no_overlap),
     Invariant("actor-in-scope", "engine", "only the phase's units are asked", _actor_in_scope),
+    Invariant("actor-side", "engine", "a side orders only its own units", _actor_side),
     Invariant("stands", "engine", "0 <= stands <= the stands a unit began with", _stands_sane),
 )
 """Invariants of the engine itself, held by every composition."""

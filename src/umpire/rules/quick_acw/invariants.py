@@ -8,6 +8,7 @@ thousands of battles never reach is reported.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -22,6 +23,7 @@ from umpire.battle.invariants import (
     roll_count,
     said_count,
 )
+from umpire.board.geometry import segment_hits_box
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw import steps as S
 
@@ -135,6 +137,50 @@ def _rout_distance(seen: StepSeen) -> list[str]:
     return out
 
 
+def _fire_rules(seen: StepSeen) -> list[str]:
+    """002 FIRE: "Mounted cavalry can't fire. You can't shoot through friendly troops." """
+    o = seen.order
+    if seen.kind != "fire" or not o or o[0] != "fire" or seen.actor is None:
+        return []
+    p = seen.prior()
+    u, t = p.state.units[seen.actor], p.state.units[int(o[1])]
+    out = []
+    if u.type == "cavalry" and u.mounted:
+        out.append(f"{u.name} fired while mounted")
+    for v in p.state.units:
+        if v.alive and v.side == u.side and v.i != u.i:
+            inner = (v.x, v.y, math.cos(v.theta), math.sin(v.theta), v.hw - 1e-3, v.hd - 1e-3)
+            if segment_hits_box(u.x, u.y, t.x, t.y, inner):
+                out.append(f"{u.name} fired at {t.name} through {v.name}")
+    return out
+
+
+def _marker_limits(seen: StepSeen) -> list[str]:
+    """002 MOVEMENT: "units with Morale Markers (MM) may either 1) not move except to turn
+    around 180 degrees, or 2) make a Rout move"."""
+    o = seen.order
+    if seen.kind != "move" or not o or seen.actor is None:
+        return []
+    if not seen.was(seen.actor, "marker") or o[0] in ("hold", "turn", "rout"):
+        return []
+    name = seen.battle.state.units[seen.actor].name
+    if o[0] == "charge" or seen.moved(seen.actor) > SLACK:
+        return [f"{name} has a Morale Marker and made a {o[0]}"]
+    return []
+
+
+def _rally(seen: StepSeen) -> list[str]:
+    """002 Rally: "remove Morale Markers from 1st player's units that did not move except
+    to change facing"."""
+    if seen.name != "rally":
+        return []
+    return [
+        f"{u.name} lost its Morale Marker in the rally though it moved"
+        for u in seen.battle.state.units
+        if seen.was(u.i, "marker") and not u.marker and u.alive and seen.was(u.i, "moved")
+    ]
+
+
 def invariants(comp: Composition) -> Sequence[Invariant]:
     """Seed 002's invariants for the roles it fills in ``comp``."""
     out: list[Invariant] = []
@@ -149,6 +195,12 @@ def invariants(comp: Composition) -> Sequence[Invariant]:
             ),
             Invariant("contact-kept", "002 TURN ORDER Melee", "contacts last", _contact_kept),
             Invariant("rout-distance", "002 MOVEMENT ROUT", "routs as far as said", _rout_distance),
+            Invariant("fire", "002 FIRE", "no mounted fire, none through friends", _fire_rules),
+        ]
+    if comp.status.id == MODULE:
+        out += [
+            Invariant("marker-moves", "002 MOVEMENT", "a MM holds, turns or routs", _marker_limits),
+            Invariant("rally", "002 Rally", "only units that did not move rally", _rally),
         ]
     return out
 
