@@ -267,3 +267,54 @@ def test_batch_keeps_contact_as_the_scalar_002_melee(
     sim.lose_stands(np.array([0]), np.array([0]), np.array([1]))
     assert (sim.x[0, 0], sim.y[0, 0]) == (c.x, c.y)
     assert sim.touching(np.array([0]), np.array([0]), np.array([1])).tolist() == [True]
+
+
+# -- the invariants these rulings establish (umpire.battle.invariants) ----------------------
+
+
+def check_of(b: Battle, inv: str):  # type: ignore[no-untyped-def]
+    """The check of seed 002's invariant ``inv`` for ``b``'s composition."""
+    from umpire.rules.quick_acw.invariants import invariants
+
+    return {i.id: i.check for i in invariants(b.comp)}[inv]
+
+
+def seen_of(b: Battle, before: dict, actor: int | None, order: tuple, said: list[str]):  # type: ignore[no-untyped-def,type-arg]
+    """A StepSeen of a move step that took ``b`` from ``before`` to its state now."""
+    from umpire.battle.invariants import StepSeen
+
+    kind = "move" if actor is not None else ""
+    return StepSeen(
+        b, 1, 0, "union", "move", kind, actor, order, before, b.state.to_json(), said, [], None
+    )
+
+
+def test_retreat_distance_invariant_002_charge_paragraph() -> None:
+    """Invariant ``retreat-distance`` (seed 002 'it retreats 2D6" directly away from the
+    enemy', default ``blocked_retreat_stops``): a retreat narrated as further than the unit
+    went is a violation; the blocked retreat as the engine narrates it is not."""
+    b = battle(CLEAR + unit("w", "union", 17, 18, 180), [])
+    c, u, _ = b.state.units
+    before = b.state.to_json()
+    S.move_away(b, u, c, 7.0, False, "retreat")
+    check = check_of(b, "retreat-distance")
+    assert not check(seen_of(b, before, None, None, b.lines[-1:]))
+    wrong = [f'  {u.name} retreats 7" away from {c.name}']
+    assert check(seen_of(b, before, None, None, wrong))
+
+
+def test_unlimbered_rout_invariant_002_movement_rout_column() -> None:
+    """Invariant ``unlimbered-rout`` (seed 002 MOVEMENT, unlimbered artillery's ROUT column:
+    'limbers'): a gun that routs 12" while unlimbered is a violation."""
+    text = unit("c", "confederate", 4, 18, 0) + unit(
+        "g", "union", 10, 18, 180, type="artillery", stands=2, limbered=False
+    )
+    b = battle(text, [])
+    _, g = b.state.units
+    g.marker = True
+    before = b.state.to_json()
+    check = check_of(b, "unlimbered-rout")
+    S.rout_move(b, g)
+    assert not check(seen_of(b, before, g.i, ("rout",), b.lines[-1:]))
+    b.place(g, 22, 18)  # the old ruling: a free 12"
+    assert check(seen_of(b, before, g.i, ("rout",), []))

@@ -137,6 +137,52 @@ def _rout_distance(seen: StepSeen) -> list[str]:
     return out
 
 
+_AWAY = re.compile(r'^  (.+) (?:retreats|routs) ([0-9.]+)" away from ')
+
+
+def _retreat_distance(seen: StepSeen) -> list[str]:
+    """002 charge paragraph and MELEE "#": a retreat of 2D6" (3D6") "directly away from the
+    enemy", or a rout; one that is blocked says the distance it actually moved (default
+    ``blocked_retreat_stops``). Checked where the step moved the unit once."""
+    b = seen.battle
+    lines: dict[str, list[float]] = {}
+    other: set[str] = set()
+    for line in seen.said:
+        m = _AWAY.match(line)
+        if m:
+            lines.setdefault(m.group(1), []).append(float(m.group(2)))
+        elif "closes up on" in line or " charges " in line:
+            other.add(line.strip().split(" closes up on ")[0].split(" charges ")[0])
+    out = []
+    for name, said in lines.items():
+        u = next((v for v in b.state.units if v.name == name), None)
+        if u is None or not u.alive or len(said) != 1 or name in other:
+            continue
+        went = seen.moved(u.i)
+        if abs(went - said[0]) > 0.05:
+            out.append(
+                f'{u.name}: the narrative says it moved {said[0]:g}" away, it moved {went:.2f}"'
+            )
+    return out
+
+
+def _unlimbered_rout(seen: StepSeen) -> list[str]:
+    """002 MOVEMENT ROUT, "Artillery—unlimbered ... limbers" (reading
+    ``unlimbered_artillery_rout``): an unlimbered gun ordered to rout limbers in place."""
+    o = seen.order
+    if seen.kind != "move" or not o or o[0] != "rout" or seen.actor is None:
+        return []
+    u = seen.battle.state.units[seen.actor]
+    if u.type != "artillery" or seen.was(u.i, "limbered"):
+        return []
+    out = []
+    if seen.moved(u.i) > SLACK:
+        out.append(f'{u.name} routed {seen.moved(u.i):.2f}" though unlimbered: it limbers first')
+    if u.alive and not u.limbered:
+        out.append(f"{u.name} was ordered to rout and is still unlimbered")
+    return out
+
+
 def _fire_rules(seen: StepSeen) -> list[str]:
     """002 FIRE: "Mounted cavalry can't fire. You can't shoot through friendly troops." """
     o = seen.order
@@ -195,6 +241,18 @@ def invariants(comp: Composition) -> Sequence[Invariant]:
             ),
             Invariant("contact-kept", "002 TURN ORDER Melee", "contacts last", _contact_kept),
             Invariant("rout-distance", "002 MOVEMENT ROUT", "routs as far as said", _rout_distance),
+            Invariant(
+                "retreat-distance",
+                "002 charge paragraph, MELEE #",
+                "retreats and routs move as far as the narrative says",
+                _retreat_distance,
+            ),
+            Invariant(
+                "unlimbered-rout",
+                "002 MOVEMENT ROUT",
+                "an unlimbered gun limbers in place to rout",
+                _unlimbered_rout,
+            ),
             Invariant("fire", "002 FIRE", "no mounted fire, none through friends", _fire_rules),
         ]
     if comp.status.id == MODULE:
@@ -233,6 +291,30 @@ def features(comp: Composition) -> Sequence[Feature]:
                 "limber", "002 MOVEMENT", "limber or unlimber", order_change("limber", "unlimber")
             ),
             Feature("rout-move", "002 MOVEMENT ROUT", "rout moves", order_count("rout")),
+            Feature(
+                "contact",
+                "002 charge",
+                "charges that reach contact",
+                said_count("makes contact with", "which could not get away"),
+            ),
+            Feature(
+                "close-up",
+                "002 TURN ORDER Melee",
+                "units in contact closing up as they lose stands",
+                said_count(" closes up on "),
+            ),
+            Feature(
+                "blocked-move",
+                "002 MOVEMENT",
+                "retreats, routs and charges stopped short",
+                said_count(" in the way"),
+            ),
+            Feature(
+                "limber-to-rout",
+                "002 MOVEMENT ROUT",
+                "unlimbered guns limbering to rout",
+                said_count("limbers in place"),
+            ),
             Feature("about-face", "002 MOVEMENT", "turn about 180", order_count("turn")),
         ]
     if comp.status.id == MODULE:
