@@ -8,6 +8,9 @@ engine gave the very same 400 battles (commits 1a0714d to 3e14a1a). It was recor
 again once, when a charger blocked at its first step stopped turning into a base that
 overlapped a friend (a rules fix: 55 of the 400 battles changed). The same seeds must
 give the same battles.
+
+Regenerate (only for a deliberate rules change, said in the commit):
+``PYTHONPATH=src python tests/test_composition_identity.py``.
 """
 
 from __future__ import annotations
@@ -29,25 +32,30 @@ def digest(obj: object) -> str:
     return hashlib.sha256(json.dumps(obj, separators=(",", ":")).encode()).hexdigest()[:16]
 
 
+def battle_row(name: str, kind: str, seed: int) -> list[object]:
+    """The recorded row of one battle: players, seed, result and digests."""
+    scen = load_scenario(name)
+    pols = {"union": make_policy(kind, seed), "confederate": make_policy(kind, seed + 1000)}
+    res = play(scen, seed, pols)
+    return [
+        kind,
+        seed,
+        res.winner,
+        res.turns,
+        res.losses["confederate"],
+        res.losses["union"],
+        len(res.faces),
+        digest(res.faces),
+        digest(res.orders),
+        state_hash(res.state)[:16],
+    ]
+
+
 @pytest.mark.parametrize("name", sorted(BEFORE))
 def test_same_seeds_same_battles(name: str) -> None:
-    scen = load_scenario(name)
     for row in BEFORE[name]:
         kind, seed = row[0], row[1]
-        pols = {"union": make_policy(kind, seed), "confederate": make_policy(kind, seed + 1000)}
-        res = play(scen, seed, pols)
-        got = [
-            kind,
-            seed,
-            res.winner,
-            res.turns,
-            res.losses["confederate"],
-            res.losses["union"],
-            len(res.faces),
-            digest(res.faces),
-            digest(res.orders),
-            state_hash(res.state)[:16],
-        ]
+        got = battle_row(name, kind, seed)
         assert got == row, f"{name} {kind} seed {seed} differs from the recorded battle"
 
 
@@ -74,3 +82,15 @@ def test_a_battle_saved_before_the_composable_engine_loads_verifies_and_plays_on
     order = make_policy("ai").decide(view, req)
     store.play("old", game, "order", {"order": list(order)})
     assert len(game.actions) == 62
+
+
+if __name__ == "__main__":
+    rows = {name: [battle_row(name, r[0], r[1]) for r in BEFORE[name]] for name in BEFORE}
+    (Path(__file__).parent / "data" / "quick_acw_battles.json").write_text(
+        "{\n"
+        + ",\n".join(
+            f"{json.dumps(k)}: [\n" + ",\n".join(json.dumps(r) for r in v) + "\n]"
+            for k, v in rows.items()
+        )
+        + "\n}\n"
+    )
