@@ -256,7 +256,14 @@ class StatusRole(Protocol):
 
 
 class EventsRole(Protocol):
-    """Things that happen at named points of the turn (``turn_start``, ``turn_end``, ...)."""
+    """Things that happen at named points of the turn.
+
+    The points a sequence offers: ``turn_start``, ``reaction`` (a side's reaction phase
+    begins: the phase's side is the side that reacts, just before its defensive fire;
+    a card draw has one per card) and ``turn_end``. A sequence without a reaction phase
+    offers no ``reaction`` point; an events module then does at ``turn_end`` what is
+    still due.
+    """
 
     id: str
 

@@ -59,6 +59,8 @@ class QuickSequence(FixedTurn):
         for p, side in enumerate(self.order):
             for name in self.r.sequence:
                 who = self.order[(p + 1) % n] if name in SECOND else side
+                if name in SECOND:  # the events' reaction point: the 2nd player reacts
+                    phases += [Phase(who, hook, st) for hook, st in comp.hooks("reaction")]
                 step = made[name]
                 if step is not None:
                     phases.append(Phase(who, name, step))

@@ -199,6 +199,8 @@ def activation(comp: Composition, lad: Ladder) -> list[tuple[str, bool, Step]]:
         ("move", False, combat.step("move")),
         ("rally", False, status.step("rally")),
         ("crossing", False, Auto(lambda b, side: crossing(b, side, lad.crossing_step))),
+        # the events' reaction point: the other side's reaction (before its step 4 fire)
+        *[(name, True, step) for name, step in comp.hooks("reaction")],
         (
             "defensive_fire",
             True,
