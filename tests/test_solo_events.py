@@ -918,3 +918,76 @@ def test_a_saved_game_with_events_verifies(tmp_path: Path) -> None:
     store.create("solo", game)
     report = verify_export(store.export("solo"))
     assert report.actions == len(game.actions) and report.rolls_checked
+
+
+# -- invariants (umpire.battle.invariants) -------------------------------------------------------
+
+
+def _violations(
+    b: Battle, side: str, name: str, kind: str, actor: Any, order: Any, act: Any
+) -> set[str]:
+    """The solo-events invariants broken by one step that does ``act`` (watched by hand)."""
+    from umpire.battle.invariants import Watch
+
+    w = Watch(b.comp)
+    w.begin(b)
+    act()
+    w.end(b, side, name, kind, actor, order)
+    return {v.invariant for v in w.violations if v.invariant.startswith("solo-events:")}
+
+
+def test_invariants_hold_the_rulings_and_catch_a_wrong_one() -> None:
+    """The module's invariants, each a sentence of seed 001, find a step that breaks it:
+    event 5's DISR done outside its player's reaction phase, event 11's separate recovery
+    in the host's rally, event 20's hold when a charge was due, event 19's fire not said,
+    and an event's effect outliving its turn."""
+    from umpire.rules.solo_events.invariants import invariants
+
+    names = {inv.id for inv in invariants(start([2])[0].comp)}
+    assert names == {
+        "reaction-phase",
+        "no-separate-recovery",
+        "impetuous",
+        "effects-said",
+        "this-turn-only",
+    }
+    # 001 event 5 'The disruption occurs during the player's reaction phase'
+    b, _ = start([1, 1, 5, 6])
+    role = b.comp.events[0]
+    due = book(b)["due"].pop()
+    found = _violations(
+        b, "confederate", "x", "", None, None, lambda: role.carry_out_due(b, due, "now")
+    )
+    assert found == {"solo-events:reaction-phase"}
+    # 001 event 11 'The unit cannot try for a separate recovery attempt, during this turn'
+    b, req = start([1, 1, 11], prepare=lambda b: setattr(unit(b, "c_foot"), "marker", True))
+    pick(b, req, "c_foot")
+    u = unit(b, "c_foot")
+    found = _violations(
+        b, "confederate", "rally", "", None, None, lambda: setattr(u, "marker", False)
+    )
+    assert found == {"solo-events:no-separate-recovery"}
+    # 001 event 20 'performs a charge, during its activity phase'
+    b, _ = start([1, 1, 20], scen=scenario(at={"c_foot": (45.0, 6.0)}))
+    u = unit(b, "c_foot")
+    found = _violations(b, "confederate", "move", "move", u.i, ("hold",), lambda: None)
+    assert found == {"solo-events:impetuous"}
+    # 001 event 19 'an extra die roll during combat', said where it takes hold
+    b, req = start([1, 2, 19], scen=scenario(at={"u_foot": (14.0, 6.0)}))
+    pick(b, req, "u_foot")
+    u, t = unit(b, "u_foot"), unit(b, "c_foot")
+    found = _violations(b, "union", "defensive_fire", "fire", u.i, ("fire", t.i), lambda: None)
+    assert found == {"solo-events:effects-said"}
+    # 'for this turn': an event's effect the module does not hold for this turn
+    b, _ = start([2])
+    u = unit(b, "c_foot")
+    found = _violations(
+        b,
+        "confederate",
+        "x",
+        "",
+        None,
+        None,
+        lambda: set_fx(u, "fire_mod", 1, "Valiant Charge (001 event 9)"),
+    )
+    assert found == {"solo-events:this-turn-only"}

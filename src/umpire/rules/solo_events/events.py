@@ -284,7 +284,15 @@ class SoloEvents:
         if ev.when == "reaction" and u is not None:
             # reading reaction_phase: "occurs during the player's reaction phase"
             book = self.book(b)
-            book["due"].append({"event": ev.id, "side": side, "unit": u.i, "log": len(book["log"])})
+            book["due"].append(
+                {
+                    "event": ev.id,
+                    "side": side,
+                    "unit": u.i,
+                    "log": len(book["log"]),
+                    "turn": b.state.turn,
+                }
+            )
             out.append(f"{u.name}: {DUE_WORDS[ev.act]} in the {side.title()} reaction phase")
         elif ev.act:
             res = ACT[ev.act](self, b, ev, side, u, why)
@@ -311,10 +319,13 @@ class SoloEvents:
         self.later(b, due["log"], res)
 
     def later(self, b: Battle, index: int, result: str) -> None:
-        """Add what an event did later in the turn to its log entry (``done``)."""
+        """Add what an event did later in the turn to its log entry: ``done`` (in words) and
+        ``at`` (the turn, step and side it was done in, for the invariants)."""
         log = self.book(b)["log"]
         if 0 <= index < len(log):
+            ph = b.phase()
             log[index].setdefault("done", []).append(result)
+            log[index].setdefault("at", []).append([b.state.turn, ph.name, ph.side])
 
     def commander_rides(self, b: Battle, ev: Event, side: str, u: Unit | None, why: str) -> str:
         """001 event 1: the commander rides to within 4 BW of the furthest friendly unit."""
