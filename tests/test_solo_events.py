@@ -742,6 +742,10 @@ def test_event_20_impetuous_needs_a_legal_charge() -> None:
     assert req is not None
     with pytest.raises(IllegalActionError, match="must charge this turn"):
         b.apply(req, ("hold",))
+    before = state_hash(b.state.to_json())
+    with pytest.raises(IllegalActionError, match="cannot reach"):
+        b.apply(req, ("charge", unit(b, "u_artillery2").i))  # refused, nothing changes
+    assert state_hash(b.state.to_json()) == before and fx(u, "must_charge")
     b.apply(req, ("charge", unit(b, "u_foot").i))
     assert "c_foot must charge (Impetuous (001 event 20))" in b.lines
     assert not fx(u, "must_charge")

@@ -695,15 +695,8 @@ class MoveStep:
     def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
         u = b.state.units[actor]
         kind = order[0]
-        if u.extra and fx(u, "must_charge"):
-            if kind != "charge" and must_charge(b, u):
-                raise IllegalActionError(
-                    f"{u.name} must charge this turn ({fx_why(u, 'must_charge')})"
-                )
-            if kind == "charge":  # the charge it had to make: the obligation is met
-                if b.narrate:
-                    b.say(f"{u.name} must charge ({fx_why(u, 'must_charge')})")
-                clear_fx(u, "must_charge")
+        if u.extra and fx(u, "must_charge") and kind != "charge" and must_charge(b, u):
+            raise IllegalActionError(f"{u.name} must charge this turn ({fx_why(u, 'must_charge')})")
         if kind == "hold":
             return
         if kind == "turn":
@@ -739,6 +732,11 @@ class MoveStep:
             t = int(order[1])
             if not 0 <= t < len(b.state.units):
                 raise IllegalActionError(f"no unit {t}")
+            if u.extra and fx(u, "must_charge"):  # the charge it had to make: obligation met
+                charge_reach(b, u, b.state.units[t])  # refused before anything changes
+                if b.narrate:
+                    b.say(f"{u.name} must charge ({fx_why(u, 'must_charge')})")
+                clear_fx(u, "must_charge")
             do_charge(b, u, b.state.units[t])
             return
         raise IllegalActionError(f"unknown move order '{kind}'")
