@@ -1,0 +1,195 @@
+"""Seed 004 rulings fixed in issue 20: each test names the seed 004 sentence it holds.
+
+- 004-RM-3, RANDOM MOVEMENT: "The units on that card ... - and only those units - may fire
+  and move": step 4 fires only at the drawn card's units.
+- 004-III-11, III: "British Rifle units can either fire or move in a given turn, but may
+  not do both in the same turn": step 4 fire counts as firing.
+- 004-ST-5, EFFECT: '"Engaged" units cannot be fired upon': by anyone, under the ladder.
+- 004-RM-1, RANDOM MOVEMENT: "grouped into regiments (all cavalry, ...) or brigades (Civil
+  War ... infantry)": a cavalry regiment has a card of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from umpire.ai import make_policy
+from umpire.battle.engine import Battle
+from umpire.battle.roles import Request
+from umpire.battle.run import new_battle
+from umpire.dice import SeededSource
+from umpire.errors import IllegalActionError
+from umpire.scenarios import load_scenario, parse_scenario
+
+
+def run_until(
+    b: Battle, decide: Callable[[Request], Any], stop: Callable[[Request], bool]
+) -> Request:
+    """Answer requests with ``decide`` until ``stop`` says the pending one is the one wanted."""
+    for _ in range(10000):
+        req = b.next_request()
+        assert req is not None, "the battle ended first"
+        if stop(req):
+            return req
+        b.apply(req, decide(req))
+    raise AssertionError("no such request")
+
+
+# -- 004-RM-3: only the drawn card's units are shot at in step 4 -----------------------------
+
+
+@pytest.mark.parametrize("name", ["mcpherson_cards", "stone_wall_cards"])
+def test_rm3_step_four_fires_only_at_the_drawn_cards_units(name: str) -> None:
+    """Seed 004 RANDOM MOVEMENT (004-RM-3): 'The units on that card (whichever side they
+    belong to) - and only those units - may fire and move'. Step 4's defensive and
+    pass-thru fire answers the drawn card's movement: every shot of it, in the state and
+    in the narrative, is at a unit of that card (before the fix a unit's 'crossed a field
+    of fire' mark lasted the whole turn: about half of step 4's shots were at units of
+    earlier cards)."""
+    scen = load_scenario(name)
+    shots = 0
+    for seed in range(3):
+        pols = {"union": make_policy("ai", seed), "confederate": make_policy("ai", seed + 7)}
+        b = new_battle(scen, SeededSource(seed), narrate=True)
+        seq: Any = b.comp.sequence
+        while (req := b.next_request()) is not None:
+            order = pols[req.side].decide(b, req)
+            if req.step == "defensive_fire" and order[0] == "fire":
+                deck = b.state.extra["cards"]
+                card = seq.cards(b)[deck["card"]]
+                t = b.state.units[int(order[1])]
+                assert t.i in card[2], f"seed {seed}: step 4 shot at {t.name}, not on {card[0]}"
+                before = len(b.lines)
+                b.apply(req, order)
+                said = " ".join(b.lines[before:])
+                assert "fires" in said and f" at {t.name}" in said, said
+                shots += 1
+                continue
+            b.apply(req, order)
+    assert shots > 10
+
+
+def test_rm3_a_crossing_mark_ends_when_the_next_card_moves() -> None:
+    """004-RM-3: the 'crossed a field of fire' mark of a unit moved under an earlier card
+    is gone when the next card's units start their movement, so that card's step 4 cannot
+    shoot at it again."""
+    from umpire.rules.quick_acw.steps import FireStep
+    from umpire.rules.sequence_cards.sequence import crossing, mark_start
+
+    b = new_battle(duel("card-draw", cards="regiment"), SeededSource(1))
+    c1, c2, u = b.state.units
+    b.scope = frozenset({c1.i})  # card 1: the 1st VA moves across the 2nd WI's front
+    mark_start(b, "confederate")
+    b.place(c1, 22.0, 20.0)
+    crossing(b, "confederate", 0.5)
+    assert c1.extra.get("crossed") == [u.i]
+    step4 = FireStep(targets="chargers", mark="fired_defensive", mode="defensive")
+    b.scope = None
+    assert [t for t, *_ in step4.shots(b, u, exact=True)] == [c1.i]
+    b.scope = frozenset({c2.i})  # card 2: the 2nd VA's units start to move
+    mark_start(b, "confederate")
+    assert "crossed" not in c1.extra
+    crossing(b, "confederate", 0.5)  # the 2nd VA did not move
+    b.scope = None
+    assert step4.shots(b, u, exact=True) == []
+
+
+DUEL = """name = "Duel"
+[rules]
+sequence = "{sequence}"
+first = "union"
+cards = "{cards}"
+[table]
+width = 60
+height = 40
+turns = 3
+
+[[units]]
+id = "c1"
+name = "1st VA"
+side = "confederate"
+type = "foot"
+stands = 6
+x = 16
+y = 20
+facing = 0
+{extra_c}
+[[units]]
+id = "c2"
+name = "2nd VA"
+side = "confederate"
+type = "foot"
+stands = 6
+x = 16
+y = 32
+facing = 0
+
+[[units]]
+id = "u1"
+name = "2nd WI"
+side = "union"
+type = "foot"
+stands = 6
+x = 26
+y = 20
+facing = 180
+"""
+
+
+def duel(sequence: str = "five-step", extra_c: str = "", cards: str = "brigade"):  # type: ignore[no-untyped-def]
+    return parse_scenario(DUEL.format(sequence=sequence, extra_c=extra_c, cards=cards))
+
+
+# -- 004-III-11: rifles fire or move, and step 4 fire is fire ---------------------------------
+
+
+def rifles_battle() -> tuple[Battle, Request]:
+    """Union (side A) advances into the fire of Confederate rifles, which fire in step 4;
+    returns the battle at the rifles' own movement request."""
+    b = new_battle(duel(extra_c="rifles = true"), SeededSource(3), narrate=True)
+    c1 = b.state.units[0]
+
+    def decide(req: Request) -> Any:
+        if req.step == "move" and req.side == "union":
+            return ("move", 22.5, 20.0, 3.14159265)  # 3.5" on, into the 1st VA's 6" range
+        if req.step == "defensive_fire" and req.actor == c1.i:
+            return ("fire", 2)
+        return ("hold",)
+
+    req = run_until(b, decide, lambda r: r.step == "move" and r.actor == c1.i)
+    return b, req
+
+
+def test_iii11_rifles_that_fired_in_step_four_may_not_move() -> None:
+    """Seed 004 III (004-III-11): 'British Rifle units can either fire or move in a given
+    turn, but may not do both in the same turn'. A side-B rifle unit that conducts
+    defensive fire in step 4 has fired this turn: in its own step 3 it may not move (the
+    Confederates are rifles here; no shipped scenario has side-B rifles)."""
+    b, req = rifles_battle()
+    c1 = b.state.units[0]
+    assert any(ln.startswith("1st VA fires at 2nd WI") for ln in b.lines), b.lines
+    assert "  1st VA (rifles) fired this turn and may not move (seed 004 III)" in b.lines
+    with pytest.raises(IllegalActionError, match=r"may not move this turn \(rifles"):
+        b.apply(req, ("move", 18.0, 20.0, 0.0))
+    assert [c.order[0] for c in b.comp.combat.options(b, req)] == ["hold"]
+    x = c1.x
+    b.apply(req, ("hold",))
+    assert c1.x == x
+
+
+def test_iii11_rifles_that_held_fire_may_move() -> None:
+    """004-III-11, the other half: a rifle unit that did not fire may move."""
+    b = new_battle(duel(extra_c="rifles = true"), SeededSource(3), narrate=True)
+    c1 = b.state.units[0]
+
+    def decide(req: Request) -> Any:
+        if req.step == "move" and req.side == "union":
+            return ("move", 22.5, 20.0, 3.14159265)
+        return ("hold",)
+
+    req = run_until(b, decide, lambda r: r.step == "move" and r.actor == c1.i)
+    b.apply(req, ("move", 18.0, 20.0, 0.0))
+    assert c1.x == pytest.approx(18.0)
