@@ -193,3 +193,37 @@ def test_iii11_rifles_that_held_fire_may_move() -> None:
     req = run_until(b, decide, lambda r: r.step == "move" and r.actor == c1.i)
     b.apply(req, ("move", 18.0, 20.0, 0.0))
     assert c1.x == pytest.approx(18.0)
+
+
+# -- 004-RM-1: a card per cavalry regiment ---------------------------------------------------
+
+
+def test_rm1_each_cavalry_regiment_has_its_own_card() -> None:
+    """Seed 004 RANDOM MOVEMENT (004-RM-1): 'The units of each side should be grouped into
+    regiments (all cavalry, Napoleonic infantry), or brigades (Civil War and British
+    Napoleonic infantry)': with cards by brigade, Gamble's three cavalry regiments draw
+    three cards; Meredith's infantry brigade draws one."""
+    from umpire.rules.sequence_cards.sequence import cards_of
+
+    scen = load_scenario("mcpherson_cards")
+    cards = cards_of(scen, "brigade")
+    names = {name: [scen.units[i].name for i in idx] for name, _, idx in cards.values()}
+    for cav in (
+        "8th Illinois Cavalry",
+        "12th Illinois/3rd Indiana Cavalry",
+        "8th New York Cavalry",
+    ):
+        assert names[cav] == [cav]
+    assert len(names["Brig. Gen. Solomon Meredith's brigade"]) == 4
+    assert not any("Gamble" in name for name in names)
+    # what the players see: the shuffle counts ten cards, and a cavalry regiment is drawn
+    b = new_battle(scen, SeededSource(0), narrate=True)
+    pols = {"union": make_policy("ai", 0), "confederate": make_policy("ai", 1)}
+    while b.state.turn < 2 and (req := b.next_request()) is not None:
+        b.apply(req, pols[req.side].decide(b, req))
+    assert "Turn 1: the cards are shuffled, 10 in the box" in b.lines
+    assert any(
+        ln.startswith("Union draws: 8th Illinois Cavalry (union)")
+        or ln.startswith("Confederate draws: 8th Illinois Cavalry (union)")
+        for ln in b.lines
+    )

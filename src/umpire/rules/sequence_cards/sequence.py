@@ -271,14 +271,19 @@ class FiveStep:
 
 
 def cards_of(s: Scenario, grouping: str) -> dict[str, tuple[str, str, tuple[int, ...]]]:
-    """Reading ``card_groupings``: card id -> (name, side, unit indexes), from the scenario."""
+    """Reading ``card_groupings``: card id -> (name, side, unit indexes), from the scenario.
+
+    Seed 004 RANDOM MOVEMENT: "grouped into regiments (all cavalry, Napoleonic infantry),
+    or brigades (Civil War ... infantry)": under ``brigade`` a cavalry regiment has a card
+    of its own, not its brigade's."""
     leaders = {ld.id: ld for ld in s.leaders}
     groups: dict[str, list[int]] = {}
     names: dict[str, str] = {}
     for i, u in enumerate(s.units):
+        alone = u.type == "artillery" or (u.type == "cavalry" and grouping != "division")
         if u.card:
             key, name = f"{u.side}:{u.card}", u.card
-        elif u.type == "artillery" or grouping == "regiment" or u.leader not in leaders:
+        elif alone or grouping == "regiment" or u.leader not in leaders:
             key, name = f"{u.side}:{u.id}", u.name or u.id
         elif grouping == "division" and leaders[u.leader].division:
             div = leaders[u.leader].division
