@@ -227,3 +227,91 @@ def test_rm1_each_cavalry_regiment_has_its_own_card() -> None:
         or ln.startswith("Confederate draws: 8th Illinois Cavalry (union)")
         for ln in b.lines
     )
+
+
+# -- 004-ST-5: Engaged units cannot be fired upon ---------------------------------------------
+
+
+def engaged(sequence: str, status: str = "", combat: str = "quick-acw") -> Battle:
+    """The duel with the 1st VA in contact with the 2nd WI (no charge pending: Engaged), the
+    2nd VA 10" off with the 2nd WI in its front arc and range."""
+    text = DUEL.format(sequence=sequence, extra_c="", cards="brigade")
+    text = text.replace('first = "union"', f'first = "union"\ncombat = "{combat}"')
+    if status:
+        text = text.replace('first = "union"', f'first = "union"\nstatus = "{status}"')
+    b = new_battle(parse_scenario(text), SeededSource(5), narrate=True)
+    c1, c2, u = b.state.units
+    b.place(c1, u.x - u.hd - c1.hd, u.y, 0.0)  # front to front with the 2nd WI
+    b.place(c2, u.x - 8.0, u.y + u.hw + c2.hw + 0.5, -0.3)  # beside, aimed at the 2nd WI
+    assert c1.i in b.touching(u)
+    return b
+
+
+def test_st5_engaged_units_cannot_be_fired_upon_by_anyone_under_the_ladder() -> None:
+    """Seed 004 EFFECT (004-ST-5): '"Engaged" units cannot be fired upon'. Under the
+    ladder neither the unit in contact (seed 002's engaged_no_fire would let it fire) nor
+    anyone else may fire at an Engaged unit; the refusal says why."""
+    from umpire.rules.quick_acw.steps import FireStep
+
+    b = engaged("five-step")
+    c1, c2, u = b.state.units
+    fire = FireStep()
+    assert fire.shots(b, u, exact=True) == []  # the 2nd WI touches only the Engaged 1st VA
+    assert fire.shots(b, c1, exact=True) == []
+    assert u.i not in [t for t, *_ in fire.shots(b, c2, exact=True)]
+    for firer in (u, c2):
+        target = c1 if firer is u else u
+        with pytest.raises(IllegalActionError, match="Engaged units cannot be fired upon"):
+            fire.apply(b, firer.side, firer.i, ("fire", target.i))
+    assert not any("fires at" in ln for ln in b.lines)
+
+
+@pytest.mark.parametrize(("sequence", "status"), [("quick-acw", ""), ("five-step", "quick-acw")])
+def test_st5_seed_002_still_lets_the_units_in_contact_fire(sequence: str, status: str) -> None:
+    """Seed 002's default engaged_no_fire stands where the ladder is not the status: the
+    units in contact may fire at each other, no one else at them."""
+    from umpire.rules.quick_acw.steps import FireStep
+
+    b = engaged(sequence, status)
+    c1, c2, u = b.state.units
+    fire = FireStep()
+    assert [t for t, *_ in fire.shots(b, u, exact=True)] == [c1.i]
+    assert [t for t, *_ in fire.shots(b, c1, exact=True)] == [u.i]
+    assert u.i not in [t for t, *_ in fire.shots(b, c2, exact=True)]
+
+
+def test_st5_a_charger_in_contact_is_charging_until_its_melee() -> None:
+    """Reading engaged_not_fired_on: III step 4 'defensive fire at charging units' comes
+    before step 5's melee, so a charge that reached contact in this movement may still be
+    fired at in step 4 (by the unit it touches, seed 002); with [engaged] from = "contact"
+    it may not."""
+    import dataclasses
+
+    from umpire.rules.quick_acw.steps import FireStep
+    from umpire.rules.sequence_cards.status import LadderStatus
+
+    b = engaged("five-step")
+    c1, _, u = b.state.units
+    c1.charged = True
+    b.state.contacts = [[c1.i, u.i, 0]]
+    step4 = FireStep(targets="chargers", mark="fired_defensive", mode="defensive")
+    assert [t for t, *_ in step4.shots(b, u, exact=True)] == [c1.i]
+    strict = LadderStatus("five-step", dataclasses.replace(b.status.lad, engaged_from="contact"))  # type: ignore[attr-defined]
+    assert not strict.fire_on_engaged(b, c1)
+    b.state.contacts = []  # the melee is fought: Engaged from now on
+    b.memo.clear()
+    assert step4.shots(b, u, exact=True) == []
+
+
+def test_st5_under_the_ladder_action_reaction_fire_spares_engaged_units() -> None:
+    """004-ST-5 with seed 003's combat (as in stone_wall_cards): its targets leave out
+    Engaged units under the ladder, and keep them under 003's own marks."""
+    from umpire.rules.action_reaction.steps import targets
+
+    b = engaged("card-draw", combat="action-reaction")
+    c1, c2, u = b.state.units
+    assert u.i not in [t.i for t, _ in targets(b, c2)]
+    assert targets(b, c1) == [] and c1.i not in [t.i for t, _ in targets(b, u)]
+    pure = engaged("action-reaction", combat="action-reaction", status="action-reaction")
+    c1, c2, u = pure.state.units
+    assert c1.i in [t.i for t, _ in targets(pure, u)]
