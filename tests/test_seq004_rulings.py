@@ -315,3 +315,54 @@ def test_st5_under_the_ladder_action_reaction_fire_spares_engaged_units() -> Non
     pure = engaged("action-reaction", combat="action-reaction", status="action-reaction")
     c1, c2, u = pure.state.units
     assert c1.i in [t.i for t, _ in targets(pure, u)]
+
+
+# -- the invariants these rulings establish (umpire.battle.invariants) -----------------------
+
+
+def seen_of(b: Battle, name: str, kind: str, actor: int, order: Any, turn: int = 1) -> Any:
+    """A step as the watch sees it (the state unchanged by the step)."""
+    from umpire.battle.invariants import StepSeen
+
+    now = b.state.to_json()
+    return StepSeen(b, turn, 0, "union", name, kind, actor, order, now, now, [], [], None)
+
+
+def test_invariants_catch_fire_at_engaged_units_and_rifles_that_fire_and_move() -> None:
+    """004-ST-5 and 004-III-11 as invariants: a fire order at an Engaged unit, and a rifle
+    unit with a fire and a move in one turn, are violations citing the seed."""
+    from umpire.battle.invariants import module_invariants
+
+    b = engaged("five-step")
+    c1, c2, u = b.state.units
+    checks = {f"{m}:{i.id}": i for m, i in module_invariants(b.comp)}
+    eng = checks["five-step:engaged"]
+    assert eng.cites.startswith("004 EFFECT")
+    assert eng.check(seen_of(b, "other_fire", "fire", c2.i, ("fire", u.i)))
+    b.state.contacts = [[c1.i, u.i, 0]]  # a charge of this movement: still charging
+    assert not eng.check(seen_of(b, "defensive_fire", "fire", u.i, ("fire", c1.i)))
+
+    r = new_battle(duel(extra_c="rifles = true"), SeededSource(1))
+    rifles = {f"{m}:{i.id}": i for m, i in module_invariants(r.comp)}["five-step:rifles"]
+    c1 = r.state.units[0]
+    assert not rifles.check(seen_of(r, "defensive_fire", "fire", c1.i, ("fire", 2)))
+    before = r.state.to_json()
+    r.place(c1, c1.x - 2.0, c1.y)
+    from umpire.battle.invariants import StepSeen
+
+    moved = StepSeen(
+        r,
+        1,
+        0,
+        "confederate",
+        "move",
+        "move",
+        c1.i,
+        ("move",),
+        before,
+        r.state.to_json(),
+        [],
+        [],
+        None,
+    )
+    assert rifles.check(moved) == ["1st VA (rifles) fired and moved in turn 1"]

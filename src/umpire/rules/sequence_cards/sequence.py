@@ -117,10 +117,10 @@ def crossing(b: Battle, side: str, step: float) -> None:
             continue
         x0, y0 = float(start[0]), float(start[1])
         dist = _hypot(u.x - x0, u.y - y0)
+        if rifles(b, u.i) and (dist >= 1e-9 or u.moved or u.charged):
+            set_fx(u, "no_fire", b.state.turn, RIFLES)  # a charge that went nowhere is a move
         if dist < 1e-9:
             continue
-        if rifles(b, u.i):
-            set_fx(u, "no_fire", b.state.turn, RIFLES)
         n = max(1, math.ceil(dist / step))
         crossed = []
         ex, ey = (u.x - x0) / dist, (u.y - y0) / dist  # the path's direction
