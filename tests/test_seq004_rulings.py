@@ -366,3 +366,17 @@ def test_invariants_catch_fire_at_engaged_units_and_rifles_that_fire_and_move() 
         None,
     )
     assert rifles.check(moved) == ["1st VA (rifles) fired and moved in turn 1"]
+
+
+def test_iii11_a_rifle_unit_that_charged_has_moved_even_if_it_went_nowhere() -> None:
+    """004-III-11, 'can either fire or move in a given turn': a rifle unit that charged
+    (whose charge went nowhere) has used its move; it may not fire in step 4 after it."""
+    from umpire.battle.effects import fx
+    from umpire.rules.sequence_cards.sequence import crossing, mark_start
+
+    b = new_battle(duel(extra_c="rifles = true"), SeededSource(1))
+    c1 = b.state.units[0]
+    mark_start(b, "confederate")
+    c1.charged = c1.moved = True  # ordered to charge, stopped where it stood
+    crossing(b, "confederate", 0.5)
+    assert fx(c1, "no_fire")
