@@ -203,7 +203,8 @@ def _targets(
         if not touching and not b.sees(u, t):
             continue
         out.append((c, shot[0], shot[1], shot[2]))
-    b.memo[key] = out
+    if not touching:  # (a firer in contact: the status's answer may read the contacts list)
+        b.memo[key] = out
     return out
 
 
