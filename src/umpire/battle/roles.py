@@ -246,6 +246,12 @@ class StatusRole(Protocol):
         """May ``u`` fire now?"""
         ...
 
+    def fire_on_engaged(self, b: Battle, u: Unit) -> bool:
+        """May ``u``, in hand-to-hand contact with an enemy, be fired upon now? True: as the
+        combat's own rules say (seed 002: by the units touching it); False: by no one (seed
+        004 EFFECT: '"Engaged" units cannot be fired upon'). Asked only of such units."""
+        ...
+
     def step(self, kind: str, **params: Any) -> Step | None:
         """The status steps a sequence asks for (``rally``, ``turn_end``); None: nothing to do."""
         ...

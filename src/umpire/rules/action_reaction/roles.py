@@ -214,6 +214,10 @@ class ArStatus:
         bk = u.extra.get(S.KEY, {})
         return not (bk.get("rout") or bk.get("stall"))
 
+    def fire_on_engaged(self, b: Battle, u: Unit) -> bool:
+        """003's own marks do not bar fire at units in contact."""
+        return True
+
     def step(self, kind: str, **params: Any) -> Step | None:
         """``turn_end``: this turn's movement stalls end (XII's own steps rally)."""
         if kind == "turn_end":

@@ -411,11 +411,14 @@ def fire_line(u: Unit) -> int:
 def targets(b: Battle, u: Unit) -> list[tuple[Unit, float]]:
     """Enemies ``u`` may fire at: in its front arc, in sight and on its stick."""
     reach = b.comp.combat.reach(b, u)
+    st = b.status
     out = []
     for j in b.enemies(u):
         t = b.state.units[j]
         d = b.dist(u.i, j)
         if d <= reach + 1e-9 and b.in_arc(u, t) and b.sees(u, t):
+            if b.touching(t) and not st.fire_on_engaged(b, t):
+                continue  # the status forbids fire at Engaged units (seed 004 EFFECT)
             out.append((t, d))
     out.sort(key=lambda p: p[1])
     return out
@@ -1322,6 +1325,8 @@ def why_not_fire(b: Battle, u: Unit, t: int) -> str:
         return f"{u.name} cannot fire now (mounted, limbered, routed, stalled or out of rounds)"
     if v.side == u.side:
         return f"{u.name} cannot fire at a friendly unit"
+    if b.touching(v) and not b.status.fire_on_engaged(b, v):
+        return f"{u.name} cannot fire at {v.name}: Engaged units cannot be fired upon"
     d = b.dist(u.i, t)
     if d > b.comp.combat.reach(b, u) + 1e-9:
         return f'{u.name} cannot fire at {v.name}: out of range ({d:.1f}")'

@@ -176,6 +176,10 @@ class QuickStatus:
         """A MM does not stop fire (it is -1 to the roll)."""
         return True
 
+    def fire_on_engaged(self, b: Battle, u: Unit) -> bool:
+        """Default ``engaged_no_fire`` decides who may fire at a unit in contact."""
+        return True
+
     def step(self, kind: str, **params: Any) -> Step | None:
         """``rally``: seed 002 Rally; nothing at the end of the turn."""
         if kind == "rally":

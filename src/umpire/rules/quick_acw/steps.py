@@ -159,6 +159,9 @@ def _targets(
     us = b.state.units
     touching = b.touching(u)
     cand: list[int] | None = touching or b.memo.get(("free", u.side))
+    if touching:  # the status may forbid fire at Engaged units (seed 004 EFFECT)
+        st = b.status
+        cand = [e for e in touching if st.fire_on_engaged(b, us[e])]
     if cand is None:  # the enemies in contact with no one (cached for the whole side)
         cand = b.memo["free", u.side] = [e for e in b.enemies(u) if not b.touching(us[e])]
     reach = max_range(fc, b.r) + 1e-6
@@ -200,7 +203,8 @@ def _targets(
         if not touching and not b.sees(u, t):
             continue
         out.append((c, shot[0], shot[1], shot[2]))
-    b.memo[key] = out
+    if not touching:  # (a firer in contact: the status's answer may read the contacts list)
+        b.memo[key] = out
     return out
 
 
@@ -895,6 +899,8 @@ def why_not_fire(b: Battle, u: Unit, t: int) -> str:
         return f"{u.name} cannot fire (mounted cavalry or limbered guns)"
     if v.side == u.side:
         return f"{u.name} cannot fire at a friendly unit"
+    if b.touching(v) and not b.status.fire_on_engaged(b, v):
+        return f"{u.name} cannot fire at {v.name}: Engaged units cannot be fired upon"
     d = float(b.dist_to(u, [t])[0])
     if R.fire_needed(fc, d, b.r) is None:
         return f'{u.name} cannot fire at {v.name}: out of range ({d:.1f}")'
