@@ -204,12 +204,22 @@ def canister_cmd(
     rules: str = typer.Option("action-reaction", "--rules"),
     range_: float = typer.Option(..., "--range", help="inches to the target"),
     deductions: int = typer.Option(0, help="smoke, fog, terrain, walls and fences"),
+    later: bool = typer.Option(
+        False,
+        "--later",
+        help="a later shot: the battery fired canister before and its smoke stands "
+        "(XI.A.4.b: 1D6 halved more for the accumulating smoke)",
+    ),
+    smoke_roll: int | None = typer.Option(
+        None, help="with --later: the accumulating smoke's d6 (1-6), halved rounding up"
+    ),
     roll: str = typer.Option("", help="the nine d10 faces (0-9)"),
     seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
     odds_only: bool = typer.Option(False, "--odds"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """XI.A.4: 9 d10 on the rifle stick; each at or under its number less deductions hits."""
+    """XI.A.4: 9 d10 on the rifle stick; each at or under its number less deductions hits;
+    a later shot (--later) adds 1D6 halved for the accumulating smoke (XI.A.4.b)."""
     from umpire.rules.action_reaction import artillery as A
 
     _rules(rules)
@@ -217,12 +227,31 @@ def canister_cmd(
     if value is None:
         reach = len(A.data()["stick"]["rifle"]) * A.data()["stick"]["rifle_section"]
         raise IllegalActionError(f'canister reaches {reach:g}" (the rifle stick), not {range_:g}"')
+    if smoke_roll is not None and not later:
+        raise IllegalActionError("--smoke-roll: only a later shot (--later) rolls for smoke")
     n = A.data()["stick"]["canister_dice"]
+    later_rule = "; XI.A.4.b consecutive fire (reading canister_later_shot)" if later else ""
     out: dict[str, Any] = {
-        "rule": "003 XI.A.4 (rifle stick, default rifle_stick)",
+        "rule": f"003 XI.A.4 (rifle stick, default rifle_stick){later_rule}",
         "stick": value,
-        "needed": f"{value - deductions} or less on a d10 (0-9)",
     }
+    total = deductions
+    smoke_face = None
+    if later and not odds_only:
+        if smoke_roll is None:
+            seed = dice_seed(seed)
+            out["seed"] = seed
+            smoke_face = _roll(1, 6, 1, seed + 1)[0]
+        else:
+            smoke_face = _faces(str(smoke_roll), 1, 6, 1, "--smoke-roll")[0]
+        total += A.halved(smoke_face)
+        out["accumulating_smoke"] = (
+            f"1D6 halved: {smoke_face} -> -{A.halved(smoke_face)} (deductions {total})"
+        )
+    elif later:
+        out["accumulating_smoke"] = "1D6 halved: -1, -2 or -3, each 1/3"
+    if not later or smoke_face is not None:
+        out["needed"] = f"{value - total} or less on a d10 (0-9)"
     if not odds_only:
         if roll:
             faces = _faces(roll, n, 10, 0, "--roll")
@@ -230,8 +259,13 @@ def canister_cmd(
             seed = dice_seed(seed)
             out["seed"] = seed
             faces = _roll(n, 10, 0, seed)
-        out.update(roll=faces, hits=A.stick_hits(faces, value, deductions))
-    out["odds"] = {f"{k} hits": p for k, p in A.stick_odds(n, value, deductions).items()}
+        out.update(roll=faces, hits=A.stick_hits(faces, value, total))
+    odds = (
+        A.later_stick_odds(n, value, deductions)
+        if later and smoke_roll is None
+        else A.stick_odds(n, value, total)
+    )
+    out["odds"] = {f"{k} hits": p for k, p in odds.items()}
     show_ruling(out, as_json)
 
 

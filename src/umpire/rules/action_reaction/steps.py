@@ -474,8 +474,10 @@ def guns(b: Battle, u: Unit, t: Unit, kind: str) -> None:
         A.spend([], 0, kind)  # the one-line error for an unknown type
     d = b.dist(u.i, t.i)
     consecutive = bk.get("aim") == t.id
+    later = kind == "canister" and later_canister(bk)
     total = 0
     smoke = False
+    accumulating: list[int] = []
     for g in range(len(bk["ammo"])):
         if bk["ammo"][g].get(kind, 0) <= 0:
             continue
@@ -485,8 +487,10 @@ def guns(b: Battle, u: Unit, t: Unit, kind: str) -> None:
             if value is None:
                 raise IllegalActionError(f'canister beyond the rifle stick ({d:.1f}")')
             ded, _ = deductions(b, u, t, False)
-            if bk.get("canister_fired"):
-                ded += ART.halved(b.roll(1, 6, f"{u.name}: accumulating smoke (1D6 halved)")[0])
+            if later:
+                face = b.roll(1, 6, f"{u.name} gun {g + 1}: accumulating smoke (1D6 halved)")[0]
+                accumulating.append(ART.halved(face))
+                ded += accumulating[-1]
             faces = d10(b, int(b.r["stick"]["canister_dice"]), f"{u.name} gun {g + 1}: canister")
             hits = ART.stick_hits(faces, value, ded)
             smoke = True
@@ -499,9 +503,18 @@ def guns(b: Battle, u: Unit, t: Unit, kind: str) -> None:
     bk["aim"] = t.id
     if smoke:
         bk["smoke"] = min(int(cfg(b)["smoke_cap"]), bk["smoke"] + 1)
-    say(b, f'{u.name} fires {kind.replace("_", " ")} at {t.name} ({d:.1f}"): {total} hits')
+    how = ""
+    if accumulating:
+        how = ", a later shot: accumulating smoke " + " ".join(f"-{v}" for v in accumulating)
+    say(b, f'{u.name} fires {kind.replace("_", " ")} at {t.name} ({d:.1f}"{how}): {total} hits')
     take_hits(b, t, total, f"{kind.replace('_', ' ')} of {u.name}")
     fire_reaction(b, t, u, "artillery")
+
+
+def later_canister(bk: dict[str, Any]) -> bool:
+    """XI.A.4.b 'Consecutive Fire' (reading ``canister_later_shot``): the battery fired
+    canister before and that fire's smoke still stands on it (it has not thinned to 0)."""
+    return bool(bk.get("canister_fired")) and bk["smoke"] > 0
 
 
 def round_at(b: Battle, u: Unit, t: Unit, g: int, kind: str, consecutive: bool) -> tuple[int, bool]:
@@ -689,7 +702,8 @@ def after_change(u: Unit, change: str, prone: bool) -> tuple[str, bool, bool, fl
     """(formation, mounted, limbered, movement cost) after ``change`` (XII.F costs)."""
     form, mounted, limbered = u.formation, u.mounted, u.limbered
     if change == "":
-        return form, mounted, limbered, MV.cost("stand_up") if prone else 0.0
+        up = MV.change_cost("stand_up", u.type, form, mounted, limbered) if prone else 0.0
+        return form, mounted, limbered, up
     if change in MV.FORMATIONS:
         if u.type == "artillery" or change == form or (change == "skirmish" and u.type != "foot"):
             raise IllegalActionError(f"{u.name} cannot form {change}")
@@ -699,7 +713,8 @@ def after_change(u: Unit, change: str, prone: bool) -> tuple[str, bool, bool, fl
             raise IllegalActionError(
                 f"{u.name} cannot {'go prone' if change == 'prone' else 'stand up'}"
             )
-        return form, mounted, limbered, MV.cost("prone" if change == "prone" else "stand_up")
+        action = "prone" if change == "prone" else "stand_up"
+        return form, mounted, limbered, MV.change_cost(action, u.type, form, mounted, limbered)
     if change in ("mount", "dismount"):
         if u.type != "cavalry" or mounted == (change == "mount"):
             raise IllegalActionError(f"{u.name} cannot {change}")
@@ -992,6 +1007,10 @@ def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
             say(b, f"  {t.name} fires on the charge")
             if may_fire(b, t):
                 volley(b, t, u, reaction=True)
+            broken = charge_broken(b, u)
+            if broken:
+                say(b, f"  the charge of {u.name} is broken by the fire ({broken}): no melee")
+                return
         elif what in ("retreat", "withdraw"):
             react(b, t, what, inches, u)
             farthest -= inches
@@ -1003,6 +1022,22 @@ def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
     x, y, th = contact_spot(u, t)
     b.place(u, x, y, th)
     melee(b, u, t, pieces, farthest)
+
+
+def charge_broken(b: Battle, u: Unit) -> str:
+    """Reading ``charge_broken_by_fire``: why the defender's reaction fire stopped ``u``'s
+    charge ("" if it goes on): gone, routed or stalled, or held back by its loss roll (it
+    withdrew or went prone: in reaction, or a status that forbids the advance)."""
+    if not u.alive:
+        return "no pieces left"
+    bk = book(b, u)
+    if bk.get("rout"):
+        return "it routs"
+    if bk.get("stall"):
+        return "it stalls"
+    if move_limit(b, u) != "free":
+        return (b.comp.status.label(u) or "held").lower()
+    return ""
 
 
 def melee(
@@ -1184,8 +1219,8 @@ class Smoke(AutoStep):
                 bk = book(b, u)
                 face = d10(b, 1, f"{u.name}: does the smoke thin? (1d10, even)")[0]
                 bk["smoke"] = W.next_level(bk["smoke"], face)
-            if u.alive:
-                book(b, u).pop("canister_fired", None)
+                if bk["smoke"] == 0:
+                    bk.pop("canister_fired", None)  # reading canister_later_shot
 
 
 class MoveStep:

@@ -1,0 +1,209 @@
+"""Issue 20, seed 003 (Action/Reaction): the wrong rulings fixed, each test naming its
+seed section and sentence. Battles are built on a bare table with dice chosen by their
+purpose, so each test drives exactly the ruling it names."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from fractions import Fraction
+
+import pytest
+
+from umpire.battle.engine import Battle
+from umpire.battle.run import new_battle
+from umpire.dice.sources import DiceSource
+from umpire.errors import IllegalActionError
+from umpire.rules.action_reaction import artillery as A
+from umpire.rules.action_reaction import movement as MV
+from umpire.rules.action_reaction import steps as S
+from umpire.scenarios import parse_scenario
+
+HEAD = """name = "t"
+[rules]
+sequence = "action-reaction"
+combat = "action-reaction"
+[table]
+width = 60
+height = 40
+turns = 3
+"""
+
+
+def unit(uid: str, side: str, x: float, y: float, facing: float, **kw: object) -> str:
+    """One [[units]] entry (foot in line, 4 stands, unless told)."""
+    kw.setdefault("type", "foot")
+    kw.setdefault("stands", 4)
+    extra = "".join(
+        f'{k} = "{v}"\n' if isinstance(v, str) else f"{k} = {str(v).lower()}\n"
+        for k, v in kw.items()
+    )
+    return (
+        f'[[units]]\nid = "{uid}"\nname = "{uid}"\nside = "{side}"\n'
+        f"x = {x}\ny = {y}\nfacing = {facing}\n{extra}\n"
+    )
+
+
+class ByPurpose(DiceSource):
+    """Dice chosen by their purpose: the first rule whose words are in the purpose gives
+    the faces (a callable gets the count); anything else shows its highest face but a
+    d10, which shows 9. Every purpose asked is kept in ``asked``."""
+
+    kind = "scripted"
+
+    def __init__(self, rules: list[tuple[str, int | Callable[[int], list[int]]]]) -> None:
+        self.rules = rules
+        self.asked: list[str] = []
+
+    def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
+        self.asked.append(purpose)
+        for words, faces in self.rules:
+            if words in purpose:
+                return faces(n) if callable(faces) else [faces] * n
+        return [9 if sides == 10 else sides] * n
+
+
+def battle(text: str, source: DiceSource, head: str = HEAD) -> Battle:
+    return new_battle(parse_scenario(head + text, "t.toml"), source, narrate=True)
+
+
+def said(b: Battle) -> str:
+    return "\n".join(b.lines)
+
+
+# -- item 1: XI.A.4.b consecutive canister fire -------------------------------------------------
+
+
+def canister_battle(src: ByPurpose) -> Battle:
+    text = unit("gun", "union", 20, 20, 0, type="artillery", stands=2) + unit(
+        "reb", "confederate", 26, 20, 180, stands=6
+    )
+    return battle(text, src)
+
+
+def test_later_canister_adds_accumulating_smoke_xi_a_4_b() -> None:
+    """Seed 003 XI.A.4.b 'Consecutive Fire: (a) Account for accumulating smoke roll 1 D6
+    halved and add it to the deductions' (reading canister_later_shot): the battery's next
+    canister fire, a turn later while its smoke stands, rolls 1D6 halved a gun."""
+    src = ByPurpose([("does the smoke thin", 9), ("accumulating smoke", 6)])
+    b = canister_battle(src)
+    gun, reb = b.state.units
+    S.volley(b, gun, reb, kind="canister")
+    assert not [p for p in src.asked if "accumulating smoke" in p]  # the first shot rolls none
+    S.Smoke().auto(b, "union")  # a new turn: the smoke does not thin (an odd d10)
+    assert S.book(b, gun)["smoke"] == 1
+    S.volley(b, gun, reb, kind="canister")
+    assert len([p for p in src.asked if "accumulating smoke" in p]) == 2  # one a gun
+    assert "a later shot: accumulating smoke -3 -3" in said(b)
+
+
+def test_canister_after_the_smoke_clears_is_a_first_shot_again_xi_a_4_b() -> None:
+    """Seed 003 XI.A.4.b (reading canister_later_shot): once the battery's smoke has thinned
+    to 0 (XII.E.2), its next canister fire accumulates no smoke."""
+    src = ByPurpose([("does the smoke thin", 10)])  # a 0: even, the smoke thins
+    b = canister_battle(src)
+    gun, reb = b.state.units
+    S.volley(b, gun, reb, kind="canister")
+    S.Smoke().auto(b, "union")
+    assert S.book(b, gun)["smoke"] == 0
+    S.volley(b, gun, reb, kind="canister")
+    assert not [p for p in src.asked if "accumulating smoke" in p]
+    assert "a later shot" not in said(b)
+
+
+def test_resolve_canister_later_shot(capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 003 XI.A.4.b at the table: `umpire resolve canister --later` adds the
+    accumulating smoke's 1D6 halved (a typed 4 halves to 2) and gives the exact odds over
+    the d6 when it is not typed."""
+    from test_acw_cli import run
+
+    args = ["canister", "--range", "10", "--roll", "0 1 2 3 4 5 6 7 8", "--deductions", "1"]
+    code, out, err = run(capsys, "resolve", *args, "--later", "--smoke-roll", "4", "--json")
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["stick"] == 6 and res["hits"] == 4  # 6 - 1 - 2: 0 to 3 hit
+    assert "-2" in res["accumulating_smoke"]
+    code, out, err = run(capsys, "resolve", "canister", "--range", "10", "--later", "--odds")
+    assert code == 0, err
+    assert "1D6 halved" in out
+    odds = A.later_stick_odds(9, 6, 0)
+    want = sum((A.stick_odds(9, 6, (f + 1) // 2)[0] for f in range(1, 7)), Fraction(0)) / 6
+    assert odds[0] == want and sum(odds.values()) == 1
+    assert f"P(0 hits) = {want}" in out
+
+
+# -- item 2: XII.F.3 skirmishers stand up without deductions --------------------------------------
+
+
+def test_skirmishers_stand_up_without_deductions_xii_f_3_c() -> None:
+    """Seed 003 XII.F.3 'Skirmishers ... 1. Move 12 inches without deductions ... 3. No
+    deductions for Standing Up': a prone skirmisher stands and moves 12", where a line of
+    foot pays the 5 of F.1.4 ('Standing up takes 5 movement points')."""
+    text = unit("sk", "union", 10, 20, 0, formation="skirmish") + unit("ln", "union", 10, 30, 0)
+    text += unit("reb", "confederate", 50, 20, 180)
+    b = battle(text, ByPurpose([]))
+    sk, ln, _ = b.state.units
+    assert MV.change_cost("stand_up", "foot", "skirmish") == 0
+    assert MV.change_cost("prone", "foot", "skirmish") == 0
+    assert MV.change_cost("stand_up", "foot", "line") == 5
+    for u in (sk, ln):
+        S.book(b, u)["prone"] = True
+    S.check_move(b, sk, sk.x + 12, sk.y, sk.theta, "stand")
+    with pytest.raises(IllegalActionError, match=r'may move 4\.0" now'):
+        S.check_move(b, ln, ln.x + 9, ln.y, ln.theta, "stand")
+    S.do_move(b, sk, sk.x + 12, sk.y, sk.theta, "stand")
+    assert sk.x == pytest.approx(22) and not S.book(b, sk).get("prone")
+    assert 'sk moves 12.0" (stand)' in said(b)
+
+
+# -- item 3: a charge broken by the defender's reaction fire ---------------------------------------
+
+
+def charge_rules(loss_roll: int) -> ByPurpose:
+    """The charge reaches; the defender hears the cheer and fires (a 2), every d10 of its
+    volley hits; the charger's officers are not hit and lose every contest; its loss roll
+    shows ``loss_roll`` (XV.2.(3): 4 retreat 9", a rout; 6 nothing)."""
+    return ByPurpose(
+        [
+            ("charges", 6),
+            ("cheers?", 2),
+            ("reaction to the charge", 2),
+            ("reaction fire", 1),
+            ("fires at", 10),
+            ("is officer", 1),
+            ("against the men", lambda n: [1, 9]),
+            ("lost a piece", loss_roll),
+            ("hand-to-hand", 3),
+        ]
+    )
+
+
+def charge_battle(src: ByPurpose) -> Battle:
+    text = unit("att", "confederate", 30, 20, 0) + unit("dfn", "union", 37, 20, 180)
+    return battle(text, src)
+
+
+def test_charger_routed_by_reaction_fire_fights_no_melee_xiii_b_1() -> None:
+    """Seed 003 XIII.B.1.(1)(d) 'the defender will fire' and XVII.B 'Routes are rolled if a
+    unit loses a piece' (reading charge_broken_by_fire): a charger routed by the fire is
+    not put back in contact to fight hand-to-hand; the log says why it stopped."""
+    src = charge_rules(loss_roll=4)
+    b = charge_battle(src)
+    att, dfn = b.state.units
+    S.resolve_charge(b, att, dfn)
+    assert not [p for p in src.asked if "hand-to-hand" in p]
+    assert S.book(b, att).get("rout")
+    assert b.dist(att.i, dfn.i) > 5  # it routed away and stays away
+    assert 'att routs 9"' in said(b)
+    assert "the charge of att is broken by the fire (it routs): no melee" in said(b)
+
+
+def test_charger_that_stands_the_fire_goes_in_xiii_b_1() -> None:
+    """Seed 003 XIII.B.1 and XVII.C (reading charge_broken_by_fire): a charger that loses a
+    piece to the fire but rolls 'do nothing' (6) goes on into contact and fights."""
+    src = charge_rules(loss_roll=6)
+    b = charge_battle(src)
+    att, dfn = b.state.units
+    S.resolve_charge(b, att, dfn)
+    assert [p for p in src.asked if "hand-to-hand" in p]
+    assert "hand-to-hand 1" in said(b) and "broken by the fire" not in said(b)
