@@ -207,3 +207,77 @@ def test_charger_that_stands_the_fire_goes_in_xiii_b_1() -> None:
     S.resolve_charge(b, att, dfn)
     assert [p for p in src.asked if "hand-to-hand" in p]
     assert "hand-to-hand 1" in said(b) and "broken by the fire" not in said(b)
+
+
+# -- item 4: hand-to-hand (XIV) ---------------------------------------------------------------
+
+
+def melee_battle(src: DiceSource, formation: str = "line") -> Battle:
+    text = unit("att", "confederate", 30, 20, 0, formation=formation) + unit(
+        "dfn", "union", 37, 20, 180
+    )
+    b = battle(text, src)
+    att, dfn = b.state.units
+    x, y, th = S.contact_spot(att, dfn)
+    b.place(att, x, y, th)
+    return b
+
+
+def strike_dice(attacker: list[list[int]], defender: list[list[int]]) -> ByPurpose:
+    """Hand-to-hand faces strike by strike; every officer holds (wins his contest)."""
+    a, d = iter(attacker), iter(defender)
+    return ByPurpose(
+        [
+            ("(attacker", lambda n: next(a)[:n]),
+            ("(defender", lambda n: next(d)[:n]),
+            ("against the men", lambda n: [9, 1]),
+            ("is officer", 1),
+        ]
+    )
+
+
+def test_column_pierces_through_a_hole_the_defender_does_not_back_xiv_b_d() -> None:
+    """Seed 003 XIV.B.d 'The defender will place a red disrupted marker on the unit and
+    create a hole for the attacker to pass through': the broken line stays where it stood
+    (it does not also back 3"), disrupted, and the column goes on through it."""
+    b = melee_battle(strike_dice([[6, 6, 6, 6]], [[1, 1, 1]]), formation="column")
+    att, dfn = b.state.units
+    x0, y0 = dfn.x, dfn.y
+    S.melee(b, att, dfn, att.stands, 12.0)
+    assert (dfn.x, dfn.y) == (x0, y0)
+    assert S.book(b, dfn).get("disr")
+    assert att.x > dfn.x  # through the hole
+    assert "att pierces the line of dfn through the hole" in said(b)
+
+
+def test_both_sides_hit_both_disrupted_xiv_a_3_b() -> None:
+    """Seed 003 XIV.A.3.b 'If both players suffer hits: (1) The one with the higher number
+    backs up 3 inches ... (3) At that point both players place red disrupted markers by
+    their units' (reading melee_disruption): the attacker loses 1 to 2, both are marked."""
+    b = melee_battle(strike_dice([[6, 2, 2, 1]], [[5, 5, 3, 3]]))
+    att, dfn = b.state.units
+    S.melee(b, att, dfn, 4, 6.0)
+    assert "hand-to-hand 1: [6, 2, 2, 1] against [5, 5, 3, 3]: 1 to 3" in said(b)
+    assert S.book(b, att).get("disr") and S.book(b, dfn).get("disr")
+
+
+def test_neither_side_scores_neither_disrupted_xiv_a_3() -> None:
+    """Seed 003 XIV.A.3 (rules-notes 003: equal hits or none, neither side backs; reading
+    melee_disruption): a strike where every pair cancels disrupts no one."""
+    b = melee_battle(strike_dice([[4, 4, 4, 4]], [[4, 4, 4, 4, 4]]))
+    att, dfn = b.state.units
+    S.melee(b, att, dfn, 4, 6.0)
+    assert "0 to 0" in said(b) and "neither side gives way (no hits)" in said(b)
+    assert not S.book(b, att).get("disr") and not S.book(b, dfn).get("disr")
+
+
+def test_attacker_loses_unhurt_defender_not_disrupted_xiv_a_3_a() -> None:
+    """Seed 003 XIV.A.3.a '(6) The attacker must back up 3 inches. (7) The attacker must
+    place a red disruption marker on the unit. (8) The defender will suffer no loss and no
+    disruption.'"""
+    b = melee_battle(strike_dice([[6, 5, 4, 3, 2, 1]], [[6, 6, 4, 4, 2, 2, 2]]))
+    att, dfn = b.state.units
+    x0 = att.x
+    S.melee(b, att, dfn, 6, 6.0)
+    assert S.book(b, att).get("disr") and not S.book(b, dfn).get("disr")
+    assert att.x == pytest.approx(x0 - 3.0)

@@ -1044,9 +1044,11 @@ def melee(
     b: Battle, u: Unit, t: Unit, pieces: int, farthest: float, struck: frozenset[int] = frozenset()
 ) -> None:
     """XIV: strikes in line until the attacker loses or reaches its farthest advance; in
-    column one strike, and the column pierces the line (XIV.B.2)."""
+    column one strike, and the column pierces the line (XIV.B.2). Disruption by reading
+    ``melee_disruption``: the side that loses a strike; both sides when both suffered hits."""
     column = u.formation == "column"
     strikes = 0
+    hurt = {"attacker": False, "defender": False}  # who suffered hits in this melee
     while u.alive and t.alive:
         strikes += 1
         if column:
@@ -1062,30 +1064,40 @@ def melee(
             f"  hand-to-hand {strikes}: {sorted(a, reverse=True)} against "
             f"{sorted(d, reverse=True)}: {s.attacker_hits} to {s.defender_hits}",
         )
+        hurt["defender"] = hurt["defender"] or s.attacker_hits > 0
+        hurt["attacker"] = hurt["attacker"] or s.defender_hits > 0
         take_hits(b, t, s.attacker_hits, f"hand-to-hand with {u.name}")
         take_hits(b, u, s.defender_hits, f"hand-to-hand with {t.name}")
-        if s.loser == "attacker" or not s.loser:
-            disrupt(b, u, t)
-            if s.loser == "attacker" and u.alive:
+        if s.loser == "attacker":
+            disrupt(b, u, t)  # XIV.A.3.a.(6)-(7), XIV.B.3: back 3" and a red marker
+            if u.alive:
                 b.comp.combat.displace(b, u, t, 3.0, False, "back")
-            if not s.loser:
-                disrupt(b, t, u)
-            return
+            break
+        if not s.loser:
+            say(b, f"  neither side gives way ({'equal hits' if s.attacker_hits else 'no hits'})")
+            break
         disrupt(b, t, u)
-        if t.alive:
-            b.comp.combat.displace(b, t, u, 3.0, False, "back")
         if column:
-            say(b, f"  {u.name} pierces the line of {t.name}")
+            # XIV.B.d: 'The defender will place a red disrupted marker on the unit and create
+            # a hole for the attacker to pass through' - it does not back up.
+            say(b, f"  {u.name} pierces the line of {t.name} through the hole")
             if u.alive:
                 pierce(b, u, farthest, struck | {t.i})
             return
+        if t.alive:
+            b.comp.combat.displace(b, t, u, 3.0, False, "back")
         farthest -= 3.0
         if farthest < 0 or not (u.alive and t.alive):
-            if u.alive:
-                disrupt(b, u, t)
-            return
+            if u.alive and farthest < 0:
+                say(b, f"  {u.name} reaches its farthest point of advance")
+            break
         x, y, th = contact_spot(u, t)
         b.place(u, x, y, th)
+    if hurt["attacker"] and hurt["defender"]:
+        # XIV.A.3.b 'If both players suffer hits ... (3) At that point both players place
+        # red disrupted markers by their units.'
+        disrupt(b, u, t)
+        disrupt(b, t, u)
 
 
 def pierce(b: Battle, u: Unit, farthest: float, struck: frozenset[int]) -> None:
