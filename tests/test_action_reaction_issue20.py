@@ -281,3 +281,21 @@ def test_attacker_loses_unhurt_defender_not_disrupted_xiv_a_3_a() -> None:
     S.melee(b, att, dfn, 6, 6.0)
     assert S.book(b, att).get("disr") and not S.book(b, dfn).get("disr")
     assert att.x == pytest.approx(x0 - 3.0)
+
+
+# -- item 4: a battery whose guns all misfired -------------------------------------------------
+
+
+def test_all_guns_misfire_no_reaction_xi_b_1_b_1() -> None:
+    """Seed 003 XI.B.1.b.(1) 'If there are no matching numbers, and most of the dice are even
+    numbered, the gun misfired. (a) Do not place smoke if it is a misfire' (reading
+    misfire_no_reaction): no smoke, and the target rolls no reaction (XV.3)."""
+    src = ByPurpose([("first fire (5d10)", lambda n: [2, 4, 6, 8, 1])])
+    text = unit("gun", "union", 10, 20, 0, type="artillery", stands=2)
+    text += unit("reb", "confederate", 40, 20, 180)
+    b = battle(text, src)
+    gun, reb = b.state.units
+    S.volley(b, gun, reb, kind="shell")
+    assert not [p for p in src.asked if "reaction" in p]
+    assert S.book(b, gun)["smoke"] == 0
+    assert "gun: every gun misfires at reb (no smoke, no reaction)" in said(b)

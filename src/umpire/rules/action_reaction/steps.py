@@ -506,6 +506,11 @@ def guns(b: Battle, u: Unit, t: Unit, kind: str) -> None:
     how = ""
     if accumulating:
         how = ", a later shot: accumulating smoke " + " ".join(f"-{v}" for v in accumulating)
+    if not smoke:
+        # XI.B.1.b.(1)(a) 'Do not place smoke if it is a misfire': nothing left the guns,
+        # so nothing reached the target to react to (reading misfire_no_reaction).
+        say(b, f"{u.name}: every gun misfires at {t.name} (no smoke, no reaction)")
+        return
     say(b, f'{u.name} fires {kind.replace("_", " ")} at {t.name} ({d:.1f}"{how}): {total} hits')
     take_hits(b, t, total, f"{kind.replace('_', ' ')} of {u.name}")
     fire_reaction(b, t, u, "artillery")
