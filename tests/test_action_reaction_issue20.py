@@ -47,12 +47,13 @@ def unit(uid: str, side: str, x: float, y: float, facing: float, **kw: object) -
 class ByPurpose(DiceSource):
     """Dice chosen by their purpose: the first rule whose words are in the purpose gives
     the faces (a callable gets the count); anything else shows its highest face but a
-    d10, which shows 9. Every purpose asked is kept in ``asked``."""
+    d10, which shows 9, and an officer's contest, which he wins (no endless ties). Every
+    purpose asked is kept in ``asked``."""
 
     kind = "scripted"
 
     def __init__(self, rules: list[tuple[str, int | Callable[[int], list[int]]]]) -> None:
-        self.rules = rules
+        self.rules = [*rules, ("against the men", lambda n: [9, 1])]
         self.asked: list[str] = []
 
     def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
@@ -299,3 +300,101 @@ def test_all_guns_misfire_no_reaction_xi_b_1_b_1() -> None:
     assert not [p for p in src.asked if "reaction" in p]
     assert S.book(b, gun)["smoke"] == 0
     assert "gun: every gun misfires at reb (no smoke, no reaction)" in said(b)
+
+
+# -- item 4: terrain (XVI) -----------------------------------------------------------------------
+
+HILL = """[[terrain]]
+kind = "hill"
+name = "Hill"
+points = [[0, 0], [60, 0], [60, 10], [0, 10]]
+level = 1
+"""
+
+WALL = """[[terrain]]
+kind = "wall"
+variant = "stone"
+name = "Wall"
+points = [[0, 27], [60, 27]]
+"""
+
+
+def test_downhill_adds_its_die_xvi_c() -> None:
+    """Seed 003 XVI.C 'Down Hill: Movement +D6 Halved': a line coming off the hill gains the
+    halved die (a 6: 3") and moves 12" where its 9" would not reach; the narrative says
+    the ground gains it 3"."""
+    src = ByPurpose([("downhill", 6)])
+    text = HILL + unit("ln", "union", 20, 5, 90) + unit("reb", "confederate", 50, 35, 270)
+    b = battle(text, src)
+    ln, _ = b.state.units
+    cross = S.terrain_cost(b, ln, 20, 17, 9.0)
+    assert cross.left == 12 and cross.stop is None and cross.words == ['downhill gains 3"']
+    with pytest.raises(IllegalActionError, match=r'12\.0" downhill'):
+        S.check_move(b, ln, 20, 18, ln.theta, "")
+    S.do_move(b, ln, 20, 17, ln.theta, "")
+    assert ln.y == pytest.approx(17)
+    assert 'ln moves 12.0" (downhill gains 3")' in said(b)
+
+
+def test_a_low_downhill_die_stops_the_move_short_xvi_c() -> None:
+    """Seed 003 XVI.C: a 1 halves to 1: the line ordered 12" down the hill goes 10"."""
+    src = ByPurpose([("downhill", 1)])
+    text = HILL + unit("ln", "union", 20, 5, 90) + unit("reb", "confederate", 50, 35, 270)
+    b = battle(text, src)
+    ln, _ = b.state.units
+    S.do_move(b, ln, 20, 17, ln.theta, "")
+    assert ln.y == pytest.approx(15)
+
+
+def wall_battle(face: int) -> tuple[Battle, ByPurpose]:
+    src = ByPurpose([("stone wall (movement)", face)])
+    text = WALL + unit("ln", "union", 20, 20, 90) + unit("reb", "confederate", 50, 38, 270)
+    return battle(text, src), src
+
+
+def test_wall_die_against_the_movement_left_at_the_wall_xvi_f() -> None:
+    """Seed 003 XVI.F 'Stone wall: Movement deduction, roll 1D10. 1. If the number exceeds
+    the amount of movement left, the regiment may not move for the rest of the turn': the
+    wall is 7" ahead of a 9" move, so 3 exceeds the ~2.4" left there and the line halts at
+    the wall, though 3 is less than its 9"."""
+    b, _ = wall_battle(3)
+    ln, _ = b.state.units
+    S.do_move(b, ln, 20, 29, ln.theta, "")
+    assert ln.y < 27 - ln.hd + 1e-6 and ln.y > 26  # at the wall, not over it
+    assert S.book(b, ln)["still"] == b.state.turn
+    assert 'the stone wall costs 3", more than the 2.4" left there' in said(b)
+    assert "it may not move for the rest of the turn" in said(b)
+
+
+def test_wall_die_within_the_movement_left_xvi_f_2() -> None:
+    """Seed 003 XVI.F.2 'If the number is lower than the number of movement points the player
+    moves the balance of the movement after deducting the die roll': a 2 leaves 7", and the
+    narrative prints the loss as a loss ('loses 2"')."""
+    b, _ = wall_battle(2)
+    ln, _ = b.state.units
+    S.do_move(b, ln, 20, 29, ln.theta, "")
+    assert ln.y == pytest.approx(27)
+    assert 'ln moves 7.0" (stone wall loses 2")' in said(b)
+
+
+# -- item 4: XIII.A.1 the charge's markers ---------------------------------------------------------
+
+
+def test_charge_markers_on_the_table_xiii_a_1() -> None:
+    """Seed 003 XIII.A.1 'Measures the distance of the charge, including deductions to the
+    opponent's line and places a marker at the farthest point of advance, and places a
+    marker where the charge will end should the attacker be successful' (reading
+    charge_markers): both in the state and the narrative."""
+    src = ByPurpose([("charges", 6), ("reaction to the charge", 10), ("hand-to-hand", 3)])
+    b = charge_battle(src)  # the defender's 0 (10): no reaction; the strike is equal
+    att, dfn = b.state.units
+    x0 = att.x
+    end_x = dfn.x - dfn.hd - att.hd  # the charger's centre when its front meets the line
+    S.resolve_charge(b, att, dfn)
+    marks = {m["kind"]: m for m in b.state.extra["ar"]["markers"] if m["unit"] == "att"}
+    assert set(marks) == {"farthest", "charge_end"}
+    assert marks["farthest"]["x"] == pytest.approx(x0 + 15.0)  # 9" line move + the 6
+    assert marks["farthest"]["y"] == pytest.approx(20)
+    assert marks["charge_end"]["x"] == pytest.approx(end_x)
+    assert "markers: farthest advance at (45.0, 20.0)" in said(b)
+    assert "the charge ends at" in said(b)

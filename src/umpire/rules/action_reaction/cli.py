@@ -655,8 +655,10 @@ def terrain_cmd(
     elif face is not None:
         raise IllegalActionError(f"--face: {kind} rolls no movement die")
     going = T.movement(kind, left, face)
+    gains = going.left > left
     out.update(
-        deduction=(f"+{going.deduction}" if going.left > left else f"-{going.deduction}"),
+        movement=f'{"gains" if gains else "loses"} {going.deduction}"',
+        deduction=(f"+{going.deduction}" if gains else f"-{going.deduction}"),
         left=going.left,
         stalled=going.stalled,
     )

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from umpire.battle.effects import fx, fx_why
 from umpire.battle.roles import AutoStep, Choice, Offer, Order, Request, choices
@@ -765,7 +765,12 @@ def check_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -
     dist = _hypot(x - u.x, y - u.y)
     allow = allowance(b, u, form, mounted, limbered) - cost
     if dist > allow + 1e-6:
-        raise IllegalActionError(f'{u.name} may move {max(allow, 0):.1f}" now, not {dist:.1f}"')
+        more = downhill_most(b, u, x, y, form, mounted, limbered) if allow > 0 else 0.0
+        if dist > allow + more + 1e-6:
+            also = f' ({allow + more:.1f}" downhill, as far as its die allows)' if more else ""
+            raise IllegalActionError(
+                f'{u.name} may move {max(allow, 0):.1f}" now{also}, not {dist:.1f}"'
+            )
     en = b.nearest_enemy(u)
     nearer = en is not None and (_hypot(en.x - x, en.y - y) < _hypot(en.x - u.x, en.y - u.y) - 1e-9)
     if limit == "no_advance" and dist > 0 and nearer:
@@ -782,31 +787,112 @@ def check_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -
     return dist
 
 
-def terrain_cost(b: Battle, u: Unit, x: float, y: float) -> tuple[float, bool, list[str]]:
-    """XVI along a move: (inches deducted, stalled, words); the dice rolled now."""
+class Crossing(NamedTuple):
+    """XVI along a path: the movement left for it after every die (``left``, the allowance
+    less the deductions, plus the downhill bonus), where the regiment stopped (``stop``, the
+    inches along the path to the obstacle whose die exceeded the movement left there, or
+    None) and the words for the narrative."""
+
+    left: float
+    stop: float | None
+    words: list[str]
+    why: str = ""  # the stop in words
+
+
+def walls_on_path(b: Battle, x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, str]]:
+    """Reading ``walls_and_fences``: (inches along the path, XVI kind) of each wall a straight
+    move crosses, nearest first."""
+    import shapely
+
+    lo_x, hi_x = (x0, x1) if x0 < x1 else (x1, x0)
+    lo_y, hi_y = (y0, y1) if y0 < y1 else (y1, y0)
+    out = []
+    line = None
+    for kind, ax, bx, ay, by, wall in _walls(b):
+        if hi_x < ax or lo_x > bx or hi_y < ay or lo_y > by:
+            continue
+        if line is None:
+            line = shapely.LineString([(x0, y0), (x1, y1)])
+        if line.intersects(wall):
+            out.append((float(line.project(line.intersection(wall))), kind))
+    return sorted(out)
+
+
+def terrain_cost(
+    b: Battle, u: Unit, x: float, y: float, allow: float, to: Unit | None = None
+) -> Crossing:
+    """XVI along a move of ``allow`` inches toward (x, y) (a charge: to ``to``'s line), the
+    dice rolled now: woodlots and hills first, then the walls and fences in the order met.
+    A die that exceeds the movement left stops the regiment: at a wall or fence, the
+    movement left is the allowance so far less the inches its front walked to it (XVI.E.1.a,
+    F.1; reading ``terrain_stall``); downhill adds its die (XVI.C)."""
     from umpire.rules.action_reaction import terrain as T
 
     if not MV.deductions_apply(u.type, u.formation, u.mounted, u.limbered):
-        return 0.0, False, []
+        return Crossing(allow, None, [])
     board = b.setup.board
-    kinds = walls_between(b, u.x, u.y, x, y)
+    met: list[tuple[float, str]] = []
     if board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y):
-        kinds.append("woodlot")
-    h0, h1 = board.height_at(u.x, u.y), board.height_at(x, y)
+        met.append((0.0, "woodlot"))
+    h0 = board.height_at(u.x, u.y)
+    h1 = board.height_at(to.x, to.y) if to is not None else board.height_at(x, y)
     if h1 != h0:
-        kinds.append("uphill" if h1 > h0 else "downhill")
-    total = 0.0
+        met.append((0.0, "uphill" if h1 > h0 else "downhill"))
+    met += [(max(0.0, at - u.hd), kind) for at, kind in walls_on_path(b, u.x, u.y, x, y)]
+    left = allow
     words = []
-    for kind in kinds:
+    for at, kind in met:
         die = T.move_die(kind)
         face = None
         if die is not None:
             n, sides = die
             face = b.roll(n, sides, f"{u.name}: {kind.replace('_', ' ')} (movement)")[0]
-        going = T.movement(kind, 1e9, face)
-        total += going.deduction
-        words.append(f'{kind.replace("_", " ")} {going.deduction:+g}"')
-    return total, False, words
+        if at > 0 and at >= left:
+            break  # the movement runs out before this obstacle: it is not reached
+        name = kind.replace("_", " ")
+        there = max(0.0, left - at)
+        going = T.movement(kind, there, face)
+        if going.stalled:
+            why = f'the {name} costs {going.deduction}", more than the {there:.1f}" left there'
+            return Crossing(left, at, words, why)
+        if going.left > there:
+            words.append(f'{name} gains {going.deduction}"')
+        else:
+            words.append(f'{name} loses {going.deduction}"')
+        left += going.left - there
+    return Crossing(left, None, words)
+
+
+def downhill_most(
+    b: Battle, u: Unit, x: float, y: float, form: str, mounted: bool, limbered: bool
+) -> float:
+    """XVI.C 'Down Hill: Movement +D6 Halved': the most a move down to (x, y) may gain (the
+    die is rolled as it goes; a move ordered past what it gives stops there)."""
+    from umpire.rules.action_reaction import terrain as T
+
+    board = b.setup.board
+    if board.height_at(x, y) >= board.height_at(u.x, u.y):
+        return 0.0
+    if not MV.deductions_apply(u.type, form, mounted, limbered):
+        return 0.0
+    die = T.move_die("downhill")
+    faces = range(1, 2) if die is None else range(1, die[1] + 1)
+    return max(float(T.movement("downhill", 0.0, f).left) for f in faces)
+
+
+def stop_short(b: Battle, u: Unit, x: float, y: float, at: float) -> float:
+    """Put ``u`` where its front meets an obstacle ``at`` inches along its move to (x, y)
+    (not past it; where that is taken, it stays); the inches it moved."""
+    dist = _hypot(x - u.x, y - u.y)
+    go = max(0.0, at - u.hd - 0.05)
+    if dist <= 1e-9 or go <= 1e-9:
+        return 0.0
+    f = min(1.0, go / dist)
+    nx, ny = u.x + (x - u.x) * f, u.y + (y - u.y) * f
+    if not b.free_at(u, nx, ny, u.theta, u.hw, u.hd):
+        return 0.0
+    b.place(u, nx, ny, u.theta)
+    return go
 
 
 def do_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -> None:
@@ -821,25 +907,31 @@ def do_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -> N
             bk.pop("prone")
     elif change == "" and bk.get("prone"):
         bk.pop("prone")
+    cross = Crossing(allow, None, [])
     if dist > 1e-9:
-        ded, _, words = terrain_cost(b, u, x, y)
-        left = allow - ded
-        if left <= 0:
+        cross = terrain_cost(b, u, x, y, allow)
+        if cross.stop is not None or cross.left <= 0:
             bk["still"] = b.state.turn
-            say(b, f"{u.name} cannot get over the ground ({', '.join(words)}): it stays this turn")
+            u.formation, u.mounted, u.limbered = form, mounted, limbered
+            u.resize()
+            went = stop_short(b, u, x, y, cross.stop or 0.0)
+            u.moved = went > 0 or bool(change)
+            where = f'moves {went:.1f}" and halts' if went > 0 else "cannot get over the ground"
+            why = ", ".join([*cross.words, cross.why] if cross.why else cross.words)
+            say(b, f"{u.name} {where} ({why}): it may not move for the rest of the turn")
             return
+        left = cross.left
         if left < dist:
             f = left / dist
             x, y = u.x + (x - u.x) * f, u.y + (y - u.y) * f
             dist = left
-        if words:
-            say(b, f"  terrain: {', '.join(words)}")
     u.formation, u.mounted, u.limbered = form, mounted, limbered
     u.resize()
     b.place(u, x, y, th)
     u.moved = dist > 1e-9 or bool(change)
     if u.moved:
-        say(b, f'{u.name} moves {dist:.1f}"' + (f" ({change})" if change else ""))
+        notes = ([change] if change else []) + (cross.words if dist > 1e-9 else [])
+        say(b, f'{u.name} moves {dist:.1f}"' + (f" ({', '.join(notes)})" if notes else ""))
 
 
 def charge_dice(u: Unit) -> list[tuple[int, int]]:
@@ -963,27 +1055,64 @@ def contact_spot(u: Unit, t: Unit) -> tuple[float, float, float]:
     return u.x + dx / d * max(0.0, gap), u.y + dy / d * max(0.0, gap), th
 
 
+def mark_charge(b: Battle, u: Unit, t: Unit, centre: float) -> None:
+    """XIII.A.1 'places a marker at the farthest point of advance, and places a marker where
+    the charge will end should the attacker be successful' (reading ``charge_markers``):
+    both on the line of the charge, in ``state.extra["ar"]["markers"]`` and the narrative."""
+    x, y, _ = contact_spot(u, t)
+    dx, dy = t.x - u.x, t.y - u.y
+    d = _hypot(dx, dy) or 1.0
+    gap = b.dist(u.i, t.i)
+    reach = max(0.0, centre)
+    fx_, fy = u.x + dx / d * reach, u.y + dy / d * reach
+    st = b.state.extra.setdefault(KEY, {})
+    marks = [m for m in st.get("markers", []) if m["unit"] != u.id]
+    marks.append({"unit": u.id, "kind": "farthest", "x": fx_, "y": fy, "turn": b.state.turn})
+    marks.append({"unit": u.id, "kind": "charge_end", "x": x, "y": y, "turn": b.state.turn})
+    st["markers"] = marks
+    beyond = reach - gap
+    say(
+        b,
+        f"  markers: farthest advance at ({fx_:.1f}, {fy:.1f}), "
+        + (f"{beyond:.1f}\" beyond {t.name}'s line" if beyond >= 0 else f'{-beyond:.1f}" short')
+        + f"; the charge ends at ({x:.1f}, {y:.1f}) if it succeeds",
+    )
+
+
 def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
     """XII.H, XIII and XIV for one announced charge."""
     if not (u.alive and t.alive):
         return
     dice = charge_dice(u)
     base = allowance(b, u, u.formation, u.mounted, u.limbered)
-    ded, _, words = terrain_cost(b, u, t.x, t.y)
     rolls = []
     for n, sides in dice:
         r = sum(b.roll(n, sides, f"{u.name} charges {t.name}: {n}d{sides}"))
         rolls.append(r % 10 if sides == 10 else r)  # reading d10_zero: a column's 0 is 0
     arranged = M.centre_out(rolls)
+    x, y, _ = contact_spot(u, t)
+    d = _hypot(x - u.x, y - u.y)
+    if d > 1e-9:  # the front's path to the defender's line, not the ground under it
+        x, y = x + (x - u.x) / d * (u.hd + 0.1), y + (y - u.y) / d * (u.hd + 0.1)
+    cross = terrain_cost(b, u, x, y, base + max(arranged), t)
+    ded = base + max(arranged) - cross.left
     dists = [base - ded + r for r in arranged]
     centre = max(dists)
     gap = b.dist(u.i, t.i)
+    words = cross.words
     say(
         b,
         f'{u.name} charges {t.name} ({gap:.1f}" away): dice {arranged}, '
         f'{centre:.1f}" at the centre' + (f" ({', '.join(words)})" if words else ""),
     )
     u.charged = True
+    mark_charge(b, u, t, centre)
+    if cross.stop is not None:
+        x, y, _ = contact_spot(u, t)
+        stop_short(b, u, x, y, cross.stop)
+        book(b, u)["still"] = b.state.turn
+        say(b, f"  the charge of {u.name} halts short of {t.name}: {cross.why}")
+        return
     if centre < gap:
         k = max(0.0, centre) / max(gap, 1e-9)
         x, y, th = contact_spot(u, t)
@@ -1293,6 +1422,8 @@ class Charges(AutoStep):
     def auto(self, b: Battle, side: str) -> None:
         st = b.state.extra.get(KEY, {})
         charges = st.pop("charges", [])
+        if st.get("markers"):  # XIII.A.1's markers stand until the next turn's charges
+            st["markers"] = [m for m in st["markers"] if m["turn"] == b.state.turn]
         us = b.state.units
         for a, t in charges:
             if book(b, us[a]).pop("charge", None) is not None:
