@@ -398,3 +398,21 @@ def test_charge_markers_on_the_table_xiii_a_1() -> None:
     assert marks["charge_end"]["x"] == pytest.approx(end_x)
     assert "markers: farthest advance at (45.0, 20.0)" in said(b)
     assert "the charge ends at" in said(b)
+
+
+# -- item 4: the wall covers the unit behind it, not the fire going out ----------------------------
+
+
+def test_wall_covers_the_target_not_its_own_defenders_fire_xvi_f() -> None:
+    """Seed 003 XVI.F 'Stone wall: ... Firing deduction, roll 1D6' and XVI.D 'minimal cover'
+    (reading wall_covers_target): fire at the defenders behind the wall rolls the wall's
+    d6; the defenders' own fire outward over it takes no wall deduction."""
+    src = ByPurpose([("behind a stone wall", 4)])
+    text = WALL + unit("dfn", "union", 20, 26.4, 90) + unit("reb", "confederate", 20, 33, 270)
+    b = battle(text, src)
+    dfn, reb = b.state.units
+    ded, why = S.deductions(b, dfn, reb, False)
+    assert ded == 0 and why == []
+    assert not [p for p in src.asked if "stone wall" in p]
+    ded, why = S.deductions(b, reb, dfn, False)
+    assert ded == 4 and why == ["-4 stone wall"]

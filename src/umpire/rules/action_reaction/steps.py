@@ -349,7 +349,7 @@ def deductions(b: Battle, u: Unit, t: Unit, reaction: bool) -> tuple[int, list[s
     hu, ht = board.height_at(u.x, u.y), board.height_at(t.x, t.y)
     if hu != ht:
         out.append((T.fire_deduction("uphill" if ht > hu else "downhill"), "hill"))
-    for kind in walls_between(b, u.x, u.y, t.x, t.y):
+    for kind in walls_covering(b, u, t):
         if kind == "stone_wall":
             face = b.roll(1, 6, f"{t.name} behind a stone wall: the deduction (1d6)")[0]
             out.append((T.fire_deduction(kind, face), "stone wall"))
@@ -367,6 +367,17 @@ def deductions(b: Battle, u: Unit, t: Unit, reaction: bool) -> tuple[int, list[s
         if mod:
             out.append((-mod, "effects"))
     return sum(v for v, _ in out), [f"-{v} {w}" if v >= 0 else f"+{-v} {w}" for v, w in out]
+
+
+def walls_covering(b: Battle, u: Unit, t: Unit) -> list[str]:
+    """Reading ``wall_covers_target``: the XVI kinds of the walls on the line of fire from
+    ``u`` that stand nearer the target than the firer (they cover it); a unit firing out
+    from behind its own wall is not slowed by it."""
+    found = walls_between(b, u.x, u.y, t.x, t.y)
+    if not found:
+        return found
+    half = _hypot(t.x - u.x, t.y - u.y) / 2
+    return [kind for at, kind in walls_on_path(b, u.x, u.y, t.x, t.y) if at > half]
 
 
 def walls_between(b: Battle, x0: float, y0: float, x1: float, y1: float) -> list[str]:
