@@ -416,3 +416,58 @@ def test_wall_covers_the_target_not_its_own_defenders_fire_xvi_f() -> None:
     assert not [p for p in src.asked if "stone wall" in p]
     ded, why = S.deductions(b, reb, dfn, False)
     assert ded == 4 and why == ["-4 stone wall"]
+
+
+# -- item 4: a hit hand goes long or short by its pairs, in battle, resolve and the odds -----------
+
+
+def test_hit_hand_of_ones_goes_long_in_battle_and_resolve_xi_b_1_b_5() -> None:
+    """Seed 003 XI.B.1.b '(4) ... four and five of a kind, and straights indicate hits. (5)
+    Pairs of 1s means the round went long' (reading artillery_round): four 1s are a hit
+    that goes long; the battle misses as `resolve first-fire` says."""
+    assert A.first_fire([1, 1, 1, 1, 5]) == A.Hand("four", "hit", "long")
+    src = ByPurpose([("first fire (5d10)", lambda n: [1, 1, 1, 1, 5]), ("left or right", 3)])
+    text = unit("gun", "union", 10, 20, 0, type="artillery", stands=1)
+    text += unit("reb", "confederate", 40, 20, 180)
+    b = battle(text, src)
+    gun, reb = b.state.units
+    S.volley(b, gun, reb, kind="solid_shot")
+    assert 'fires solid shot at reb (28.9"): 0 hits' in said(b)
+    assert not [p for p in src.asked if "shot (" in p or "bounce" in p]
+
+
+def test_round_odds_count_a_hit_hands_flight_xi_b_1_b_5_7() -> None:
+    """Seed 003 XI.B.1.b.(5)-(7): the menus' exact odds of a solid shot on the target's line
+    count a hit hand's long and short like any hand's (an oracle written from the reading
+    artillery_round: long misses; short by 1D6 halved strikes on 1-2", if it bounces)."""
+    shot = A.solid_shot_odds()
+    bounced: dict[int, Fraction] = {0: Fraction(1, 2)}
+    for k, q in ((0, Fraction(1, 4)), (1, Fraction(1, 2)), (2, Fraction(1, 4))):
+        bounced[k] = bounced.get(k, Fraction(0)) + q / 2
+    want: dict[int, Fraction] = {}
+
+    def add(dist: dict[int, Fraction], p: Fraction) -> None:
+        for h, q in dist.items():
+            want[h] = want.get(h, Fraction(0)) + p * q
+
+    for (result, fl), p in A.result_odds(False).items():
+        if result == "misfire":
+            add({0: Fraction(1)}, p)
+            continue
+        if result == "dud":
+            flights = {"short": Fraction(1, 6), "long": Fraction(1, 6), "": Fraction(4, 6)}
+        elif fl == "both":
+            flights = {"short": Fraction(1, 2), "long": Fraction(1, 2)}
+        else:
+            flights = {fl: Fraction(1)}
+        for f, q in flights.items():
+            if f == "long":
+                add({0: Fraction(1)}, p * q)
+            elif f == "short":
+                add(bounced, p * q * Fraction(2, 3))
+                add({0: Fraction(1)}, p * q * Fraction(1, 3))
+            else:
+                add(shot, p * q)
+    S.round_odds.cache_clear()
+    got = S.round_odds("solid_shot", False, 3)
+    assert {k: v for k, v in got.items() if v} == {k: v for k, v in want.items() if v}

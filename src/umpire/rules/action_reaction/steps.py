@@ -545,8 +545,6 @@ def round_at(b: Battle, u: Unit, t: Unit, g: int, kind: str, consecutive: bool) 
         flight = ART.dud_flight(b.roll(1, 6, f"{u.name} gun {g + 1}: the dud (1d6)")[0])
     elif flight == "both":
         flight = ART.settle_flight(b.roll(1, 6, f"{u.name} gun {g + 1}: long or short? (1d6)")[0])
-    if hand.result == "hit":
-        flight = ""
     if side:
         off = ART.halved(b.roll(1, 6, f"{u.name} gun {g + 1}: inches {side} (1D6 halved)")[0])
         if off > t.hw:
@@ -594,10 +592,6 @@ def round_odds(kind: str, consecutive: bool, within: int) -> dict[int, Fraction]
             add({0: Fraction(1)}, p)
             continue
         strikes = burst if result in ("burst", "hit") and kind in ("shell", "case") else shot
-        if result == "hit":
-            add(strikes, p * p_on_line)
-            add({0: Fraction(1)}, p * (1 - p_on_line))
-            continue
         if result == "dud":
             flights = {"short": Fraction(1, 6), "long": Fraction(1, 6), "": Fraction(4, 6)}
             strikes = shot
