@@ -471,3 +471,38 @@ def test_round_odds_count_a_hit_hands_flight_xi_b_1_b_5_7() -> None:
     S.round_odds.cache_clear()
     got = S.round_odds("solid_shot", False, 3)
     assert {k: v for k, v in got.items() if v} == {k: v for k, v in want.items() if v}
+
+
+# -- item 4: XII.D fog per hollow ------------------------------------------------------------------
+
+RIDGE = """[[terrain]]
+kind = "hill"
+name = "Ridge"
+points = [[0, 17], [60, 17], [60, 23], [0, 23]]
+level = 1
+"""
+
+
+def test_fog_per_hollow_and_the_battery_above_it_xii_d_1_c_d() -> None:
+    """Seed 003 XII.D.1 'c. Place a playing card in each of the hollows to indicate the fog
+    level. d. The hills and hillsides are above the fog' (reading fog_per_hollow): the two
+    hollows either side of a ridge thin on their own dice; a battery on the ridge pays only
+    the fog of the hollow it fires into; a line in a hollow moves under its fog."""
+    src = ByPurpose([("fog in hollow 1 thin", 10), ("fog in hollow 2 thin", 9)])
+    text = RIDGE + unit("gun", "union", 20, 20, 90, type="artillery", stands=1)
+    text += unit("south", "confederate", 20, 8, 90) + unit("north", "confederate", 30, 32, 270)
+    b = battle(text, src)
+    gun, south, north = b.state.units
+    step = S.Fog(3)
+    step.auto(b, "confederate")
+    assert S.hollows(b)[1] == 2
+    assert "Fog: thickness 3 in each of the 2 hollows" in said(b)
+    step.auto(b, "confederate")  # hollow 1 (south) thins on its 0; hollow 2 stays on a 9
+    assert b.state.extra["ar"]["fog_hollows"] == [2, 3]
+    assert "Fog in hollow 1 (0): thickness 2, in hollow 2 (9): thickness 3" in said(b)
+    assert S.deductions(b, gun, south, False) == (3, ["-2 fog 2", "-1 hill"])
+    assert S.fog_line(b, gun, south) == 2 and S.fog_line(b, gun, north) == 3
+    assert S.fog_line(b, south, north) == 3  # the thicker of the two ends
+    assert S.allowance(b, gun, "line", False, True) == 26  # limbered on the ridge: no fog
+    assert S.allowance(b, south, "line", False, False) == 9 - 2
+    assert not S.clear_field(b, gun, south)

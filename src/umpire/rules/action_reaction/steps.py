@@ -81,11 +81,70 @@ def on_hill(b: Battle, u: Unit) -> bool:
     return b.setup.board.height_at(u.x, u.y) > 0
 
 
+def hollows(b: Battle) -> tuple[list[int], int]:
+    """Reading ``fog_per_hollow``: each board cell's hollow (the connected stretches of low
+    ground, level 0; -1 on a hill) and how many there are; made once per setup."""
+    key = ("003", "hollows")
+    found: tuple[list[int], int] | None = b.setup.kept.get(key)
+    if found is not None:
+        return found
+    board = b.setup.board
+    nx, ny = board.nx, board.ny
+    level = board.level.ravel().tolist()
+    label = [-1] * (nx * ny)
+    n = 0
+    for start in range(nx * ny):
+        if level[start] != 0 or label[start] >= 0:
+            continue
+        label[start] = n
+        todo = [start]
+        while todo:
+            k = todo.pop()
+            i, j = divmod(k, ny)
+            for ii, jj in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)):
+                if 0 <= ii < nx and 0 <= jj < ny:
+                    kk = ii * ny + jj
+                    if level[kk] == 0 and label[kk] < 0:
+                        label[kk] = n
+                        todo.append(kk)
+        n += 1
+    found = b.setup.kept[key] = (label, n)
+    return found
+
+
+def hollow_at(b: Battle, x: float, y: float) -> int:
+    """The hollow at (x, y), or -1 on a hill (above the fog, XII.D.1.d)."""
+    board = b.setup.board
+    i = min(max(int(x / board.cell), 0), board.nx - 1)
+    j = min(max(int(y / board.cell), 0), board.ny - 1)
+    return hollows(b)[0][i * board.ny + j]
+
+
+def fog_at(b: Battle, x: float, y: float) -> int:
+    """XII.D.1.c-d: the fog's thickness where (x, y) stands: its hollow's card, 0 on a hill."""
+    st = b.state.extra.get(KEY)
+    if not st or not st.get("fog"):
+        return 0
+    h = hollow_at(b, x, y)
+    if h < 0:
+        return 0
+    levels: list[int] | None = st.get("fog_hollows")
+    return int(st["fog"]) if levels is None or h >= len(levels) else int(levels[h])
+
+
+def fog_line(b: Battle, u: Unit, t: Unit) -> int:
+    """Reading ``fog_per_hollow``: the fog on a line of fire or sight is the thicker of the
+    hollows its two ends stand in; a unit on a hill stands in none (a battery on the hill
+    pays only the fog of the hollow it fires into)."""
+    if not fog(b):
+        return 0
+    return max(fog_at(b, u.x, u.y), fog_at(b, t.x, t.y))
+
+
 def clear_field(b: Battle, u: Unit, t: Unit) -> bool:
     """XIII.B.1.c: a smokeless, fog-free field between ``u`` and ``t``."""
     smoke = W.smoke_level(book(b, u)["smoke"], book(b, t)["smoke"])
-    foggy = fog(b) > 0 and not (on_hill(b, u) and on_hill(b, t))
-    return smoke == 0 and not foggy
+    return smoke == 0 and fog_line(b, u, t) == 0
 
 
 def say(b: Battle, text: str) -> None:
@@ -341,8 +400,9 @@ def deductions(b: Battle, u: Unit, t: Unit, reaction: bool) -> tuple[int, list[s
     smoke = W.smoke_deduction(W.smoke_level(book(b, u)["smoke"], book(b, t)["smoke"]))
     if smoke:
         out.append((smoke, "smoke"))
-    if fog(b) and not (on_hill(b, u) and on_hill(b, t)):
-        out.append((W.fog_deductions(fog(b))[0], f"fog {fog(b)}"))
+    thick = fog_line(b, u, t)
+    if thick:
+        out.append((W.fog_deductions(thick)[0], f"fog {thick}"))
     board = b.setup.board
     if board.in_cover(t.x, t.y) or board.is_rough(t.x, t.y):
         out.append((T.fire_deduction("woodlot"), "woodlot"))
@@ -739,8 +799,9 @@ def after_change(u: Unit, change: str, prone: bool) -> tuple[str, bool, bool, fl
 def allowance(b: Battle, u: Unit, form: str, mounted: bool, limbered: bool) -> float:
     """XII.F: the unit's movement less fog (the terrain dice are rolled as it moves)."""
     rate = MV.rate(u.type, form, mounted, limbered)
-    if fog(b) and not on_hill(b, u) and MV.deductions_apply(u.type, form, mounted, limbered):
-        rate -= W.fog_deductions(fog(b))[1]
+    thick = fog_at(b, u.x, u.y) if fog(b) else 0
+    if thick and MV.deductions_apply(u.type, form, mounted, limbered):
+        rate -= W.fog_deductions(thick)[1]
     return max(0.0, rate)
 
 
@@ -1340,25 +1401,38 @@ class SeniorOfficers(AutoStep):
 
 
 class Fog(AutoStep):
-    """XII.D: the fog's thickness (1d6) when it first comes; thinned on an even d10."""
+    """XII.D: the fog's thickness (1d6) when it first comes, a card in each hollow; each
+    hollow's fog thinned on its own even d10 (reading ``fog_per_hollow``)."""
 
     def __init__(self, start: int | bool):
         self.start = start
 
     def auto(self, b: Battle, side: str) -> None:
         st = b.state.extra.setdefault(KEY, {})
+        n = hollows(b)[1]
         if "fog" not in st:
             if self.start is True:
                 level = W.fog_thickness(b.roll(1, 6, "the fog's thickness (1d6)")[0])
             else:
                 level = int(self.start)
             st["fog"] = level
-            say(b, f"Fog: thickness {level}")
+            st["fog_hollows"] = [level] * n  # XII.D.1.c: a card in each hollow
+            where = f" in each of the {n} hollows" if n > 1 else ""
+            say(b, f"Fog: thickness {level}{where}")
             return
-        if st["fog"] > 0:
-            face = d10(b, 1, "does the fog thin? (1d10, even)")[0]
-            st["fog"] = W.next_level(st["fog"], face)
-            say(b, f"Fog ({face}): thickness {st['fog']}")
+        levels = list(st.get("fog_hollows") or [st["fog"]] * n)
+        if not any(levels):
+            return
+        words = []
+        for h, level in enumerate(levels):
+            if level > 0:
+                which = f" in hollow {h + 1}" if n > 1 else ""
+                face = d10(b, 1, f"does the fog{which} thin? (1d10, even)")[0]
+                levels[h] = W.next_level(level, face)
+                words.append(f"{which.strip()} ({face}): thickness {levels[h]}".strip())
+        st["fog_hollows"] = levels
+        st["fog"] = max(levels)
+        say(b, "Fog " + ", ".join(words) if n > 1 else f"Fog {words[0]}")
 
 
 class Smoke(AutoStep):
