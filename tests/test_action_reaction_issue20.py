@@ -506,3 +506,69 @@ def test_fog_per_hollow_and_the_battery_above_it_xii_d_1_c_d() -> None:
     assert S.allowance(b, gun, "line", False, True) == 26  # limbered on the ridge: no fog
     assert S.allowance(b, south, "line", False, False) == 9 - 2
     assert not S.clear_field(b, gun, south)
+
+
+# -- item 4: XI.C.1 consecutive fire at a called range ---------------------------------------------
+
+
+def called_battle() -> tuple[Battle, ByPurpose]:
+    """One gun at a line 20" off; every hand is a straight (a hit on range), no deviation;
+    the target's reaction die does nothing."""
+    src = ByPurpose(
+        [
+            ("fire (5d10)", lambda n: [1, 2, 3, 4, 5]),
+            ("left or right", 3),
+            ("under fire: its reaction", 6),
+            ("bounce", 2),
+            ("shot (", 2),
+        ]
+    )
+    text = unit("gun", "union", 10, 20, 0, type="artillery", stands=1)
+    text += unit("reb", "confederate", 31.5, 20, 180)
+    return battle(text, src), src
+
+
+def test_consecutive_fire_lands_at_the_called_range_xi_c_1() -> None:
+    """Seed 003 XI.C.1 'Call the range in inches toward the target' (reading called_range):
+    a second shot at the same target lands where the range is called; called 6" long of
+    the target, the straight passes over it; called on it, it strikes."""
+    b, _src = called_battle()
+    gun, reb = b.state.units
+    d = b.dist(gun.i, reb.i)
+    S.volley(b, gun, reb, kind="solid_shot")  # first fire: laid on the measured range
+    assert S.book(b, gun)["aim_range"] == pytest.approx(d)
+    assert f'fires solid shot at reb ({d:.1f}"): 2 hits' in said(b)
+    S.guns(b, gun, reb, "solid_shot", d + 6)
+    assert f'fires solid shot at reb ({d:.1f}", range called {d + 6:.1f}"): 0 hits' in said(b)
+    S.guns(b, gun, reb, "solid_shot", d)
+    assert f'range called {d:.1f}"): 2 hits' in said(b)
+
+
+def test_called_range_refused_on_first_fire_xi_b() -> None:
+    """Seed 003 XI.B first fire is laid on the measured range; XI.C.1 calls it on
+    consecutive fire only (reading called_range): a called range at a new target is
+    refused in one line, changing nothing."""
+    b, _ = called_battle()
+    gun, reb = b.state.units
+    with pytest.raises(IllegalActionError, match=r"first fire at reb is laid on the measured"):
+        S.called_range(b, gun, reb, ("fire", reb.i, "shell", 12.0), "shell")
+    S.book(b, gun)["aim"] = reb.id
+    assert S.called_range(b, gun, reb, ("fire", reb.i, "shell", 12.0), "shell") == 12.0
+    with pytest.raises(IllegalActionError, match="canister is laid on the rifle stick"):
+        S.called_range(b, gun, reb, ("fire", reb.i, "canister", 12.0), "canister")
+
+
+def test_resolve_consecutive_fire_with_a_called_range_xi_c_1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Seed 003 XI.C.1 at the table: `resolve first-fire --consecutive --called 14 --range
+    12` says where the round lands before its flight; first fire refuses a called range."""
+    from test_acw_cli import one_line_error, run
+
+    args = ["resolve", "first-fire", "--consecutive", "--called", "14", "--range", "12"]
+    code, out, err = run(capsys, *args, "--roll", "1 1 3 5 7", "--json")
+    assert code == 0, err
+    res = json.loads(out)
+    assert 'lands 2" beyond it' in res["called"] and res["flight"].startswith("long")
+    code, out, err = run(capsys, "resolve", "first-fire", "--called", "14", "--range", "12")
+    one_line_error(code, out, err, "--called: first fire is laid on the measured range (XI.B)")

@@ -107,15 +107,38 @@ def first_fire_cmd(
     rules: str = typer.Option("action-reaction", "--rules"),
     roll: str = typer.Option("", help='five d10 faces (0-9), e.g. "3 4 5 6 7"'),
     consecutive: bool = typer.Option(False, "--consecutive", help="consecutive fire (XI.C)"),
+    called: float | None = typer.Option(
+        None, help="consecutive fire: the range called, inches (XI.C.1)"
+    ),
+    range_: float | None = typer.Option(
+        None, "--range", help="with --called: the true range to the target, inches"
+    ),
     seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
     odds_only: bool = typer.Option(False, "--odds"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """XI.B / XI.C: five d10 as a poker hand: hit, burst, misfire or dud, long or short."""
+    """XI.B / XI.C: five d10 as a poker hand: hit, burst, misfire or dud, long or short;
+    consecutive fire lands at the range called (XI.C.1, reading called_range)."""
     from umpire.rules.action_reaction import artillery as A
 
     _rules(rules)
+    if called is not None and not consecutive:
+        raise IllegalActionError(
+            "--called: first fire is laid on the measured range (XI.B); "
+            "a range is called on consecutive fire (--consecutive, XI.C.1)"
+        )
+    if (called is None) != (range_ is None):
+        raise IllegalActionError("--called and --range go together (the call and the truth)")
+    if called is not None and range_ is not None and (called <= 0 or range_ <= 0):
+        raise IllegalActionError("--called and --range are inches, more than 0")
     out: dict[str, Any] = {"rule": "003 XI.C (consecutive fire)" if consecutive else "003 XI.B"}
+    if called is not None and range_ is not None:
+        off = called - range_
+        out["called"] = (
+            f'{called:g}" called, the target at {range_:g}": the round lands '
+            + (f'{off:g}" beyond it' if off > 0 else f'{-off:g}" short of it' if off else "on it")
+            + ", then long (+1D6 halved) or short (-1D6 halved) as the hand says"
+        )
     if not odds_only:
         if roll:
             faces = _faces(roll, 5, 10, 0, "--roll")

@@ -165,6 +165,10 @@ class ArCombat:
         if req.kind == "fire" and kind == "fire":
             if int(order[1]) not in {c.order[1] for c in S.fire_choices(b, u) if c.kind == "fire"}:
                 raise IllegalActionError(S.why_not_fire(b, u, int(order[1])))
+            if u.type == "artillery" and len(order) > 3:
+                t = b.state.units[int(order[1])]
+                rnd = str(order[2]) if len(order) > 2 else S.best_round(b, u, t)
+                S.called_range(b, u, t, order, rnd)
             return
         raise IllegalActionError(f"'{kind}' is not an order for a {req.kind} step")
 

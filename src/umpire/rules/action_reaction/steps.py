@@ -492,11 +492,13 @@ def targets(b: Battle, u: Unit) -> list[tuple[Unit, float]]:
     return out
 
 
-def volley(b: Battle, u: Unit, t: Unit, reaction: bool = False, kind: str = "") -> None:
+def volley(
+    b: Battle, u: Unit, t: Unit, reaction: bool = False, kind: str = "", called: float | None = None
+) -> None:
     """One unit's fire at ``t``: infantry on the stick, or each gun's round (XI)."""
     bk = book(b, u)
     if u.type == "artillery":
-        guns(b, u, t, kind or best_round(b, u, t))
+        guns(b, u, t, kind or best_round(b, u, t), called)
         return
     d = b.dist(u.i, t.i)
     value = ART.stick_value(d)
@@ -538,13 +540,24 @@ def rounds(b: Battle, u: Unit, t: Unit) -> list[str]:
     return out
 
 
-def guns(b: Battle, u: Unit, t: Unit, kind: str) -> None:
-    """Each gun with a round of ``kind`` fires it (XI.A-C); smoke unless every gun misfired."""
+def guns(b: Battle, u: Unit, t: Unit, kind: str, called: float | None = None) -> None:
+    """Each gun with a round of ``kind`` fires it (XI.A-C); smoke unless every gun misfired.
+    Consecutive fire lands at the called range (XI.C.1): ``called``, else the range of the
+    battery's last shot at ``t`` (reading ``called_range``)."""
     bk = book(b, u)
     if kind not in A.KINDS:
         A.spend([], 0, kind)  # the one-line error for an unknown type
     d = b.dist(u.i, t.i)
     consecutive = bk.get("aim") == t.id
+    error = 0.0
+    call = ""
+    if consecutive and kind != "canister":
+        rng = called if called is not None else float(bk.get("aim_range", d))
+        error = rng - d
+        call = f', range called {rng:.1f}"'
+        bk["aim_range"] = rng
+    elif kind != "canister":
+        bk["aim_range"] = d  # XI.B: first fire is laid on the measured range
     later = kind == "canister" and later_canister(bk)
     total = 0
     smoke = False
@@ -566,7 +579,7 @@ def guns(b: Battle, u: Unit, t: Unit, kind: str) -> None:
             hits = ART.stick_hits(faces, value, ded)
             smoke = True
         else:
-            hits, fired = round_at(b, u, t, g, kind, consecutive)
+            hits, fired = round_at(b, u, t, g, kind, consecutive, error)
             smoke = smoke or fired
         total += hits
     if kind == "canister":
@@ -582,7 +595,10 @@ def guns(b: Battle, u: Unit, t: Unit, kind: str) -> None:
         # so nothing reached the target to react to (reading misfire_no_reaction).
         say(b, f"{u.name}: every gun misfires at {t.name} (no smoke, no reaction)")
         return
-    say(b, f'{u.name} fires {kind.replace("_", " ")} at {t.name} ({d:.1f}"{how}): {total} hits')
+    say(
+        b,
+        f'{u.name} fires {kind.replace("_", " ")} at {t.name} ({d:.1f}"{call}{how}): {total} hits',
+    )
     take_hits(b, t, total, f"{kind.replace('_', ' ')} of {u.name}")
     fire_reaction(b, t, u, "artillery")
 
@@ -593,8 +609,11 @@ def later_canister(bk: dict[str, Any]) -> bool:
     return bool(bk.get("canister_fired")) and bk["smoke"] > 0
 
 
-def round_at(b: Battle, u: Unit, t: Unit, g: int, kind: str, consecutive: bool) -> tuple[int, bool]:
-    """Reading ``artillery_round``: one gun's round; (hits, made smoke)."""
+def round_at(
+    b: Battle, u: Unit, t: Unit, g: int, kind: str, consecutive: bool, error: float = 0.0
+) -> tuple[int, bool]:
+    """Reading ``artillery_round``: one gun's round; (hits, made smoke). ``error``: the
+    called range less the true one (XI.C.1, reading ``called_range``)."""
     what = "consecutive" if consecutive else "first"
     hand = ART.first_fire(d10(b, 5, f"{u.name} gun {g + 1}: {what} fire (5d10)"), consecutive)
     side = ART.deviation(b.roll(1, 6, f"{u.name} gun {g + 1}: left or right? (1d6)")[0])
@@ -609,13 +628,20 @@ def round_at(b: Battle, u: Unit, t: Unit, g: int, kind: str, consecutive: bool) 
         off = ART.halved(b.roll(1, 6, f"{u.name} gun {g + 1}: inches {side} (1D6 halved)")[0])
         if off > t.hw:
             return 0, True
-    short = 0
+    # Reading called_range: the round lands at the called range (``error`` inches beyond
+    # the target), plus a long round's inches or less a short one's.
+    land = error
     if flight == "long":
+        if not error:
+            return 0, True  # on the true range, a long round always passes over
+        land += ART.halved(b.roll(1, 6, f"{u.name} gun {g + 1}: inches long (1D6 halved)")[0])
+    elif flight == "short":
+        land -= ART.halved(b.roll(1, 6, f"{u.name} gun {g + 1}: inches short (1D6 halved)")[0])
+    if land > t.hd:
+        return 0, True  # beyond the target
+    short = -land if land < -t.hd else 0.0
+    if short > 2:
         return 0, True
-    if flight == "short":
-        short = ART.halved(b.roll(1, 6, f"{u.name} gun {g + 1}: inches short (1D6 halved)")[0])
-        if short > 2:
-            return 0, True
     burst = kind in ("shell", "case") and hand.result in ("burst", "hit")
     if burst:
         n = int(b.r["burst"][f"{kind}_dice"])
@@ -1565,7 +1591,7 @@ class FireStep:
                         f'({b.dist(u.i, t):.1f}" is beyond it), or none is left'
                     )
                 raise IllegalActionError(f"{u.name} has no {kind.replace('_', ' ')} left")
-            volley(b, u, target, kind=kind)
+            volley(b, u, target, kind=kind, called=called_range(b, u, target, order, kind))
         else:
             volley(b, u, target)
         if self.mark:
@@ -1573,6 +1599,28 @@ class FireStep:
 
     def auto(self, b: Battle, side: str) -> None:  # pragma: no cover - asks each unit
         raise NotImplementedError
+
+
+def called_range(b: Battle, u: Unit, t: Unit, order: Order, kind: str) -> float | None:
+    """XI.C.1 'Call the range in inches toward the target': the fourth item of a battery's
+    fire order (None: the range of its last shot); only consecutive fire with a round that
+    flies (not canister, laid on the stick) calls it; anything else is refused in one line."""
+    if len(order) < 4:
+        return None
+    try:
+        rng = float(order[3])
+    except (TypeError, ValueError):
+        raise IllegalActionError(f"{u.name}: a called range is inches, not {order[3]!r}") from None
+    if not 0 < rng <= max(b.setup.board.width, b.setup.board.height) * 2:
+        raise IllegalActionError(f'{u.name}: call a range on the table, not {rng:g}"')
+    if book(b, u).get("aim") != t.id:
+        raise IllegalActionError(
+            f"{u.name}: first fire at {t.name} is laid on the measured range (XI.B); "
+            "a range is called on consecutive fire (XI.C.1)"
+        )
+    if kind == "canister":
+        raise IllegalActionError(f"{u.name}: canister is laid on the rifle stick, not called")
+    return rng
 
 
 def why_not_fire(b: Battle, u: Unit, t: int) -> str:
