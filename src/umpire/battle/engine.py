@@ -113,6 +113,7 @@ class Battle:
         "setup",
         "state",
         "status",
+        "watch",
     )
 
     def __init__(
@@ -153,6 +154,9 @@ class Battle:
         self._gone_seen = -1  # _gone when the end of the battle was last checked
         self.memo: dict[Any, Any] = {}  # rule modules: answers valid until any change
         self.kept: dict[Any, Any] = {}  # rule modules: answers stamped with unit versions
+        # the conformance suite's observer (umpire.battle.invariants.Watch): called around
+        # every step; None in play, so the hot path pays one test per step
+        self.watch: Any = None
         self.dirty()
 
     # -- narrative ---------------------------------------------------------------
@@ -201,7 +205,13 @@ class Battle:
             side, name, step, units = self.phase()
             if st.pos < 0:
                 if not step.kind:
-                    step.auto(self, side)
+                    w = self.watch
+                    if w is not None:
+                        w.begin(self)
+                        step.auto(self, side)
+                        w.end(self, side, name, "", None, None)
+                    else:
+                        step.auto(self, side)
                     self._advance()
                     continue
                 actors = step.actors(self, side)
@@ -256,7 +266,13 @@ class Battle:
         who = self.seams(step)[1]
         if who is not None:
             side = who(self, side)
-        step.apply(self, side, req.actor, tuple(order))
+        w = self.watch
+        if w is not None:
+            w.begin(self)
+            step.apply(self, side, req.actor, tuple(order))
+            w.end(self, side, _name, step.kind, req.actor, order)
+        else:
+            step.apply(self, side, req.actor, tuple(order))
         st.pos += 1
 
     def _advance(self) -> None:

@@ -291,6 +291,10 @@ class RoleModule(Protocol):
         """For the role ``kind``: other role -> (the module ids that can fill it, why)."""
         ...
 
+    # Optional (looked up with getattr): ``policy(kind, comp, seed)``, ``batch(comp)``,
+    # ``warm()``, and for the conformance suite ``invariants(comp)`` and ``features(comp)``
+    # (``umpire.battle.invariants``: what must hold after every step, each citing its seed).
+
 
 @dataclass(frozen=True, slots=True)
 class RulesSpec:

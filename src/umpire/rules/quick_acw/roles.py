@@ -228,6 +228,18 @@ class QuickACW:
             return RandomQuickPolicy(seed)
         return None
 
+    def invariants(self, comp: Composition) -> Any:
+        """What must hold after every step (``umpire.battle.invariants``), per role filled."""
+        from umpire.rules.quick_acw import invariants
+
+        return invariants.invariants(comp)
+
+    def features(self, comp: Composition) -> Any:
+        """Seed 002's rules and tables whose use a conformance run counts."""
+        from umpire.rules.quick_acw import invariants
+
+        return invariants.features(comp)
+
     def batch(self, comp: Composition) -> Any:
         """The batch simulator, for pure seed 002 battles (``umpire.lab``'s fast path)."""
         pure = comp.sequence.id == comp.combat.id == comp.status.id == self.id and not comp.events

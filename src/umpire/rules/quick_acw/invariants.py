@@ -1,0 +1,248 @@
+"""Seed 002's invariants and features, for the conformance suite (``umpire.battle.invariants``).
+
+Each invariant cites the seed's section and is checked after every step of every battle
+whose composition uses this module in the role it belongs to (combat or status). The
+features are the rules and tables of seed 002 whose use a large run counts, so a rule that
+thousands of battles never reach is reported.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from umpire.battle.effects import fx
+from umpire.battle.invariants import (
+    Feature,
+    Invariant,
+    StepSeen,
+    order_change,
+    order_count,
+    roll_count,
+    said_count,
+)
+from umpire.board.geometry import segment_hits_box
+from umpire.rules.quick_acw import rules as R
+from umpire.rules.quick_acw import steps as S
+
+if TYPE_CHECKING:
+    from umpire.battle.roles import Composition
+
+MODULE = "quick-acw"
+SLACK = 1e-3
+"""Inches a measured distance may exceed its allowance by (floats, bases' corners)."""
+
+
+def _removed_below_half(seen: StepSeen) -> list[str]:
+    """002 MORALE: "Any unit reduced to less than 1/2 of its original stands is removed"."""
+    b = seen.battle
+    return [
+        f"{u.name} has {u.stands} of {u.stands0} stands and is still on the table"
+        for u in b.state.units
+        if u.alive and R.is_removed(u.stands, u.stands0, b.r)
+    ]
+
+
+def _move_allowance(seen: StepSeen) -> list[str]:
+    """002 MOVEMENT: a move covers at most its allowance (formation change, rough ground,
+    command radius and a lost leader included)."""
+    if seen.kind != "move" or not seen.order or seen.order[0] != "move" or seen.actor is None:
+        return []
+    i = seen.actor
+    dist = seen.moved(i)
+    if dist <= SLACK:
+        return []
+    p = seen.prior()
+    u = p.state.units[i]
+    change = str(seen.order[4]) if len(seen.order) > 4 else ""
+    form, mounted, limbered, cost = S.after_change(u, change)
+    x, y = seen.now(i, "x"), seen.now(i, "y")
+    board = p.setup.board
+    rough = board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y)
+    allow = S.allowance(p, u, form, mounted, limbered, cost, rough)
+    if u.extra and fx(u, "terrain"):  # seed 001's Find the Way / Rough Going
+        allow = max(allow, S.allowance(p, u, form, mounted, limbered, cost, False))
+    if dist > allow + SLACK:
+        return [f'{u.name} moved {dist:.2f}" with an allowance of {allow:.2f}"']
+    return []
+
+
+_TEST = re.compile(r"^  (.+) (charge test|stand test): .*: (pass|fail)$")
+
+
+def _charge_reaches(seen: StepSeen) -> list[str]:
+    """002 charge paragraph: a charge that passes its test against a target that stands
+    reaches contact (and is fought in the melee), or the narrative says why it stopped."""
+    if seen.kind != "move" or not seen.order or seen.order[0] != "charge" or seen.actor is None:
+        return []
+    b = seen.battle
+    u = b.state.units[seen.actor]
+    t = b.state.units[int(seen.order[1])]
+    tests = {}
+    for line in seen.said:
+        m = _TEST.match(line)
+        if m:
+            tests[(m.group(1), m.group(2))] = m.group(3) == "pass"
+    if not (tests.get((u.name, "charge test")) and tests.get((t.name, "stand test"))):
+        return []
+    if not (u.alive and t.alive):
+        return []
+    if any(c[0] == u.i and c[1] == t.i for c in b.state.contacts):
+        return []
+    words = ("stops", "blocked", "halts", "cannot reach")
+    if any(u.name in line and any(w in line for w in words) for line in seen.said):
+        return []
+    return [f"{u.name} passed its charge, {t.name} stood, and no contact was made nor explained"]
+
+
+def _contact_kept(seen: StepSeen) -> list[str]:
+    """002 TURN ORDER "Melee—any enemy units touching now fight": units a charge brought
+    into contact are still touching when the melee step comes."""
+    if seen.name != "melee" or seen.actor is not None:
+        return []
+    p = seen.prior()
+    us = p.state.units
+    out = []
+    for a, d, *_ in seen.before["contacts"]:
+        if us[a].alive and us[d].alive and d not in p.touching(us[a]):
+            out.append(f"{us[a].name} charged into {us[d].name} but they no longer touch")
+    return out
+
+
+_ROUT = re.compile(r'^  (.+) routs ([0-9.]+)" away from ')
+
+
+def _rout_distance(seen: StepSeen) -> list[str]:
+    """002 MOVEMENT ROUT: up to 12" foot and artillery ("Foot" includes dismounted cavalry)
+    or 24" mounted cavalry, and the narrative says how far the rout went."""
+    b = seen.battle
+    out = []
+    for line in seen.said:
+        m = _ROUT.match(line)
+        if not m:
+            continue
+        u = next((v for v in b.state.units if v.name == m.group(1)), None)
+        if u is None:
+            continue
+        said = float(m.group(2))
+        went = seen.moved(u.i)
+        if u.alive and abs(went - said) > 0.05:
+            out.append(f'{u.name}: the narrative says it routed {said:g}", it moved {went:.2f}"')
+        mounted = u.type == "cavalry" and bool(seen.was(u.i, "mounted"))
+        limit = 24.0 if mounted else 12.0
+        if went > limit + SLACK:
+            out.append(f'{u.name} routed {went:.2f}", more than {limit:g}"')
+    return out
+
+
+def _fire_rules(seen: StepSeen) -> list[str]:
+    """002 FIRE: "Mounted cavalry can't fire. You can't shoot through friendly troops." """
+    o = seen.order
+    if seen.kind != "fire" or not o or o[0] != "fire" or seen.actor is None:
+        return []
+    p = seen.prior()
+    u, t = p.state.units[seen.actor], p.state.units[int(o[1])]
+    out = []
+    if u.type == "cavalry" and u.mounted:
+        out.append(f"{u.name} fired while mounted")
+    for v in p.state.units:
+        if v.alive and v.side == u.side and v.i != u.i:
+            inner = (v.x, v.y, math.cos(v.theta), math.sin(v.theta), v.hw - 1e-3, v.hd - 1e-3)
+            if segment_hits_box(u.x, u.y, t.x, t.y, inner):
+                out.append(f"{u.name} fired at {t.name} through {v.name}")
+    return out
+
+
+def _marker_limits(seen: StepSeen) -> list[str]:
+    """002 MOVEMENT: "units with Morale Markers (MM) may either 1) not move except to turn
+    around 180 degrees, or 2) make a Rout move"."""
+    o = seen.order
+    if seen.kind != "move" or not o or seen.actor is None:
+        return []
+    if not seen.was(seen.actor, "marker") or o[0] in ("hold", "turn", "rout"):
+        return []
+    name = seen.battle.state.units[seen.actor].name
+    if o[0] == "charge" or seen.moved(seen.actor) > SLACK:
+        return [f"{name} has a Morale Marker and made a {o[0]}"]
+    return []
+
+
+def _rally(seen: StepSeen) -> list[str]:
+    """002 Rally: "remove Morale Markers from 1st player's units that did not move except
+    to change facing"."""
+    if seen.name != "rally":
+        return []
+    return [
+        f"{u.name} lost its Morale Marker in the rally though it moved"
+        for u in seen.battle.state.units
+        if seen.was(u.i, "marker") and not u.marker and u.alive and seen.was(u.i, "moved")
+    ]
+
+
+def invariants(comp: Composition) -> Sequence[Invariant]:
+    """Seed 002's invariants for the roles it fills in ``comp``."""
+    out: list[Invariant] = []
+    if comp.combat.id == MODULE:
+        out += [
+            Invariant(
+                "removal", "002 MORALE", "units below half strength leave", _removed_below_half
+            ),
+            Invariant("move-allowance", "002 MOVEMENT", "moves within allowance", _move_allowance),
+            Invariant(
+                "charge-reaches", "002 charge", "a passed charge makes contact", _charge_reaches
+            ),
+            Invariant("contact-kept", "002 TURN ORDER Melee", "contacts last", _contact_kept),
+            Invariant("rout-distance", "002 MOVEMENT ROUT", "routs as far as said", _rout_distance),
+            Invariant("fire", "002 FIRE", "no mounted fire, none through friends", _fire_rules),
+        ]
+    if comp.status.id == MODULE:
+        out += [
+            Invariant("marker-moves", "002 MOVEMENT", "a MM holds, turns or routs", _marker_limits),
+            Invariant("rally", "002 Rally", "only units that did not move rally", _rally),
+        ]
+    return out
+
+
+def features(comp: Composition) -> Sequence[Feature]:
+    """The rules and tables of seed 002 whose use a run counts."""
+    out: list[Feature] = []
+    if comp.combat.id == MODULE:
+        out += [
+            Feature("fire", "002 FIRE", "fire table", roll_count(" fires at ")),
+            Feature("charge-test", "002 charge", "charge tests", roll_count("charge test")),
+            Feature("stand-test", "002 charge", "stand tests", roll_count("stand test")),
+            Feature("melee", "002 MELEE", "melee table", said_count("Melee ")),
+            Feature("retreat", "002 MELEE #", "retreats 2D6/3D6", said_count("retreats")),
+            Feature(
+                "leader-loss", "002 LEADERS", "leader casualty rolls", roll_count("leader casualty")
+            ),
+            Feature("removal", "002 MORALE", "units removed", said_count("is removed")),
+            Feature("move", "002 MOVEMENT", "moves", order_count("move")),
+            Feature(
+                "formation-change",
+                "002 MOVEMENT",
+                "formation changes",
+                order_change("line", "column"),
+            ),
+            Feature(
+                "mount", "002 MOVEMENT", "mount or dismount", order_change("mount", "dismount")
+            ),
+            Feature(
+                "limber", "002 MOVEMENT", "limber or unlimber", order_change("limber", "unlimber")
+            ),
+            Feature("rout-move", "002 MOVEMENT ROUT", "rout moves", order_count("rout")),
+            Feature("about-face", "002 MOVEMENT", "turn about 180", order_count("turn")),
+        ]
+    if comp.status.id == MODULE:
+        out += [
+            Feature("rally", "002 Rally", "Morale Markers removed", said_count(" rallies")),
+            Feature(
+                "morale-marker",
+                "002 FIRE",
+                "Morale Markers taken",
+                said_count("takes a Morale Marker"),
+            ),
+        ]
+    return out
