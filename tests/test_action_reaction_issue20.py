@@ -572,3 +572,51 @@ def test_resolve_consecutive_fire_with_a_called_range_xi_c_1(
     assert 'lands 2" beyond it' in res["called"] and res["flight"].startswith("long")
     code, out, err = run(capsys, "resolve", "first-fire", "--called", "14", "--range", "12")
     one_line_error(code, out, err, "--called: first fire is laid on the measured range (XI.B)")
+
+
+# -- the invariants these fixes establish (umpire.battle.invariants) -------------------------------
+
+
+def _check(b: Battle, inv_id: str, said_lines: list[str], kind: str = "charges") -> list[str]:
+    from umpire.battle.invariants import StepSeen, module_invariants
+
+    check = dict((f"{m}:{i.id}", i) for m, i in module_invariants(b.comp))[
+        f"action-reaction:{inv_id}"
+    ].check
+    st = b.state.to_json()
+    seen = StepSeen(b, 1, 0, "union", kind, kind, None, None, st, st, said_lines, [], None)
+    return check(seen)
+
+
+def test_invariant_a_charge_is_fought_or_says_why_xiii_xiv() -> None:
+    """Seed 003 XIII-XIV (invariant charge-told): a charge that goes in without hand-to-hand
+    and without a word why is a violation; one that says it fell short is not."""
+    b = charge_battle(ByPurpose([]))
+    head = 'att charges dfn (6.0" away): dice [3, 4, 2, 1], 12.0" at the centre'
+    assert _check(b, "charge-told", [head, "  att cheers (2); dfn reacts (3)"])
+    assert not _check(b, "charge-told", [head, "  the charge falls short of dfn"])
+    assert not _check(b, "charge-told", [head, "  hand-to-hand 1: [6] against [1]: 1 to 0"])
+
+
+def test_invariant_a_broken_charge_fights_no_melee_xiii_b_1() -> None:
+    """Reading charge_broken_by_fire (invariant broken-charge): hand-to-hand after the
+    charge was broken by the fire is a violation."""
+    b = charge_battle(ByPurpose([]))
+    head = 'att charges dfn (6.0" away): dice [3, 4, 2, 1], 12.0" at the centre'
+    broken = "  the charge of att is broken by the fire (it routs): no melee"
+    assert _check(b, "broken-charge", [head, broken, "  hand-to-hand 1: [6] against [1]: 1 to 0"])
+    assert not _check(b, "broken-charge", [head, broken])
+
+
+def test_charge_blocked_by_another_base_says_so_and_overlaps_none() -> None:
+    """Seed 003 XIII-XIV with the engine's no-overlap: a charger whose contact spot is taken
+    by another unit stops short of it, and the narrative names the unit in the way."""
+    src = ByPurpose([("charges", 6), ("reaction to the charge", 10)])
+    text = unit("att", "confederate", 30, 20, 0) + unit("dfn", "union", 37, 20, 180)
+    text += unit("friend", "confederate", 34.2, 20, 90, stands=1)
+    b = battle(text, src)
+    att, dfn, _friend = b.state.units
+    S.resolve_charge(b, att, dfn)
+    assert not b.bases_at(att, att.x, att.y, att.theta)
+    assert "the charge of att halts short of dfn" in said(b) and "friend" in said(b)
+    assert "hand-to-hand" not in said(b)

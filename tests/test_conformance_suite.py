@@ -57,7 +57,7 @@ KNOWN_OPEN = {
 """Invariants whose wrong rulings are not fixed yet (issue 20): set aside, and each must
 still be found somewhere (remove it here with its fix)."""
 
-NOT_YET = {"five-step", "card-draw", "solo-events", "action-reaction"}
+NOT_YET = {"five-step", "card-draw", "solo-events"}
 """Registered role modules that do not state invariants yet (remove each as it does)."""
 
 

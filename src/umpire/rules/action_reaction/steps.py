@@ -932,7 +932,7 @@ def terrain_cost(
         met.append((0.0, "uphill" if h1 > h0 else "downhill"))
     met += [(max(0.0, at - u.hd), kind) for at, kind in walls_on_path(b, u.x, u.y, x, y)]
     left = allow
-    words = []
+    words: list[str] = []
     for at, kind in met:
         die = T.move_die(kind)
         face = None
@@ -1019,6 +1019,11 @@ def do_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -> N
             dist = left
     u.formation, u.mounted, u.limbered = form, mounted, limbered
     u.resize()
+    if dist > 1e-9 and not b.free_at(u, x, y, th, u.hw, u.hd):
+        # the terrain cut the move short onto another base: it stops before it
+        x0, y0 = u.x, u.y
+        b.slide(u, (x - x0) / dist, (y - y0) / dist, dist, th)
+        x, y, dist = u.x, u.y, _hypot(u.x - x0, u.y - y0)
     b.place(u, x, y, th)
     u.moved = dist > 1e-9 or bool(change)
     if u.moved:
@@ -1051,7 +1056,28 @@ def may_charge(b: Battle, u: Unit, t: Unit) -> str:
         return f"{u.name} cannot see {t.name} in its front"
     if b.dist(u.i, t.i) > max_charge(b, u) + 1e-9:
         return f"{t.name} is beyond {u.name}'s longest charge ({max_charge(b, u):.0f}\")"
+    v = path_blocker(b, u, t)
+    if v is not None:
+        return f"{u.name} cannot charge {t.name}: {v.name} is in the way"
     return ""
+
+
+def path_blocker(b: Battle, u: Unit, t: Unit) -> Unit | None:
+    """Reading ``charge_path_clear``: the first base (not ``t``'s) on ``u``'s straight path
+    to contact with ``t``, or None (steps of the charger's own depth, so none is missed)."""
+    x, y, th = contact_spot(u, t)
+    dx, dy = x - u.x, y - u.y
+    dist = _hypot(dx, dy)
+    if dist <= 1e-9:
+        return None
+    step = max(0.25, 2 * u.hd)
+    n = math.ceil(dist / step)
+    for k in range(1, n + 1):
+        f = min(1.0, k * step / dist)
+        for v in b.bases_at(u, u.x + dx * f, u.y + dy * f, th):
+            if v.i != t.i:
+                return v
+    return None
 
 
 def max_charge(b: Battle, u: Unit) -> float:
@@ -1145,6 +1171,38 @@ def contact_spot(u: Unit, t: Unit) -> tuple[float, float, float]:
     th = math.atan2(dy, dx)
     gap = d - (t.hd + u.hd)
     return u.x + dx / d * max(0.0, gap), u.y + dy / d * max(0.0, gap), th
+
+
+def contact_place(b: Battle, u: Unit, t: Unit) -> str:
+    """Move ``u`` along the line of the charge until its front meets ``t``'s
+    (:func:`contact_spot`). Another base on the way stops it before that base; where the
+    contact spot overlaps ``t``'s corners (met at an angle) it backs to the first free spot.
+    "" when it reached ``t`` (hand-to-hand follows); else why it stopped, naming the unit
+    in the way (the charge is then over)."""
+    x, y, th = contact_spot(u, t)
+    x0, y0 = u.x, u.y
+    dx, dy = x - x0, y - y0
+    dist = _hypot(dx, dy)
+    step = b.geo["retreat_step"]
+    if dist > 1e-9:
+        dx, dy = dx / dist, dy / dist
+        k = 1
+        while (k - 1) * step < dist:
+            d = min(dist, k * step)
+            others = [v for v in b.bases_at(u, x0 + dx * d, y0 + dy * d, th) if v.i != t.i]
+            if others:
+                back = max(0.0, d - step)
+                if b.free_at(u, x0 + dx * back, y0 + dy * back, th, u.hw, u.hd):
+                    b.place(u, x0 + dx * back, y0 + dy * back, th)
+                return f'{others[0].name} is in the way ({dist - back:.1f}" short)'
+            k += 1
+    d = 0.0
+    while not b.free_at(u, x - dx * d, y - dy * d, th, u.hw, u.hd):
+        if d >= dist:
+            return ""  # only ``t`` in the way: it stays where it is, in hand-to-hand
+        d = min(dist, d + 0.1)
+    b.place(u, x - dx * d, y - dy * d, th)
+    return ""
 
 
 def mark_charge(b: Battle, u: Unit, t: Unit, centre: float) -> None:
@@ -1245,8 +1303,10 @@ def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
                 return
     if not (u.alive and t.alive):
         return
-    x, y, th = contact_spot(u, t)
-    b.place(u, x, y, th)
+    blocked = contact_place(b, u, t)
+    if blocked:
+        say(b, f"  the charge of {u.name} halts short of {t.name}: {blocked}")
+        return
     melee(b, u, t, pieces, farthest)
 
 
@@ -1317,8 +1377,10 @@ def melee(
             if u.alive and farthest < 0:
                 say(b, f"  {u.name} reaches its farthest point of advance")
             break
-        x, y, th = contact_spot(u, t)
-        b.place(u, x, y, th)
+        blocked = contact_place(b, u, t)
+        if blocked:
+            say(b, f"  {u.name} cannot follow {t.name}: {blocked}")
+            break
     if hurt["attacker"] and hurt["defender"]:
         # XIV.A.3.b 'If both players suffer hits ... (3) At that point both players place
         # red disrupted markers by their units.'
