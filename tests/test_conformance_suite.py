@@ -52,7 +52,6 @@ KNOWN_OPEN = {
     "quick-acw:charge-reaches",
     "quick-acw:contact-kept",
     "quick-acw:rout-distance",
-    "engine:no-overlap",
 }
 """Invariants whose wrong rulings are not fixed yet (issue 20): set aside, and each must
 still be found somewhere (remove it here with its fix)."""
