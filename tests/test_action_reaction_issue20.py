@@ -620,3 +620,26 @@ def test_charge_blocked_by_another_base_says_so_and_overlaps_none() -> None:
     assert not b.bases_at(att, att.x, att.y, att.theta)
     assert "the charge of att halts short of dfn" in said(b) and "friend" in said(b)
     assert "hand-to-hand" not in said(b)
+
+
+def test_attacker_follows_only_to_its_farthest_advance_xiv_a_3_b_2() -> None:
+    """Seed 003 XIV.A.3.b.(2) 'If the defender backs up and has not reached the farthest
+    point of advance marked by the attacker the attacker strikes the defender again ...
+    (b) Or the attacker reaches the farthest point of advance': a defender that also routs
+    9" on its loss roll is beyond the attacker's 6" advance; no second strike."""
+    src = ByPurpose(
+        [
+            ("(attacker", 6),
+            ("(defender", 1),
+            ("is officer", 1),
+            ("against the men", lambda n: [1, 9]),
+            ("lost a piece", 4),
+        ]
+    )
+    b = melee_battle(src)
+    att, dfn = b.state.units
+    x0 = att.x
+    S.melee(b, att, dfn, 4, 6.0)
+    assert "hand-to-hand 1" in said(b) and "hand-to-hand 2" not in said(b)
+    assert 'dfn routs 9"' in said(b) and "att reaches its farthest point of advance" in said(b)
+    assert att.x == pytest.approx(x0 + 6.0)

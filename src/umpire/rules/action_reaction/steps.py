@@ -1372,11 +1372,18 @@ def melee(
             return
         if t.alive:
             b.comp.combat.displace(b, t, u, 3.0, False, "back")
-        farthest -= 3.0
-        if farthest < 0 or not (u.alive and t.alive):
-            if u.alive and farthest < 0:
-                say(b, f"  {u.name} reaches its farthest point of advance")
+        if not (u.alive and t.alive):
             break
+        # XIV.A.3.b.(2): the attacker follows while the defender has not passed its
+        # farthest point of advance (a defender that also routed may be out of reach).
+        gap = b.dist(u.i, t.i)
+        if gap > farthest + 1e-9:
+            th = math.atan2(t.y - u.y, t.x - u.x)
+            if farthest > 0:
+                b.slide(u, math.cos(th), math.sin(th), farthest, u.theta)
+            say(b, f"  {u.name} reaches its farthest point of advance")
+            break
+        farthest -= gap
         blocked = contact_place(b, u, t)
         if blocked:
             say(b, f"  {u.name} cannot follow {t.name}: {blocked}")
