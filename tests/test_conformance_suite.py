@@ -52,12 +52,11 @@ KNOWN_OPEN = {
     "quick-acw:charge-reaches",
     "quick-acw:contact-kept",
     "quick-acw:rout-distance",
-    "engine:no-overlap",
 }
 """Invariants whose wrong rulings are not fixed yet (issue 20): set aside, and each must
 still be found somewhere (remove it here with its fix)."""
 
-NOT_YET = {"action-reaction"}
+NOT_YET: set[str] = set()
 """Registered role modules that do not state invariants yet (remove each as it does)."""
 
 
