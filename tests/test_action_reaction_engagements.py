@@ -239,13 +239,16 @@ def test_the_column_halts_at_its_point_of_advance_xiv_b_2_b() -> None:
 
 def test_a_point_of_advance_on_the_broken_line_halts_before_it_column_pierces() -> None:
     """Reading column_pierces: the hole lets the column through the broken line, not onto
-    it; a point of advance on its base halts the column short of it, disrupted."""
+    it; a point of advance on its base halts the column short of it, disrupted. The broken
+    line does not back up (XIV.B.d, reading melee_disruption), so it halts where it struck."""
     b = _column_and_two_lines(None)
     col, first = b.state.units
     x, y, th = S.contact_spot(col, first)
     b.place(col, x, y, th)
+    fx0 = first.x
     S.melee(b, col, first, col.stands, 3.5)
-    assert x < col.x < first.x - first.hd - col.hd + 1e-6
+    assert first.x == fx0
+    assert col.x == pytest.approx(x) and col.x < first.x - first.hd - col.hd + 1e-6
     assert S.book(b, col).get("disr")
 
 

@@ -549,6 +549,7 @@ def test_resolve_terrain_at_the_cli_xvi(capsys: pytest.CaptureFixture[str]) -> N
     code, out, err = run(capsys, *base, "downhill", "--left", "6", "--face", "5", "--json")
     res = json.loads(out)
     assert (res["left"], res["deduction"]) == (9.0, "+3")  # 5 halved rounds up to 3
+    assert res["movement"] == 'gains 3"'  # issue 20: a terrain loss or gain in words
     assert res["odds"] == {'7" left': "1/3", '8" left': "1/3", '9" left': "1/3"}
     code, out, err = run(capsys, *base, "stone_wall", "--left", "6", "--json")
     assert code == 0 and "seed" in json.loads(out)  # rolled on a fresh seed, printed

@@ -50,7 +50,6 @@ TEST_SEEDS = range(10)
 
 KNOWN_OPEN = {
     "quick-acw:contact-kept",
-    "engine:no-overlap",
 }
 """Invariants whose wrong rulings are not fixed yet (issue 20): set aside, and each must
 still be found somewhere (remove it here with its fix). ``quick-acw:contact-kept`` is
@@ -59,7 +58,7 @@ broken now only under seed 004's status ladder (``mcpherson_cards``,
 before the melee (004-ST-5, "Engaged units cannot be fired upon", on the seed 004
 branch); seed 002's own rulings keep contacts (branch fix002)."""
 
-NOT_YET = {"five-step", "card-draw", "solo-events", "action-reaction"}
+NOT_YET: set[str] = set()
 """Registered role modules that do not state invariants yet (remove each as it does)."""
 
 
@@ -189,3 +188,41 @@ def test_a_passed_charge_that_never_arrives_is_caught() -> None:
     assert check(seen), "an unexplained failed contact is a violation"
     seen.said.append(f'  {u.name} stops 3.0" short: blocked by a friendly unit')
     assert not check(seen), "a charge that says why it stopped is not"
+
+
+def test_a_move_its_status_forbids_is_caught() -> None:
+    """The engine's status invariant asks the status role in use: seed 002 MOVEMENT
+    ("units with Morale Markers (MM) may either 1) not move except to turn around 180
+    degrees, or 2) make a Rout move") and 003's routed units (XII.A) may not make a move."""
+    from umpire.battle.invariants import module_invariants
+
+    for name, mark in (("mcpherson_ridge", "marker"), ("stone_wall", "rout")):
+        b = new_battle(load_scenario(name), SeededSource(1), narrate=True)
+        u = b.state.units[0]
+        if mark == "marker":
+            u.marker = True
+        else:
+            u.extra.setdefault("ar", {})["rout"] = 9.0
+        before = b.state.to_json()
+        b.place(u, u.x + 2.0, u.y, u.theta)
+        seen = StepSeen(
+            b,
+            1,
+            0,
+            u.side,
+            "move",
+            "move",
+            u.i,
+            ("move", u.x, u.y, u.theta, ""),
+            before,
+            b.state.to_json(),
+            [],
+            [],
+            None,
+        )
+        check = dict((f"{m}:{i.id}", i) for m, i in module_invariants(b.comp))[
+            "engine:status-allows"
+        ].check
+        assert check(seen) and u.name in check(seen)[0], name
+        seen.order = ("hold",)
+        assert not check(seen), name

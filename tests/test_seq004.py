@@ -267,7 +267,7 @@ def test_every_card_once_a_turn_drawers_alternate_and_phases_keep_to_the_card() 
     from umpire.rules.sequence_cards.sequence import cards_of
 
     all_cards = set(cards_of(scen, "brigade"))
-    assert len(all_cards) == 8
+    assert len(all_cards) == 10  # 4 brigades, 3 batteries, 3 cavalry regiments (004-RM-1)
     for turn in (1, 2):
         # the cards whose units act get asked; every card drawn at most once a turn
         assert len(turn_cards[turn]) == len(set(turn_cards[turn]))

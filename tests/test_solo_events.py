@@ -143,11 +143,12 @@ def pick(b: Battle, req: Any, uid: str) -> None:
 
 
 def test_module_is_an_events_role_on_any_host() -> None:
-    """001 as the events role: id, seed, one role, no needs; it acts at turn start and end."""
+    """001 as the events role: id, seed, one role, no needs; it acts at turn start, in a
+    side's reaction phase ("occurs during the player's reaction phase") and at turn end."""
     assert (MODULE.id, MODULE.seed, MODULE.provides) == ("solo-events", "001", ("events",))
     assert MODULE.needs("events") == {}
     role = MODULE.role("events", RulesSpec(events=("solo-events",), attacker="union"))
-    assert role.points() == ("turn_start", "turn_end")
+    assert role.points() == ("turn_start", "reaction", "turn_end")
     assert role.step("turn_start").kind == "pick" and role.step("turn_end").kind == ""
 
 
@@ -313,22 +314,69 @@ def test_event_3_hesitant() -> None:
     assert not fx(u, "no_act")
 
 
-def test_event_4_retrograde_a_full_move_straight_back() -> None:
-    """001 event 4 (reading ``retrograde_no_wheel``): straight back, facing unchanged."""
-    b, _ = start([1, 2, 4, 1])
+def test_event_4_retrograde_offers_the_wheel_and_moves_straight_back() -> None:
+    """001 event 4: 'One of the player's units (chosen randomly), performs a retrograde
+    maneuver to its fullest movement available. The player can perform a retrograde
+    wheel, if they so wish.' (reading ``retrograde_wheel``): the Union player is asked;
+    straight back is a full move, facing unchanged."""
+    b, req = start([1, 2, 4, 1])
     u = unit(b, "u_foot")
+    assert req == Request("pick", "union", 0, "solo-events:turn_start")
+    opts = offered(b, req)
+    assert [c.order for c in opts] == [
+        ("retrograde", "back"),
+        ("retrograde", "left"),
+        ("retrograde", "right"),
+    ]
+    assert opts[0].text.startswith("Retrograde: u_foot moves straight back")
+    assert "wheels back on its left flank" in opts[1].text
+    with pytest.raises(IllegalActionError, match="choose one of retrograde back"):
+        b.apply(req, ("pick", u.i))
+    b.apply(req, ("retrograde", "back"))
     rate = b.comp.combat.move_rate(b, u)
     assert (u.x, u.y) == (pytest.approx(50 + rate), pytest.approx(6))
     assert math.degrees(u.theta) % 360 == pytest.approx(180)
-    assert fx(u, "no_move")
+    assert fx(u, "no_move") and entry(b)["wheel"] == "back"
+    assert "  Retrograde: the Union moves u_foot straight back" in b.lines
     finish_turn(b)
     assert not fx(u, "no_move")
 
 
+@pytest.mark.parametrize("flank", ["left", "right"])
+def test_event_4_the_player_may_wheel_back(flank: str) -> None:
+    """001 event 4: 'The player can perform a retrograde wheel, if they so wish' (reading
+    ``retrograde_wheel``): the unit turns about the front corner of one flank while the
+    other swings back its full move (a quarter turn at most); it has then made its move.
+    u_foot faces west (180 degrees): on its left flank (the south one) its north flank
+    swings back east and it turns clockwise seen from above, to face north-west; on its
+    right flank, south-west."""
+    b, req = start([1, 2, 4, 1])
+    u = unit(b, "u_foot")
+    x0, y0, hw, hd = u.x, u.y, u.hw, u.hd
+    b.apply(req, ("retrograde", flank))
+    rate = b.comp.combat.move_rate(b, u)
+    turn = min(rate / (2 * hw), math.pi / 2)
+    want = math.pi + (-turn if flank == "left" else turn)
+    assert math.cos(u.theta - want) == pytest.approx(1.0)
+    # the pivot (the flank's front corner) stays where it was
+    s = 1.0 if flank == "left" else -1.0
+    corner0 = (x0 - hd, y0 - s * hw)  # facing west: front is -x, left is -y
+    c, sn = math.cos(u.theta), math.sin(u.theta)
+    corner = (u.x + c * hd - s * sn * hw, u.y + sn * hd + s * c * hw)
+    assert corner == (pytest.approx(corner0[0]), pytest.approx(corner0[1]))
+    assert u.x > x0  # it went back, away from the enemy to the west
+    assert fx(u, "no_move") and entry(b)["wheel"] == flank
+    assert f"wheels back on its {flank} flank" in entry(b)["result"]
+    assert "  Retrograde: the Union wheels u_foot back (a retrograde wheel)" in b.lines
+
+
 def test_event_4_a_move_off_the_table_is_not_made() -> None:
     """001 event 4 (reading ``forced_moves_at_once``): a full move back that would leave
-    the table is not made; the unit stays and the log says why."""
-    b, _ = start([1, 1, 4, 1], scen=scenario(at={"c_foot": (3.0, 6.0)}))
+    the table is not made; the unit stays and the log says why (the player declined the
+    wheel)."""
+    b, req = start([1, 1, 4, 1], scen=scenario(at={"c_foot": (3.0, 6.0)}))
+    if req is not None and book(b)["pending"]:
+        b.apply(req, ("retrograde", "back"))
     u = unit(b, "c_foot")
     assert (u.x, u.y) == (3.0, 6.0) and not fx(u, "no_move")
     assert entry(b)["result"].startswith("no effect: a full move back would take c_foot off")
@@ -344,17 +392,80 @@ def test_event_2_stops_short_of_contact() -> None:
     assert b.dist(u.i, t.i) > b.geo["contact"]
 
 
-def test_event_5_disorganized_takes_the_host_mark() -> None:
-    """001 event 5 (default ``disr_on_host``): one DISR is seed 002's Morale Marker."""
+def said(b: Battle) -> list[tuple[str, str, str]]:
+    """Record what the battle says from now on, with the phase (side, step) it is said in."""
+    heard: list[tuple[str, str, str]] = []
+
+    class Lines(list[str]):
+        def append(self, text: str) -> None:
+            ph = b.phase()
+            heard.append((ph.side, ph.name, text))
+            super().append(text)
+
+    b.lines = Lines(b.lines)
+    return heard
+
+
+def test_event_5_disorganized_in_the_players_reaction_phase() -> None:
+    """001 event 5: 'suffers 1DISR ... The disruption occurs during the player's reaction
+    phase' (reading ``reaction_phase``; default ``disr_on_host``: seed 002's Morale
+    Marker): not at the start of the turn, but at the Confederate reaction point, before
+    its defensive fire in the Union half of the turn."""
     b, _ = start([1, 1, 5, 6])
+    heard = said(b)
     u = unit(b, "c_artillery2")
-    assert u.marker and entry(b)["result"] == "c_artillery2 takes one DISR (MM)"
+    assert not u.marker
+    assert entry(b)["result"] == ("c_artillery2: takes one DISR in the Confederate reaction phase")
+    finish_turn(b)
+    assert u.marker
+    line = (
+        "confederate",
+        "solo-events:reaction",
+        "Disorganized (001 event 5), in the Confederate reaction phase: c_artillery2 takes "
+        "one DISR (MM)",
+    )
+    assert line in heard
+    names = [ph.name for ph in b.comp.sequence.phases]  # type: ignore[attr-defined]
+    sides = [ph.side for ph in b.comp.sequence.phases]  # type: ignore[attr-defined]
+    at = [k for k, n in enumerate(names) if n == "solo-events:reaction"]
+    assert [sides[k] for k in at] == ["union", "confederate"]
+    assert all(names[k + 1] == "defensive_fire" and sides[k + 1] == sides[k] for k in at)
+    assert entry(b)["done"] == ["c_artillery2 takes one DISR (MM)"]
+
+
+def test_event_5_counts_on_the_seed_004_ladder() -> None:
+    """001 event 5: 'suffers 1DISR' on the status it is mounted on (default
+    ``disr_on_host``): with seed 004's five steps the ladder's Shaken, escalated like any
+    effect when the unit was already hit this turn (004 EFFECT: 'a second effect in one
+    turn becomes the next worse'); it comes in the Confederate reaction phase."""
+    scen = scenario(rules='sequence = "five-step"\n' + RULES)
+    b, _ = start([1, 1, 5, 1], scen=scen)
+    heard = said(b)
+    u = unit(b, "c_foot")
+    assert not u.extra.get("status")
+    finish_turn(b)
+    assert u.extra.get("status") == "shaken"
+    assert entry(b)["done"] == ["c_foot takes one DISR (Shaken)"]
+    assert any(
+        side == "confederate" and name == "solo-events:reaction" and "Disorganized" in text
+        for side, name, text in heard
+    )
+
+    def hit_this_turn(b: Battle) -> None:
+        v = unit(b, "c_foot")
+        v.extra.update(status="stop", set=[1, 0], hit=1)
+
+    b, _ = start([1, 1, 5, 1], scen=scen, prepare=hit_this_turn)
+    u = unit(b, "c_foot")
+    finish_turn(b)
+    assert entry(b)["done"] == ["c_foot takes one DISR (Retreated)"]
 
 
 def test_event_5_not_when_it_would_break_the_unit() -> None:
     """001 event 5: 'unless that would cause the unit to break' (reading
     ``disorganized_no_break``): on seed 004's ladder a Routed unit would stay routed, a
-    unit already hit this turn and Retreated would rout; the trial is undone."""
+    unit already hit this turn and Retreated would rout; the trial, made in the reaction
+    phase, is undone."""
     scen = scenario(rules='sequence = "five-step"\n' + RULES)
 
     def rout_it(b: Battle) -> None:
@@ -364,13 +475,17 @@ def test_event_5_not_when_it_would_break_the_unit() -> None:
 
     b, _ = start([1, 1, 5, 1], scen=scen, prepare=rout_it)
     u = unit(b, "c_foot")
-    assert entry(b)["result"].startswith("no effect: one more DISR would break c_foot")
-    assert u.extra["status"] == "route" and (u.x, u.y) == (10.0, 6.0)
+    x, y = u.x, u.y
+    assert entry(b)["result"] == "c_foot: takes one DISR in the Confederate reaction phase"
+    finish_turn(b)
+    assert entry(b)["done"][0].startswith("no effect: one more DISR would break c_foot")
+    assert u.extra["status"] == "route"
     # a unit with no mark takes Shaken, and the trial leaves the state as it was
     b2 = new_battle(scen, ScriptedSource([3] * 50))
     before = state_hash(b2.state.to_json())
     assert not would_break(b2, unit(b2, "c_foot"))
     assert state_hash(b2.state.to_json()) == before
+    assert (x, y) == (10.0, 6.0)
 
 
 def test_event_6_limited_ammo_and_no_effect_without_artillery() -> None:
@@ -436,9 +551,12 @@ def test_event_10_rally_to_the_flag() -> None:
     assert book(b)["morale"] == {"confederate": 6, "union": 7}
 
 
-def test_event_11_well_disciplined() -> None:
-    """001 event 11 (reading ``well_disciplined``): one DISR off and no separate recovery
-    attempt (no_rally) this turn."""
+def test_event_11_well_disciplined_in_the_reaction_phase() -> None:
+    """001 event 11: 'receive a reduction of 1DISR. The reduction occurs during the
+    player's reaction phase. The unit cannot try for a separate recovery attempt, during
+    this turn' (reading ``well_disciplined``): c_cavalry2 keeps its MM through its own
+    rally step (no_rally, though it did not move) and loses it in the Confederate
+    reaction phase."""
 
     def marked(b: Battle) -> None:
         unit(b, "c_cavalry2").marker = True
@@ -446,25 +564,66 @@ def test_event_11_well_disciplined() -> None:
     b, req = start([1, 1, 11], prepare=marked)
     assert req.side == "confederate"
     pick(b, req, "c_cavalry2")
+    heard = said(b)
     u = unit(b, "c_cavalry2")
-    assert not u.marker and fx(u, "no_rally")
-    finish_turn(b)
+    assert u.marker and fx(u, "no_rally")
+    seen_rally = False
+    while b.state.turn == 1:
+        req = b.next_request()
+        if req is None:
+            break
+        if b.state.seq > _index(b, "rally", "confederate"):
+            seen_rally = True
+            if b.state.seq < _index(b, "solo-events:reaction", "confederate"):
+                assert u.marker  # its own rally step passed it by
+        opts = offered(b, req)
+        b.apply(req, next((c.order for c in opts if c.kind == "hold"), ("hold",)))
+    assert seen_rally and not u.marker
+    assert (
+        "confederate",
+        "solo-events:reaction",
+        "Well Disciplined (001 event 11), in the Confederate reaction phase: c_cavalry2 loses "
+        "one DISR",
+    ) in heard
     assert not fx(u, "no_rally")
 
 
+def _index(b: Battle, name: str, side: str) -> int:
+    """The position of a phase of the fixed turn (seed 002's sequence)."""
+    phases = b.comp.sequence.phases  # type: ignore[attr-defined]
+    return next(k for k, ph in enumerate(phases) if ph.name == name and ph.side == side)
+
+
 @pytest.mark.parametrize(("dice", "rallies"), [((2, 5), True), ((3, 1), False)])
-def test_event_12_heroic_rally_two_dice_the_better_kept(
+def test_event_12_heroic_rally_two_dice_for_its_recovery_attempt(
     dice: tuple[int, int], rallies: bool
 ) -> None:
-    """001 event 12 (reading ``heroic_rally_best_of_two``; default ``recovery`` 4+)."""
+    """001 event 12: 'The player chooses which unit gets to use two dice for a recovery
+    attempt, this turn' (reading ``heroic_rally_best_of_two``, default ``recovery`` 4+):
+    the unit's recovery attempt is rolled in the Union reaction phase with two dice, the
+    better kept; it is its one attempt, not an extra one: its own rally step (it does
+    not move) passes it by after a failure."""
 
     def marked(b: Battle) -> None:
         unit(b, "u_foot").marker = True
 
-    b, req = start([1, 2, 12, *dice], prepare=marked)
+    rec = Recorder(ScriptedSource([1, 2, 12, *dice] + [3] * 600))
+    b = new_battle(scenario(), rec, narrate=True)
+    marked(b)
+    req = b.next_request()
     pick(b, req, "u_foot")
+    heard = said(b)
+    assert rec.faces == [1, 2, 12] and unit(b, "u_foot").marker  # no roll at turn start
+    assert fx(unit(b, "u_foot"), "no_rally")
+    finish_turn(b)
     assert unit(b, "u_foot").marker is not rallies
-    assert f"{dice[0]} and {dice[1]}, {max(dice)} kept" in entry(b)["result"]
+    assert rec.faces[3:5] == list(dice)
+    result = entry(b)["done"][0]
+    assert f"{dice[0]} and {dice[1]}, {max(dice)} kept" in result
+    assert any(
+        side == "union" and name == "solo-events:reaction" and text.endswith(result)
+        for side, name, text in heard
+    )
 
 
 def test_event_13_stirrups_in_only_cavalry() -> None:
@@ -532,12 +691,34 @@ def test_event_18_find_the_way() -> None:
     assert not fx(u, "terrain")
 
 
-def test_event_19_hold_the_line() -> None:
-    """001 event 19: the chosen infantry unit rolls an extra die in combat this turn."""
-    b, req = start([1, 2, 19])
+def test_event_19_hold_the_line_in_fire_and_melee() -> None:
+    """001 event 19: 'The player chooses which infantry unit will receive an extra die
+    roll during combat, for this turn' (reading ``hold_the_line_fire_and_melee``): on
+    seed 002, +1 to its fire (in the menu's odds and the roll's trace, with its cause
+    said) and one more stand in its melee."""
+    from umpire.rules.quick_acw import steps as S
+
+    scen = scenario(at={"u_foot": (14.0, 6.0)})
+    b, req = start([1, 2, 19], scen=scen)
     pick(b, req, "u_foot")
     u = unit(b, "u_foot")
     assert fx(u, "extra_die") == 1
+    fire = [m for m in S.effect_mods(u, "fire", b.r) if m.id == "extra_die"]
+    melee = [m for m in S.effect_mods(u, "melee", b.r) if m.id == "extra_die"]
+    assert [m.value for m in fire] == [1] and [m.value for m in melee] == [1]
+    fired = False
+    while b.state.turn == 1 and not fired:
+        req = b.next_request()
+        assert req is not None
+        opts = offered(b, req)
+        if req.kind == "fire" and req.actor == u.i:
+            shot = next(c for c in opts if c.kind == "fire")
+            assert "(+" in shot.text
+            b.apply(req, shot.order)
+            fired = True
+        else:
+            b.apply(req, next((c.order for c in opts if c.kind == "hold"), ("hold",)))
+    assert "  u_foot: +1 to its fire (Hold the Line (001 event 19))" in b.lines
     finish_turn(b)
     assert not fx(u, "extra_die")
 
@@ -545,17 +726,69 @@ def test_event_19_hold_the_line() -> None:
 def test_event_20_impetuous_needs_a_legal_charge() -> None:
     """001 event 20 (reading ``impetuous_must_charge``): with no unit in charge range it
     has no effect; a unit 3" from the enemy must charge: the combat offers it only
-    charges; the mark ends with the turn."""
+    charges and refuses a hold; it charges in its activity phase, which meets the
+    obligation (said in the narrative)."""
     b, _ = start([1, 1, 20])
     assert entry(b)["result"] == "no effect: the Confederate has no unit with a legal charge"
-    b, _ = start([1, 1, 20], scen=scenario(at={"c_foot": (45.0, 6.0)}))
+    b, req = start([1, 1, 20], scen=scenario(at={"c_foot": (45.0, 6.0)}))
     u = unit(b, "c_foot")
     assert entry(b)["unit"] == "c_foot" and entry(b)["chosen"] == "only"
     assert fx(u, "must_charge")
     kinds = {c.kind for c in b.comp.combat.options(b, Request("move", u.side, u.i, "move"))}
     assert kinds == {"charge"}
+    while req is not None and not (req.kind == "move" and req.actor == u.i):
+        b.apply(req, ("hold",))
+        req = b.next_request()
+    assert req is not None
+    with pytest.raises(IllegalActionError, match="must charge this turn"):
+        b.apply(req, ("hold",))
+    before = state_hash(b.state.to_json())
+    with pytest.raises(IllegalActionError, match="cannot reach"):
+        b.apply(req, ("charge", unit(b, "u_artillery2").i))  # refused, nothing changes
+    assert state_hash(b.state.to_json()) == before and fx(u, "must_charge")
+    b.apply(req, ("charge", unit(b, "u_foot").i))
+    assert "c_foot must charge (Impetuous (001 event 20))" in b.lines
+    assert not fx(u, "must_charge")
     finish_turn(b)
     assert not fx(u, "must_charge")
+
+
+def test_event_20_impetuous_counter_charges_in_its_reaction_phase() -> None:
+    """001 event 20: 'performs a charge, during its activity phase, or a counter charge
+    during its reaction phase, which ever is applicable' (reading
+    ``impetuous_must_charge``): the Union moves second, so its reaction phase (before its
+    defensive fire in the Confederate half) comes first: u_foot, 3" from c_foot, must
+    counter-charge there; its player picks the target, a hold is refused; the melee is
+    fought in that half; its own activity phase is then free."""
+    scen = scenario(at={"u_foot": (13.0, 6.0)})
+    b, req = start([1, 2, 20, 6, 6, 6, 6], scen=scen)  # the charge and stand tests pass
+    u, t = unit(b, "u_foot"), unit(b, "c_foot")
+    assert entry(b)["unit"] == "u_foot" and fx(u, "must_charge")
+    heard = said(b)
+    while req is not None and req.step != "solo-events:reaction":
+        opts = offered(b, req)
+        b.apply(req, next((c.order for c in opts if c.kind == "hold"), ("hold",)))
+        req = b.next_request()
+    assert req == Request("pick", "union", u.i, "solo-events:reaction")
+    opts = offered(b, req)
+    assert opts and all(c.kind == "charge" for c in opts)
+    assert opts[0].text.startswith("Impetuous: u_foot counter-charges: ")
+    with pytest.raises(IllegalActionError, match="must counter-charge"):
+        b.apply(req, ("hold",))
+    b.apply(req, ("charge", t.i))
+    assert not fx(u, "must_charge")
+    assert (
+        "union",
+        "solo-events:reaction",
+        "u_foot counter-charges in the Union reaction phase (Impetuous (001 event 20))",
+    ) in heard
+    assert "u_foot charges c_foot" in b.lines
+    assert entry(b)["done"] == ["u_foot counter-charges c_foot"]
+    finish_turn(b)
+    assert any(
+        side == "confederate" and name == "melee" and text.startswith("Melee u_foot ")
+        for side, name, text in heard
+    )
 
 
 # -- decisions: who chooses, and how ---------------------------------------------------------
@@ -689,3 +922,76 @@ def test_a_saved_game_with_events_verifies(tmp_path: Path) -> None:
     store.create("solo", game)
     report = verify_export(store.export("solo"))
     assert report.actions == len(game.actions) and report.rolls_checked
+
+
+# -- invariants (umpire.battle.invariants) -------------------------------------------------------
+
+
+def _violations(
+    b: Battle, side: str, name: str, kind: str, actor: Any, order: Any, act: Any
+) -> set[str]:
+    """The solo-events invariants broken by one step that does ``act`` (watched by hand)."""
+    from umpire.battle.invariants import Watch
+
+    w = Watch(b.comp)
+    w.begin(b)
+    act()
+    w.end(b, side, name, kind, actor, order)
+    return {v.invariant for v in w.violations if v.invariant.startswith("solo-events:")}
+
+
+def test_invariants_hold_the_rulings_and_catch_a_wrong_one() -> None:
+    """The module's invariants, each a sentence of seed 001, find a step that breaks it:
+    event 5's DISR done outside its player's reaction phase, event 11's separate recovery
+    in the host's rally, event 20's hold when a charge was due, event 19's fire not said,
+    and an event's effect outliving its turn."""
+    from umpire.rules.solo_events.invariants import invariants
+
+    names = {inv.id for inv in invariants(start([2])[0].comp)}
+    assert names == {
+        "reaction-phase",
+        "no-separate-recovery",
+        "impetuous",
+        "effects-said",
+        "this-turn-only",
+    }
+    # 001 event 5 'The disruption occurs during the player's reaction phase'
+    b, _ = start([1, 1, 5, 6])
+    role = b.comp.events[0]
+    due = book(b)["due"].pop()
+    found = _violations(
+        b, "confederate", "x", "", None, None, lambda: role.carry_out_due(b, due, "now")
+    )
+    assert found == {"solo-events:reaction-phase"}
+    # 001 event 11 'The unit cannot try for a separate recovery attempt, during this turn'
+    b, req = start([1, 1, 11], prepare=lambda b: setattr(unit(b, "c_foot"), "marker", True))
+    pick(b, req, "c_foot")
+    u = unit(b, "c_foot")
+    found = _violations(
+        b, "confederate", "rally", "", None, None, lambda: setattr(u, "marker", False)
+    )
+    assert found == {"solo-events:no-separate-recovery"}
+    # 001 event 20 'performs a charge, during its activity phase'
+    b, _ = start([1, 1, 20], scen=scenario(at={"c_foot": (45.0, 6.0)}))
+    u = unit(b, "c_foot")
+    found = _violations(b, "confederate", "move", "move", u.i, ("hold",), lambda: None)
+    assert found == {"solo-events:impetuous"}
+    # 001 event 19 'an extra die roll during combat', said where it takes hold
+    b, req = start([1, 2, 19], scen=scenario(at={"u_foot": (14.0, 6.0)}))
+    pick(b, req, "u_foot")
+    u, t = unit(b, "u_foot"), unit(b, "c_foot")
+    found = _violations(b, "union", "defensive_fire", "fire", u.i, ("fire", t.i), lambda: None)
+    assert found == {"solo-events:effects-said"}
+    # 'for this turn': an event's effect the module does not hold for this turn
+    b, _ = start([2])
+    u = unit(b, "c_foot")
+    found = _violations(
+        b,
+        "confederate",
+        "x",
+        "",
+        None,
+        None,
+        lambda: set_fx(u, "fire_mod", 1, "Valiant Charge (001 event 9)"),
+    )
+    assert found == {"solo-events:this-turn-only"}

@@ -214,7 +214,13 @@ class Battle:
                         step.auto(self, side)
                     self._advance()
                     continue
-                actors = step.actors(self, side)
+                w = self.watch
+                if w is not None:  # what a step does as it begins is a step of its own
+                    w.begin(self)
+                    actors = step.actors(self, side)
+                    w.end(self, side, name, "", None, None)
+                else:
+                    actors = step.actors(self, side)
                 if units is not None:
                     actors = self.in_scope(step.kind, actors, units)
                 st.actors = actors

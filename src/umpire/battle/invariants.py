@@ -194,6 +194,29 @@ def _actor_side(seen: StepSeen) -> list[str]:
     return []
 
 
+def _status_allows(seen: StepSeen) -> list[str]:
+    """A unit's status allows what it was ordered to do: the status role's own answer
+    (``may_fire``, ``move_limit``) before the step, for every status module (002's Morale
+    Marker, 004's ladder, 003's routed, stalled and in-reaction marks)."""
+    o = seen.order
+    if seen.actor is None or not o or seen.kind not in ("move", "fire"):
+        return []
+    p = seen.prior()
+    u = p.state.units[seen.actor]
+    st = p.status
+    label = st.label(u) or "its status"
+    if o[0] == "fire" and not st.may_fire(p, u):
+        return [f"{u.name} fired though {label} forbids it"]
+    if seen.kind == "move" and o[0] in ("move", "charge"):
+        limit = st.move_limit(p, u)
+        went = o[0] == "charge" or seen.moved(seen.actor) > 1e-3
+        if limit in ("none", "rally") and went:
+            return [f"{u.name} made a {o[0]} though {label} forbids it ({limit})"]
+        if limit == "no_advance" and o[0] == "charge":
+            return [f"{u.name} charged though {label} forbids an advance"]
+    return []
+
+
 def _stands_sane(seen: StepSeen) -> list[str]:
     """Stands are never negative and never more than the unit began with."""
     return [
@@ -207,6 +230,7 @@ CORE: tuple[Invariant, ...] = (
     Invariant("no-overlap", "engine", "bases on the table never overlap", _no_overlap),
     Invariant("actor-in-scope", "engine", "only the phase's units are asked", _actor_in_scope),
     Invariant("actor-side", "engine", "a side orders only its own units", _actor_side),
+    Invariant("status-allows", "status role", "a unit's status allows its order", _status_allows),
     Invariant("stands", "engine", "0 <= stands <= the stands a unit began with", _stands_sane),
 )
 """Invariants of the engine itself, held by every composition."""

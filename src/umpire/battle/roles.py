@@ -246,6 +246,12 @@ class StatusRole(Protocol):
         """May ``u`` fire now?"""
         ...
 
+    def fire_on_engaged(self, b: Battle, u: Unit) -> bool:
+        """May ``u``, in hand-to-hand contact with an enemy, be fired upon now? True: as the
+        combat's own rules say (seed 002: by the units touching it); False: by no one (seed
+        004 EFFECT: '"Engaged" units cannot be fired upon'). Asked only of such units."""
+        ...
+
     def step(self, kind: str, **params: Any) -> Step | None:
         """The status steps a sequence asks for (``rally``, ``turn_end``); None: nothing to do."""
         ...
@@ -256,7 +262,14 @@ class StatusRole(Protocol):
 
 
 class EventsRole(Protocol):
-    """Things that happen at named points of the turn (``turn_start``, ``turn_end``, ...)."""
+    """Things that happen at named points of the turn.
+
+    The points a sequence offers: ``turn_start``, ``reaction`` (a side's reaction phase
+    begins: the phase's side is the side that reacts, just before its defensive fire;
+    a card draw has one per card) and ``turn_end``. A sequence without a reaction phase
+    offers no ``reaction`` point; an events module then does at ``turn_end`` what is
+    still due.
+    """
 
     id: str
 

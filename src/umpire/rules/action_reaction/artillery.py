@@ -233,3 +233,13 @@ def stick_odds(dice: int, value: int, deductions: int) -> dict[int, Fraction]:
         for k in range(dice + 1)
         if p**k * (1 - p) ** (dice - k)
     }
+
+
+def later_stick_odds(dice: int, value: int, deductions: int) -> dict[int, Fraction]:
+    """Exact P(hits) of a later canister shot (XI.A.4.b, reading ``canister_later_shot``):
+    the accumulating smoke's 1D6 halved, enumerated face by face, adds to ``deductions``."""
+    out: dict[int, Fraction] = {}
+    for face in range(1, 7):
+        for k, p in stick_odds(dice, value, deductions + halved(face)).items():
+            out[k] = out.get(k, Fraction(0)) + p / 6
+    return dict(sorted(out.items()))

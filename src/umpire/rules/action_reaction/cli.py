@@ -107,15 +107,38 @@ def first_fire_cmd(
     rules: str = typer.Option("action-reaction", "--rules"),
     roll: str = typer.Option("", help='five d10 faces (0-9), e.g. "3 4 5 6 7"'),
     consecutive: bool = typer.Option(False, "--consecutive", help="consecutive fire (XI.C)"),
+    called: float | None = typer.Option(
+        None, help="consecutive fire: the range called, inches (XI.C.1)"
+    ),
+    range_: float | None = typer.Option(
+        None, "--range", help="with --called: the true range to the target, inches"
+    ),
     seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
     odds_only: bool = typer.Option(False, "--odds"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """XI.B / XI.C: five d10 as a poker hand: hit, burst, misfire or dud, long or short."""
+    """XI.B / XI.C: five d10 as a poker hand: hit, burst, misfire or dud, long or short;
+    consecutive fire lands at the range called (XI.C.1, reading called_range)."""
     from umpire.rules.action_reaction import artillery as A
 
     _rules(rules)
+    if called is not None and not consecutive:
+        raise IllegalActionError(
+            "--called: first fire is laid on the measured range (XI.B); "
+            "a range is called on consecutive fire (--consecutive, XI.C.1)"
+        )
+    if (called is None) != (range_ is None):
+        raise IllegalActionError("--called and --range go together (the call and the truth)")
+    if called is not None and range_ is not None and (called <= 0 or range_ <= 0):
+        raise IllegalActionError("--called and --range are inches, more than 0")
     out: dict[str, Any] = {"rule": "003 XI.C (consecutive fire)" if consecutive else "003 XI.B"}
+    if called is not None and range_ is not None:
+        off = called - range_
+        out["called"] = (
+            f'{called:g}" called, the target at {range_:g}": the round lands '
+            + (f'{off:g}" beyond it' if off > 0 else f'{-off:g}" short of it' if off else "on it")
+            + ", then long (+1D6 halved) or short (-1D6 halved) as the hand says"
+        )
     if not odds_only:
         if roll:
             faces = _faces(roll, 5, 10, 0, "--roll")
@@ -204,12 +227,22 @@ def canister_cmd(
     rules: str = typer.Option("action-reaction", "--rules"),
     range_: float = typer.Option(..., "--range", help="inches to the target"),
     deductions: int = typer.Option(0, help="smoke, fog, terrain, walls and fences"),
+    later: bool = typer.Option(
+        False,
+        "--later",
+        help="a later shot: the battery fired canister before and its smoke stands "
+        "(XI.A.4.b: 1D6 halved more for the accumulating smoke)",
+    ),
+    smoke_roll: int | None = typer.Option(
+        None, help="with --later: the accumulating smoke's d6 (1-6), halved rounding up"
+    ),
     roll: str = typer.Option("", help="the nine d10 faces (0-9)"),
     seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
     odds_only: bool = typer.Option(False, "--odds"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """XI.A.4: 9 d10 on the rifle stick; each at or under its number less deductions hits."""
+    """XI.A.4: 9 d10 on the rifle stick; each at or under its number less deductions hits;
+    a later shot (--later) adds 1D6 halved for the accumulating smoke (XI.A.4.b)."""
     from umpire.rules.action_reaction import artillery as A
 
     _rules(rules)
@@ -217,12 +250,31 @@ def canister_cmd(
     if value is None:
         reach = len(A.data()["stick"]["rifle"]) * A.data()["stick"]["rifle_section"]
         raise IllegalActionError(f'canister reaches {reach:g}" (the rifle stick), not {range_:g}"')
+    if smoke_roll is not None and not later:
+        raise IllegalActionError("--smoke-roll: only a later shot (--later) rolls for smoke")
     n = A.data()["stick"]["canister_dice"]
+    later_rule = "; XI.A.4.b consecutive fire (reading canister_later_shot)" if later else ""
     out: dict[str, Any] = {
-        "rule": "003 XI.A.4 (rifle stick, default rifle_stick)",
+        "rule": f"003 XI.A.4 (rifle stick, default rifle_stick){later_rule}",
         "stick": value,
-        "needed": f"{value - deductions} or less on a d10 (0-9)",
     }
+    total = deductions
+    smoke_face = None
+    if later and not odds_only:
+        if smoke_roll is None:
+            seed = dice_seed(seed)
+            out["seed"] = seed
+            smoke_face = _roll(1, 6, 1, seed + 1)[0]
+        else:
+            smoke_face = _faces(str(smoke_roll), 1, 6, 1, "--smoke-roll")[0]
+        total += A.halved(smoke_face)
+        out["accumulating_smoke"] = (
+            f"1D6 halved: {smoke_face} -> -{A.halved(smoke_face)} (deductions {total})"
+        )
+    elif later:
+        out["accumulating_smoke"] = "1D6 halved: -1, -2 or -3, each 1/3"
+    if not later or smoke_face is not None:
+        out["needed"] = f"{value - total} or less on a d10 (0-9)"
     if not odds_only:
         if roll:
             faces = _faces(roll, n, 10, 0, "--roll")
@@ -230,8 +282,13 @@ def canister_cmd(
             seed = dice_seed(seed)
             out["seed"] = seed
             faces = _roll(n, 10, 0, seed)
-        out.update(roll=faces, hits=A.stick_hits(faces, value, deductions))
-    out["odds"] = {f"{k} hits": p for k, p in A.stick_odds(n, value, deductions).items()}
+        out.update(roll=faces, hits=A.stick_hits(faces, value, total))
+    odds = (
+        A.later_stick_odds(n, value, deductions)
+        if later and smoke_roll is None
+        else A.stick_odds(n, value, total)
+    )
+    out["odds"] = {f"{k} hits": p for k, p in odds.items()}
     show_ruling(out, as_json)
 
 
@@ -621,8 +678,10 @@ def terrain_cmd(
     elif face is not None:
         raise IllegalActionError(f"--face: {kind} rolls no movement die")
     going = T.movement(kind, left, face)
+    gains = going.left > left
     out.update(
-        deduction=(f"+{going.deduction}" if going.left > left else f"-{going.deduction}"),
+        movement=f'{"gains" if gains else "loses"} {going.deduction}"',
+        deduction=(f"+{going.deduction}" if gains else f"-{going.deduction}"),
         left=going.left,
         stalled=going.stalled,
     )

@@ -82,3 +82,19 @@ def deductions_apply(troop: str, formation: str, mounted: bool, limbered: bool =
     if troop == "artillery":
         return limbered
     return True
+
+
+FREE_FOR_F3 = ("prone", "stand_up")
+"""XII.F.3.2-3: 'No deductions for going Prone', 'No deductions for Standing Up'."""
+
+
+def change_cost(
+    action: str, troop: str, formation: str, mounted: bool = False, limbered: bool = True
+) -> float:
+    """:func:`cost` for this unit: the troops of XII.F.3 (skirmishers, dismounted cavalry
+    and officers, a gun's crew) go prone and stand up without deductions (F.3.2-3), so
+    a skirmisher standing up still moves its 12 inches; every other unit pays F.1.3-4."""
+    if action in FREE_FOR_F3 and not deductions_apply(troop, formation, mounted, limbered):
+        cost(action)  # an unknown action is still refused
+        return 0.0
+    return cost(action)

@@ -27,6 +27,7 @@ from umpire.battle.roles import (
     Step,
 )
 from umpire.errors import IllegalActionError, UmpireError
+from umpire.rules.action_reaction import ammo as A
 from umpire.rules.action_reaction import movement as MV
 from umpire.rules.action_reaction import steps as S
 from umpire.rules.action_reaction.artillery import DATA, data
@@ -165,6 +166,9 @@ class ArCombat:
         if req.kind == "fire" and kind == "fire":
             if int(order[1]) not in {c.order[1] for c in S.fire_choices(b, u) if c.kind == "fire"}:
                 raise IllegalActionError(S.why_not_fire(b, u, int(order[1])))
+            if u.type == "artillery" and len(order) > 3:
+                tu = b.state.units[int(order[1])]
+                S.called_range(b, u, tu, order, A.kind_of(str(order[2])))
             return
         raise IllegalActionError(f"'{kind}' is not an order for a {req.kind} step")
 
@@ -214,6 +218,10 @@ class ArStatus:
         bk = u.extra.get(S.KEY, {})
         return not (bk.get("rout") or bk.get("stall"))
 
+    def fire_on_engaged(self, b: Battle, u: Unit) -> bool:
+        """003's own marks do not bar fire at units in contact."""
+        return True
+
     def step(self, kind: str, **params: Any) -> Step | None:
         """``turn_end``: this turn's movement stalls end (XII's own steps rally)."""
         if kind == "turn_end":
@@ -249,6 +257,18 @@ class ActionReaction:
     def defaults(self) -> list[Labelled]:
         """Every labelled default and reading of ``data/labels.toml``."""
         return load_labels(DATA / "labels.toml")
+
+    def invariants(self, comp: Composition) -> Any:
+        """What must hold after every step (``umpire.battle.invariants``) with 003's combat."""
+        from umpire.rules.action_reaction import invariants
+
+        return invariants.invariants(comp)
+
+    def features(self, comp: Composition) -> Any:
+        """Seed 003's rules and tables whose use a conformance run counts."""
+        from umpire.rules.action_reaction import invariants
+
+        return invariants.features(comp)
 
     def warm(self) -> None:
         """Compute the exact odds the menus use once (the 7d10 case burst takes ~80 ms), so a

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from umpire.battle.effects import fx, fx_why
 from umpire.battle.roles import AutoStep, Choice, Offer, Order, Request, choices
@@ -81,11 +81,70 @@ def on_hill(b: Battle, u: Unit) -> bool:
     return b.setup.board.height_at(u.x, u.y) > 0
 
 
+def hollows(b: Battle) -> tuple[list[int], int]:
+    """Reading ``fog_per_hollow``: each board cell's hollow (the connected stretches of low
+    ground, level 0; -1 on a hill) and how many there are; made once per setup."""
+    key = ("003", "hollows")
+    found: tuple[list[int], int] | None = b.setup.kept.get(key)
+    if found is not None:
+        return found
+    board = b.setup.board
+    nx, ny = board.nx, board.ny
+    level = board.level.ravel().tolist()
+    label = [-1] * (nx * ny)
+    n = 0
+    for start in range(nx * ny):
+        if level[start] != 0 or label[start] >= 0:
+            continue
+        label[start] = n
+        todo = [start]
+        while todo:
+            k = todo.pop()
+            i, j = divmod(k, ny)
+            for ii, jj in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)):
+                if 0 <= ii < nx and 0 <= jj < ny:
+                    kk = ii * ny + jj
+                    if level[kk] == 0 and label[kk] < 0:
+                        label[kk] = n
+                        todo.append(kk)
+        n += 1
+    found = b.setup.kept[key] = (label, n)
+    return found
+
+
+def hollow_at(b: Battle, x: float, y: float) -> int:
+    """The hollow at (x, y), or -1 on a hill (above the fog, XII.D.1.d)."""
+    board = b.setup.board
+    i = min(max(int(x / board.cell), 0), board.nx - 1)
+    j = min(max(int(y / board.cell), 0), board.ny - 1)
+    return hollows(b)[0][i * board.ny + j]
+
+
+def fog_at(b: Battle, x: float, y: float) -> int:
+    """XII.D.1.c-d: the fog's thickness where (x, y) stands: its hollow's card, 0 on a hill."""
+    st = b.state.extra.get(KEY)
+    if not st or not st.get("fog"):
+        return 0
+    h = hollow_at(b, x, y)
+    if h < 0:
+        return 0
+    levels: list[int] | None = st.get("fog_hollows")
+    return int(st["fog"]) if levels is None or h >= len(levels) else int(levels[h])
+
+
+def fog_line(b: Battle, u: Unit, t: Unit) -> int:
+    """Reading ``fog_per_hollow``: the fog on a line of fire or sight is the thicker of the
+    hollows its two ends stand in; a unit on a hill stands in none (a battery on the hill
+    pays only the fog of the hollow it fires into)."""
+    if not fog(b):
+        return 0
+    return max(fog_at(b, u.x, u.y), fog_at(b, t.x, t.y))
+
+
 def clear_field(b: Battle, u: Unit, t: Unit) -> bool:
     """XIII.B.1.c: a smokeless, fog-free field between ``u`` and ``t``."""
     smoke = W.smoke_level(book(b, u)["smoke"], book(b, t)["smoke"])
-    foggy = fog(b) > 0 and not (on_hill(b, u) and on_hill(b, t))
-    return smoke == 0 and not foggy
+    return smoke == 0 and fog_line(b, u, t) == 0
 
 
 def say(b: Battle, text: str) -> None:
@@ -341,15 +400,16 @@ def deductions(b: Battle, u: Unit, t: Unit, reaction: bool) -> tuple[int, list[s
     smoke = W.smoke_deduction(W.smoke_level(book(b, u)["smoke"], book(b, t)["smoke"]))
     if smoke:
         out.append((smoke, "smoke"))
-    if fog(b) and not (on_hill(b, u) and on_hill(b, t)):
-        out.append((W.fog_deductions(fog(b))[0], f"fog {fog(b)}"))
+    thick = fog_line(b, u, t)
+    if thick:
+        out.append((W.fog_deductions(thick)[0], f"fog {thick}"))
     board = b.setup.board
     if board.in_cover(t.x, t.y) or board.is_rough(t.x, t.y):
         out.append((T.fire_deduction("woodlot"), "woodlot"))
     hu, ht = board.height_at(u.x, u.y), board.height_at(t.x, t.y)
     if hu != ht:
         out.append((T.fire_deduction("uphill" if ht > hu else "downhill"), "hill"))
-    for kind in walls_between(b, u.x, u.y, t.x, t.y):
+    for kind in walls_covering(b, u, t):
         if kind == "stone_wall":
             face = b.roll(1, 6, f"{t.name} behind a stone wall: the deduction (1d6)")[0]
             out.append((T.fire_deduction(kind, face), "stone wall"))
@@ -367,6 +427,17 @@ def deductions(b: Battle, u: Unit, t: Unit, reaction: bool) -> tuple[int, list[s
         if mod:
             out.append((-mod, "effects"))
     return sum(v for v, _ in out), [f"-{v} {w}" if v >= 0 else f"+{-v} {w}" for v, w in out]
+
+
+def walls_covering(b: Battle, u: Unit, t: Unit) -> list[str]:
+    """Reading ``wall_covers_target``: the XVI kinds of the walls on the line of fire from
+    ``u`` that stand nearer the target than the firer (they cover it); a unit firing out
+    from behind its own wall is not slowed by it."""
+    found = walls_between(b, u.x, u.y, t.x, t.y)
+    if not found:
+        return found
+    half = _hypot(t.x - u.x, t.y - u.y) / 2
+    return [kind for at, kind in walls_on_path(b, u.x, u.y, t.x, t.y) if at > half]
 
 
 def walls_between(b: Battle, x0: float, y0: float, x1: float, y1: float) -> list[str]:
@@ -411,21 +482,26 @@ def fire_line(u: Unit) -> int:
 def targets(b: Battle, u: Unit) -> list[tuple[Unit, float]]:
     """Enemies ``u`` may fire at: in its front arc, in sight and on its stick."""
     reach = b.comp.combat.reach(b, u)
+    st = b.status
     out = []
     for j in b.enemies(u):
         t = b.state.units[j]
         d = b.dist(u.i, j)
         if d <= reach + 1e-9 and b.in_arc(u, t) and b.sees(u, t):
+            if b.touching(t) and not st.fire_on_engaged(b, t):
+                continue  # the status forbids fire at Engaged units (seed 004 EFFECT)
             out.append((t, d))
     out.sort(key=lambda p: p[1])
     return out
 
 
-def volley(b: Battle, u: Unit, t: Unit, reaction: bool = False, kind: str = "") -> None:
+def volley(
+    b: Battle, u: Unit, t: Unit, reaction: bool = False, kind: str = "", called: float | None = None
+) -> None:
     """One unit's fire at ``t``: infantry on the stick, or each gun's round (XI)."""
     bk = book(b, u)
     if u.type == "artillery":
-        guns(b, u, t, kind or best_round(b, u, t))
+        guns(b, u, t, kind or best_round(b, u, t), called)
         return
     d = b.dist(u.i, t.i)
     value = ART.stick_value(d)
@@ -467,15 +543,28 @@ def rounds(b: Battle, u: Unit, t: Unit) -> list[str]:
     return out
 
 
-def guns(b: Battle, u: Unit, t: Unit, kind: str) -> None:
-    """Each gun with a round of ``kind`` fires it (XI.A-C); smoke unless every gun misfired."""
+def guns(b: Battle, u: Unit, t: Unit, kind: str, called: float | None = None) -> None:
+    """Each gun with a round of ``kind`` fires it (XI.A-C); smoke unless every gun misfired.
+    Consecutive fire lands at the called range (XI.C.1): ``called``, else the range of the
+    battery's last shot at ``t`` (reading ``called_range``)."""
     bk = book(b, u)
     if kind not in A.KINDS:
         A.spend([], 0, kind)  # the one-line error for an unknown type
     d = b.dist(u.i, t.i)
     consecutive = bk.get("aim") == t.id
+    error = 0.0
+    call = ""
+    if consecutive and kind != "canister":
+        rng = called if called is not None else float(bk.get("aim_range", d))
+        error = rng - d
+        call = f', range called {rng:.1f}"'
+        bk["aim_range"] = rng
+    elif kind != "canister":
+        bk["aim_range"] = d  # XI.B: first fire is laid on the measured range
+    later = kind == "canister" and later_canister(bk)
     total = 0
     smoke = False
+    accumulating: list[int] = []
     for g in range(len(bk["ammo"])):
         if bk["ammo"][g].get(kind, 0) <= 0:
             continue
@@ -485,13 +574,15 @@ def guns(b: Battle, u: Unit, t: Unit, kind: str) -> None:
             if value is None:
                 raise IllegalActionError(f'canister beyond the rifle stick ({d:.1f}")')
             ded, _ = deductions(b, u, t, False)
-            if bk.get("canister_fired"):
-                ded += ART.halved(b.roll(1, 6, f"{u.name}: accumulating smoke (1D6 halved)")[0])
+            if later:
+                face = b.roll(1, 6, f"{u.name} gun {g + 1}: accumulating smoke (1D6 halved)")[0]
+                accumulating.append(ART.halved(face))
+                ded += accumulating[-1]
             faces = d10(b, int(b.r["stick"]["canister_dice"]), f"{u.name} gun {g + 1}: canister")
             hits = ART.stick_hits(faces, value, ded)
             smoke = True
         else:
-            hits, fired = round_at(b, u, t, g, kind, consecutive)
+            hits, fired = round_at(b, u, t, g, kind, consecutive, error)
             smoke = smoke or fired
         total += hits
     if kind == "canister":
@@ -499,13 +590,33 @@ def guns(b: Battle, u: Unit, t: Unit, kind: str) -> None:
     bk["aim"] = t.id
     if smoke:
         bk["smoke"] = min(int(cfg(b)["smoke_cap"]), bk["smoke"] + 1)
-    say(b, f'{u.name} fires {kind.replace("_", " ")} at {t.name} ({d:.1f}"): {total} hits')
+    how = ""
+    if accumulating:
+        how = ", a later shot: accumulating smoke " + " ".join(f"-{v}" for v in accumulating)
+    if not smoke:
+        # XI.B.1.b.(1)(a) 'Do not place smoke if it is a misfire': nothing left the guns,
+        # so nothing reached the target to react to (reading misfire_no_reaction).
+        say(b, f"{u.name}: every gun misfires at {t.name} (no smoke, no reaction)")
+        return
+    say(
+        b,
+        f'{u.name} fires {kind.replace("_", " ")} at {t.name} ({d:.1f}"{call}{how}): {total} hits',
+    )
     take_hits(b, t, total, f"{kind.replace('_', ' ')} of {u.name}")
     fire_reaction(b, t, u, "artillery")
 
 
-def round_at(b: Battle, u: Unit, t: Unit, g: int, kind: str, consecutive: bool) -> tuple[int, bool]:
-    """Reading ``artillery_round``: one gun's round; (hits, made smoke)."""
+def later_canister(bk: dict[str, Any]) -> bool:
+    """XI.A.4.b 'Consecutive Fire' (reading ``canister_later_shot``): the battery fired
+    canister before and that fire's smoke still stands on it (it has not thinned to 0)."""
+    return bool(bk.get("canister_fired")) and bk["smoke"] > 0
+
+
+def round_at(
+    b: Battle, u: Unit, t: Unit, g: int, kind: str, consecutive: bool, error: float = 0.0
+) -> tuple[int, bool]:
+    """Reading ``artillery_round``: one gun's round; (hits, made smoke). ``error``: the
+    called range less the true one (XI.C.1, reading ``called_range``)."""
     what = "consecutive" if consecutive else "first"
     hand = ART.first_fire(d10(b, 5, f"{u.name} gun {g + 1}: {what} fire (5d10)"), consecutive)
     side = ART.deviation(b.roll(1, 6, f"{u.name} gun {g + 1}: left or right? (1d6)")[0])
@@ -516,19 +627,24 @@ def round_at(b: Battle, u: Unit, t: Unit, g: int, kind: str, consecutive: bool) 
         flight = ART.dud_flight(b.roll(1, 6, f"{u.name} gun {g + 1}: the dud (1d6)")[0])
     elif flight == "both":
         flight = ART.settle_flight(b.roll(1, 6, f"{u.name} gun {g + 1}: long or short? (1d6)")[0])
-    if hand.result == "hit":
-        flight = ""
     if side:
         off = ART.halved(b.roll(1, 6, f"{u.name} gun {g + 1}: inches {side} (1D6 halved)")[0])
         if off > t.hw:
             return 0, True
-    short = 0
+    # Reading called_range: the round lands at the called range (``error`` inches beyond
+    # the target), plus a long round's inches or less a short one's.
+    land = error
     if flight == "long":
+        if not error:
+            return 0, True  # on the true range, a long round always passes over
+        land += ART.halved(b.roll(1, 6, f"{u.name} gun {g + 1}: inches long (1D6 halved)")[0])
+    elif flight == "short":
+        land -= ART.halved(b.roll(1, 6, f"{u.name} gun {g + 1}: inches short (1D6 halved)")[0])
+    if land > t.hd:
+        return 0, True  # beyond the target
+    short = -land if land < -t.hd else 0.0
+    if short > 2:
         return 0, True
-    if flight == "short":
-        short = ART.halved(b.roll(1, 6, f"{u.name} gun {g + 1}: inches short (1D6 halved)")[0])
-        if short > 2:
-            return 0, True
     burst = kind in ("shell", "case") and hand.result in ("burst", "hit")
     if burst:
         n = int(b.r["burst"][f"{kind}_dice"])
@@ -565,10 +681,6 @@ def round_odds(kind: str, consecutive: bool, within: int) -> dict[int, Fraction]
             add({0: Fraction(1)}, p)
             continue
         strikes = burst if result in ("burst", "hit") and kind in ("shell", "case") else shot
-        if result == "hit":
-            add(strikes, p * p_on_line)
-            add({0: Fraction(1)}, p * (1 - p_on_line))
-            continue
         if result == "dud":
             flights = {"short": Fraction(1, 6), "long": Fraction(1, 6), "": Fraction(4, 6)}
             strikes = shot
@@ -689,7 +801,8 @@ def after_change(u: Unit, change: str, prone: bool) -> tuple[str, bool, bool, fl
     """(formation, mounted, limbered, movement cost) after ``change`` (XII.F costs)."""
     form, mounted, limbered = u.formation, u.mounted, u.limbered
     if change == "":
-        return form, mounted, limbered, MV.cost("stand_up") if prone else 0.0
+        up = MV.change_cost("stand_up", u.type, form, mounted, limbered) if prone else 0.0
+        return form, mounted, limbered, up
     if change in MV.FORMATIONS:
         if u.type == "artillery" or change == form or (change == "skirmish" and u.type != "foot"):
             raise IllegalActionError(f"{u.name} cannot form {change}")
@@ -699,7 +812,8 @@ def after_change(u: Unit, change: str, prone: bool) -> tuple[str, bool, bool, fl
             raise IllegalActionError(
                 f"{u.name} cannot {'go prone' if change == 'prone' else 'stand up'}"
             )
-        return form, mounted, limbered, MV.cost("prone" if change == "prone" else "stand_up")
+        action = "prone" if change == "prone" else "stand_up"
+        return form, mounted, limbered, MV.change_cost(action, u.type, form, mounted, limbered)
     if change in ("mount", "dismount"):
         if u.type != "cavalry" or mounted == (change == "mount"):
             raise IllegalActionError(f"{u.name} cannot {change}")
@@ -714,8 +828,9 @@ def after_change(u: Unit, change: str, prone: bool) -> tuple[str, bool, bool, fl
 def allowance(b: Battle, u: Unit, form: str, mounted: bool, limbered: bool) -> float:
     """XII.F: the unit's movement less fog (the terrain dice are rolled as it moves)."""
     rate = MV.rate(u.type, form, mounted, limbered)
-    if fog(b) and not on_hill(b, u) and MV.deductions_apply(u.type, form, mounted, limbered):
-        rate -= W.fog_deductions(fog(b))[1]
+    thick = fog_at(b, u.x, u.y) if fog(b) else 0
+    if thick and MV.deductions_apply(u.type, form, mounted, limbered):
+        rate -= W.fog_deductions(thick)[1]
     return max(0.0, rate)
 
 
@@ -745,7 +860,12 @@ def check_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -
     dist = _hypot(x - u.x, y - u.y)
     allow = allowance(b, u, form, mounted, limbered) - cost
     if dist > allow + 1e-6:
-        raise IllegalActionError(f'{u.name} may move {max(allow, 0):.1f}" now, not {dist:.1f}"')
+        more = downhill_most(b, u, x, y, form, mounted, limbered) if allow > 0 else 0.0
+        if dist > allow + more + 1e-6:
+            also = f' ({allow + more:.1f}" downhill, as far as its die allows)' if more else ""
+            raise IllegalActionError(
+                f'{u.name} may move {max(allow, 0):.1f}" now{also}, not {dist:.1f}"'
+            )
     en = b.nearest_enemy(u)
     nearer = en is not None and (_hypot(en.x - x, en.y - y) < _hypot(en.x - u.x, en.y - u.y) - 1e-9)
     if limit == "no_advance" and dist > 0 and nearer:
@@ -762,31 +882,112 @@ def check_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -
     return dist
 
 
-def terrain_cost(b: Battle, u: Unit, x: float, y: float) -> tuple[float, bool, list[str]]:
-    """XVI along a move: (inches deducted, stalled, words); the dice rolled now."""
+class Crossing(NamedTuple):
+    """XVI along a path: the movement left for it after every die (``left``, the allowance
+    less the deductions, plus the downhill bonus), where the regiment stopped (``stop``, the
+    inches along the path to the obstacle whose die exceeded the movement left there, or
+    None) and the words for the narrative."""
+
+    left: float
+    stop: float | None
+    words: list[str]
+    why: str = ""  # the stop in words
+
+
+def walls_on_path(b: Battle, x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, str]]:
+    """Reading ``walls_and_fences``: (inches along the path, XVI kind) of each wall a straight
+    move crosses, nearest first."""
+    import shapely
+
+    lo_x, hi_x = (x0, x1) if x0 < x1 else (x1, x0)
+    lo_y, hi_y = (y0, y1) if y0 < y1 else (y1, y0)
+    out = []
+    line = None
+    for kind, ax, bx, ay, by, wall in _walls(b):
+        if hi_x < ax or lo_x > bx or hi_y < ay or lo_y > by:
+            continue
+        if line is None:
+            line = shapely.LineString([(x0, y0), (x1, y1)])
+        if line.intersects(wall):
+            out.append((float(line.project(line.intersection(wall))), kind))
+    return sorted(out)
+
+
+def terrain_cost(
+    b: Battle, u: Unit, x: float, y: float, allow: float, to: Unit | None = None
+) -> Crossing:
+    """XVI along a move of ``allow`` inches toward (x, y) (a charge: to ``to``'s line), the
+    dice rolled now: woodlots and hills first, then the walls and fences in the order met.
+    A die that exceeds the movement left stops the regiment: at a wall or fence, the
+    movement left is the allowance so far less the inches its front walked to it (XVI.E.1.a,
+    F.1; reading ``terrain_stall``); downhill adds its die (XVI.C)."""
     from umpire.rules.action_reaction import terrain as T
 
     if not MV.deductions_apply(u.type, u.formation, u.mounted, u.limbered):
-        return 0.0, False, []
+        return Crossing(allow, None, [])
     board = b.setup.board
-    kinds = walls_between(b, u.x, u.y, x, y)
+    met: list[tuple[float, str]] = []
     if board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y):
-        kinds.append("woodlot")
-    h0, h1 = board.height_at(u.x, u.y), board.height_at(x, y)
+        met.append((0.0, "woodlot"))
+    h0 = board.height_at(u.x, u.y)
+    h1 = board.height_at(to.x, to.y) if to is not None else board.height_at(x, y)
     if h1 != h0:
-        kinds.append("uphill" if h1 > h0 else "downhill")
-    total = 0.0
-    words = []
-    for kind in kinds:
+        met.append((0.0, "uphill" if h1 > h0 else "downhill"))
+    met += [(max(0.0, at - u.hd), kind) for at, kind in walls_on_path(b, u.x, u.y, x, y)]
+    left = allow
+    words: list[str] = []
+    for at, kind in met:
         die = T.move_die(kind)
         face = None
         if die is not None:
             n, sides = die
             face = b.roll(n, sides, f"{u.name}: {kind.replace('_', ' ')} (movement)")[0]
-        going = T.movement(kind, 1e9, face)
-        total += going.deduction
-        words.append(f'{kind.replace("_", " ")} {going.deduction:+g}"')
-    return total, False, words
+        if at > 0 and at >= left:
+            break  # the movement runs out before this obstacle: it is not reached
+        name = kind.replace("_", " ")
+        there = max(0.0, left - at)
+        going = T.movement(kind, there, face)
+        if going.stalled:
+            why = f'the {name} costs {going.deduction}", more than the {there:.1f}" left there'
+            return Crossing(left, at, words, why)
+        if going.left > there:
+            words.append(f'{name} gains {going.deduction}"')
+        else:
+            words.append(f'{name} loses {going.deduction}"')
+        left += going.left - there
+    return Crossing(left, None, words)
+
+
+def downhill_most(
+    b: Battle, u: Unit, x: float, y: float, form: str, mounted: bool, limbered: bool
+) -> float:
+    """XVI.C 'Down Hill: Movement +D6 Halved': the most a move down to (x, y) may gain (the
+    die is rolled as it goes; a move ordered past what it gives stops there)."""
+    from umpire.rules.action_reaction import terrain as T
+
+    board = b.setup.board
+    if board.height_at(x, y) >= board.height_at(u.x, u.y):
+        return 0.0
+    if not MV.deductions_apply(u.type, form, mounted, limbered):
+        return 0.0
+    die = T.move_die("downhill")
+    faces = range(1, 2) if die is None else range(1, die[1] + 1)
+    return max(float(T.movement("downhill", 0.0, f).left) for f in faces)
+
+
+def stop_short(b: Battle, u: Unit, x: float, y: float, at: float) -> float:
+    """Put ``u`` where its front meets an obstacle ``at`` inches along its move to (x, y)
+    (not past it; where that is taken, it stays); the inches it moved."""
+    dist = _hypot(x - u.x, y - u.y)
+    go = max(0.0, at - u.hd - 0.05)
+    if dist <= 1e-9 or go <= 1e-9:
+        return 0.0
+    f = min(1.0, go / dist)
+    nx, ny = u.x + (x - u.x) * f, u.y + (y - u.y) * f
+    if not b.free_at(u, nx, ny, u.theta, u.hw, u.hd):
+        return 0.0
+    b.place(u, nx, ny, u.theta)
+    return go
 
 
 def do_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -> None:
@@ -801,25 +1002,36 @@ def do_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -> N
             bk.pop("prone")
     elif change == "" and bk.get("prone"):
         bk.pop("prone")
+    cross = Crossing(allow, None, [])
     if dist > 1e-9:
-        ded, _, words = terrain_cost(b, u, x, y)
-        left = allow - ded
-        if left <= 0:
+        cross = terrain_cost(b, u, x, y, allow)
+        if cross.stop is not None or cross.left <= 0:
             bk["still"] = b.state.turn
-            say(b, f"{u.name} cannot get over the ground ({', '.join(words)}): it stays this turn")
+            u.formation, u.mounted, u.limbered = form, mounted, limbered
+            u.resize()
+            went = stop_short(b, u, x, y, cross.stop or 0.0)
+            u.moved = went > 0 or bool(change)
+            where = f'moves {went:.1f}" and halts' if went > 0 else "cannot get over the ground"
+            why = ", ".join([*cross.words, cross.why] if cross.why else cross.words)
+            say(b, f"{u.name} {where} ({why}): it may not move for the rest of the turn")
             return
+        left = cross.left
         if left < dist:
             f = left / dist
             x, y = u.x + (x - u.x) * f, u.y + (y - u.y) * f
             dist = left
-        if words:
-            say(b, f"  terrain: {', '.join(words)}")
     u.formation, u.mounted, u.limbered = form, mounted, limbered
     u.resize()
+    if dist > 1e-9 and not b.free_at(u, x, y, th, u.hw, u.hd):
+        # the terrain cut the move short onto another base: it stops before it
+        x0, y0 = u.x, u.y
+        b.slide(u, (x - x0) / dist, (y - y0) / dist, dist, th)
+        x, y, dist = u.x, u.y, _hypot(u.x - x0, u.y - y0)
     b.place(u, x, y, th)
     u.moved = dist > 1e-9 or bool(change)
     if u.moved:
-        say(b, f'{u.name} moves {dist:.1f}"' + (f" ({change})" if change else ""))
+        notes = ([change] if change else []) + (cross.words if dist > 1e-9 else [])
+        say(b, f'{u.name} moves {dist:.1f}"' + (f" ({', '.join(notes)})" if notes else ""))
 
 
 def charge_dice(u: Unit) -> list[tuple[int, int]]:
@@ -847,7 +1059,28 @@ def may_charge(b: Battle, u: Unit, t: Unit) -> str:
         return f"{u.name} cannot see {t.name} in its front"
     if b.dist(u.i, t.i) > max_charge(b, u) + 1e-9:
         return f"{t.name} is beyond {u.name}'s longest charge ({max_charge(b, u):.0f}\")"
+    v = path_blocker(b, u, t)
+    if v is not None:
+        return f"{u.name} cannot charge {t.name}: {v.name} is in the way"
     return ""
+
+
+def path_blocker(b: Battle, u: Unit, t: Unit) -> Unit | None:
+    """Reading ``charge_path_clear``: the first base (not ``t``'s) on ``u``'s straight path
+    to contact with ``t``, or None (steps of the charger's own depth, so none is missed)."""
+    x, y, th = contact_spot(u, t)
+    dx, dy = x - u.x, y - u.y
+    dist = _hypot(dx, dy)
+    if dist <= 1e-9:
+        return None
+    step = max(0.25, 2 * u.hd)
+    n = math.ceil(dist / step)
+    for k in range(1, n + 1):
+        f = min(1.0, k * step / dist)
+        for v in b.bases_at(u, u.x + dx * f, u.y + dy * f, th):
+            if v.i != t.i:
+                return v
+    return None
 
 
 def max_charge(b: Battle, u: Unit) -> float:
@@ -943,27 +1176,96 @@ def contact_spot(u: Unit, t: Unit) -> tuple[float, float, float]:
     return u.x + dx / d * max(0.0, gap), u.y + dy / d * max(0.0, gap), th
 
 
+def contact_place(b: Battle, u: Unit, t: Unit) -> str:
+    """Move ``u`` along the line of the charge until its front meets ``t``'s
+    (:func:`contact_spot`). Another base on the way stops it before that base; where the
+    contact spot overlaps ``t``'s corners (met at an angle) it backs to the first free spot.
+    "" when it reached ``t`` (hand-to-hand follows); else why it stopped, naming the unit
+    in the way (the charge is then over)."""
+    x, y, th = contact_spot(u, t)
+    x0, y0 = u.x, u.y
+    dx, dy = x - x0, y - y0
+    dist = _hypot(dx, dy)
+    step = b.geo["retreat_step"]
+    if dist > 1e-9:
+        dx, dy = dx / dist, dy / dist
+        k = 1
+        while (k - 1) * step < dist:
+            d = min(dist, k * step)
+            others = [v for v in b.bases_at(u, x0 + dx * d, y0 + dy * d, th) if v.i != t.i]
+            if others:
+                back = max(0.0, d - step)
+                if b.free_at(u, x0 + dx * back, y0 + dy * back, th, u.hw, u.hd):
+                    b.place(u, x0 + dx * back, y0 + dy * back, th)
+                return f'{others[0].name} is in the way ({dist - back:.1f}" short)'
+            k += 1
+    d = 0.0
+    while not b.free_at(u, x - dx * d, y - dy * d, th, u.hw, u.hd):
+        if d >= dist:
+            return ""  # only ``t`` in the way: it stays where it is, in hand-to-hand
+        d = min(dist, d + 0.1)
+    b.place(u, x - dx * d, y - dy * d, th)
+    return ""
+
+
+def mark_charge(b: Battle, u: Unit, t: Unit, centre: float) -> None:
+    """XIII.A.1 'places a marker at the farthest point of advance, and places a marker where
+    the charge will end should the attacker be successful' (reading ``charge_markers``):
+    both on the line of the charge, in ``state.extra["ar"]["markers"]`` and the narrative."""
+    x, y, _ = contact_spot(u, t)
+    dx, dy = t.x - u.x, t.y - u.y
+    d = _hypot(dx, dy) or 1.0
+    gap = b.dist(u.i, t.i)
+    reach = max(0.0, centre)
+    fx_, fy = u.x + dx / d * reach, u.y + dy / d * reach
+    st = b.state.extra.setdefault(KEY, {})
+    marks = [m for m in st.get("markers", []) if m["unit"] != u.id]
+    marks.append({"unit": u.id, "kind": "farthest", "x": fx_, "y": fy, "turn": b.state.turn})
+    marks.append({"unit": u.id, "kind": "charge_end", "x": x, "y": y, "turn": b.state.turn})
+    st["markers"] = marks
+    beyond = reach - gap
+    say(
+        b,
+        f"  markers: farthest advance at ({fx_:.1f}, {fy:.1f}), "
+        + (f"{beyond:.1f}\" beyond {t.name}'s line" if beyond >= 0 else f'{-beyond:.1f}" short')
+        + f"; the charge ends at ({x:.1f}, {y:.1f}) if it succeeds",
+    )
+
+
 def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
     """XII.H, XIII and XIV for one announced charge."""
     if not (u.alive and t.alive):
         return
     dice = charge_dice(u)
     base = allowance(b, u, u.formation, u.mounted, u.limbered)
-    ded, _, words = terrain_cost(b, u, t.x, t.y)
     rolls = []
     for n, sides in dice:
         r = sum(b.roll(n, sides, f"{u.name} charges {t.name}: {n}d{sides}"))
         rolls.append(r % 10 if sides == 10 else r)  # reading d10_zero: a column's 0 is 0
     arranged = M.centre_out(rolls)
+    x, y, _ = contact_spot(u, t)
+    d = _hypot(x - u.x, y - u.y)
+    if d > 1e-9:  # the front's path to the defender's line, not the ground under it
+        x, y = x + (x - u.x) / d * (u.hd + 0.1), y + (y - u.y) / d * (u.hd + 0.1)
+    cross = terrain_cost(b, u, x, y, base + max(arranged), t)
+    ded = base + max(arranged) - cross.left
     dists = [base - ded + r for r in arranged]
     centre = max(dists)
     gap = b.dist(u.i, t.i)
+    words = cross.words
     say(
         b,
         f'{u.name} charges {t.name} ({gap:.1f}" away): dice {arranged}, '
         f'{centre:.1f}" at the centre' + (f" ({', '.join(words)})" if words else ""),
     )
     u.charged = True
+    mark_charge(b, u, t, centre)
+    if cross.stop is not None:
+        x, y, _ = contact_spot(u, t)
+        stop_short(b, u, x, y, cross.stop)
+        book(b, u)["still"] = b.state.turn
+        say(b, f"  the charge of {u.name} halts short of {t.name}: {cross.why}")
+        return
     if centre < gap:
         k = max(0.0, centre) / max(gap, 1e-9)
         x, y, th = contact_spot(u, t)
@@ -992,6 +1294,10 @@ def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
             say(b, f"  {t.name} fires on the charge")
             if may_fire(b, t):
                 volley(b, t, u, reaction=True)
+            broken = charge_broken(b, u)
+            if broken:
+                say(b, f"  the charge of {u.name} is broken by the fire ({broken}): no melee")
+                return
         elif what in ("retreat", "withdraw"):
             react(b, t, what, inches, u)
             farthest -= inches
@@ -1000,18 +1306,38 @@ def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
                 return
     if not (u.alive and t.alive):
         return
-    x, y, th = contact_spot(u, t)
-    b.place(u, x, y, th)
+    blocked = contact_place(b, u, t)
+    if blocked:
+        say(b, f"  the charge of {u.name} halts short of {t.name}: {blocked}")
+        return
     melee(b, u, t, pieces, farthest)
+
+
+def charge_broken(b: Battle, u: Unit) -> str:
+    """Reading ``charge_broken_by_fire``: why the defender's reaction fire stopped ``u``'s
+    charge ("" if it goes on): gone, routed or stalled, or held back by its loss roll (it
+    withdrew or went prone: in reaction, or a status that forbids the advance)."""
+    if not u.alive:
+        return "no pieces left"
+    bk = book(b, u)
+    if bk.get("rout"):
+        return "it routs"
+    if bk.get("stall"):
+        return "it stalls"
+    if move_limit(b, u) != "free":
+        return (b.comp.status.label(u) or "held").lower()
+    return ""
 
 
 def melee(
     b: Battle, u: Unit, t: Unit, pieces: int, farthest: float, struck: frozenset[int] = frozenset()
 ) -> None:
     """XIV: strikes in line until the attacker loses or reaches its farthest advance; in
-    column one strike, and the column pierces the line (XIV.B.2)."""
+    column one strike, and the column pierces the line (XIV.B.2). Disruption by reading
+    ``melee_disruption``: the side that loses a strike; both sides when both suffered hits."""
     column = u.formation == "column"
     strikes = 0
+    hurt = {"attacker": False, "defender": False}  # who suffered hits in this melee
     while u.alive and t.alive:
         strikes += 1
         if column:
@@ -1027,30 +1353,49 @@ def melee(
             f"  hand-to-hand {strikes}: {sorted(a, reverse=True)} against "
             f"{sorted(d, reverse=True)}: {s.attacker_hits} to {s.defender_hits}",
         )
+        hurt["defender"] = hurt["defender"] or s.attacker_hits > 0
+        hurt["attacker"] = hurt["attacker"] or s.defender_hits > 0
         take_hits(b, t, s.attacker_hits, f"hand-to-hand with {u.name}")
         take_hits(b, u, s.defender_hits, f"hand-to-hand with {t.name}")
-        if s.loser == "attacker" or not s.loser:
-            disrupt(b, u, t)
-            if s.loser == "attacker" and u.alive:
+        if s.loser == "attacker":
+            disrupt(b, u, t)  # XIV.A.3.a.(6)-(7), XIV.B.3: back 3" and a red marker
+            if u.alive:
                 b.comp.combat.displace(b, u, t, 3.0, False, "back")
-            if not s.loser:
-                disrupt(b, t, u)
-            return
+            break
+        if not s.loser:
+            say(b, f"  neither side gives way ({'equal hits' if s.attacker_hits else 'no hits'})")
+            break
         disrupt(b, t, u)
-        if t.alive:
-            b.comp.combat.displace(b, t, u, 3.0, False, "back")
         if column:
-            say(b, f"  {u.name} pierces the line of {t.name}")
+            # XIV.B.d: 'The defender will place a red disrupted marker on the unit and create
+            # a hole for the attacker to pass through' - it does not back up.
+            say(b, f"  {u.name} pierces the line of {t.name} through the hole")
             if u.alive:
                 pierce(b, u, farthest, struck | {t.i})
             return
-        farthest -= 3.0
-        if farthest < 0 or not (u.alive and t.alive):
-            if u.alive:
-                disrupt(b, u, t)
-            return
-        x, y, th = contact_spot(u, t)
-        b.place(u, x, y, th)
+        if t.alive:
+            b.comp.combat.displace(b, t, u, 3.0, False, "back")
+        if not (u.alive and t.alive):
+            break
+        # XIV.A.3.b.(2): the attacker follows while the defender has not passed its
+        # farthest point of advance (a defender that also routed may be out of reach).
+        gap = b.dist(u.i, t.i)
+        if gap > farthest + 1e-9:
+            th = math.atan2(t.y - u.y, t.x - u.x)
+            if farthest > 0:
+                b.slide(u, math.cos(th), math.sin(th), farthest, u.theta)
+            say(b, f"  {u.name} reaches its farthest point of advance")
+            break
+        farthest -= gap
+        blocked = contact_place(b, u, t)
+        if blocked:
+            say(b, f"  {u.name} cannot follow {t.name}: {blocked}")
+            break
+    if hurt["attacker"] and hurt["defender"]:
+        # XIV.A.3.b 'If both players suffer hits ... (3) At that point both players place
+        # red disrupted markers by their units.'
+        disrupt(b, u, t)
+        disrupt(b, t, u)
 
 
 def pierce(b: Battle, u: Unit, farthest: float, struck: frozenset[int]) -> None:
@@ -1154,25 +1499,38 @@ class SeniorOfficers(AutoStep):
 
 
 class Fog(AutoStep):
-    """XII.D: the fog's thickness (1d6) when it first comes; thinned on an even d10."""
+    """XII.D: the fog's thickness (1d6) when it first comes, a card in each hollow; each
+    hollow's fog thinned on its own even d10 (reading ``fog_per_hollow``)."""
 
     def __init__(self, start: int | bool):
         self.start = start
 
     def auto(self, b: Battle, side: str) -> None:
         st = b.state.extra.setdefault(KEY, {})
+        n = hollows(b)[1]
         if "fog" not in st:
             if self.start is True:
                 level = W.fog_thickness(b.roll(1, 6, "the fog's thickness (1d6)")[0])
             else:
                 level = int(self.start)
             st["fog"] = level
-            say(b, f"Fog: thickness {level}")
+            st["fog_hollows"] = [level] * n  # XII.D.1.c: a card in each hollow
+            where = f" in each of the {n} hollows" if n > 1 else ""
+            say(b, f"Fog: thickness {level}{where}")
             return
-        if st["fog"] > 0:
-            face = d10(b, 1, "does the fog thin? (1d10, even)")[0]
-            st["fog"] = W.next_level(st["fog"], face)
-            say(b, f"Fog ({face}): thickness {st['fog']}")
+        levels = list(st.get("fog_hollows") or [st["fog"]] * n)
+        if not any(levels):
+            return
+        words = []
+        for h, level in enumerate(levels):
+            if level > 0:
+                which = f" in hollow {h + 1}" if n > 1 else ""
+                face = d10(b, 1, f"does the fog{which} thin? (1d10, even)")[0]
+                levels[h] = W.next_level(level, face)
+                words.append(f"{which.strip()} ({face}): thickness {levels[h]}".strip())
+        st["fog_hollows"] = levels
+        st["fog"] = max(levels)
+        say(b, "Fog " + ", ".join(words) if n > 1 else f"Fog {words[0]}")
 
 
 class Smoke(AutoStep):
@@ -1184,8 +1542,8 @@ class Smoke(AutoStep):
                 bk = book(b, u)
                 face = d10(b, 1, f"{u.name}: does the smoke thin? (1d10, even)")[0]
                 bk["smoke"] = W.next_level(bk["smoke"], face)
-            if u.alive:
-                book(b, u).pop("canister_fired", None)
+                if bk["smoke"] == 0:
+                    bk.pop("canister_fired", None)  # reading canister_later_shot
 
 
 class MoveStep:
@@ -1241,6 +1599,8 @@ class Charges(AutoStep):
     def auto(self, b: Battle, side: str) -> None:
         st = b.state.extra.get(KEY, {})
         charges = st.pop("charges", [])
+        if st.get("markers"):  # XIII.A.1's markers stand until the next turn's charges
+            st["markers"] = [m for m in st["markers"] if m["turn"] == b.state.turn]
         us = b.state.units
         for a, t in charges:
             if book(b, us[a]).pop("charge", None) is not None:
@@ -1303,7 +1663,7 @@ class FireStep:
                         f'({b.dist(u.i, t):.1f}" is beyond it), or none is left'
                     )
                 raise IllegalActionError(f"{u.name} has no {kind.replace('_', ' ')} left")
-            volley(b, u, target, kind=kind)
+            volley(b, u, target, kind=kind, called=called_range(b, u, target, order, kind))
         else:
             volley(b, u, target)
         if self.mark:
@@ -1311,6 +1671,28 @@ class FireStep:
 
     def auto(self, b: Battle, side: str) -> None:  # pragma: no cover - asks each unit
         raise NotImplementedError
+
+
+def called_range(b: Battle, u: Unit, t: Unit, order: Order, kind: str) -> float | None:
+    """XI.C.1 'Call the range in inches toward the target': the fourth item of a battery's
+    fire order (None: the range of its last shot); only consecutive fire with a round that
+    flies (not canister, laid on the stick) calls it; anything else is refused in one line."""
+    if len(order) < 4:
+        return None
+    try:
+        rng = float(order[3])
+    except (TypeError, ValueError):
+        raise IllegalActionError(f"{u.name}: a called range is inches, not {order[3]!r}") from None
+    if not 0 < rng <= max(b.setup.board.width, b.setup.board.height) * 2:
+        raise IllegalActionError(f'{u.name}: call a range on the table, not {rng:g}"')
+    if book(b, u).get("aim") != t.id:
+        raise IllegalActionError(
+            f"{u.name}: first fire at {t.name} is laid on the measured range (XI.B); "
+            "a range is called on consecutive fire (XI.C.1)"
+        )
+    if kind == "canister":
+        raise IllegalActionError(f"{u.name}: canister is laid on the rifle stick, not called")
+    return rng
 
 
 def why_not_fire(b: Battle, u: Unit, t: int) -> str:
@@ -1322,6 +1704,8 @@ def why_not_fire(b: Battle, u: Unit, t: int) -> str:
         return f"{u.name} cannot fire now (mounted, limbered, routed, stalled or out of rounds)"
     if v.side == u.side:
         return f"{u.name} cannot fire at a friendly unit"
+    if b.touching(v) and not b.status.fire_on_engaged(b, v):
+        return f"{u.name} cannot fire at {v.name}: Engaged units cannot be fired upon"
     d = b.dist(u.i, t)
     if d > b.comp.combat.reach(b, u) + 1e-9:
         return f'{u.name} cannot fire at {v.name}: out of range ({d:.1f}")'

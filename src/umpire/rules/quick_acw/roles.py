@@ -59,6 +59,8 @@ class QuickSequence(FixedTurn):
         for p, side in enumerate(self.order):
             for name in self.r.sequence:
                 who = self.order[(p + 1) % n] if name in SECOND else side
+                if name in SECOND:  # the events' reaction point: the 2nd player reacts
+                    phases += [Phase(who, hook, st) for hook, st in comp.hooks("reaction")]
                 step = made[name]
                 if step is not None:
                     phases.append(Phase(who, name, step))
@@ -172,6 +174,10 @@ class QuickStatus:
 
     def may_fire(self, b: Battle, u: Unit) -> bool:
         """A MM does not stop fire (it is -1 to the roll)."""
+        return True
+
+    def fire_on_engaged(self, b: Battle, u: Unit) -> bool:
+        """Default ``engaged_no_fire`` decides who may fire at a unit in contact."""
         return True
 
     def step(self, kind: str, **params: Any) -> Step | None:

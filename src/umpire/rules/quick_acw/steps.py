@@ -13,7 +13,7 @@ import math
 from functools import cache
 from typing import Any, Final
 
-from umpire.battle.effects import fx, fx_why, set_fx
+from umpire.battle.effects import clear_fx, fx, fx_why, set_fx
 from umpire.battle.engine import Battle, Order
 from umpire.battle.roles import AutoStep
 from umpire.battle.state import Unit, base_size
@@ -232,6 +232,9 @@ def _targets(
     us = b.state.units
     touching = b.touching(u)
     cand: list[int] | None = touching or b.memo.get(("free", u.side))
+    if touching:  # the status may forbid fire at Engaged units (seed 004 EFFECT)
+        st = b.status
+        cand = [e for e in touching if st.fire_on_engaged(b, us[e])]
     if cand is None:  # the enemies in contact with no one (cached for the whole side)
         cand = b.memo["free", u.side] = [e for e in b.enemies(u) if not b.touching(us[e])]
     reach = max_range(fc, b.r) + 1e-6
@@ -273,7 +276,8 @@ def _targets(
         if not touching and not b.sees(u, t):
             continue
         out.append((c, shot[0], shot[1], shot[2]))
-    b.memo[key] = out
+    if not touching:  # (a firer in contact: the status's answer may read the contacts list)
+        b.memo[key] = out
     return out
 
 
@@ -694,7 +698,9 @@ def morale_roll(b: Battle, u: Unit, purpose: str) -> bool:
     """Seed 002 MORALE: 2d6 + attached leader bonus - 1 with a MM >= 8 (USA) / 7 (CSA)."""
     number, mods = R.morale_test(u.side, attached_bonus(b, u), u.marker, b.r)
     if u.extra:
-        mods = mods + effect_mods(u, "charge" if purpose == "charge test" else "morale", b.r)
+        extra = effect_mods(u, "charge" if purpose == "charge test" else "morale", b.r)
+        mods = mods + extra
+        say_effects(b, u, extra, purpose)
     faces = b.roll(2, 6, f"{u.name}: {purpose}")
     total = sum(faces) + sum(m.value for m in mods)
     ok = total >= number
@@ -874,6 +880,11 @@ class MoveStep:
             t = int(order[1])
             if not 0 <= t < len(b.state.units):
                 raise IllegalActionError(f"no unit {t}")
+            if u.extra and fx(u, "must_charge"):  # the charge it had to make: obligation met
+                charge_reach(b, u, b.state.units[t])  # refused before anything changes
+                if b.narrate:
+                    b.say(f"{u.name} must charge ({fx_why(u, 'must_charge')})")
+                clear_fx(u, "must_charge")
             do_charge(b, u, b.state.units[t])
             return
         raise IllegalActionError(f"unknown move order '{kind}'")
@@ -994,7 +1005,9 @@ class FireStep:
             if c == t:
                 target = b.state.units[t]
                 if u.extra:
-                    mods = mods + fire_effects(b, u, target, self.reaction)
+                    extra = fire_effects(b, u, target, self.reaction)
+                    mods = mods + extra
+                    say_effects(b, u, extra, "fire")
                 resolve_fire(b, u, target, needed, mods, rng)
                 if self.mark:
                     set_fx(u, self.mark, b.state.turn)
@@ -1030,6 +1043,8 @@ def why_not_fire(b: Battle, u: Unit, t: int) -> str:
         return f"{u.name} cannot fire (mounted cavalry or limbered guns)"
     if v.side == u.side:
         return f"{u.name} cannot fire at a friendly unit"
+    if b.touching(v) and not b.status.fire_on_engaged(b, v):
+        return f"{u.name} cannot fire at {v.name}: Engaged units cannot be fired upon"
     d = float(b.dist_to(u, [t])[0])
     if R.fire_needed(fc, d, b.r) is None:
         return f'{u.name} cannot fire at {v.name}: out of range ({d:.1f}")'
@@ -1096,9 +1111,13 @@ def resolve_melee(b: Battle, a: Unit, d: Unit, charged: bool, flank: bool) -> No
     ma = R.melee_modifiers(melee_facts(b, a, d, charged, flank), b.r)
     md = R.melee_modifiers(melee_facts(b, d, a, False, False), b.r)
     if a.extra:
-        ma = ma + effect_mods(a, "melee", b.r)
+        extra = effect_mods(a, "melee", b.r)
+        ma = ma + extra
+        say_effects(b, a, extra, "melee")
     if d.extra:
-        md = md + effect_mods(d, "melee", b.r)
+        extra = effect_mods(d, "melee", b.r)
+        md = md + extra
+        say_effects(b, d, extra, "melee")
     fa = b.roll(2, 6, f"melee: {a.name} (attacker) against {d.name}")
     fd = b.roll(2, 6, f"melee: {d.name} (defender) against {a.name}")
     sa = sum(fa) + sum(m.value for m in ma)
@@ -1164,14 +1183,15 @@ def effect_mods(u: Unit, what: str, r: R.Rules) -> list[R.Mod]:
     """Modifiers that unit effects add to a ``fire``, ``melee``, ``charge`` or ``morale`` roll.
 
     ``ignore_disruption`` cancels the Morale Marker's modifier (its own line in the trace);
-    ``extra_die`` is one more stand fighting in a melee (reading ``extra_die_one_stand``).
+    ``extra_die`` is one more stand fighting in a melee and +1 to a fire roll (reading
+    ``extra_die_one_stand``; seed 001 event 19 "an extra die roll during combat").
     """
     out: list[R.Mod] = []
     why = u.extra.get("fx_why", {})
     key = EFFECT_MOD_KEYS.get(what)
     if key and fx(u, key):
         out.append(R.Mod(key, int(fx(u, key)), why.get(key, key), "unit effect"))
-    if what == "melee" and fx(u, "extra_die"):
+    if what in ("melee", "fire") and fx(u, "extra_die"):
         n = int(fx(u, "extra_die"))
         out.append(R.Mod("extra_die", n, why.get("extra_die", "extra die"), "unit effect"))
     if u.marker and fx(u, "ignore_disruption"):
@@ -1184,6 +1204,14 @@ def effect_mods(u: Unit, what: str, r: R.Rules) -> list[R.Mod]:
         text = why.get("ignore_disruption", "ignores its marker")
         out.append(R.Mod("ignore_disruption", cancel, text, "unit effect"))
     return out
+
+
+def say_effects(b: Battle, u: Unit, mods: list[R.Mod], roll: str) -> None:
+    """Narrate the unit effects on one roll, each with its cause (an event, a sequence's
+    mark), so a player sees where an effect takes hold (reading ``event_modifiers_in_trace``)."""
+    if b.narrate:
+        for m in mods:
+            b.say(f"  {u.name}: {m.value:+d} to its {roll} ({m.text})")
 
 
 def fire_effects(b: Battle, u: Unit, t: Unit, reaction: bool) -> list[R.Mod]:

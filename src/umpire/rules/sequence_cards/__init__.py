@@ -7,12 +7,16 @@ Lose < Route (EFFECT). Every default and reading is in ``data/labels.toml``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from umpire.battle.roles import RulesSpec
 from umpire.rules.labels import Labelled, load_labels
 from umpire.rules.sequence_cards.ladder import DATA
+
+if TYPE_CHECKING:
+    from umpire.battle.invariants import Feature, Invariant
+    from umpire.battle.roles import Composition
 
 LADDER_MODULES = frozenset({"five-step", "card-draw"})
 
@@ -43,6 +47,18 @@ class SequenceCards:
 
             return CardDraw(spec) if self.id == "card-draw" else FiveStep(spec)
         raise KeyError(kind)
+
+    def invariants(self, comp: Composition) -> Sequence[Invariant]:
+        """Seed 004's invariants for the roles this module fills in ``comp``."""
+        from umpire.rules.sequence_cards import invariants as inv
+
+        return inv.invariants(comp, self.id)
+
+    def features(self, comp: Composition) -> Sequence[Feature]:
+        """Seed 004's rules whose use a large run counts."""
+        from umpire.rules.sequence_cards import invariants as inv
+
+        return inv.features(comp, self.id)
 
     def needs(self, kind: str) -> Mapping[str, tuple[frozenset[str], str]]:
         """Card draws need the ladder (seed 004 EFFECT); the five steps run with any status."""

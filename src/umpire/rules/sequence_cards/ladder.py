@@ -29,6 +29,7 @@ class Ladder:
     recovery: dict[str, str]
     first: str
     crossing_step: float
+    engaged_from: str = "melee"
 
     def rank(self, status: str) -> int:
         """0 for none, 1 for Stop ... 5 for Route."""
@@ -54,11 +55,16 @@ def load(path: Path, raw: dict[str, Any] | None = None) -> Ladder:
             {k: str(v) for k, v in raw["recovery"].items()},
             str(seq["first"]),
             float(seq["crossing_step"]),
+            str(raw.get("engaged", {}).get("from", "melee")),
         )
     except tomllib.TOMLDecodeError as exc:
         raise DataFileError(f"bad TOML: {exc}", file=str(path)) from None
     except (KeyError, TypeError, ValueError) as exc:
         raise DataFileError(f"missing or malformed entry {exc}", file=str(path)) from None
+    if out.engaged_from not in ("melee", "contact"):
+        raise DataFileError(
+            f"[engaged] from must be 'melee' or 'contact', not '{out.engaged_from}'", file=str(path)
+        )
     known = set(out.order) | {""}
     for name in [s for _, s in out.bands] + list(out.setbacks.values()):
         if name not in known:

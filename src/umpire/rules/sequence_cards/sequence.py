@@ -73,19 +73,31 @@ def _drop(d: dict[str, Any], key: str) -> None:
 
 
 def after_fire(b: Battle, side: str) -> None:
-    """Seed 004 III: defensive fire bars only the next steps 1-2; rifles that fired stay put."""
+    """Seed 004 III: defensive fire bars only the next steps 1-2; rifles that fired this turn
+    stay put ("can either fire or move in a given turn"): in steps 1-2, or in a step 4
+    before their own movement (defensive and pass-thru fire is fire too)."""
+    turn = b.state.turn
     for u in _mine(b, side):
+        fired: bool = fx(u, "fired") == turn
         if fx(u, "fired_defensive"):
+            fired = fired or fx(u, "fired_defensive") == turn
             clear_fx(u, "fired_defensive")
-        if rifles(b, u.i) and fx(u, "fired") == b.state.turn:
-            set_fx(u, "no_move", b.state.turn, RIFLES)
+        if fired and rifles(b, u.i):
+            set_fx(u, "no_move", turn, RIFLES)
+            if b.narrate:
+                b.say(f"  {u.name} (rifles) fired this turn and may not move (seed 004 III)")
 
 
 def mark_start(b: Battle, side: str) -> None:
-    """Note where each unit stands before it moves (for pass-through fire)."""
+    """Note where each unit stands before it moves (for pass-through fire), and end every
+    earlier movement's "crossed a field of fire" mark: step 4 fires only at the units that
+    move now (seed 004 RANDOM MOVEMENT: 'The units on that card ... - and only those units
+    - may fire and move'; III step 4: the units of the side that just moved)."""
+    for u in b.state.units:
+        if u.extra:
+            _drop(u.extra, "crossed")
     for u in _mine(b, side):
         u.extra["from"] = [u.x, u.y]
-        _drop(u.extra, "crossed")
         u.extra["acted"] = b.state.turn  # the 'Moved' marker of seed 004 EFFECT
 
 
@@ -105,10 +117,10 @@ def crossing(b: Battle, side: str, step: float) -> None:
             continue
         x0, y0 = float(start[0]), float(start[1])
         dist = _hypot(u.x - x0, u.y - y0)
+        if rifles(b, u.i) and (dist >= 1e-9 or u.moved or u.charged):
+            set_fx(u, "no_fire", b.state.turn, RIFLES)  # a charge that went nowhere is a move
         if dist < 1e-9:
             continue
-        if rifles(b, u.i):
-            set_fx(u, "no_fire", b.state.turn, RIFLES)
         n = max(1, math.ceil(dist / step))
         crossed = []
         ex, ey = (u.x - x0) / dist, (u.y - y0) / dist  # the path's direction
@@ -199,6 +211,8 @@ def activation(comp: Composition, lad: Ladder) -> list[tuple[str, bool, Step]]:
         ("move", False, combat.step("move")),
         ("rally", False, status.step("rally")),
         ("crossing", False, Auto(lambda b, side: crossing(b, side, lad.crossing_step))),
+        # the events' reaction point: the other side's reaction (before its step 4 fire)
+        *[(name, True, step) for name, step in comp.hooks("reaction")],
         (
             "defensive_fire",
             True,
@@ -259,14 +273,19 @@ class FiveStep:
 
 
 def cards_of(s: Scenario, grouping: str) -> dict[str, tuple[str, str, tuple[int, ...]]]:
-    """Reading ``card_groupings``: card id -> (name, side, unit indexes), from the scenario."""
+    """Reading ``card_groupings``: card id -> (name, side, unit indexes), from the scenario.
+
+    Seed 004 RANDOM MOVEMENT: "grouped into regiments (all cavalry, Napoleonic infantry),
+    or brigades (Civil War ... infantry)": under ``brigade`` a cavalry regiment has a card
+    of its own, not its brigade's."""
     leaders = {ld.id: ld for ld in s.leaders}
     groups: dict[str, list[int]] = {}
     names: dict[str, str] = {}
     for i, u in enumerate(s.units):
+        alone = u.type == "artillery" or (u.type == "cavalry" and grouping != "division")
         if u.card:
             key, name = f"{u.side}:{u.card}", u.card
-        elif u.type == "artillery" or grouping == "regiment" or u.leader not in leaders:
+        elif alone or grouping == "regiment" or u.leader not in leaders:
             key, name = f"{u.side}:{u.id}", u.name or u.id
         elif grouping == "division" and leaders[u.leader].division:
             div = leaders[u.leader].division

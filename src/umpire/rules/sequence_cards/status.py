@@ -103,6 +103,16 @@ class LadderStatus:
         """Route: 'no fire until rallied'."""
         return status_of(u) != "route"
 
+    def fire_on_engaged(self, b: Battle, u: Unit) -> bool:
+        """Seed 004 EFFECT, reading ``engaged_not_fired_on``: '"Engaged" units cannot be
+        fired upon', by anyone; a charge that reached contact in this movement is still
+        charging until its melee (III step 4 fires 'at charging units' before step 5's
+        melee), unless the data says Engaged from contact."""
+        if self.lad.engaged_from != "melee":
+            return False
+        i = u.i  # b.state.contacts: [charger, target, flank] of this movement's charges
+        return any(c[0] == i or c[1] == i for c in b.state.contacts)
+
     def step(self, kind: str, **params: Any) -> Any:
         """``rally``: markers expire after the unit's next movement (reading ``marker_expiry``)."""
         if kind == "rally":

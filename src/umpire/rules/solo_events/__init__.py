@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from umpire.battle.roles import RulesSpec
+from umpire.battle.roles import Composition, RulesSpec
 from umpire.rules.labels import Labelled, load_labels
 from umpire.rules.solo_events.mapping import LABELS
 
@@ -41,6 +41,18 @@ class SoloEventsModule:
     def needs(self, kind: str) -> Mapping[str, tuple[frozenset[str], str]]:
         """It mounts on any sequence and combat."""
         return {}
+
+    def invariants(self, comp: Composition) -> Any:
+        """What must hold after every step (``umpire.battle.invariants``): seed 001's."""
+        from umpire.rules.solo_events import invariants
+
+        return invariants.invariants(comp)
+
+    def features(self, comp: Composition) -> Any:
+        """Seed 001's parts whose use a conformance run counts."""
+        from umpire.rules.solo_events import invariants
+
+        return invariants.features(comp)
 
 
 MODULE = SoloEventsModule()

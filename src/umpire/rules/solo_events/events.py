@@ -16,7 +16,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from umpire.battle.effects import clear_fx, set_fx
+from umpire.battle.effects import clear_fx, fx, fx_why, set_fx
 from umpire.battle.roles import AutoStep, Choice, Composition, Request, RulesSpec, combat_offers
 from umpire.errors import IllegalActionError, UmpireError
 from umpire.rules.solo_events.mapping import (
@@ -37,6 +37,9 @@ KEY = "solo_events"
 """This module's part of ``state.extra``."""
 
 SIDES = ("confederate", "union")
+
+FLANKS = ("left", "right")
+"""The flanks a retrograde wheel may pivot on (reading ``retrograde_wheel``)."""
 
 FX_WORDS = {
     "no_act": "may do nothing this turn (no move, fire, charge or rally)",
@@ -86,11 +89,15 @@ class SoloEvents:
         self.path = path or MAPPING
         self.m: HostMapping = shipped() if path is None else load_mapping(path)
         self._start = TurnStart(self)
+        self._reaction = ReactionStep(self)
         self._end = TurnEnd(self)
+        self.move: Any = None
 
     def bind(self, comp: Composition) -> None:
-        """Check the mapping against the mounted combat's troop types (default ``types``)."""
+        """Check the mapping against the mounted combat's troop types (default ``types``);
+        keep the combat's move step, whose charge a counter-charge is (001 event 20)."""
         self.m = load_mapping(self.path, set(comp.combat.bases))
+        self.move = comp.combat.step("move")
 
     def validate(self, s: Scenario) -> None:
         """001: "odd ... the attacker ... even ... the defender": [rules] names the attacker."""
@@ -98,13 +105,16 @@ class SoloEvents:
             raise UmpireError('solo-events needs [rules] attacker = "union" or "confederate"')
 
     def points(self) -> tuple[str, ...]:
-        """The start of a turn (the rolls and any choice) and its end (effects expire)."""
-        return ("turn_start", "turn_end")
+        """The start of a turn (the rolls and any choice), a side's reaction phase (what
+        001 says "occurs during the player's reaction phase") and its end (effects expire)."""
+        return ("turn_start", "reaction", "turn_end")
 
     def step(self, point: str) -> Any:
-        """The step at ``point`` (reading ``turn_start_one_step``)."""
+        """The step at ``point`` (readings ``turn_start_one_step``, ``reaction_phase``)."""
         if point == "turn_start":
             return self._start
+        if point == "reaction":
+            return self._reaction
         if point == "turn_end":
             return self._end
         raise KeyError(f"solo-events acts at no point '{point}'")
@@ -141,6 +151,8 @@ class SoloEvents:
                 "marks": [],
                 "pending": None,
                 "rolled": 0,
+                "due": [],
+                "impetuous": [],
             }
         return book
 
@@ -247,6 +259,20 @@ class SoloEvents:
             book["pending"] = {"event": ev.id, "side": side, "pool": pool, "entry": entry}
             b.say(f"  {ev.name}: the {side.title()} player chooses among {len(pool)} units")
             return
+        if ev.act == "move_back" and self.wheels(b, u):
+            # 001 event 4: "The player can perform a retrograde wheel, if they so wish"
+            book["pending"] = {
+                "event": ev.id,
+                "side": side,
+                "pool": [u.i],
+                "entry": entry,
+                "kind": "wheel",
+            }
+            b.say(
+                f"  {ev.name}: the {side.title()} player may wheel {u.name} back instead of "
+                "moving it straight back"
+            )
+            return
         entry["result"] = self.carry_out(b, ev, side, u)
         self.note(b, entry)
 
@@ -255,14 +281,51 @@ class SoloEvents:
         """Event ``ev`` for ``side`` (on ``u`` where it names a unit): the outcome in words."""
         why = f"{ev.name} (001 event {ev.number})"
         out = []
-        if ev.act:
+        if ev.when == "reaction" and u is not None:
+            # reading reaction_phase: "occurs during the player's reaction phase"
+            book = self.book(b)
+            book["due"].append(
+                {
+                    "event": ev.id,
+                    "side": side,
+                    "unit": u.i,
+                    "log": len(book["log"]),
+                    "turn": b.state.turn,
+                }
+            )
+            out.append(f"{u.name}: {DUE_WORDS[ev.act]} in the {side.title()} reaction phase")
+        elif ev.act:
             res = ACT[ev.act](self, b, ev, side, u, why)
             if res.startswith("no effect"):
                 return res
             out.append(res)
         if ev.fx and u is not None:
             out.append(f"{u.name} {self.mark(b, u, ev.fx, why)}")
+            if fx(u, "must_charge"):
+                self.book(b).setdefault("impetuous", []).append([u.i, len(self.book(b)["log"])])
         return "; ".join(out)
+
+    def carry_out_due(self, b: Battle, due: dict[str, Any], when: str) -> None:
+        """Carry out an act the event put off to the player's reaction phase (reading
+        ``reaction_phase``), narrate it and add it to the event's log entry."""
+        ev = self.m.events[due["event"]]
+        u = b.state.units[due["unit"]]
+        why = f"{ev.name} (001 event {ev.number})"
+        if not u.alive:
+            res = f"no effect: {u.name} is no longer on the table"
+        else:
+            res = ACT[ev.act](self, b, ev, due["side"], u, why)
+        b.say(f"{why}, {when}: {res}")
+        self.later(b, due["log"], res)
+
+    def later(self, b: Battle, index: int, result: str) -> None:
+        """Add what an event did later in the turn to its log entry: ``done`` (in words) and
+        ``at`` (the turn, step and side it was done in, for the invariants)."""
+        log = self.book(b)["log"]
+        if 0 <= index < len(log):
+            ph = b.phase()
+            log[index].setdefault("done", []).append(result)
+            log[index].setdefault("at", []).append([b.state.turn, ph.name, ph.side])
 
     def commander_rides(self, b: Battle, ev: Event, side: str, u: Unit | None, why: str) -> str:
         """001 event 1: the commander rides to within 4 BW of the furthest friendly unit."""
@@ -337,6 +400,58 @@ class SoloEvents:
         short = f' (not the full {rate:g}": {reason})' if reason else ""
         done = self.mark(b, u, (("no_move", True),), why)
         return f'{u.name} moves {moved:.1f}" {word}{short} and {done}'
+
+    def wheel(self, b: Battle, u: Unit, flank: str) -> tuple[float, float, float, float] | None:
+        """A retrograde wheel on ``flank`` (reading ``retrograde_wheel``): (x, y, theta, the
+        outer flank's arc in inches) of the longest legal one, None when none is legal.
+
+        The unit turns about the front corner of ``flank`` while its other flank swings
+        back a full move (the host's ``move_rate``), at most a quarter turn."""
+        rate = b.comp.combat.move_rate(b, u)
+        if rate <= 1e-9 or u.hw <= 1e-9:
+            return None
+        full = min(rate / (2 * u.hw), math.pi / 2)
+        s = 1.0 if flank == "left" else -1.0
+        c, sn = math.cos(u.theta), math.sin(u.theta)
+        px, py = u.x + c * u.hd - s * sn * u.hw, u.y + sn * u.hd + s * c * u.hw
+        rx, ry = u.x - px, u.y - py
+        board = b.setup.board
+        req = Request("move", u.side, u.i, "move")
+        for k in range(8, 0, -1):  # the full wheel first, then shorter ones
+            turn = -s * full * k / 8
+            x = px + rx * math.cos(turn) - ry * math.sin(turn)
+            y = py + rx * math.sin(turn) + ry * math.cos(turn)
+            if not (0 <= x <= board.width and 0 <= y <= board.height):
+                continue
+            try:
+                b.comp.combat.check(b, req, ("move", x, y, u.theta + turn, ""))
+            except IllegalActionError:
+                continue
+            return x, y, u.theta + turn, 2 * u.hw * abs(turn)
+        return None
+
+    def wheels(self, b: Battle, u: Unit) -> dict[str, tuple[float, float, float, float]]:
+        """The legal retrograde wheels of ``u``, by the flank it pivots on."""
+        out = {}
+        for flank in FLANKS:
+            found = self.wheel(b, u, flank)
+            if found is not None:
+                out[flank] = found
+        return out
+
+    def wheel_back(self, b: Battle, u: Unit, flank: str, why: str) -> str:
+        """001 event 4: the player's retrograde wheel on ``flank``; then it has moved."""
+        found = self.wheel(b, u, flank)
+        if found is None:  # pragma: no cover - offered only when legal, nothing moved since
+            return f"no effect: {u.name} cannot wheel back on its {flank} flank"
+        x, y, theta, arc = found
+        turned = abs(math.degrees(theta - u.theta))
+        b.place(u, x, y, theta)
+        done = self.mark(b, u, (("no_move", True),), why)
+        return (
+            f'{u.name} wheels back on its {flank} flank ({arc:.1f}" at the outer flank, '
+            f"a {turned:.0f} degree turn) and {done}"
+        )
 
     def disorder(self, b: Battle, ev: Event, side: str, u: Unit | None, why: str) -> str:
         """001 event 5: one DISR, "unless that would cause the unit to break"."""
@@ -436,6 +551,13 @@ def would_break(b: Battle, u: Unit) -> bool:
     return broke
 
 
+DUE_WORDS = {
+    "disorder": "takes one DISR",
+    "recover": "loses one DISR",
+    "recovery_two_dice": "makes its recovery attempt with two dice, the better kept,",
+}
+"""What an act put off to the reaction phase will do, in words (reading ``reaction_phase``)."""
+
 ACT = {
     "commander_rides": SoloEvents.commander_rides,
     "move_forward": SoloEvents.forward,
@@ -486,6 +608,8 @@ class TurnStart:
         if not pending:
             return []
         ev = self.role.m.events[pending["event"]]
+        if pending.get("kind") == "wheel":
+            return self.wheel_options(b, ev, b.state.units[pending["pool"][0]])
         out = []
         for i in pending["pool"]:
             u = b.state.units[i]
@@ -495,6 +619,34 @@ class TurnStart:
             state = f"{u.type}, {u.stands} stands" + (f", {mark}" if mark else "") + far
             text = f"{ev.name}: {u.name} ({state})"
             out.append(Choice(("pick", i), text, "pick", {"value": self.role.value(b, ev, u)}))
+        return out
+
+    def wheel_options(self, b: Battle, ev: Event, u: Unit) -> list[Choice]:
+        """001 event 4: straight back, or a retrograde wheel on either flank (reading
+        ``retrograde_wheel``); the AI's ``value``: its front kept toward the nearest enemy."""
+        en = b.nearest_enemy(u)
+
+        def facing(x: float, y: float, theta: float) -> float:
+            if en is None:
+                return 0.0
+            return math.cos(math.atan2(en.y - y, en.x - x) - theta)
+
+        rate = b.comp.combat.move_rate(b, u)
+        out = [
+            Choice(
+                ("retrograde", "back"),
+                f'{ev.name}: {u.name} moves straight back (up to {rate:g}"), facing unchanged',
+                "pick",
+                {"value": facing(u.x, u.y, u.theta) + 1e-6},
+            )
+        ]
+        for flank, (x, y, theta, arc) in self.role.wheels(b, u).items():
+            turned = abs(math.degrees(theta - u.theta))
+            text = (
+                f'{ev.name}: {u.name} wheels back on its {flank} flank ({arc:.1f}" at the '
+                f"outer flank, a {turned:.0f} degree turn)"
+            )
+            out.append(Choice(("retrograde", flank), text, "pick", {"value": facing(x, y, theta)}))
         return out
 
     def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
@@ -508,6 +660,9 @@ class TurnStart:
             raise IllegalActionError(
                 f"{ev.name}: the {pending['side'].title()} chooses, not the {side.title()}"
             )
+        if pending.get("kind") == "wheel":
+            self.apply_wheel(b, side, ev, pending, order)
+            return
         pool: list[int] = pending["pool"]
         try:
             i = int(order[1]) if order[0] == "pick" and len(order) == 2 else -1
@@ -524,6 +679,94 @@ class TurnStart:
         entry["result"] = self.role.carry_out(b, ev, pending["side"], u)
         self.role.note(b, entry)
 
+    def apply_wheel(
+        self, b: Battle, side: str, ev: Event, pending: dict[str, Any], order: Order
+    ) -> None:
+        """001 event 4: the player's answer, straight back or a wheel on a flank offered."""
+        u = b.state.units[pending["pool"][0]]
+        offered = [c.order for c in self.wheel_options(b, ev, u)]
+        if tuple(order) not in offered:
+            words = ", ".join(" ".join(str(w) for w in o) for o in offered)
+            raise IllegalActionError(f"{ev.name}: choose one of {words}")
+        book = self.role.book(b)
+        book["pending"] = None
+        entry = dict(pending["entry"])
+        how = str(order[1])
+        entry["wheel"] = how
+        if how == "back":
+            b.say(f"  {ev.name}: the {side.title()} moves {u.name} straight back")
+            entry["result"] = self.role.carry_out(b, ev, side, u)
+        else:
+            b.say(f"  {ev.name}: the {side.title()} wheels {u.name} back (a retrograde wheel)")
+            entry["result"] = self.role.wheel_back(b, u, how, f"{ev.name} (001 event {ev.number})")
+        self.role.note(b, entry)
+
+    def auto(self, b: Battle, side: str) -> None:  # pragma: no cover - it asks a decision
+        """Never called: the step's kind is ``pick``."""
+        raise NotImplementedError
+
+
+class ReactionStep:
+    """A side's reaction phase begins (the sequence's ``reaction`` point, reading
+    ``reaction_phase``): what the turn's event put off to it is carried out, and an
+    Impetuous unit that has not charged yet counter-charges (001 event 20).
+
+    ``actors`` carries out the acts due to this side once, as the step begins; the
+    Impetuous unit, if it still must charge and has a legal charge, is the one actor:
+    its player picks the target among the combat's charges, and the charge is made."""
+
+    kind = "pick"
+
+    def __init__(self, role: SoloEvents):
+        self.role = role
+
+    def actors(self, b: Battle, side: str) -> list[int]:
+        """Carry out what is due to ``side``; the Impetuous unit that must counter-charge."""
+        book = self.role.book(b)
+        due = book.get("due")
+        if due and any(d["side"] == side for d in due):
+            book["due"] = [d for d in due if d["side"] != side]
+            for d in due:
+                if d["side"] == side:
+                    self.role.carry_out_due(b, d, f"in the {side.title()} reaction phase")
+        return [i for i, _ in book.get("impetuous", ()) if b.state.units[i].side == side]
+
+    def eligible(self, b: Battle, actor: int) -> bool:
+        """Only while it still must charge and the combat offers it a charge."""
+        u = b.state.units[actor]
+        return u.alive and bool(u.extra) and bool(fx(u, "must_charge")) and has_charge(b, u)
+
+    def who(self, b: Battle, side: str) -> str:
+        """The reacting side chooses its target."""
+        return side
+
+    def options(self, b: Battle, req: Request) -> list[Choice]:
+        """The combat's legal charges of the Impetuous unit, with their odds."""
+        u = b.state.units[req.actor]
+        out = []
+        for o in combat_offers(b, Request("move", u.side, u.i, "move")):
+            if o.kind == "charge" and o.legal():
+                c = o.choice()
+                text = f"Impetuous: {u.name} counter-charges: {c.text}"
+                out.append(Choice(c.order, text, "charge", c.odds))
+        return out
+
+    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
+        """001 event 20: "or a counter charge during its reaction phase": the charge is made."""
+        u = b.state.units[actor]
+        req = Request("move", u.side, u.i, "move")
+        if order[0] != "charge" or tuple(order) not in [c.order for c in self.options(b, req)]:
+            raise IllegalActionError(f"{u.name} must counter-charge (001 event 20, Impetuous)")
+        b.comp.combat.check(b, req, order)
+        why = fx_why(u, "must_charge")
+        clear_fx(u, "must_charge")  # the charge it had to make
+        b.say(f"{u.name} counter-charges in the {side.title()} reaction phase ({why})")
+        self.role.move.apply(b, side, u.i, order)
+        t = b.state.units[int(order[1])]
+        for i, index in self.role.book(b).get("impetuous", ()):
+            if i == u.i:
+                self.role.later(b, index, f"{u.name} counter-charges {t.name}")
+
     def auto(self, b: Battle, side: str) -> None:  # pragma: no cover - it asks a decision
         """Never called: the step's kind is ``pick``."""
         raise NotImplementedError
@@ -539,6 +782,12 @@ class TurnEnd(AutoStep):
         """Reading ``this_turn_only``, then default ``army_morale``."""
         role = self.role
         book = role.book(b)
+        due, book["due"] = book.get("due") or [], []
+        for d in due:  # no reaction phase of that side came (reading reaction_phase)
+            role.carry_out_due(
+                b, d, f"at the end of the turn (no {d['side'].title()} reaction phase came)"
+            )
+        book["impetuous"] = []
         role.unmark(b)
         n, sides = role.m.loss_dice
         morale = book["morale"]

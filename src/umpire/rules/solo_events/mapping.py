@@ -44,6 +44,10 @@ ACTS = (
 )
 """The actions this module carries out itself (``events.SoloEvents``)."""
 
+WHEN = ("", "reaction")
+"""When an event's ``act`` is carried out: when it is rolled, or in the player's reaction
+phase (the sequence's ``reaction`` point, default ``reaction_phase``)."""
+
 SPECIAL_UNITS = ("", "in_charge_range")
 """Eligibility words of the table that are not troop types: any unit, a unit able to charge."""
 
@@ -61,6 +65,8 @@ class Event:
     fx: tuple[tuple[str, Any], ...]
     act: str
     label: str
+    when: str = ""
+    """"" (when rolled) or ``reaction`` (in the player's reaction phase)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +214,13 @@ def load_mapping(
             raise fail(
                 f"event '{eid}': unknown act '{act}' (known: {', '.join(ACTS)})", "events", eid
             )
+        when = str(entry.get("when", ""))
+        if when not in WHEN or (when and not act):
+            raise fail(
+                f"event '{eid}': when = '{when}' must be 'reaction' (with an act) or absent",
+                "events",
+                eid,
+            )
         fx = entry.get("fx", {})
         if not isinstance(fx, dict) or not (fx or act):
             raise fail(f"event '{eid}' needs fx or act", "events", eid)
@@ -230,6 +243,7 @@ def load_mapping(
             tuple(sorted(fx.items())),
             act,
             label,
+            when,
         )
     stray = sorted(set(mapped) - set(events))
     if stray:
