@@ -720,9 +720,7 @@ def do_charge(b: Battle, u: Unit, t: Unit) -> None:
     table edge stops it short, the narrative says where and why."""
     x, y, th, flank, dist = charge_reach(b, u, t)
     if b.narrate:
-        b.say(
-            f"{u.name} charges {t.name}" + (" in flank/rear" if flank else "") + f' ({dist:.1f}")'
-        )
+        b.say(f"{u.name} charges {t.name}" + (" in flank/rear" if flank else ""))
     u.moved = True
     u.charged = True
     dx, dy = (x - u.x) / (dist or 1.0), (y - u.y) / (dist or 1.0)
