@@ -48,15 +48,9 @@ TEST_COMPOSITIONS = {
 SHIPPED_SEEDS = range(24)
 TEST_SEEDS = range(10)
 
-KNOWN_OPEN = {
-    "quick-acw:contact-kept",
-}
+KNOWN_OPEN: set[str] = set()
 """Invariants whose wrong rulings are not fixed yet (issue 20): set aside, and each must
-still be found somewhere (remove it here with its fix). ``quick-acw:contact-kept`` is
-broken now only under seed 004's status ladder (``mcpherson_cards``,
-``standard_five_step``): a unit in contact is fired on and its Retreat rung moves it away
-before the melee (004-ST-5, "Engaged units cannot be fired upon", on the seed 004
-branch); seed 002's own rulings keep contacts (branch fix002)."""
+still be found somewhere (remove it here with its fix)."""
 
 NOT_YET: set[str] = set()
 """Registered role modules that do not state invariants yet (remove each as it does)."""

@@ -99,7 +99,8 @@ def _charge_reaches(seen: StepSeen) -> list[str]:
 
 def _contact_kept(seen: StepSeen) -> list[str]:
     """002 TURN ORDER "Melee—any enemy units touching now fight": units a charge brought
-    into contact are still touching when the melee step comes."""
+    into contact are still touching when the melee step comes (default
+    ``contact_kept_when_stands_lost``; fire may remove one of them first)."""
     if seen.name != "melee" or seen.actor is not None:
         return []
     p = seen.prior()
@@ -239,7 +240,6 @@ def invariants(comp: Composition) -> Sequence[Invariant]:
             Invariant(
                 "charge-reaches", "002 charge", "a passed charge makes contact", _charge_reaches
             ),
-            Invariant("contact-kept", "002 TURN ORDER Melee", "contacts last", _contact_kept),
             Invariant("rout-distance", "002 MOVEMENT ROUT", "routs as far as said", _rout_distance),
             Invariant(
                 "retreat-distance",
@@ -255,6 +255,13 @@ def invariants(comp: Composition) -> Sequence[Invariant]:
             ),
             Invariant("fire", "002 FIRE", "no mounted fire, none through friends", _fire_rules),
         ]
+    if comp.status.id == MODULE and comp.combat.id == MODULE:
+        # Only where seed 002 also rules what a hit does: a status that moves units hit by
+        # fire (seed 004's ladder, whose chargers in contact may be fired at in its step 4
+        # and retreat) parts them by its own rules (reading engaged_not_fired_on).
+        out.append(
+            Invariant("contact-kept", "002 TURN ORDER Melee", "contacts last", _contact_kept)
+        )
     if comp.status.id == MODULE:
         out += [
             Invariant("marker-moves", "002 MOVEMENT", "a MM holds, turns or routs", _marker_limits),
