@@ -220,3 +220,40 @@ def test_a_move_its_status_forbids_is_caught() -> None:
         assert check(seen) and u.name in check(seen)[0], name
         seen.order = ("hold",)
         assert not check(seen), name
+
+
+def test_a_contact_parted_without_a_word_is_caught() -> None:
+    """Seed 002 TURN ORDER ("Melee—any enemy units touching now fight"): units a charge
+    brought into contact stay touching until the melee, or the step that parts them says
+    why (a retreat, a rout). Here a charger is moved off its target in silence."""
+    from umpire.battle.invariants import module_invariants
+
+    b = new_battle(load_scenario("mcpherson_ridge"), SeededSource(1), narrate=True)
+    u = b.state.units[0]
+    t = next(x for x in b.state.units if x.side != u.side)
+    b.place(u, t.x, t.y + t.hd + u.hd + 0.01, t.theta)  # touching t's front
+    assert t.i in b.touching(u)
+    b.state.contacts = [[u.i, t.i, 0]]
+    before = b.state.to_json()
+    b.place(u, u.x, u.y + 5.0, u.theta)
+    seen = StepSeen(
+        b,
+        1,
+        0,
+        t.side,
+        "defensive_fire",
+        "fire",
+        t.i,
+        ("fire", u.i),
+        before,
+        b.state.to_json(),
+        [],
+        [],
+        None,
+    )
+    check = dict((f"{m}:{i.id}", i) for m, i in module_invariants(b.comp))[
+        "quick-acw:contact-kept"
+    ].check
+    assert check(seen) and "parted" in check(seen)[0]
+    seen.said.append(f'  {u.name} retreats 5" away from {t.name}')
+    assert not check(seen)

@@ -97,18 +97,36 @@ def _charge_reaches(seen: StepSeen) -> list[str]:
     return [f"{u.name} passed its charge, {t.name} stood, and no contact was made nor explained"]
 
 
+_PARTED = ("retreat", "rout", "falls back", "withdraw", "away from")
+"""Words of a narrative line that tell why a unit left a contact (a setback's move)."""
+
+
 def _contact_kept(seen: StepSeen) -> list[str]:
     """002 TURN ORDER "Melee—any enemy units touching now fight": units a charge brought
-    into contact are still touching when the melee step comes (default
-    ``contact_kept_when_stands_lost``; fire may remove one of them first)."""
-    if seen.name != "melee" or seen.actor is not None:
+    into contact stay touching until the melee step (default
+    ``contact_kept_when_stands_lost``), or the step that parts them says why (a unit
+    removed, or a setback's retreat or rout: seed 004's ladder may fire at a charger in
+    contact, reading ``engaged_not_fired_on``)."""
+    contacts = seen.before["contacts"]
+    if not contacts:
         return []
-    p = seen.prior()
-    us = p.state.units
+    b = seen.battle
+    us = b.state.units
     out = []
-    for a, d, *_ in seen.before["contacts"]:
-        if us[a].alive and us[d].alive and d not in p.touching(us[a]):
-            out.append(f"{us[a].name} charged into {us[d].name} but they no longer touch")
+    prior = None
+    for a, d, *_ in contacts:
+        if not (us[a].alive and us[d].alive) or d in b.touching(us[a]):
+            continue
+        prior = prior or seen.prior()
+        pa = prior.state.units[a]
+        if not (pa.alive and prior.state.units[d].alive) or d not in prior.touching(pa):
+            continue  # parted before this step: reported there
+        names = (us[a].name, us[d].name)
+        told = any(
+            any(n in line for n in names) and any(w in line for w in _PARTED) for line in seen.said
+        )
+        if not told:
+            out.append(f"{us[a].name} charged into {us[d].name}; they parted without a word")
     return out
 
 
@@ -254,14 +272,8 @@ def invariants(comp: Composition) -> Sequence[Invariant]:
                 _unlimbered_rout,
             ),
             Invariant("fire", "002 FIRE", "no mounted fire, none through friends", _fire_rules),
+            Invariant("contact-kept", "002 TURN ORDER Melee", "contacts last", _contact_kept),
         ]
-    if comp.status.id == MODULE and comp.combat.id == MODULE:
-        # Only where seed 002 also rules what a hit does: a status that moves units hit by
-        # fire (seed 004's ladder, whose chargers in contact may be fired at in its step 4
-        # and retreat) parts them by its own rules (reading engaged_not_fired_on).
-        out.append(
-            Invariant("contact-kept", "002 TURN ORDER Melee", "contacts last", _contact_kept)
-        )
     if comp.status.id == MODULE:
         out += [
             Invariant("marker-moves", "002 MOVEMENT", "a MM holds, turns or routs", _marker_limits),
