@@ -72,29 +72,42 @@ def _move_allowance(seen: StepSeen) -> list[str]:
 _TEST = re.compile(r"^  (.+) (charge test|stand test): .*: (pass|fail)$")
 
 
+_CHARGES = re.compile(r"^(?:.*: )?(.+?) charges (.+?)(?: in flank/rear)?$")
+
+
 def _charge_reaches(seen: StepSeen) -> list[str]:
     """002 charge paragraph: a charge that passes its test against a target that stands
-    reaches contact (and is fought in the melee), or the narrative says why it stopped."""
-    if seen.kind != "move" or not seen.order or seen.order[0] != "charge" or seen.actor is None:
+    reaches contact (and is fought in the melee), or the narrative says why it stopped.
+    Every charge the step narrates is checked: a move order's, and a counter-charge an
+    event forces in the reaction phase (001 event 20)."""
+    if not seen.said:
         return []
     b = seen.battle
-    u = b.state.units[seen.actor]
-    t = b.state.units[int(seen.order[1])]
+    by_name = {u.name: u for u in b.state.units}
     tests = {}
     for line in seen.said:
         m = _TEST.match(line)
         if m:
             tests[(m.group(1), m.group(2))] = m.group(3) == "pass"
-    if not (tests.get((u.name, "charge test")) and tests.get((t.name, "stand test"))):
-        return []
-    if not (u.alive and t.alive):
-        return []
-    if any(c[0] == u.i and c[1] == t.i for c in b.state.contacts):
-        return []
-    words = ("stops", "blocked", "halts", "cannot reach")
-    if any(u.name in line and any(w in line for w in words) for line in seen.said):
-        return []
-    return [f"{u.name} passed its charge, {t.name} stood, and no contact was made nor explained"]
+    out = []
+    for line in seen.said:
+        m = _CHARGES.match(line.strip())
+        if not m or m.group(1) not in by_name or m.group(2) not in by_name:
+            continue
+        u, t = by_name[m.group(1)], by_name[m.group(2)]
+        if not (tests.get((u.name, "charge test")) and tests.get((t.name, "stand test"))):
+            continue
+        if not (u.alive and t.alive):
+            continue
+        if any(c[0] == u.i and c[1] == t.i for c in b.state.contacts):
+            continue
+        words = ("stops", "blocked", "halts", "cannot reach")
+        if any(u.name in x and any(w in x for w in words) for x in seen.said):
+            continue
+        out.append(
+            f"{u.name} passed its charge, {t.name} stood, and no contact was made nor explained"
+        )
+    return out
 
 
 _PARTED = ("retreat", "rout", "falls back", "withdraw", "away from")
