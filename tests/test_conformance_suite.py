@@ -279,7 +279,9 @@ def test_a_rout_after_closing_up_is_measured_by_its_own_distance() -> None:
     said = [f'  {u.name} routs 1.5" away from {v.name}, not 10": a friend in the way']
 
     def seen(lines: list[str]) -> StepSeen:
-        return StepSeen(b, 1, 0, v.side, "melee", "melee", None, None, before, after, lines, [], None)
+        return StepSeen(
+            b, 1, 0, v.side, "melee", "melee", None, None, before, after, lines, [], None
+        )
 
     assert check(seen(said)), "a rout that moved another distance than it said is a violation"
     assert not check(seen([f"  {u.name} closes up on {v.name}", *said])), (
