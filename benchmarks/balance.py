@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -25,10 +26,19 @@ BEGIN, END = "<!-- balance: begin -->", "<!-- balance: end -->"
 
 
 def measure(name: str, n: int, seed: int, db: Path) -> dict[str, object]:
-    """One scenario's summary from ``umpire simulate --json``."""
+    """One scenario's summary from ``umpire simulate --json``.
+
+    The console script runs with this checkout's ``src`` first on PYTHONPATH, so it plays
+    the scenarios and rules of the tree the table is written into (a worktree), not those
+    of the environment's editable install.
+    """
     exe = Path(sys.executable).with_name("umpire")
     cmd = [str(exe), "--db", str(db), "simulate", name, "-n", str(n), "--seed", str(seed)]
-    out = subprocess.run([*cmd, "--json"], capture_output=True, text=True, check=True)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(ROOT / "src"), env.get("PYTHONPATH", "")) if p
+    )
+    out = subprocess.run([*cmd, "--json"], capture_output=True, text=True, check=True, env=env)
     summary: dict[str, object] = json.loads(out.stdout)["arms"][0]["summary"]
     return summary
 

@@ -261,4 +261,4 @@ def test_shipped_scenarios_load() -> None:
     s = load_scenario("standard")
     assert sum(u.side == "union" for u in s.units) == 16
     assert sum(u.side == "confederate" for u in s.units) == 16
-    assert load_scenario("mcpherson_ridge").table.turns == 8
+    assert load_scenario("mcpherson_ridge").table.turns == 10  # issue 20: balanced

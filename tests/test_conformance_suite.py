@@ -257,3 +257,33 @@ def test_a_contact_parted_without_a_word_is_caught() -> None:
     assert check(seen) and "parted" in check(seen)[0]
     seen.said.append(f'  {u.name} retreats 5" away from {t.name}')
     assert not check(seen)
+
+
+def test_a_rout_after_closing_up_is_measured_by_its_own_distance() -> None:
+    """Seed 002 MOVEMENT ROUT ("Rout move ... 12 inches") with the closing-up reading
+    (``contact_kept_when_stands_lost``): a unit that loses stands in a melee closes up on
+    its enemy, then routs; its centre moves by both, so ``rout-distance`` compares the
+    distance said only where the rout is the unit's one move of the step (found by
+    McPherson's Ridge under the 004 ladder, seed 3, once its victory was rebalanced)."""
+    from umpire.battle.invariants import module_invariants
+
+    b = new_battle(load_scenario("mcpherson_ridge"), SeededSource(1), narrate=True)
+    check = dict((f"{m}:{i.id}", i) for m, i in module_invariants(b.comp))[
+        "quick-acw:rout-distance"
+    ].check
+    u = b.state.units[0]
+    v = next(x for x in b.state.units if x.side != u.side)
+    before = b.state.to_json()
+    b.place(u, u.x + 0.75, u.y, u.theta)  # closed up 0.75" forward, routed 1.5" back: net 0.75"
+    after = b.state.to_json()
+    said = [f'  {u.name} routs 1.5" away from {v.name}, not 10": a friend in the way']
+
+    def seen(lines: list[str]) -> StepSeen:
+        return StepSeen(
+            b, 1, 0, v.side, "melee", "melee", None, None, before, after, lines, [], None
+        )
+
+    assert check(seen(said)), "a rout that moved another distance than it said is a violation"
+    assert not check(seen([f"  {u.name} closes up on {v.name}", *said])), (
+        "a unit that also closed up moved by both: not a violation"
+    )

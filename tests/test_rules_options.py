@@ -13,6 +13,7 @@ from umpire.scenarios import load_scenario, parse_scenario, resolve_path
 
 
 def _with(text: str, marker: str, extra: str) -> str:
+    assert marker in text, marker  # a scenario edited under the test fails here, not later
     return text.replace(marker, marker + extra, 1)
 
 
@@ -40,7 +41,7 @@ def test_a_wall_variant_loads_and_reaches_the_board(tmp_path: Path) -> None:
     text = resolve_path("mcpherson_cards").read_text(encoding="utf-8")
     extra = '\n[[terrain]]\nkind = "wall"\nvariant = "rail"\npoints = [[1, 1], [5, 1]]\n'
     path = tmp_path / "s.toml"
-    path.write_text(_with(text, 'tie = "union"\n', extra), encoding="utf-8")
+    path.write_text(_with(text, 'tie = "confederate"\n', extra), encoding="utf-8")
     s = load_scenario(str(path))
     walls = [f for f in setup_for(s).board.features if f.kind == "wall"]
     assert [f.variant for f in walls] == ["rail"]

@@ -148,8 +148,19 @@ _ROUT = re.compile(r'^  (.+) routs ([0-9.]+)" away from ')
 
 def _rout_distance(seen: StepSeen) -> list[str]:
     """002 MOVEMENT ROUT: up to 12" foot and artillery ("Foot" includes dismounted cavalry)
-    or 24" mounted cavalry, and the narrative says how far the rout went."""
+    or 24" mounted cavalry, and the narrative says how far the rout went. The distance
+    said is compared where the rout is the unit's only move of the step (as in
+    ``retreat-distance``): a unit that also closed up on its enemy (a melee's losses) or
+    routed twice moved its centre by more than one distance."""
     b = seen.battle
+    routs: dict[str, int] = {}
+    other: set[str] = set()
+    for line in seen.said:
+        m = _ROUT.match(line)
+        if m:
+            routs[m.group(1)] = routs.get(m.group(1), 0) + 1
+        elif "closes up on" in line or " charges " in line:
+            other.add(line.strip().split(" closes up on ")[0].split(" charges ")[0])
     out = []
     for line in seen.said:
         m = _ROUT.match(line)
@@ -160,7 +171,8 @@ def _rout_distance(seen: StepSeen) -> list[str]:
             continue
         said = float(m.group(2))
         went = seen.moved(u.i)
-        if u.alive and abs(went - said) > 0.05:
+        once = routs[u.name] == 1 and u.name not in other
+        if u.alive and once and abs(went - said) > 0.05:
             out.append(f'{u.name}: the narrative says it routed {said:g}", it moved {went:.2f}"')
         mounted = u.type == "cavalry" and bool(seen.was(u.i, "mounted"))
         limit = 24.0 if mounted else 12.0
