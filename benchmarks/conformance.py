@@ -87,10 +87,14 @@ def main() -> int:
     with Progress() as bar, ProcessPoolExecutor(args.workers) as pool:
         task = bar.add_task("checked battles", total=len(keys) * args.n)
         futs = [pool.submit(chunk, k, s) for k, s in jobs]
+        done, tty = 0, sys.stderr.isatty()
         for f in as_completed(futs):
             part = f.result()
             got[part.scenario].merge(part)
             bar.advance(task, part.battles)
+            done += part.battles
+            if not tty:  # a log file gets a plain line a chunk, not a redrawn bar
+                print(f"{done}/{len(keys) * args.n} battles checked", file=sys.stderr, flush=True)
     secs = time.perf_counter() - t0
     text = report(got, keys, args.n, args.workers, secs)
     print(text)
