@@ -1420,6 +1420,7 @@ def pierce(b: Battle, u: Unit, farthest: float, struck: frozenset[int]) -> None:
             b.place(u, x, y, th)
             say(b, f"  {u.name} strikes {v.name}")
             melee(b, u, v, u.stands, farthest - max(0.0, gap), struck)
+            clear_of_hole(b, u)
             return
     nx, ny = u.x + dx * max(0.0, farthest), u.y + dy * max(0.0, farthest)
     if farthest > 0 and b.free_at(u, nx, ny, u.theta, u.hw, u.hd):
@@ -1427,9 +1428,30 @@ def pierce(b: Battle, u: Unit, farthest: float, struck: frozenset[int]) -> None:
         say(b, f'  {u.name} goes on {farthest:.1f}" to its point of advance')
     else:
         b.slide(u, dx, dy, max(0.0, farthest), u.theta)
+        clear_of_hole(b, u)
         say(b, f"  {u.name} halts at its point of advance")
     if cfg(b)["charge_halt_disrupts"]:
         disrupt(b, u, u)
+
+
+def clear_of_hole(b: Battle, u: Unit) -> None:
+    """Reading ``column_pierces``: the hole lets a column through a broken line, not stand
+    in it. A column that halts (or is thrown back) while still on a base it pierced goes to
+    the nearest free spot on its line (back first, as a point of advance on the line halts
+    it short).
+    """
+    if b.free_at(u, u.x, u.y, u.theta, u.hw, u.hd):
+        return
+    dx, dy = math.cos(u.theta), math.sin(u.theta)
+    step, limit = 0.1, 4 * (u.hd + u.hw) + 24.0
+    d = step
+    while d <= limit:
+        for sign in (-1.0, 1.0):  # back first (where it came from), then on
+            nx, ny = u.x + sign * dx * d, u.y + sign * dy * d
+            if b.free_at(u, nx, ny, u.theta, u.hw, u.hd):
+                b.place(u, nx, ny, u.theta)
+                return
+        d += step
 
 
 def disrupt(b: Battle, u: Unit, frm: Unit) -> None:
