@@ -260,7 +260,7 @@ def test_a_column_that_strikes_a_unit_close_behind_the_hole_ends_clear_of_it_xiv
     free spot on its line, not onto the broken line (conformance: stone_wall seed 100202
     random/odds ended its charge overlapping 83rd Pennsylvania)."""
     b = _column_and_two_lines(14 + 2 * 0.375 + 0.05)  # second touches first's rear
-    col, first, second = b.state.units
+    col, first, _second = b.state.units
     x, y, th = S.contact_spot(col, first)
     b.place(col, x, y, th)
     S.melee(b, col, first, col.stands, 1.0)

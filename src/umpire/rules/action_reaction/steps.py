@@ -1022,16 +1022,20 @@ def do_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -> N
             dist = left
     u.formation, u.mounted, u.limbered = form, mounted, limbered
     u.resize()
-    if dist > 1e-9 and not b.free_at(u, x, y, th, u.hw, u.hd):
-        # the terrain cut the move short onto another base: it stops before it
+    blocked = dist > 1e-9 and not b.free_at(u, x, y, th, u.hw, u.hd)
+    if blocked:
+        # the terrain cut the move short onto another base: it stops before it, keeping its
+        # facing where turning there would overlap a base (``Battle.slide`` settles that)
         x0, y0 = u.x, u.y
         b.slide(u, (x - x0) / dist, (y - y0) / dist, dist, th)
-        x, y, dist = u.x, u.y, _hypot(u.x - x0, u.y - y0)
+        x, y, th, dist = u.x, u.y, u.theta, _hypot(u.x - x0, u.y - y0)
     b.place(u, x, y, th)
     u.moved = dist > 1e-9 or bool(change)
     if u.moved:
         notes = ([change] if change else []) + (cross.words if dist > 1e-9 else [])
         say(b, f'{u.name} moves {dist:.1f}"' + (f" ({', '.join(notes)})" if notes else ""))
+    elif blocked:
+        say(b, f"{u.name} does not move: another base is in its way")
 
 
 def charge_dice(u: Unit) -> list[tuple[int, int]]:
