@@ -252,6 +252,25 @@ def test_a_point_of_advance_on_the_broken_line_halts_before_it_column_pierces() 
     assert S.book(b, col).get("disr")
 
 
+def test_a_column_that_strikes_a_unit_close_behind_the_hole_ends_clear_of_it_xiv_b_2() -> None:
+    """003 XIV.B.2: 'The attacker pierced the opponent's line and continues forward until
+    reaching the point of advance or striking another unit'; reading column_pierces: the
+    hole lets it through the broken line, not stand in it. A second line close behind the
+    first is struck from inside the hole; when the column then halts it goes to the nearest
+    free spot on its line, not onto the broken line (conformance: stone_wall seed 100202
+    random/odds ended its charge overlapping 83rd Pennsylvania)."""
+    b = _column_and_two_lines(14 + 2 * 0.375 + 0.05)  # second touches first's rear
+    col, first, _second = b.state.units
+    x, y, th = S.contact_spot(col, first)
+    b.place(col, x, y, th)
+    S.melee(b, col, first, col.stands, 1.0)
+    text = said(b)
+    assert "col strikes second" in text and "col halts at its point of advance" in text
+    assert b.bases_at(col, col.x, col.y, col.theta) == []
+    assert col.x + col.hd <= first.x - first.hd + 1e-6  # back where it came from
+    assert S.book(b, col).get("disr")
+
+
 # -- the charge menu's odds of the reaction -----------------------------------------------------
 
 

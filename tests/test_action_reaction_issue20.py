@@ -5,6 +5,7 @@ purpose, so each test drives exactly the ruling it names."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -344,6 +345,28 @@ def test_a_low_downhill_die_stops_the_move_short_xvi_c() -> None:
     ln, _ = b.state.units
     S.do_move(b, ln, 20, 17, ln.theta, "")
     assert ln.y == pytest.approx(15)
+
+
+def test_a_move_cut_short_onto_a_base_keeps_its_facing_where_turning_would_overlap() -> None:
+    """Seed 003 XVI.C (the downhill die cuts the move short) with the engine's
+    blocked_retreat_stops: the line ordered 12" down the hill, turning, gets 10" and that
+    spot is taken; a friend alongside blocks the turn where it stands, so it neither moves
+    nor turns onto the friend (conformance no-overlap, stone_wall seed 100120 ai/ai:
+    83rd Pennsylvania turned onto 4th Texas)."""
+    src = ByPurpose([("downhill", 1)])
+    text = (
+        HILL
+        + unit("ln", "union", 20, 5, 90)
+        + unit("near", "union", 23, 6.3, 90)
+        + unit("far", "union", 16.8, 13.4, 90)
+        + unit("reb", "confederate", 50, 35, 270)
+    )
+    b = battle(text, src)
+    ln = b.state.units[0]
+    S.do_move(b, ln, 20, 17, math.radians(135), "")
+    assert b.bases_at(ln, ln.x, ln.y, ln.theta) == []
+    assert (ln.x, ln.y, ln.theta) == (20, 5, pytest.approx(math.pi / 2))
+    assert "ln does not move: another base is in its way" in said(b)
 
 
 def wall_battle(face: int) -> tuple[Battle, ByPurpose]:

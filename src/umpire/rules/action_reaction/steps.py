@@ -1022,16 +1022,20 @@ def do_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -> N
             dist = left
     u.formation, u.mounted, u.limbered = form, mounted, limbered
     u.resize()
-    if dist > 1e-9 and not b.free_at(u, x, y, th, u.hw, u.hd):
-        # the terrain cut the move short onto another base: it stops before it
+    blocked = dist > 1e-9 and not b.free_at(u, x, y, th, u.hw, u.hd)
+    if blocked:
+        # the terrain cut the move short onto another base: it stops before it, keeping its
+        # facing where turning there would overlap a base (``Battle.slide`` settles that)
         x0, y0 = u.x, u.y
         b.slide(u, (x - x0) / dist, (y - y0) / dist, dist, th)
-        x, y, dist = u.x, u.y, _hypot(u.x - x0, u.y - y0)
+        x, y, th, dist = u.x, u.y, u.theta, _hypot(u.x - x0, u.y - y0)
     b.place(u, x, y, th)
     u.moved = dist > 1e-9 or bool(change)
     if u.moved:
         notes = ([change] if change else []) + (cross.words if dist > 1e-9 else [])
         say(b, f'{u.name} moves {dist:.1f}"' + (f" ({', '.join(notes)})" if notes else ""))
+    elif blocked:
+        say(b, f"{u.name} does not move: another base is in its way")
 
 
 def charge_dice(u: Unit) -> list[tuple[int, int]]:
@@ -1420,6 +1424,7 @@ def pierce(b: Battle, u: Unit, farthest: float, struck: frozenset[int]) -> None:
             b.place(u, x, y, th)
             say(b, f"  {u.name} strikes {v.name}")
             melee(b, u, v, u.stands, farthest - max(0.0, gap), struck)
+            clear_of_hole(b, u)
             return
     nx, ny = u.x + dx * max(0.0, farthest), u.y + dy * max(0.0, farthest)
     if farthest > 0 and b.free_at(u, nx, ny, u.theta, u.hw, u.hd):
@@ -1427,9 +1432,30 @@ def pierce(b: Battle, u: Unit, farthest: float, struck: frozenset[int]) -> None:
         say(b, f'  {u.name} goes on {farthest:.1f}" to its point of advance')
     else:
         b.slide(u, dx, dy, max(0.0, farthest), u.theta)
+        clear_of_hole(b, u)
         say(b, f"  {u.name} halts at its point of advance")
     if cfg(b)["charge_halt_disrupts"]:
         disrupt(b, u, u)
+
+
+def clear_of_hole(b: Battle, u: Unit) -> None:
+    """Reading ``column_pierces``: the hole lets a column through a broken line, not stand
+    in it. A column that halts (or is thrown back) while still on a base it pierced goes to
+    the nearest free spot on its line (back first, as a point of advance on the line halts
+    it short).
+    """
+    if b.free_at(u, u.x, u.y, u.theta, u.hw, u.hd):
+        return
+    dx, dy = math.cos(u.theta), math.sin(u.theta)
+    step, limit = 0.1, 4 * (u.hd + u.hw) + 24.0
+    d = step
+    while d <= limit:
+        for sign in (-1.0, 1.0):  # back first (where it came from), then on
+            nx, ny = u.x + sign * dx * d, u.y + sign * dy * d
+            if b.free_at(u, nx, ny, u.theta, u.hw, u.hd):
+                b.place(u, nx, ny, u.theta)
+                return
+        d += step
 
 
 def disrupt(b: Battle, u: Unit, frm: Unit) -> None:
