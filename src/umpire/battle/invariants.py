@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -393,8 +393,3 @@ __all__ = [
     "roll_count",
     "said_count",
 ]
-
-
-def names(items: Sequence[tuple[str, Any]]) -> list[str]:
-    """``module:id`` of each (module, invariant or feature)."""
-    return [f"{m}:{x.id}" for m, x in items]
