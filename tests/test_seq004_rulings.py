@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -380,3 +381,39 @@ def test_iii11_a_rifle_unit_that_charged_has_moved_even_if_it_went_nowhere() -> 
     c1.charged = c1.moved = True  # ordered to charge, stopped where it stood
     crossing(b, "confederate", 0.5)
     assert fx(c1, "no_fire")
+
+
+# -- 004 EFFECT: a Shaken unit may not advance, even part of the way --------------------------
+
+
+@pytest.mark.parametrize("combat", ["quick-acw", "action-reaction"])
+def test_effect_shaken_may_not_head_nearer_even_to_end_farther(combat: str) -> None:
+    """Seed 004 EFFECT, default ``ladder_effects`` ("Shaken: may not advance"), reading
+    ``no_advance_path``: no point of a Shaken unit's move may come nearer its nearest enemy.
+    Before the fix only the end point was judged, so a Shaken regiment ordered past the
+    enemy to a point farther off, and stopped short by a wall's die, ended nearer it
+    (stone_wall_cards, seeds 100159, 100251, 100558, 100674 and 100825 of the large run:
+    "20th Maine advanced on 15th Alabama while Shaken"). Moving sideways or back is free."""
+    text = DUEL.format(sequence="five-step", extra_c="", cards="brigade")
+    text = text.replace('first = "union"', f'first = "union"\ncombat = "{combat}"')
+    b = new_battle(parse_scenario(text), SeededSource(1), narrate=True)
+    u = b.state.units[2]
+    req = run_until(b, lambda r: ("hold",), lambda r: r.kind == "move" and r.actor == u.i)
+    b.comp.status.set_status(b, u, "shaken", "a test")
+    th = u.theta
+    past = (25.2, 24.5, th)  # 10.2" from the 1st VA at the end, but heading towards it
+    assert math.hypot(past[0] - 16, past[1] - 20) > math.hypot(u.x - 16, u.y - 20)
+    with pytest.raises(IllegalActionError, match=r"may not advance.*nearer its nearest enemy"):
+        b.apply(req, ("move", *past, ""))
+    assert u.extra["status"] == "shaken"
+    b.apply(req, ("move", 26.0, 24.0, th, ""))  # straight sideways: allowed
+    assert (u.x, u.y) == (26.0, 24.0)
+
+
+def test_effect_shaken_large_run_seed_100558_holds() -> None:
+    """Seed 004 EFFECT ("Shaken: may not advance"): the large-run battle that found the fault
+    (stone_wall_cards seed 100558, AI v AI) now keeps every invariant."""
+    from umpire.lab.conformance import check_battle
+
+    c = check_battle(load_scenario("stone_wall_cards"), 100558, ("ai", "ai"))
+    assert c.failures() == []

@@ -412,6 +412,20 @@ class Battle:
                         best, bd, bq = v, d, dx * dx + dy * dy
         return best
 
+    def advances(self, u: Unit, x: float, y: float) -> bool:
+        """Whether a straight move of ``u`` to ``(x, y)`` comes nearer its nearest enemy at
+        any point of the path (the ``no_advance`` test of the status modules).
+
+        The distance to a point along a straight path is convex, so some point of the path
+        is nearer than the start exactly when the move heads towards the enemy: a move that
+        is stopped short (a wall's die, the table's edge) then cannot end nearer either."""
+        en = self.nearest_enemy(u)
+        if en is None:
+            return False
+        dx, dy = x - u.x, y - u.y
+        ex, ey = en.x - u.x, en.y - u.y
+        return dx * ex + dy * ey > 1e-9 * (math.hypot(dx, dy) * math.hypot(ex, ey) + 1.0)
+
     def alive(self, side: str | None = None) -> list[Unit]:
         """Living units, of one side or all."""
         return [u for u in self.state.units if u.alive and (side is None or u.side == side)]

@@ -866,10 +866,12 @@ def check_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -
             raise IllegalActionError(
                 f'{u.name} may move {max(allow, 0):.1f}" now{also}, not {dist:.1f}"'
             )
-    en = b.nearest_enemy(u)
-    nearer = en is not None and (_hypot(en.x - x, en.y - y) < _hypot(en.x - u.x, en.y - u.y) - 1e-9)
-    if limit == "no_advance" and dist > 0 and nearer:
-        raise IllegalActionError(f"{u.name} is in reaction and may not advance")
+    if limit == "no_advance" and dist > 0 and b.advances(u, x, y):
+        why = "in reaction" if book(b, u).get("react") else b.comp.status.label(u) or "held"
+        raise IllegalActionError(
+            f"{u.name} is {why} and may not advance (no part of its move may come nearer "
+            "its nearest enemy)"
+        )
     from umpire.battle.state import base_size
 
     hw, hd = base_size(u.type, form, u.stands, b.comp.combat.bases)

@@ -509,10 +509,13 @@ def _move(
                 return f"{u.name} may not move this turn ({fx_why(u, key)})" if why else ""
     form, mounted, limbered, cost = after_change(u, change)
     dist = _hypot(x - u.x, y - u.y)
-    if limit == "no_advance" and dist > 0:
-        en = nearest_enemy(b, u)
-        if en is not None and _hypot(en.x - x, en.y - y) < _hypot(en.x - u.x, en.y - u.y):
-            return f"{u.name} is {b.status.label(u)} and may not advance" if why else ""
+    if limit == "no_advance" and dist > 0 and b.advances(u, x, y):
+        if not why:
+            return ""
+        return (
+            f"{u.name} is {b.status.label(u)} and may not advance (no part of its move may "
+            "come nearer its nearest enemy)"
+        )
     board = b.setup.board
     if not why and dist > 0 and not (u.extra and fx(u, "terrain")):
         # The yes/no answer needs the ground only when the distance lies between the
