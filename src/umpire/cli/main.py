@@ -48,6 +48,7 @@ def _register() -> None:
     plain = [
         ("umpire.cli.dice_cmd", "roll_cmd", "roll"),
         ("umpire.cli.serve_cmd", "serve_cmd", "serve"),
+        ("umpire.cli.serve_cmd", "host_key_cmd", "host-key"),
         ("umpire.lab.cli", "simulate_cmd", "simulate"),
         ("umpire.lab.cli", "runs_cmd", "runs"),
         ("umpire.cli.report_cmd", "report_cmd", "report"),

@@ -1,4 +1,5 @@
-"""``umpire serve``: the web table on this machine (see docs/web.md)."""
+"""``umpire serve``: the web table on this machine; ``umpire host-key``: the key of its start
+page, kept in the save file (see docs/web.md)."""
 
 from __future__ import annotations
 
@@ -17,19 +18,31 @@ def serve_cmd(
     ] = None,
     key: Annotated[
         str | None,
-        typer.Option(help="The key of the host's start page (default: a fresh one, printed)"),
+        typer.Option(
+            help="The key of the host's start page for this run only (default: the one kept "
+            "in the save file, made on first use; see 'umpire host-key')"
+        ),
     ] = None,
+    new_key: Annotated[
+        bool,
+        typer.Option("--new-key", help="Make a new key first (the old start page stops opening)"),
+    ] = False,
 ) -> None:
     """Serve the web table: start games from any scenario, one secret link per side."""
-    import secrets
-
     import uvicorn
 
     from umpire.cli.common import open_store
     from umpire.web.app import create_app
+    from umpire.web.seats import host_key
 
-    store_path = db or str(open_store().path)
-    key = key or secrets.token_urlsafe(12)
+    store = open_store()
+    if db is not None:
+        from umpire.store import Store
+
+        store = Store(db)
+    store_path = str(store.path)
+    key = key or host_key(store, new=new_key)
+    store.close()
     app = create_app(store_path, key)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     import gc
@@ -39,3 +52,31 @@ def serve_cmd(
     typer.echo(f"Umpire web table on http://{shown}:{port}/?key={key}")
     typer.echo(f"Save file: {store_path}. Stop with Ctrl-C.")
     uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def host_key_cmd(
+    db: Annotated[
+        str | None, typer.Option("--db", help="The save file (default: the usual one)")
+    ] = None,
+    new: Annotated[
+        bool,
+        typer.Option(
+            "--new",
+            help="Make a new key: the old start page stops opening (a running server "
+            "keeps the key it started with until it restarts)",
+        ),
+    ] = False,
+) -> None:
+    """Show the key of the web table's start page (kept in the save file), or make a new one."""
+    from umpire.cli.common import open_store
+    from umpire.web.seats import host_key
+
+    store = open_store()
+    if db is not None:
+        from umpire.store import Store
+
+        store = Store(db)
+    key = host_key(store, new=new)
+    store.close()
+    typer.echo(f"{'New host key' if new else 'Host key'}: {key}")
+    typer.echo(f"Start page: http://localhost:<port>/?key={key}  (save file: {store.path})")

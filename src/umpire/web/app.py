@@ -13,6 +13,7 @@ import asyncio
 import secrets
 import threading
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +25,18 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
 
 from umpire.errors import IllegalActionError, UmpireError
-from umpire.web.book_table import odds as roll_odds
-from umpire.web.seats import LinkError
+from umpire.web.guard import (
+    LimitBody,
+    OddsWorker,
+    Overloaded,
+    RateLimit,
+    RateLimited,
+    SecurityHeaders,
+)
+from umpire.web.seats import LinkError, host_key
 from umpire.web.service import RoleError, Service, StaleError
 
 HERE = Path(__file__).resolve().parent
-MAX_BODY = 64 * 1024
 
 
 def status_of(exc: UmpireError) -> int:
@@ -40,6 +47,10 @@ def status_of(exc: UmpireError) -> int:
         return 403
     if isinstance(exc, StaleError):
         return 409
+    if isinstance(exc, RateLimited):
+        return 429
+    if isinstance(exc, Overloaded):
+        return 503
     return 400
 
 
@@ -123,30 +134,6 @@ class AtIn(BaseModel):
     at: int = Field(ge=0, le=10_000_000)
 
 
-class LimitBody:
-    """Refuse oversized requests before reading them (413, one line): a plain ASGI layer,
-    cheaper than an HTTP middleware on every request."""
-
-    def __init__(self, app: Any):
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            size = dict(scope.get("headers") or []).get(b"content-length")
-            if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
-                body = b'{"error":"request too large (at most %d KiB)"}' % (MAX_BODY // 1024)
-                await send(
-                    {
-                        "type": "http.response.start",
-                        "status": 413,
-                        "headers": [(b"content-type", b"application/json")],
-                    }
-                )
-                await send({"type": "http.response.body", "body": body})
-                return
-        await self.app(scope, receive, send)
-
-
 def warm_modules() -> None:
     """Let every role module that can compute its menus' exact odds ahead (``warm``)."""
     from umpire.rules import role_module, role_module_ids
@@ -159,20 +146,31 @@ def warm_modules() -> None:
 
 def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
     """The app over the save file ``db`` (default: the usual one); ``key`` opens the host's
-    start page (default: a fresh one, which ``umpire serve`` prints)."""
+    start page (default: the one kept in the save file, which ``umpire serve`` prints)."""
     service = Service(db)
     threading.Thread(target=warm_modules, daemon=True, name="warm-odds").start()
+    odds_worker = OddsWorker()
+    odds_limit = RateLimit()
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        odds_worker.close()  # the odds process ends with the server
+
     app = FastAPI(
+        lifespan=lifespan,
         title="Umpire web table",
         version="1",
         description="Play and umpire games from a browser: one secret link per side.",
     )
     app.state.service = service
-    app.state.key = key or secrets.token_urlsafe(12)
+    app.state.key = key or host_key(service.store)
+    app.state.odds_worker = odds_worker
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     app.add_middleware(LimitBody)
+    app.add_middleware(SecurityHeaders)  # outermost: a 413 carries the headers too
 
     def htmx(request: Request) -> bool:
         return request.headers.get("hx-request") == "true"
@@ -383,9 +381,16 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         return RedirectResponse(f"/t/{links['host']}", 303)
 
     @app.post("/t/{token}/end", response_class=HTMLResponse)
-    def end_form(request: Request, token: str) -> Response:
-        """The host ends the game (the seed is revealed)."""
-        service.end(service.seat(token))
+    async def end_form(request: Request, token: str) -> Response:
+        """The host ends the game (the seed is revealed): only with the page's confirmation,
+        since it cannot be undone."""
+        form = {k: str(v) for k, v in (await request.form()).items()}
+        seat = service.seat(token)
+        if form.get("confirm") != "end":
+            raise IllegalActionError(
+                "ending the game cannot be undone: confirm it with 'Yes, end the game'"
+            )
+        await asyncio.to_thread(service.end, seat)
         return panel(request, token)
 
     @app.get("/t/{token}/verify", response_class=HTMLResponse)
@@ -394,13 +399,21 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         report = service.verify(service.seat(token))
         return templates.TemplateResponse(request, "verify.html", {"r": report})
 
-    @app.get("/t/{token}/odds", response_class=HTMLResponse)
-    def odds_fragment(request: Request, token: str, expr: str = "") -> Response:
-        """A roll's exact distribution before it is thrown."""
+    async def odds_of(token: str, expr: str) -> dict[str, Any]:
+        """A typed roll's odds: one link's requests rate-limited, the work in the odds process
+        under its time cap (``umpire.web.guard``), never on the event loop."""
         service.seat(token)
+        odds_limit.take(token)
+        return await asyncio.to_thread(odds_worker.compute, expr[:80])
+
+    @app.get("/t/{token}/odds", response_class=HTMLResponse)
+    async def odds_fragment(request: Request, token: str, expr: str = "") -> Response:
+        """A roll's exact distribution before it is thrown."""
         if not expr.strip():
+            service.seat(token)
             return HTMLResponse("")
-        return templates.TemplateResponse(request, "odds.html", {"o": roll_odds(expr[:80])})
+        o = await odds_of(token, expr)
+        return templates.TemplateResponse(request, "odds.html", {"o": o})
 
     @app.get("/t/{token}/events")
     async def events(request: Request, token: str, since: int | None = None) -> Response:
@@ -525,10 +538,9 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         return service.export(service.seat(token))
 
     @app.get("/api/t/{token}/odds")
-    def api_odds(token: str, expr: str) -> dict[str, Any]:
-        """A roll's exact distribution."""
-        service.seat(token)
-        return roll_odds(expr[:80])
+    async def api_odds(token: str, expr: str) -> dict[str, Any]:
+        """A roll's exact distribution (time-capped, at most ``ODDS_PER_MINUTE`` a minute)."""
+        return await odds_of(token, expr)
 
     return app
 

@@ -62,11 +62,21 @@ def params_for(action: str, params: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def check_dice_limits(expr: Any) -> None:
+    """HOOK for issue 21: the one place where the dice library's limits on notation (nesting,
+    a cost estimate before exact odds) are checked for what a person typed at the table,
+    before any exact distribution is computed. Until the library has them, the web table
+    bounds the cost by other means: odds requests run in a process of their own under a
+    time cap and a rate limit per link (``umpire.web.guard``)."""
+
+
 def _dist(expr: str) -> list[tuple[int, Fraction]]:
     from umpire.dice import parse
 
     try:
-        dist = parse(expr).distribution()
+        parsed = parse(expr)
+        check_dice_limits(parsed)
+        dist = parsed.distribution()
     except UmpireError as exc:
         raise IllegalActionError(f"roll: {exc}") from None
     return [(int(v), Fraction(p)) for v, p in dist]

@@ -156,3 +156,32 @@ class Seats:
         if row is None:
             raise LinkError(f"game '{game}' has no table in the browser")
         return tuple(row)
+
+
+HOST_KEY = "web_host_key"
+"""The ``meta`` row of the save file that keeps the key of the host's start page."""
+
+
+def host_key(store: Store, new: bool = False) -> str:
+    """The key of the host's start page, kept in the save file so that a bookmarked start
+    page still opens after ``umpire serve`` restarts; made on first use, or made anew when
+    ``new`` (the old key then opens nothing)."""
+    conn = store.conn
+    if not new:
+        row = conn.execute("SELECT value FROM meta WHERE key = ?", (HOST_KEY,)).fetchone()
+        if row is not None and row[0]:
+            return str(row[0])
+    key = secrets.token_urlsafe(12)
+    if new:
+        conn.execute(
+            "INSERT INTO meta(key, value) VALUES(?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (HOST_KEY, key),
+        )
+        return key
+    # Two servers starting at once on one file agree on the first key written.
+    conn.execute(
+        "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO NOTHING", (HOST_KEY, key)
+    )
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (HOST_KEY,)).fetchone()
+    return str(row[0])
