@@ -48,6 +48,7 @@ HEADERS = [
     (b"x-frame-options", b"DENY"),
 ]
 NO_STORE = (b"cache-control", b"no-store")
+_OURS = {name for name, _ in HEADERS}
 
 
 async def _send_413(send: Any) -> None:
@@ -59,8 +60,6 @@ async def _send_413(send: Any) -> None:
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"connection", b"close"),
-                *HEADERS,
-                NO_STORE,
             ],
         }
     )
@@ -133,11 +132,8 @@ class SecurityHeaders:
 
         async def add(message: Any) -> None:
             if message["type"] == "http.response.start":
-                headers = [
-                    h
-                    for h in message.get("headers", [])
-                    if not (store and h[0].lower() == b"cache-control")
-                ]
+                ours = _OURS | ({b"cache-control"} if store else set())
+                headers = [h for h in message.get("headers", []) if h[0].lower() not in ours]
                 headers.extend(HEADERS)
                 if store:
                     headers.append(NO_STORE)

@@ -36,49 +36,20 @@
     crypto.getRandomValues(a);
     return Array.from(a, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
   }
-  // SHA-256 of an ASCII string (crypto.subtle exists only on https or localhost).
-  function sha256(ascii) {
-    function rotr(n, x) { return (x >>> n) | (x << (32 - n)); }
-    const K = [];
-    const H = [];
-    let prime = 2;
-    function isPrime(n) { for (let f = 2; f * f <= n; f++) { if (n % f === 0) return false; } return true; }
-    let i = 0;
-    while (i < 64) {
-      if (isPrime(prime)) {
-        if (i < 8) H[i] = (Math.pow(prime, 1 / 2) * 4294967296) | 0;
-        K[i] = (Math.pow(prime, 1 / 3) * 4294967296) | 0;
-        i++;
-      }
-      prime++;
-    }
-    const bytes = [];
-    for (let c = 0; c < ascii.length; c++) bytes.push(ascii.charCodeAt(c) & 0xff);
-    const bitLen = bytes.length * 8;
-    bytes.push(0x80);
-    while ((bytes.length % 64) !== 56) bytes.push(0);
-    for (let s = 7; s >= 0; s--) bytes.push(s >= 4 ? 0 : (bitLen >>> (s * 8)) & 0xff);
-    const w = new Array(64);
-    for (let off = 0; off < bytes.length; off += 64) {
-      for (let t = 0; t < 16; t++) {
-        w[t] = (bytes[off + 4 * t] << 24) | (bytes[off + 4 * t + 1] << 16) | (bytes[off + 4 * t + 2] << 8) | bytes[off + 4 * t + 3];
-      }
-      for (let t = 16; t < 64; t++) {
-        const s0 = rotr(7, w[t - 15]) ^ rotr(18, w[t - 15]) ^ (w[t - 15] >>> 3);
-        const s1 = rotr(17, w[t - 2]) ^ rotr(19, w[t - 2]) ^ (w[t - 2] >>> 10);
-        w[t] = (w[t - 16] + s0 + w[t - 7] + s1) | 0;
-      }
-      let [a, b, c, d, e, f, g, h] = H;
-      for (let t = 0; t < 64; t++) {
-        const t1 = (h + (rotr(6, e) ^ rotr(11, e) ^ rotr(25, e)) + ((e & f) ^ (~e & g)) + K[t] + w[t]) | 0;
-        const t2 = ((rotr(2, a) ^ rotr(13, a) ^ rotr(22, a)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
-        h = g; g = f; f = e; e = (d + t1) | 0; d = c; c = b; b = a; a = (t1 + t2) | 0;
-      }
-      H[0] = (H[0] + a) | 0; H[1] = (H[1] + b) | 0; H[2] = (H[2] + c) | 0; H[3] = (H[3] + d) | 0;
-      H[4] = (H[4] + e) | 0; H[5] = (H[5] + f) | 0; H[6] = (H[6] + g) | 0; H[7] = (H[7] + h) | 0;
-    }
-    return H.map(function (x) { return (x >>> 0).toString(16).padStart(8, "0"); }).join("");
+  // SHA-256 of a text, as hex (a promise). The browser's own crypto.subtle.digest wherever
+  // the page is a secure context (https, localhost); elsewhere (a table on plain http over
+  // the LAN, where crypto.subtle is missing) the vendored js-sha256 (static/sha256.js, MIT,
+  // licence in static/sha256-LICENSE.txt). Both are checked against the standard vectors
+  // in tests/browser/test_web_security_browser.py.
+  function hex(buffer) {
+    return Array.from(new Uint8Array(buffer), function (b) { return b.toString(16).padStart(2, "0"); }).join("");
   }
+  function subtle() { return window.isSecureContext && window.crypto && window.crypto.subtle; }
+  function sha256(text) {
+    if (subtle()) return window.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)).then(hex);
+    return Promise.resolve(window.sha256(text));
+  }
+  sha256.path = function () { return subtle() ? "crypto.subtle" : "js-sha256"; };
   window.umpireSha256 = sha256;
   // What this page sent, keyed by the number of actions it saw ("at"): the action logged
   // next must carry one of these entropies, or the host changed it (docs/dice-protocol.md,
@@ -140,8 +111,9 @@
     const url = "/t/" + panel.dataset.token;
     if (panel.dataset.jointPhase === "commit" && panel.dataset.jointCommitted === "0") {
       busy = true;
-      htmx.ajax("POST", url + "/commit", { values: { digest: sha256(value) }, target: "#panel", swap: "outerHTML" })
-        .finally(settle);
+      sha256(value).then(function (digest) {
+        return htmx.ajax("POST", url + "/commit", { values: { digest: digest }, target: "#panel", swap: "outerHTML" });
+      }).finally(settle);
     } else if (panel.dataset.jointPhase === "reveal" && panel.dataset.jointRevealed === "0") {
       busy = true;
       htmx.ajax("POST", url + "/reveal", { values: { value: value }, target: "#panel", swap: "outerHTML" })

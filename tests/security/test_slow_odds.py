@@ -1,0 +1,89 @@
+"""Attack: a costly dice expression on the odds route of a spectator's link (issue 22, "No
+request can tie up or crash the host": "`GET /api/t/<any link, a spectator's too>/odds?
+expr=100d1000` takes over 90 s of CPU and runs on after the client leaves. ... compute odds
+off the event loop with a time cap, and cap requests per link per minute.")."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.security.conftest import new_game
+
+SLOW = "100d1000"
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time used so far by a process and its children still running (Linux /proc)."""
+    total = 0.0
+    pids = [pid]
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if children.exists():
+        pids += [int(p) for p in children.read_text().split()]
+    for p in pids:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / 100  # utime + stime, in ticks
+    return total
+
+
+def test_a_slow_expression_is_cut_off_and_the_host_keeps_answering(serve: Any) -> None:
+    """The spectator's odds request for 100d1000 is answered within the time cap (503, one
+    line); while it runs, another game's page is answered at once (the event loop is
+    free); after the answer the host burns no more CPU on it."""
+    srv = serve()
+    key = srv.printed.split("key=")[1].split()[0]
+    links = new_game(srv.base, key, kind="book")
+    looks: list[float] = []
+
+    def look() -> None:
+        time.sleep(0.5)  # while the odds run
+        t = time.monotonic()
+        httpx.get(srv.base + "/api" + links["host"], timeout=30)
+        looks.append(time.monotonic() - t)
+
+    other = threading.Thread(target=look)
+    other.start()
+    t = time.monotonic()
+    try:
+        r = httpx.get(
+            srv.base + "/api" + links["spectator"] + "/odds", params={"expr": SLOW}, timeout=15
+        )
+    except httpx.TimeoutException:
+        raise AssertionError("no answer in 15 s: the odds run on") from None
+    took = time.monotonic() - t
+    other.join(30)
+    assert r.status_code == 503, r.text
+    assert "too long" in r.json()["error"] and "\n" not in r.json()["error"]
+    assert took < 6, took
+    assert looks and looks[0] < 1.0, f"a look waited {looks} s behind the odds"
+    time.sleep(0.5)
+    spent = cpu_seconds(srv.pid)
+    time.sleep(2)
+    assert cpu_seconds(srv.pid) - spent < 0.5, "the odds ran on after the answer"
+    # and the odds still work for the next request
+    ok = httpx.get(
+        srv.base + "/api" + links["spectator"] + "/odds", params={"expr": "2d6"}, timeout=30
+    )
+    assert ok.status_code == 200 and ok.json()["mean"] == 7.0
+
+
+def test_a_link_may_ask_for_odds_only_so_often(serve: Any) -> None:
+    """Requests per link per minute are capped (429, one line); another link is not."""
+    srv = serve()
+    key = srv.printed.split("key=")[1].split()[0]
+    links = new_game(srv.base, key, kind="book")
+    url = srv.base + "/api" + links["spectator"] + "/odds"
+    with httpx.Client(timeout=30) as c:
+        codes = [c.get(url, params={"expr": "1d6"}).status_code for _ in range(80)]
+        assert codes.count(200) <= 61 and 429 in codes, codes
+        refused = c.get(url, params={"expr": "1d6"})
+        assert refused.status_code == 429 and "a minute" in refused.json()["error"]
+        other = c.get(srv.base + "/api" + links["host"] + "/odds", params={"expr": "1d6"})
+        assert other.status_code == 200
