@@ -95,10 +95,12 @@ def test_two_sides_play_several_turns_in_two_browsers(server: str, browser: Any)
         # a real order now and then (the first on the menu), else hold
         pick = buttons.nth(0) if clicks % 3 == 0 else buttons.last
         pick.click()
-        page.wait_for_function(f"Number(document.querySelector('#panel').dataset.at) > {before}")
+        page.wait_for_function(
+            f"() => Number(document.querySelector('#panel').dataset.at) > {before}"
+        )
         # the other side's page updates by itself
         pages[other].wait_for_function(
-            f"Number(document.querySelector('#panel').dataset.at) > {before}", timeout=10_000
+            f"() => Number(document.querySelector('#panel').dataset.at) > {before}", timeout=10_000
         )
         clicks += 1
         turn_text = page.inner_text(".bar")
@@ -123,7 +125,7 @@ def test_a_tap_on_the_table_moves_a_unit(server: str, browser: Any) -> None:
     before = at(page)
     # just below the acting unit (toward the enemy): a move of about an inch
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] + 12)
-    page.wait_for_function(f"Number(document.querySelector('#panel').dataset.at) > {before}")
+    page.wait_for_function(f"() => Number(document.querySelector('#panel').dataset.at) > {before}")
     assert "moves" in page.inner_text(".log") or "terrain" in page.inner_text(".log")
 
 
@@ -179,8 +181,8 @@ def test_a_cwb_command_phase_with_a_decision_answered_in_the_page(
     second = options.nth(1).get_attribute("value")
     union.select_option("form.answer select", second)
     union.click("form.answer button")
-    union.wait_for_function("document.querySelector('#panel').dataset.at === '1'")
-    conf.wait_for_function("document.querySelector('#panel').dataset.at === '1'")
+    union.wait_for_function("() => document.querySelector('#panel').dataset.at === '1'")
+    conf.wait_for_function("() => document.querySelector('#panel').dataset.at === '1'")
     assert f"union chose {second}" in union.inner_text(".log")
     assert "End the player turn" in conf.inner_text("#panel")
     shot(conf, "cwb-after-answer-confederate")
@@ -207,7 +209,7 @@ def test_joint_dice_each_browser_gives_its_value_and_the_battle_starts(
     conf.wait_for_selector("button.choice", timeout=15_000)
     before = at(conf)
     conf.locator("button.choice").last.click()
-    conf.wait_for_function(f"Number(document.querySelector('#panel').dataset.at) > {before}")
+    conf.wait_for_function(f"() => Number(document.querySelector('#panel').dataset.at) > {before}")
     import httpx
 
     view = httpx.get(server + "/api" + links["host"], timeout=30).json()
@@ -218,7 +220,7 @@ def test_joint_dice_each_browser_gives_its_value_and_the_battle_starts(
     }
     assert view["dice"]["joint"]["contributions"] == stored  # the values the browsers kept
     # the page checked that the action logged for its order carries the entropy it sent
-    conf.wait_for_function("Number(document.body.dataset.entropyChecked || 0) >= 1")
+    conf.wait_for_function("() => Number(document.body.dataset.entropyChecked || 0) >= 1")
     assert conf.evaluate("document.body.dataset.entropyAlarm") is None
     shot(conf, "joint-dice-started")
 
@@ -243,7 +245,7 @@ def test_joint_dice_page_notices_entropy_the_host_changed(server: str, browser: 
     conf.route(re.compile(r".*/t/[^/]+/order$"), swap_entropy)
     before = at(conf)
     conf.locator("button.choice").last.click()
-    conf.wait_for_function(f"Number(document.querySelector('#panel').dataset.at) > {before}")
+    conf.wait_for_function(f"() => Number(document.querySelector('#panel').dataset.at) > {before}")
     conf.wait_for_selector("#entropy-alarm:not([hidden])", timeout=10_000)
     assert "the host changed" in conf.inner_text("#entropy-alarm")
     assert conf.evaluate("document.body.dataset.entropyChecked") is None
@@ -314,7 +316,7 @@ def test_a_late_answer_never_replaces_a_newer_panel(server: str, browser: Any) -
     )
     before = at(page)
     page.locator("button.choice").last.click()
-    page.wait_for_function(f"Number(document.querySelector('#panel').dataset.at) > {before}")
+    page.wait_for_function(f"() => Number(document.querySelector('#panel').dataset.at) > {before}")
     version = page.get_attribute("#panel", "data-version")
     page.route(
         re.compile(r".*/t/[^/]+/panel$"),
@@ -324,7 +326,7 @@ def test_a_late_answer_never_replaces_a_newer_panel(server: str, browser: Any) -
     # by htmx when that one replaces the panel; ask again until one comes back (stale).
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    dropped = "Number(document.body.dataset.staleDropped || 0) >= 1"
+    dropped = "() => Number(document.body.dataset.staleDropped || 0) >= 1"
     for _ in range(10):
         page.evaluate("htmx.trigger(document.getElementById('panel'), 'sse:changed')")
         try:

@@ -36,7 +36,7 @@ def csp_of(headers: Any) -> dict[str, str]:
 def responses(site: Any) -> list[tuple[str, Any]]:
     """One response of every kind: pages, fragments, the API, errors, a refused body."""
     c, battle, book = site
-    b, k = battle["union"], book["book"] if "book" in book else book["host"]
+    b, k = battle["union"], book["table"]
     return [
         ("start page", c.get(f"/?key={KEY}")),
         ("start page, wrong key", c.get("/?key=wrong")),

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-
 from tests.security.conftest import new_game
 
 SLOW = "100d1000"
