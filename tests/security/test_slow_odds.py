@@ -86,3 +86,25 @@ def test_a_link_may_ask_for_odds_only_so_often(serve: Any) -> None:
         assert refused.status_code == 429 and "a minute" in refused.json()["error"]
         other = c.get(srv.base + "/api" + links["host"] + "/odds", params={"expr": "1d6"})
         assert other.status_code == 200
+
+
+def test_a_slow_roll_in_the_dice_book_is_refused_in_the_time_cap(serve: Any) -> None:
+    """The same expression typed as a roll (the book logs a roll with its odds): refused
+    within the time cap (503, one line), nothing logged, the table still answers."""
+    srv = serve()
+    key = srv.printed.split("key=")[1].split()[0]
+    links = new_game(srv.base, key, kind="book", dice="seeded", seed=1)
+    url = srv.base + "/api" + links["table"]
+    t = time.monotonic()
+    try:
+        r = httpx.post(
+            url + "/act", json={"at": 0, "action": "roll", "params": {"expr": SLOW}}, timeout=15
+        )
+    except httpx.TimeoutException:
+        raise AssertionError("no answer in 15 s: the roll's odds run on the event loop") from None
+    assert time.monotonic() - t < 6
+    assert r.status_code == 503 and "too long" in r.json()["error"], r.text
+    view = httpx.get(url, timeout=30).json()
+    assert view["at"] == 0
+    ok = httpx.post(url + "/act", json={"at": 0, "action": "roll", "params": {"expr": "2d6"}})
+    assert ok.status_code == 200 and ok.json()["at"] == 1

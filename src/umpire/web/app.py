@@ -318,6 +318,7 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         action = form.pop("action", "")
         form.pop("at", None)
         entropy = form.pop("entropy", "") or None
+        await typed_roll_fits(token, action, form)
         service.act(seat, at, action, dict(form), entropy)
         return panel(request, token)
 
@@ -406,6 +407,14 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         odds_limit.take(token)
         return await asyncio.to_thread(odds_worker.compute, expr[:80])
 
+    async def typed_roll_fits(token: str, action: str, params: dict[str, Any]) -> None:
+        """A dice-book roll computes its expression's odds on the event loop (to log them):
+        try them first in the odds process, so one too costly is refused (503) in the time
+        cap instead of holding every table (until issue 21's limits refuse it at once)."""
+        expr = params.get("expr")
+        if action == "roll" and isinstance(expr, str) and expr.strip():
+            await odds_of(token, expr)
+
     @app.get("/t/{token}/odds", response_class=HTMLResponse)
     async def odds_fragment(request: Request, token: str, expr: str = "") -> Response:
         """A roll's exact distribution before it is thrown."""
@@ -471,6 +480,7 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
     async def api_act(token: str, body: ActIn) -> Response:
         """Run a dice-book action; returns the new view."""
         seat = service.seat(token)
+        await typed_roll_fits(token, body.action, body.params)
         service.act(seat, body.at, body.action, body.params, body.entropy)
         return fast(service.view(seat))
 
