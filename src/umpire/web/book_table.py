@@ -65,9 +65,15 @@ def params_for(action: str, params: dict[str, Any]) -> dict[str, Any]:
 def check_dice_limits(expr: Any) -> None:
     """HOOK for issue 21: the one place where the dice library's limits on notation (nesting,
     a cost estimate before exact odds) are checked for what a person typed at the table,
-    before any exact distribution is computed. Until the library has them, the web table
-    bounds the cost by other means: odds requests run in a process of their own under a
-    time cap and a rate limit per link (``umpire.web.guard``)."""
+    before any exact distribution is computed: ``umpire.dice.check_odds_cost`` once the
+    library has it (branch dice21), raising its one-line error. Whatever the library checks,
+    the web table also bounds the cost itself: odds requests run in a process of their own
+    under a time cap and a rate limit per link (``umpire.web.guard``)."""
+    import umpire.dice
+
+    check = getattr(umpire.dice, "check_odds_cost", None)
+    if callable(check):
+        check(expr)
 
 
 def _dist(expr: str) -> list[tuple[int, Fraction]]:
