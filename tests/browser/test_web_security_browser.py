@@ -175,6 +175,8 @@ def test_a_dice_book_with_its_odds_and_the_end_confirmation(port: int, browser: 
     before = at(page)
     page.get_by_role("button", name="Make the deck").click()
     page.wait_for_function(f"() => Number(document.querySelector('#panel').dataset.at) > {before}")
+    page.wait_for_timeout(1000)  # the live feed's refetch of the panel follows the answer
+    page.wait_for_selector("#odds .odds")  # the new panel asks for its odds again
     book.shot("csp-dice-book-phone")
     # the odds route alone, as a page
     odds = Watched(browser)
