@@ -108,3 +108,20 @@ def test_a_slow_roll_in_the_dice_book_is_refused_in_the_time_cap(serve: Any) -> 
     assert view["at"] == 0
     ok = httpx.post(url + "/act", json={"at": 0, "action": "roll", "params": {"expr": "2d6"}})
     assert ok.status_code == 200 and ok.json()["at"] == 1
+
+
+def test_a_link_that_keeps_sending_slow_expressions_is_held_back(serve: Any) -> None:
+    """Each request cut off by the time cap counts for many: after three, the link is
+    refused (429) at once, even for a cheap roll, and holds no core; another link is not."""
+    srv = serve()
+    key = srv.printed.split("key=")[1].split()[0]
+    links = new_game(srv.base, key, kind="book")
+    url = srv.base + "/api" + links["spectator"] + "/odds"
+    with httpx.Client(timeout=30) as c:
+        codes = [c.get(url, params={"expr": SLOW}).status_code for _ in range(4)]
+        assert codes == [503, 503, 503, 429], codes
+        t = time.monotonic()
+        cheap = c.get(url, params={"expr": "1d6"})
+        assert cheap.status_code == 429 and time.monotonic() - t < 1
+        other = c.get(srv.base + "/api" + links["host"] + "/odds", params={"expr": "1d6"})
+        assert other.status_code == 200

@@ -26,12 +26,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from umpire.errors import IllegalActionError, UmpireError
 from umpire.web.guard import (
+    ODDS_TIMEOUT_COST,
     LimitBody,
     OddsWorker,
     Overloaded,
     RateLimit,
     RateLimited,
     SecurityHeaders,
+    TooCostly,
 )
 from umpire.web.seats import LinkError, host_key
 from umpire.web.service import RoleError, Service, StaleError
@@ -405,7 +407,11 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         under its time cap (``umpire.web.guard``), never on the event loop."""
         service.seat(token)
         odds_limit.take(token)
-        return await asyncio.to_thread(odds_worker.compute, expr[:80])
+        try:
+            return await asyncio.to_thread(odds_worker.compute, expr[:80])
+        except TooCostly:
+            odds_limit.charge(token, ODDS_TIMEOUT_COST)  # a link that keeps trying waits
+            raise
 
     async def typed_roll_fits(token: str, action: str, params: dict[str, Any]) -> None:
         """A dice-book roll computes its expression's odds on the event loop (to log them):

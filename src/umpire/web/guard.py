@@ -33,6 +33,11 @@ STARTUP_SECONDS = 30.0
 ODDS_PER_MINUTE = 60
 """Odds requests one link may make in a minute (the page asks once per pause in typing)."""
 
+ODDS_TIMEOUT_COST = 30
+"""What a request cut off by the time cap counts for, in requests, beside itself: a link whose
+expressions keep running into the cap gets three at first, then two a minute (4 s of a
+core), not 60."""
+
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
@@ -151,6 +156,10 @@ class Overloaded(UmpireError):
     """A computation ran past its time cap, or the host is busy with others (503)."""
 
 
+class TooCostly(Overloaded):
+    """The computation itself ran past its time cap (503; its link is charged for it)."""
+
+
 class RateLimit:
     """At most ``per_minute`` requests per key in any minute (a token bucket per key: a
     burst of up to ``per_minute`` at once, then one more each ``60 / per_minute`` s)."""
@@ -176,10 +185,24 @@ class RateLimit:
                     f"minute; try again in {wait:.0f} s"
                 )
             self._buckets[key] = (left - 1.0, now)
-            if len(self._buckets) > 10_000:  # forget the idle ones (full again by now)
-                cutoff = now - 60.0
-                for k in [k for k, (_, t) in self._buckets.items() if t < cutoff]:
-                    del self._buckets[k]
+            self._forget(now)
+
+    def charge(self, key: str, requests: float) -> None:
+        """Count ``requests`` more against ``key`` (a costly request), down to a minute's
+        worth of debt at most."""
+        now = self.clock()
+        rate = self.per_minute / 60.0
+        with self._lock:
+            left, then = self._buckets.get(key, (float(self.per_minute), now))
+            left = min(float(self.per_minute), left + (now - then) * rate)
+            self._buckets[key] = (max(-float(self.per_minute), left - requests), now)
+
+    def _forget(self, now: float) -> None:
+        """Forget the keys idle for two minutes (full again by now), past 10,000 keys."""
+        if len(self._buckets) > 10_000:
+            cutoff = now - 120.0
+            for k in [k for k, (_, t) in self._buckets.items() if t < cutoff]:
+                del self._buckets[k]
 
 
 def _odds_loop() -> None:
@@ -272,7 +295,7 @@ class OddsWorker:
             got = self._line(proc, self.seconds)
             if got is None:
                 self._stop()
-                raise Overloaded(
+                raise TooCostly(
                     f"these odds take too long to compute (more than {self.seconds:g} s): "
                     "try fewer or smaller dice"
                 )
