@@ -349,13 +349,13 @@ def _inverse(state: JSON, op: str, path: Path, value: JSON) -> Callable[[], None
             if isinstance(node, dict) and key not in node:
                 if op in ("set", "inc", "append"):  # the change makes the parents from here
                     parent, missing = node, key
-                    return lambda: parent.pop(missing, None)  # type: ignore[no-any-return]
+                    return lambda: parent.pop(missing, None)
                 return _noop
             node = node[key]
         key = path[-1]
         parent = node
         if isinstance(parent, dict) and key not in parent:
-            return lambda: parent.pop(key, None)  # type: ignore[no-any-return]
+            return lambda: parent.pop(key, None)
         if not isinstance(parent, dict | list):
             return _noop
         old = parent[key]
@@ -368,7 +368,7 @@ def _inverse(state: JSON, op: str, path: Path, value: JSON) -> Callable[[], None
         if op == "delete":
             if isinstance(parent, list):
                 index = key + len(parent) if key < 0 else key
-                return lambda: parent.insert(index, old)  # type: ignore[no-any-return]
+                return lambda: parent.insert(index, old)
 
             def restore() -> None:
                 parent[key] = old
@@ -384,7 +384,7 @@ def _inverse(state: JSON, op: str, path: Path, value: JSON) -> Callable[[], None
         if op == "remove" and isinstance(old, list) and value in old:
             index = old.index(value)
             item = old[index]
-            return lambda: old.insert(index, item)  # type: ignore[no-any-return]
+            return lambda: old.insert(index, item)
     except (KeyError, IndexError, TypeError):
         pass  # the change itself will be refused: nothing to undo
     return _noop
