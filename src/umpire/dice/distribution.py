@@ -127,8 +127,9 @@ def _cost(node: Node) -> tuple[int, tuple[int, int]]:
             # icepool sums one die at a time: step i combines i*(s-1)+1 totals with s faces.
             return s * ((s - 1) * n * (n - 1) // 2 + n), (n, n * s)
         k = node.keep_count
-        # a pool walks the s faces (one Python frame each) with k*(s-1)+1 sums of k+1 counts.
-        return s * s * k * k * n // 4 + 3000 * s, (k, k * s)
+        # a pool walks the s faces (one Python frame each, about 15,000 steps' time) with
+        # k*(s-1)+1 sums of k+1 counts; fitted on benchmarks/bench_odds_cost.py's grid.
+        return 7 * s * s * k * k * n // 10 + 15000 * s, (k, k * s)
     if isinstance(node, D66):
         return 72, (11, 66)
     if isinstance(node, Count):
