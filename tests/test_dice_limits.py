@@ -144,7 +144,7 @@ def _expressions() -> st.SearchStrategy[str]:
 
 @settings(
     max_examples=80,
-    deadline=timedelta(seconds=8),
+    deadline=timedelta(seconds=15),
     suppress_health_check=[HealthCheck.too_slow],
 )
 @given(_expressions())

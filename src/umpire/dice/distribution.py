@@ -149,7 +149,8 @@ def _cost(node: Node) -> tuple[int, tuple[int, int]]:
         if acc is None:
             acc = (lo, hi)
         else:
-            total += (acc[1] - acc[0] + 1) * (hi - lo + 1)
+            # Die + Die: every pair, about three times NdS's step (the grid measures it)
+            total += 3 * (acc[1] - acc[0] + 1) * (hi - lo + 1)
             acc = (acc[0] + lo, acc[1] + hi)
     assert acc is not None
     return total, acc
