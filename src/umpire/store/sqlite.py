@@ -142,12 +142,13 @@ def source_info(source: DiceSource) -> tuple[str, str | None, str | None]:
 
 @dataclass(frozen=True, slots=True)
 class _Loaded:
-    """A game as :meth:`Store.load` last rebuilt it on this connection."""
+    """A game as :meth:`Store.load` last handed it out on this connection: the Game itself
+    (its actions change its state in place, issue 21) and the dice drawn by its first
+    ``count`` actions."""
 
     created: str
-    records: list[ActionRecord]
-    scenario: dict[str, Any]
-    state: Any
+    game: Game
+    count: int
     position: int
 
 
@@ -164,9 +165,10 @@ class Store:
         self._conn: sqlite3.Connection | None = None
         self._loaded: dict[str, _Loaded] = {} if loaded is None else loaded
         """Games this connection rebuilt, so a long game is not replayed from its start on
-        every load: only the actions logged since are read and applied (the state is never
-        changed in place: an action makes a new one). Connections of one process may share
-        it (``loaded``): each entry is checked against the file before it is used."""
+        every load: the same Game object is handed out again, with only the actions logged
+        since applied (its actions change its state in place; an action it made but did not
+        save makes the entry stale). Connections of one process may share it (``loaded``):
+        each entry is checked against the file before it is used."""
 
     # -- connection -------------------------------------------------------
     @property
@@ -221,7 +223,9 @@ class Store:
         """A game's row, or :class:`UnknownNameError`."""
         row = self.conn.execute(
             "SELECT name, module, source_kind, seed, commitment, revealed, ended, parent, "
-            "created, (SELECT COUNT(*) FROM actions a WHERE a.game = g.name) "
+            # Actions run 1..n (import checks it): MAX(no) reads the primary key's last
+            # entry, where COUNT(*) read every action (issue 21: a long book's cost grew).
+            "created, (SELECT COALESCE(MAX(no), 0) FROM actions a WHERE a.game = g.name) "
             "FROM games g WHERE name = ?",
             (name,),
         ).fetchone()
@@ -297,35 +301,35 @@ class Store:
         ``physical(n, sides, purpose)`` asks for faces thrown at the table and
         ``draw(labels, purpose)`` for a slip drawn from a cup (games with physical dice).
         """
-        from umpire.engine.events import copy_state
         from umpire.rules import get_module
 
         info = self.info(name)
         module = get_module(info.module)
         hit = self._loaded.get(name)
         if hit is not None and self._still(name, info, hit):
-            new = self.records(name, after=len(hit.records))
-            records = [*hit.records, *new]
-            scenario = hit.scenario
-            state = copy_state(hit.state) if new else hit.state
-            for _ in Game.replay_steps(state, new):
-                pass
-            position = hit.position + _faces_in(new)
+            # The same Game again, on from where it was: its own actions since (saved, as
+            # _still checked) and any another connection logged. No copy, no replay.
+            game = hit.game
+            game.extend(self.records(name, after=len(game.actions)))
+            position = hit.position + _faces_in(game.actions[hit.count :])
+            game.source = _make_source(info, position, physical, draw, self._joint_rows(name))
+            game.policies = dict(policies or {})
         else:
             records = self.records(name)
             scenario = self.scenario(name)
             position = _faces_in(records)
             state = Game.replay_state(module, scenario, records)
-        if len(self._loaded) >= 64:
+            source = _make_source(info, position, physical, draw, self._joint_rows(name))
+            game = Game(module, scenario, source, dict(policies or {}), records, state)
+        if len(self._loaded) >= 64 and name not in self._loaded:
             self._loaded.pop(next(iter(self._loaded)))
-        self._loaded[name] = _Loaded(info.created, records, scenario, state, position)
-        source = _make_source(info, position, physical, draw, self._joint_rows(name))
-        return Game(module, scenario, source, dict(policies or {}), list(records), state)
+        self._loaded[name] = _Loaded(info.created, game, len(game.actions), position)
+        return game
 
     def _still(self, name: str, info: GameInfo, hit: _Loaded) -> bool:
         """Is a game this connection loaded before still the start of its log? (Not after an
         undo or a delete, by this or any other connection: its last action is checked.)"""
-        n = len(hit.records)
+        n = len(hit.game.actions)
         if hit.created != info.created or n > info.actions:
             return False
         if n == 0:
@@ -333,7 +337,7 @@ class Store:
         row = self.conn.execute(
             "SELECT name, state_hash FROM actions WHERE game = ? AND no = ?", (name, n)
         ).fetchone()
-        last = hit.records[-1]
+        last = hit.game.actions[-1]
         return row is not None and (row[0], row[1]) == (last.name, last.state_hash)
 
     def _joint_rows(self, name: str) -> builtins.list[JointRow]:
