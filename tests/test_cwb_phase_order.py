@@ -286,3 +286,25 @@ def test_seed000_prompt_q_and_quit_quit(word: str) -> None:
     decision = Decision("union", "Pick", (Option("a"), Option("b")), 1, "test")
     with pytest.raises(UmpireError, match="quit at the prompt"):
         policy.choose(decision, lambda n, p: 0)
+
+
+def test_seed000_record_prompts_ask_again(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seed 000, Friendly Fire: 'Check stragglers and morale normally': the questions after a
+    phase ask again after a wrong entry (as often as needed) and `quit` stops them."""
+    from umpire.rules.cwb_events.cli import _ask_until, _morale, _stragglers
+
+    typed = ["many", "-1", "2.5", "3"]
+    monkeypatch.setattr("builtins.input", lambda prompt="": typed.pop(0))
+    assert _ask_until("stragglers: ", _stragglers) == 3
+    out = capsys.readouterr().out
+    assert out.count("try again (Enter to record later, q to quit)") == 3
+    assert "stragglers must be a whole number 0 or more, not 'many'" in out
+    typed[:] = ["panicked", "9", "2"]
+    assert _ask_until("morale: ", _morale(["no effect", "disorganized", "routed"])) == (
+        "disorganized"
+    )
+    typed[:] = ["quit"]
+    with pytest.raises(UmpireError, match="quit at the prompt"):
+        _ask_until("morale: ", _morale(["no effect"]))
