@@ -285,3 +285,27 @@ def test_random_movement(side: str, roll: int, own: bool) -> None:
     mover = side if own else ("confederate" if side == "union" else "union")
     assert texts(rec).startswith(f"{mover.capitalize()} player: move two {side.capitalize()}")
     assert "not through hexes with enemy units" in texts(rec)
+
+
+def test_stoppage_modifier_is_in_the_count_the_check_uses() -> None:
+    """Seed 000, Arrest that General!: 'the attack stoppage modifier for lost corps commander'
+    (default ``stoppage_modifier``: one more wrecked division). It is applied to the number
+    the players' stoppage check uses, in `cwb status` and on the web table, not only flagged;
+    an arrest replacement waives it."""
+    from umpire.rules.cwb_events.cli import _status
+    from umpire.rules.cwb_events.table import view
+
+    g = new_game(side="union")
+    div = g.state["corps"]["III"]["divisions"][0]
+    act(g, "wreck", {"division": div})
+    corps = _status(g.state)["sides"]["union"]["corps"]["III"]
+    assert (corps["stoppage_count"], corps["stoppage_words"]) == (1, "1 wrecked")
+    act(g, "leader_loss", {"leader": "sickles", "status": "wounded"})
+    corps = _status(g.state)["sides"]["union"]["corps"]["III"]
+    assert corps["stoppage_count"] == 2
+    assert corps["stoppage_words"] == "1 wrecked + 1 for the lost commander"
+    rows = [r for sec in view(g.state, None)["sections"] for r in sec["rows"]]
+    assert any("check counts 2 (1 wrecked + 1 for the lost commander)" in r[-1] for r in rows)
+    g2 = new_game(side="union")
+    act(g2, "phase", {"side": "union"}, faces=[*LEADER, *d66(43), 6, 1])  # Sickles arrested
+    assert _status(g2.state)["sides"]["union"]["corps"]["III"]["stoppage_count"] == 0

@@ -586,6 +586,7 @@ def _status(st: dict[str, Any]) -> dict[str, Any]:
         corps_label,
         leader_label,
         panic_row,
+        stoppage_count,
         stopped_now,
         today,
         usage,
@@ -735,6 +736,8 @@ def _status(st: dict[str, Any]) -> dict[str, Any]:
                     "stopped": c["stopped"],
                     "stopped_now": stopped_now(st, cid),
                     "lost_commander_modifier": c["lost_commander"],
+                    "stoppage_count": stoppage_count(st, cid)[0],
+                    "stoppage_words": stoppage_count(st, cid)[1],
                 }
                 for cid, c in st["corps"].items()
                 if c["side"] == side
@@ -783,7 +786,7 @@ def status_cmd(game: GameOpt = None, as_json: JsonOpt = False) -> None:
             f"({d['units_placed']} placed)",
             markup=False,
         )
-        t = Table("command", "commander", "attack orders", "stopped", "lost-cdr modifier")
+        t = Table("command", "commander", "attack orders", "stopped", "stoppage check counts")
         for cs in d["corps"].values():
             stop = "this turn" if cs["stopped_now"] else "yes" if cs["stopped"] else "-"
             t.add_row(
@@ -791,7 +794,7 @@ def status_cmd(game: GameOpt = None, as_json: JsonOpt = False) -> None:
                 cs["commander_name"],
                 ", ".join(cs["attack_orders"]) or "-",
                 stop,
-                "yes" if cs["lost_commander_modifier"] else "-",
+                f"{cs['stoppage_count']} ({cs['stoppage_words']})",
             )
         c.print(t)
         if d["casualties"]:

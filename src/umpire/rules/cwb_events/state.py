@@ -253,6 +253,19 @@ def wrecked_infantry(state: S, side: str) -> list[str]:
     ]
 
 
+def stoppage_count(state: S, cid: str) -> tuple[int, str]:
+    """(count, in words) of wrecked divisions a corps' attack stoppage check uses, the
+    lost-commander modifier applied: the corps' wrecked divisions, plus one while its
+    original commander is lost and not waived by an Arrest (default ``stoppage_modifier``;
+    seed 000, Arrest that General!: 'the attack stoppage modifier for lost corps
+    commander'). The players roll the check at the table: the seed gives no stoppage table."""
+    corps = state["corps"][cid]
+    wrecked = sum(1 for did in corps["divisions"] if state["divisions"][did]["wrecked"])
+    extra = 1 if corps["lost_commander"] else 0
+    words = f"{wrecked} wrecked" + (" + 1 for the lost commander" if extra else "")
+    return wrecked + extra, words
+
+
 def panic_row(state: S, side: str) -> tuple[int, int, str]:
     """(row, shift, why) for a Panic Check: wrecked infantry divisions plus the row shift.
 
