@@ -442,8 +442,8 @@ def verify_export(
         )
     elif fork is not None:
         report.parts.append(
-            f"a fork of '{fork.get('parent')}' at action {fork.get('at')} that keeps its dice: "
-            f"every die is checked against the parent's seed, which this fork shows openly"
+            f"a fork of '{fork.get('parent')}' at action {fork.get('at')} that keeps the "
+            f"parent's dice: every die is checked against the parent's seed"
         )
     if position > own_from:
         span = f"dice {own_from}-{position - 1}"
