@@ -90,8 +90,14 @@ def test_undo_of_a_roll_needs_the_other_sides_consent_and_is_recorded(
         assert v["undo_request"]["answer"] is (seat == other)
     page = c.get(links[other]).text
     assert "asks to take back" in page and "agree to the undo" in page
-    assert c.post("/api" + links[side] + "/undo/answer", json={"at": at, "agree": True}).status_code == 403
-    assert c.post("/api" + links["host"] + "/undo/answer", json={"at": at, "agree": True}).status_code == 403
+    assert (
+        c.post("/api" + links[side] + "/undo/answer", json={"at": at, "agree": True}).status_code
+        == 403
+    )
+    assert (
+        c.post("/api" + links["host"] + "/undo/answer", json={"at": at, "agree": True}).status_code
+        == 403
+    )
     r = c.post("/api" + links[other] + "/undo/answer", json={"at": at, "agree": True})
     assert r.status_code == 200 and r.json()["dropped"] == 1
     for seat in ("host", other, "spectator", side):
@@ -108,7 +114,9 @@ def test_undo_of_a_roll_needs_the_other_sides_consent_and_is_recorded(
     assert withdrawn["no"] == at and withdrawn["events"][0]["by"] == side
     assert any(e.get("draws") for e in withdrawn["events"])
     report = c.get("/api" + links["host"] + "/verify").json()
-    assert report["ok"] and any(f"undo asked by {side}, {other} agreed" in x for x in report["records"])
+    assert report["ok"] and any(
+        f"undo asked by {side}, {other} agreed" in x for x in report["records"]
+    )
     assert faces  # the withdrawn roll was shown in the log before it was taken back
 
 

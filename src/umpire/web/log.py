@@ -10,7 +10,6 @@ from typing import Any
 
 from umpire.engine.game import ActionRecord
 
-
 TYPED = " (real dice, typed)"
 """Marks every roll whose faces a player typed from real dice (docs/web.md, Real dice)."""
 
