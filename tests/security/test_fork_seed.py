@@ -144,3 +144,47 @@ def test_a_joint_dice_battle_forked_in_play_gets_its_own_host_seed(
     assert fv["dice"]["joint"]["commitment"] != live["dice"]["joint"]["commitment"]
     assert fv["dice"]["joint"]["ready"] and fv["at"] == live["at"]
     assert Store(db).info(live["game"]).seed not in json.dumps(fv)
+
+
+def test_verify_checks_a_forks_dice_with_the_parents_export_and_refuses_another_parent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The store and ``umpire games verify --parent``: the fork's own part against its own
+    seed, the part before the fork against the parent's export (chain head, actions, dice)."""
+    from umpire.cli.main import main
+    from umpire.dice import CommittedSource
+    from umpire.engine.game import Game
+    from umpire.errors import VerifyError
+    from umpire.store import verify_export
+
+    store = Store(tmp_path / "s.db")
+    store.create("p", Game.new("session", {}, CommittedSource()))
+    store.create("other", Game.new("session", {}, CommittedSource()))
+    for name in ("p", "p", "other"):
+        store.play(name, store.load(name), "roll", {"expr": "2d6"})
+    store.fork("p", "f", source=CommittedSource(), keeps_dice=False)
+    store.play("f", store.load("f"), "roll", {"expr": "2d6"})
+    for name in ("p", "f", "other"):
+        store.end(name)
+    fork, parent = store.export("f"), store.export("p")
+    report = verify_export(fork, parent=parent)
+    assert report.parts == [
+        "dice 0-3 (actions 1-2): checked with the parent 'p''s export against the parent's seed",
+        "dice 4-5: checked against this game's own seed",
+    ]
+    with pytest.raises(VerifyError, match="is game 'other', not 'p'"):
+        verify_export(fork, parent=store.export("other"))
+    bad = json.loads(json.dumps(parent))
+    bad["game"]["name"] = "p"
+    bad["actions"][1]["events"][1]["draws"][0][2] = [6, 6]
+    with pytest.raises(VerifyError):
+        verify_export(fork, parent=bad)
+    # an import keeps the fork record; the CLI checks with a parent's file
+    Store(tmp_path / "t.db").import_(fork, name="f2")
+    assert Store(tmp_path / "t.db").info("f2").fork == fork["game"]["fork"]
+    (tmp_path / "f.json").write_text(json.dumps(fork))
+    (tmp_path / "p.json").write_text(json.dumps(parent))
+    code = main(["games", "verify", str(tmp_path / "f.json"), "--parent", str(tmp_path / "p.json")])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert "checked with the parent 'p''s export" in out.out

@@ -39,7 +39,13 @@ def list_cmd(as_json: JsonOpt = False) -> None:
 
 
 def describe_event(event: dict[str, Any]) -> str:
-    """One readable line for a log event."""
+    """One readable line for a log event (a roll of real dice typed at a table says so)."""
+    line = _describe(event)
+    typed = any(len(d) > 3 and d[3] == "typed" for d in event.get("draws") or [])
+    return f"{line} (real dice, typed)" if typed else line
+
+
+def _describe(event: dict[str, Any]) -> str:
     kind = event["kind"]
     if kind == "action":
         params = ", ".join(f"{k}={v}" for k, v in event.get("params", {}).items())
