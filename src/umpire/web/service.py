@@ -213,14 +213,14 @@ class Service:
             },
             "log": recent(game.actions),
         }
-        plan = self._undo_plan(seat.game, game, seat) if not info.ended else None
+        solo = self._solo(seat.game, info.source_kind, config)
+        plan = None if info.ended else self._undo_plan(game, seat, solo)
         out["may_undo"] = plan is not None
         out["undo_needs_consent"] = plan is not None and plan[1] is None
-        config_now = config
-        out["undo_request"] = self._undo_request_view(config_now, game, seat)
-        out["real_dice_request"] = self._real_request_view(config_now, seat)
+        out["undo_request"] = self._undo_request_view(config, game, seat)
+        out["real_dice_request"] = self._real_request_view(config, seat)
         out["real_dice_sides"] = sorted(s for s, on in config.get("real_dice", {}).items() if on)
-        out["consent"] = self._solo(seat.game) is None
+        out["consent"] = solo is None
         out["records"] = [
             {"at": r["at"], "kind": r["kind"], "text": record_line(r)}
             for r in self.store.table_records(seat.game)[-8:]
@@ -369,12 +369,15 @@ class Service:
             "answer": bool(seat.side) and request["by"] != seat.side,
         }
 
-    def _solo(self, game: str) -> str | None:
+    def _solo(
+        self, game: str, kind: str | None = None, config: dict[str, Any] | None = None
+    ) -> str | None:
         """Why a side needs nobody's consent to undo or roll real dice here (against the AI,
-        one player, open practice dice), or None in a game between two people."""
-        if self.store.info(game).source_kind == "seeded":
+        one player, open practice dice), or None in a game between two people. (``kind``:
+        the game's dice, and ``config``: its table's settings, when the caller has them.)"""
+        if (kind or self.store.info(game).source_kind) == "seeded":
             return "open practice dice"
-        players = self.seats.config(game).get("players", {})
+        players = (config if config is not None else self.seats.config(game)).get("players", {})
         if sum(1 for p in players.values() if p == "human") >= 2:
             return None
         return "against the AI" if "ai" in players.values() else "one player"
@@ -601,10 +604,10 @@ class Service:
             return self._side_of(game, record.params.get("actor"))
         return None
 
-    def _undo_plan(self, name: str, game: Game, seat: Seat) -> tuple[int, str | None] | None:
+    def _undo_plan(self, game: Game, seat: Seat, solo: str | None) -> tuple[int, str | None] | None:
         """Where this seat may take the game back to, and why it needs nobody's consent
-        (None: the other side must agree), if anywhere (reading ``web_undo``)."""
-        solo = self._solo(name)
+        (None: the other side must agree), if anywhere (reading ``web_undo``). ``solo``:
+        :meth:`_solo`'s answer for the game."""
         n = len(game.actions)
         if n == 0:
             return None
@@ -673,7 +676,7 @@ class Service:
                 raise RoleError("this game has ended; fork it to play on")
             self._idle(seat.game)
             game = self._load(seat.game)
-            plan = self._undo_plan(seat.game, game, seat)
+            plan = self._undo_plan(game, seat, self._solo(seat.game))
             if plan is None:
                 raise RoleError(
                     "nothing to take back: a side takes back its own orders (the other side "
