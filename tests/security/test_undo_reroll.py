@@ -12,6 +12,7 @@ With open practice dice (seeded) the person may undo freely, and the record stil
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from umpire.errors import VerifyError
+from umpire.store import Store, verify_export
 from umpire.web.app import create_app
 
 KEY = "undo-key"
@@ -118,6 +121,21 @@ def test_undo_of_a_roll_needs_the_other_sides_consent_and_is_recorded(
         f"undo asked by {side}, {other} agreed" in x for x in report["records"]
     )
     assert faces  # the withdrawn roll was shown in the log before it was taken back
+    # an import keeps the records beside the log, and a tampered withdrawn face is caught
+    copy = Store(tmp_path / "copy.db")
+    copy.import_(export, name="copy")
+    assert [r["kind"] for r in copy.export("copy")["records"]] == ["undo"]
+    bad = json.loads(json.dumps(export))
+    draws = next(d for e in bad["records"][0]["withdrawn"][0]["events"] for d in e.get("draws", []))
+    draws[2][0] = draws[2][0] % draws[1] + 1
+    with pytest.raises(VerifyError, match="withdrawn actions do not chain"):
+        verify_export(bad)
+    from umpire.engine.chain import heads  # a forger who also rewrites the record's head
+
+    rec = bad["records"][0]
+    rec["head"] = heads(rec["from_head"], rec["withdrawn"])[-1]
+    with pytest.raises(VerifyError, match=r"withdrawn action .* the seed gives"):
+        verify_export(bad)
 
 
 def test_a_refused_undo_changes_nothing_and_is_recorded(tmp_path: Path) -> None:

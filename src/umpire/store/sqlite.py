@@ -727,8 +727,10 @@ class Store:
                 ),
             )
             for rec in export.records or []:
-                data = {k: v for k, v in rec.items() if k not in ("at", "kind", "created")}
-                _insert_record(conn, new, int(rec["at"]), str(rec["kind"]), data)
+                if rec.kind not in RECORD_KINDS:
+                    raise UmpireError(f"unknown kind of table record '{rec.kind}'")
+                data = rec.model_dump(exclude={"at", "kind", "created"})
+                _insert_record(conn, new, rec.at, rec.kind, data, rec.created)
             if export.joint is not None:
                 conn.executemany(
                     "INSERT INTO joint_sides(game, ord, side, commitment, contribution) "
@@ -755,15 +757,21 @@ def _insert_action(conn: sqlite3.Connection, name: str, record: ActionRecord) ->
 
 
 def _insert_record(
-    conn: sqlite3.Connection, name: str, at: int, kind: str, data: Mapping[str, Any]
+    conn: sqlite3.Connection,
+    name: str,
+    at: int,
+    kind: str,
+    data: Mapping[str, Any],
+    created: str | None = None,
 ) -> None:
-    """One record beside the log, numbered after the game's last."""
+    """One record beside the log, numbered after the game's last (``created``: when it was
+    made, for an import; now by default)."""
     row = conn.execute(
         "SELECT COALESCE(MAX(idx), 0) FROM table_records WHERE game = ?", (name,)
     ).fetchone()
     conn.execute(
         "INSERT INTO table_records(game, idx, at, kind, data, created) VALUES(?,?,?,?,?,?)",
-        (name, int(row[0]) + 1, at, kind, canonical_json(dict(data)), _now()),
+        (name, int(row[0]) + 1, at, kind, canonical_json(dict(data)), created or _now()),
     )
 
 

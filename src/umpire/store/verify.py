@@ -70,6 +70,16 @@ class ExportJoint(BaseModel):
     sides: list[ExportJointSide]
 
 
+class ExportRecord(BaseModel):
+    """A record kept beside the log (an undo, a switch to real dice): its kind, the number
+    of actions the log held after it, and what it says (docs/web.md)."""
+
+    model_config = ConfigDict(extra="allow")
+    at: int
+    kind: str
+    created: str | None = None
+
+
 class Export(BaseModel):
     """A whole exported game (format ``umpire-game/1``); ``joint`` only for joint dice."""
 
@@ -79,7 +89,7 @@ class Export(BaseModel):
     scenario: dict[str, Any]
     actions: list[ExportAction]
     joint: ExportJoint | None = None
-    records: list[dict[str, Any]] | None = None
+    records: list[ExportRecord] | None = None
 
 
 def parse_export(data: Mapping[str, Any], file: str | None = None) -> Export:
@@ -528,7 +538,8 @@ def _records(
     fork = export.game.fork or {}
     inherited = int(fork.get("records", 0)) if not fork.get("keeps_dice") else 0
     out: list[str] = []
-    for i, rec in enumerate(export.records or []):
+    for i, model in enumerate(export.records or []):
+        rec = model.model_dump()
         kind, at = rec.get("kind"), rec.get("at")
         if kind == "real_dice":
             switched = "on" if rec.get("on") else "off"
