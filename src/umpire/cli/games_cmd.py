@@ -39,7 +39,13 @@ def list_cmd(as_json: JsonOpt = False) -> None:
 
 
 def describe_event(event: dict[str, Any]) -> str:
-    """One readable line for a log event."""
+    """One readable line for a log event (a roll of real dice typed at a table says so)."""
+    line = _describe(event)
+    typed = any(len(d) > 3 and d[3] == "typed" for d in event.get("draws") or [])
+    return f"{line} (real dice, typed)" if typed else line
+
+
+def _describe(event: dict[str, Any]) -> str:
     kind = event["kind"]
     if kind == "action":
         params = ", ".join(f"{k}={v}" for k, v in event.get("params", {}).items())
@@ -227,6 +233,14 @@ def verify_cmd(
             "the log must end exactly there.",
         ),
     ] = None,
+    parent: Annotated[
+        str | None,
+        typer.Option(
+            "--parent",
+            help="A fork's parent (a saved game's name or an export file): checks the dice "
+            "before the fork against the parent's seed.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Replay a game, check every roll against its seed and its hash chain."""
@@ -238,7 +252,12 @@ def verify_cmd(
             raise DataFileError("not an umpire game export (expected a JSON object)", file=file)
     else:
         data, file = open_store().export(game), None
-    rep = verify_export(data, file=file, head=head)
+    parent_data = None
+    if parent is not None:
+        parent_data = read_export(parent) if Path(parent).is_file() else open_store().export(parent)
+        if not isinstance(parent_data, dict):
+            raise DataFileError("not an umpire game export (expected a JSON object)", file=parent)
+    rep = verify_export(data, file=file, head=head, parent=parent_data)
     if as_json:
         print_json(
             {
@@ -251,6 +270,8 @@ def verify_cmd(
                 "identity": rep.identity,
                 "head": rep.head,
                 "notes": rep.notes,
+                "parts": rep.parts,
+                "records": rep.records,
             }
         )
         return
@@ -262,6 +283,10 @@ def verify_cmd(
         f"{checked}; the log replays to the recorded states; {chain}."
     )
     c.print(f"chain head: {rep.head}@{rep.actions}")
+    for part in rep.parts:
+        c.print(f"checked: {part}", markup=False)
+    for line in rep.records:
+        c.print(f"beside the log: {line}", markup=False)
     for note in rep.notes:
         c.print(f"note: {note}")
 

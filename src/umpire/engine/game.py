@@ -40,6 +40,14 @@ class ActionRecord:
     state_hash: str
 
     @property
+    def by(self) -> str | None:
+        """The side that asked for this action at a web table, if the log says."""
+        if self.events and self.events[0].kind == "action":
+            value = self.events[0].data.get("by")
+            return value if isinstance(value, str) else None
+        return None
+
+    @property
     def entropy(self) -> str | None:
         """The browser's entropy that this action's joint dice came from, if it had any."""
         if self.events and self.events[0].kind == "action":
@@ -104,11 +112,14 @@ class Game:
         params: Mapping[str, JSON] | None = None,
         policies: Mapping[str, Policy] | None = None,
         entropy: str | None = None,
+        by: str | None = None,
     ) -> ActionRecord:
         """Run one action. All its events are kept, or none (the state is unchanged).
 
         ``entropy`` (hex from the player's browser) is handed to a source that takes it
         (``begin``: joint dice) and logged in the action event; other sources ignore it.
+        ``by`` (the side that asked for the action, at a web table) is logged in the action
+        event, so who may take it back is in the log and under its hash chain.
         """
         handlers = self.module.actions()
         if name not in handlers:
@@ -117,6 +128,8 @@ class Game:
         prm = copy_state(dict(params or {}))
         pos = self.source.position
         head: dict[str, JSON] = {"name": name, "params": prm}
+        if by is not None:
+            head["by"] = by
         if entropy is not None:
             check_entropy(entropy)
         begin = getattr(self.source, "begin", None)

@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     from umpire.dice import DiceSource, JointSource
     from umpire.engine.decisions import Policy
 
-SCHEMA_VERSION = 2
-"""1: games, actions, events. 2: joint_sides (added in place to older files when opened)."""
+SCHEMA_VERSION = 3
+"""1: games, actions, events. 2: joint_sides. 3: games.fork and table_records (each added
+in place to older files when they are opened)."""
 EXPORT_FORMAT = "umpire-game/1"
 
 _SCHEMA = """
@@ -70,7 +71,20 @@ CREATE TABLE IF NOT EXISTS joint_sides(
     contribution TEXT,
     PRIMARY KEY(game, side)
 );
+CREATE TABLE IF NOT EXISTS table_records(
+    game TEXT NOT NULL REFERENCES games(name) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created TEXT NOT NULL,
+    PRIMARY KEY(game, idx)
+);
 """
+
+RECORD_KINDS = ("undo", "undo_refused", "real_dice", "real_dice_refused")
+"""What the table records beside the log (docs/web.md): undos with the actions they withdrew,
+refused undos, and switches to (or from) real dice typed at the table."""
 
 JointRow = tuple[str, str | None, str | None]
 """A side of a joint-dice game as saved: (side, its commitment, its revealed value)."""
@@ -99,6 +113,9 @@ class GameInfo:
     parent: str | None
     created: str
     actions: int
+    fork: dict[str, Any] | None = None
+    """A fork's record: its parent, the action and the parent's chain head it was forked at,
+    the dice position there, and whether it keeps the parent's dice (``keeps_dice``)."""
 
     def public_seed(self) -> str | None:
         """The seed if anyone may see it: always for seeded games, once revealed for committed
@@ -109,7 +126,7 @@ class GameInfo:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON object (never shows an unrevealed committed or joint seed)."""
-        return {
+        out: dict[str, Any] = {
             "name": self.name,
             "module": self.module,
             "source": self.source_kind,
@@ -121,6 +138,9 @@ class GameInfo:
             "created": self.created,
             "actions": self.actions,
         }
+        if self.fork is not None:
+            out["fork"] = dict(self.fork)
+        return out
 
 
 def _now() -> str:
@@ -182,6 +202,9 @@ class Store:
                 conn.execute("PRAGMA foreign_keys=ON")
                 conn.execute("PRAGMA synchronous=NORMAL")
                 conn.executescript(_SCHEMA)
+                columns = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+                if "fork" not in columns:
+                    conn.execute("ALTER TABLE games ADD COLUMN fork TEXT")
                 conn.execute(
                     "INSERT INTO meta(key, value) VALUES('schema', ?) ON CONFLICT(key) DO "
                     "UPDATE SET value = excluded.value "
@@ -225,7 +248,8 @@ class Store:
             "SELECT name, module, source_kind, seed, commitment, revealed, ended, parent, "
             # Actions run 1..n (import checks it): MAX(no) reads the primary key's last
             # entry, where COUNT(*) read every action (issue 21: a long book's cost grew).
-            "created, (SELECT COALESCE(MAX(no), 0) FROM actions a WHERE a.game = g.name) "
+            "created, (SELECT COALESCE(MAX(no), 0) FROM actions a WHERE a.game = g.name), "
+            "fork "
             "FROM games g WHERE name = ?",
             (name,),
         ).fetchone()
@@ -244,6 +268,7 @@ class Store:
             row[7],
             row[8],
             int(row[9]),
+            None if row[10] is None else dict(json.loads(row[10])),
         )
 
     def all(self) -> list[GameInfo]:
@@ -453,42 +478,125 @@ class Store:
         action: str,
         params: Mapping[str, Any],
         entropy: str | None = None,
+        by: str | None = None,
     ) -> ActionRecord:
         """Run one action on a loaded game and save it; nothing is saved if it fails.
 
-        ``entropy`` is the browser's fresh random hex for a joint-dice game (see Game.act).
+        ``entropy`` is the browser's fresh random hex for a joint-dice game, ``by`` the side
+        that asked for it (see Game.act).
         """
-        record = game.act(action, params, entropy=entropy)
+        record = game.act(action, params, entropy=entropy, by=by)
         self.append(name, record)
         return record
 
-    def undo(self, name: str, to: int) -> int:
-        """Drop every action after action ``to``; returns how many were dropped."""
+    def undo(self, name: str, to: int, record: Mapping[str, Any] | None = None) -> int:
+        """Drop every action after action ``to``; returns how many were dropped.
+
+        ``record`` (who asked, who agreed: a web table's undo) is kept beside the log in the
+        same transaction, with the chain heads before and after and every withdrawn action
+        whole (its faces too), so no re-roll goes unseen (:meth:`table_records`).
+        """
         info = self.info(name)
         if not 0 <= to <= info.actions:
             raise UmpireError(f"game '{name}' has actions 0..{info.actions}; cannot undo to {to}")
+        withdrawn: builtins.list[dict[str, Any]] = []
+        if record is not None:
+            start, links = self.chain(name)
+            withdrawn = [r.to_json() for r in self.records(name, after=to)]
+            data = {
+                **dict(record),
+                "from": to,
+                "from_head": links[to - 1] if to else start,
+                "head": links[-1] if links else start,
+                "withdrawn": withdrawn,
+            }
         self._loaded.pop(name, None)
         with self._tx() as conn:
             conn.execute("DELETE FROM events WHERE game = ? AND action_no > ?", (name, to))
             cur = conn.execute("DELETE FROM actions WHERE game = ? AND no > ?", (name, to))
+            if record is not None:
+                _insert_record(conn, name, to, "undo", data)
             return int(cur.rowcount)
 
-    def fork(self, name: str, new: str, at: int | None = None) -> int:
-        """Copy a game's start and its first ``at`` actions (all by default) to ``new``."""
+    def add_record(self, name: str, kind: str, data: Mapping[str, Any]) -> None:
+        """Keep a record beside the log (a refused undo, a switch to real dice)."""
+        if kind not in RECORD_KINDS:
+            raise UmpireError(f"unknown kind of table record '{kind}'")
+        at = self.info(name).actions
+        with self._tx() as conn:
+            _insert_record(conn, name, at, kind, dict(data))
+
+    def table_records(self, name: str) -> builtins.list[dict[str, Any]]:
+        """The records kept beside the log, oldest first: ``{"at", "kind", ...}``."""
+        rows = self.conn.execute(
+            "SELECT at, kind, data, created FROM table_records WHERE game = ? ORDER BY idx",
+            (name,),
+        ).fetchall()
+        return [{"at": a, "kind": k, **json.loads(d), "created": c} for a, k, d, c in rows]
+
+    def fork(
+        self,
+        name: str,
+        new: str,
+        at: int | None = None,
+        *,
+        source: DiceSource | None = None,
+        keeps_dice: bool | None = None,
+    ) -> int:
+        """Copy a game's start and its first ``at`` actions (all by default) to ``new``.
+
+        ``source`` gives the fork dice of its own from the fork point (its own seed and
+        commitment; a joint source keeps the parent's sides and values); without it the fork
+        keeps the parent's dice. Either way the fork's record names the parent, the action,
+        the parent's chain head there and the dice position (``GameInfo.fork``); its chain
+        starts from an identity that holds that record.
+        """
         info = self.info(name)
         upto = info.actions if at is None else at
         if not 0 <= upto <= info.actions:
             raise UmpireError(f"game '{name}' has actions 0..{info.actions}; cannot fork at {upto}")
         _check_name(new)
+        start, links = self.chain(name)
+        kept = self.records(name)[:upto]
+        copied = self.conn.execute(
+            "SELECT COUNT(*) FROM table_records WHERE game = ? AND at <= ?", (name, upto)
+        ).fetchone()[0]
+        record = {
+            "parent": name,
+            "at": upto,
+            "head": links[upto - 1] if upto else start,
+            "dice": _faces_in(kept),
+            "keeps_dice": source is None if keeps_dice is None else keeps_dice,
+            "records": int(copied),
+        }
         with self._tx() as conn:
             if conn.execute("SELECT 1 FROM games WHERE name = ?", (new,)).fetchone():
                 raise UmpireError(f"a game named '{new}' already exists")
-            conn.execute(
-                "INSERT INTO games(name, module, scenario, source_kind, seed, commitment, "
-                "revealed, ended, parent, created) SELECT ?, module, scenario, source_kind, "
-                "seed, commitment, revealed, 0, ?, ? FROM games WHERE name = ?",
-                (new, f"{name}@{upto}", _now(), name),
-            )
+            if source is None:
+                conn.execute(
+                    "INSERT INTO games(name, module, scenario, source_kind, seed, commitment, "
+                    "revealed, ended, parent, created, fork) SELECT ?, module, scenario, "
+                    "source_kind, seed, commitment, revealed, 0, ?, ?, ? FROM games "
+                    "WHERE name = ?",
+                    (new, f"{name}@{upto}", _now(), canonical_json(record), name),
+                )
+            else:
+                kind, seed, commitment = source_info(source)
+                conn.execute(
+                    "INSERT INTO games(name, module, scenario, source_kind, seed, commitment, "
+                    "revealed, ended, parent, created, fork) SELECT ?, module, scenario, ?, ?, "
+                    "?, 0, 0, ?, ?, ? FROM games WHERE name = ?",
+                    (
+                        new,
+                        kind,
+                        seed,
+                        commitment,
+                        f"{name}@{upto}",
+                        _now(),
+                        canonical_json(record),
+                        name,
+                    ),
+                )
             conn.execute(
                 "INSERT INTO actions SELECT ?, no, name, params, state_hash, created "
                 "FROM actions WHERE game = ? AND no <= ?",
@@ -499,10 +607,20 @@ class Store:
                 "FROM events WHERE game = ? AND action_no <= ?",
                 (new, name, upto),
             )
+            if source is None:
+                conn.execute(
+                    "INSERT INTO joint_sides(game, ord, side, commitment, contribution) "
+                    "SELECT ?, ord, side, commitment, contribution FROM joint_sides "
+                    "WHERE game = ?",
+                    (new, name),
+                )
+            else:
+                _insert_joint(conn, new, source)
             conn.execute(
-                "INSERT INTO joint_sides(game, ord, side, commitment, contribution) "
-                "SELECT ?, ord, side, commitment, contribution FROM joint_sides WHERE game = ?",
-                (new, name),
+                "INSERT INTO table_records(game, idx, at, kind, data, created) "
+                "SELECT ?, idx, at, kind, data, created FROM table_records "
+                "WHERE game = ? AND at <= ?",
+                (new, name, upto),
             )
         return upto
 
@@ -521,6 +639,7 @@ class Store:
             conn.execute("DELETE FROM events WHERE game = ?", (name,))
             conn.execute("DELETE FROM actions WHERE game = ?", (name,))
             conn.execute("DELETE FROM joint_sides WHERE game = ?", (name,))
+            conn.execute("DELETE FROM table_records WHERE game = ?", (name,))
             conn.execute("DELETE FROM games WHERE name = ?", (name,))
 
     # -- the hash chain ------------------------------------------------------
@@ -529,7 +648,9 @@ class Store:
         from umpire.engine.chain import heads, identity
 
         info = self.info(name)
-        start = identity(info.module, self.scenario(name), info.source_kind, info.commitment)
+        start = identity(
+            info.module, self.scenario(name), info.source_kind, info.commitment, info.fork
+        )
         return start, heads(start, (r.to_json() for r in self.records(name)))
 
     def head(self, name: str) -> str:
@@ -557,6 +678,9 @@ class Store:
             "scenario": self.scenario(name),
             "actions": actions,
         }
+        beside = self.table_records(name)
+        if beside:
+            out["records"] = beside
         if info.source_kind == "joint":
             out["joint"] = {
                 "sides": [
@@ -592,7 +716,7 @@ class Store:
             g = export.game
             conn.execute(
                 "INSERT INTO games(name, module, scenario, source_kind, seed, commitment, "
-                "revealed, ended, parent, created) VALUES(?,?,?,?,?,?,?,?,?,?)",
+                "revealed, ended, parent, created, fork) VALUES(?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     new,
                     g.module,
@@ -604,8 +728,14 @@ class Store:
                     int(g.ended),
                     g.parent,
                     g.created,
+                    None if g.fork is None else canonical_json(g.fork),
                 ),
             )
+            for rec in export.records or []:
+                if rec.kind not in RECORD_KINDS:
+                    raise UmpireError(f"unknown kind of table record '{rec.kind}'")
+                data = rec.model_dump(exclude={"at", "kind", "created"})
+                _insert_record(conn, new, rec.at, rec.kind, data, rec.created)
             if export.joint is not None:
                 conn.executemany(
                     "INSERT INTO joint_sides(game, ord, side, commitment, contribution) "
@@ -628,6 +758,25 @@ def _insert_action(conn: sqlite3.Connection, name: str, record: ActionRecord) ->
     conn.executemany(
         "INSERT INTO events(game, action_no, idx, kind, data) VALUES(?,?,?,?,?)",
         [(name, record.no, i, e.kind, canonical_json(e.data)) for i, e in enumerate(record.events)],
+    )
+
+
+def _insert_record(
+    conn: sqlite3.Connection,
+    name: str,
+    at: int,
+    kind: str,
+    data: Mapping[str, Any],
+    created: str | None = None,
+) -> None:
+    """One record beside the log, numbered after the game's last (``created``: when it was
+    made, for an import; now by default)."""
+    row = conn.execute(
+        "SELECT COALESCE(MAX(idx), 0) FROM table_records WHERE game = ?", (name,)
+    ).fetchone()
+    conn.execute(
+        "INSERT INTO table_records(game, idx, at, kind, data, created) VALUES(?,?,?,?,?,?)",
+        (name, int(row[0]) + 1, at, kind, canonical_json(dict(data)), created or _now()),
     )
 
 

@@ -39,6 +39,7 @@ class ExportGame(BaseModel):
     actions: int = 0
     identity: str | None = None
     head: str | None = None
+    fork: dict[str, Any] | None = None
 
 
 class ExportAction(BaseModel):
@@ -69,6 +70,16 @@ class ExportJoint(BaseModel):
     sides: list[ExportJointSide]
 
 
+class ExportRecord(BaseModel):
+    """A record kept beside the log (an undo, a switch to real dice): its kind, the number
+    of actions the log held after it, and what it says (docs/web.md)."""
+
+    model_config = ConfigDict(extra="allow")
+    at: int
+    kind: str
+    created: str | None = None
+
+
 class Export(BaseModel):
     """A whole exported game (format ``umpire-game/1``); ``joint`` only for joint dice."""
 
@@ -78,6 +89,7 @@ class Export(BaseModel):
     scenario: dict[str, Any]
     actions: list[ExportAction]
     joint: ExportJoint | None = None
+    records: list[ExportRecord] | None = None
 
 
 def parse_export(data: Mapping[str, Any], file: str | None = None) -> Export:
@@ -152,6 +164,10 @@ class VerifyReport:
     identity: str = ""
     head: str = ""
     chained: bool = False
+    parts: list[str] = field(default_factory=list)
+    """Which dice were checked against what (a fork: the parent's part and its own)."""
+    records: list[str] = field(default_factory=list)
+    """The records kept beside the log (undos, real dice switched on), one line each."""
 
 
 def check_summary(export: Export, file: str | None = None) -> None:
@@ -223,7 +239,7 @@ def check_chain(export: Export, report: VerifyReport, file: str | None = None) -
     from umpire.engine.chain import heads, identity
 
     game = export.game
-    start = identity(game.module, export.scenario, game.source, game.commitment)
+    start = identity(game.module, export.scenario, game.source, game.commitment, game.fork)
     links = heads(start, (a.model_dump() for a in export.actions))
     report.identity = start
     report.head = links[-1] if links else start
@@ -304,11 +320,19 @@ def check_head(links: list[str], start: str, kept: str, file: str | None = None)
 
 
 def verify_export(
-    data: Mapping[str, Any], file: str | None = None, *, head: str | None = None
+    data: Mapping[str, Any],
+    file: str | None = None,
+    *,
+    head: str | None = None,
+    parent: Mapping[str, Any] | None = None,
 ) -> VerifyReport:
     """Verify an export: its summary, seed against commitment, every die against the seed,
     the replay, the hash chain, and (``head``: ``HEX`` or ``HEX@COUNT``) a head a player kept.
 
+    A fork with dice of its own checks its own dice against its own seed; the dice before
+    the fork are the parent's, checked with the parent's export (``parent``) when given.
+    The records kept beside the log (undos with their withdrawn actions, real dice switched
+    on) are listed in ``records``, the withdrawn dice checked against the seed.
     Raises :class:`VerifyError` at the first problem, naming its place in the log.
     """
     from umpire.dice import DiceSource, JointSource, PhysicalSource, SeededSource, check_entropy
@@ -353,6 +377,10 @@ def verify_export(
         report.notes.append(f"dice source '{game.source}' has no seed: rolls not checked")
 
     joint = game.source == "joint"
+    fork = game.fork
+    own_from = 0  # dice before this position are the parent's (a fork with dice of its own)
+    if fork is not None and not fork.get("keeps_dice"):
+        own_from = int(fork.get("dice", 0))
     position = 0
     log_index = 0
     for record in records:
@@ -395,7 +423,7 @@ def verify_export(
                 if _is_typed(draw):
                     report.typed += len(faces)
                 for k, face in enumerate(faces):
-                    if seed is not None and not _is_typed(draw):
+                    if seed is not None and not _is_typed(draw) and pos + k >= own_from:
                         if entropy is not None:
                             want = JointSource.face_at(seed, values, entropy, pos + k, sides)
                             giver = "the seed, the sides' values and the action's entropy give"
@@ -412,6 +440,29 @@ def verify_export(
                 position += len(faces)
     report.dice = position
     report.rolls_checked = seed is not None
+    own = "this game's own seed" if fork is not None else "the game's seed"
+    if own_from and fork is not None:
+        report.parts.append(
+            _parent_part(export, fork, own_from, parent, file)
+            if parent is not None
+            else f"dice 0-{own_from - 1} (actions 1-{fork.get('at')}) are the parent's "
+            f"'{fork.get('parent')}' (its chain head at action {fork.get('at')}: "
+            f"{fork.get('head')}): not checked here; verify with the parent's export once "
+            f"the parent has ended"
+        )
+    elif fork is not None:
+        report.parts.append(
+            f"a fork of '{fork.get('parent')}' at action {fork.get('at')} that keeps the "
+            f"parent's dice: every die is checked against the parent's seed"
+        )
+    if position > own_from:
+        span = f"dice {own_from}-{position - 1}"
+        report.parts.append(
+            f"{span}: checked against {own}"
+            if seed is not None
+            else f"{span}: not checked yet ({own} is not revealed)"
+        )
+    report.records = _records(export, seed, values, own_from, file)
     if report.typed:
         report.notes.append(
             f"{report.typed} dice were real dice typed at the table: their faces are not "
@@ -434,6 +485,119 @@ def verify_export(
     if head is not None:
         report.notes.append(check_head(links, report.identity, head, file=file))
     return report
+
+
+def _parent_part(
+    export: Export,
+    fork: Mapping[str, Any],
+    own_from: int,
+    parent: Mapping[str, Any],
+    file: str | None,
+) -> str:
+    """Check the dice before a fork with its parent's export: the parent is the one the fork
+    names, its chain passes through the head the fork names, its first actions are the
+    fork's, and its own verify passes. Returns the report's line for that part."""
+    from umpire.engine.chain import heads, identity
+
+    p = parse_export(parent, file=file)
+    name, at = str(fork.get("parent")), int(fork.get("at", 0))
+    if p.game.name != name:
+        raise VerifyError(f"the parent's export is game '{p.game.name}', not '{name}'", file=file)
+    start = identity(p.game.module, p.scenario, p.game.source, p.game.commitment, p.game.fork)
+    links = heads(start, (a.model_dump() for a in p.actions))
+    if at > len(links) or ([start, *links][at] != fork.get("head")):
+        raise VerifyError(
+            f"the parent's chain does not pass through the head the fork names at action {at}",
+            file=file,
+        )
+    for mine, theirs in zip(export.actions[:at], p.actions[:at], strict=True):
+        if mine.model_dump(exclude={"chain"}) != theirs.model_dump(exclude={"chain"}):
+            raise VerifyError(
+                f"action {mine.no} of the fork is not the parent's action {theirs.no}", file=file
+            )
+    sub = verify_export(parent, file=file)
+    if not sub.rolls_checked:
+        return (
+            f"dice 0-{own_from - 1} (actions 1-{at}): the parent '{name}' matches, but its "
+            f"seed is not revealed yet: verify again once the parent has ended"
+        )
+    return (
+        f"dice 0-{own_from - 1} (actions 1-{at}): checked with the parent '{name}''s export "
+        f"against the parent's seed"
+    )
+
+
+def _records(
+    export: Export, seed: int | None, values: dict[str, str], own_from: int, file: str | None
+) -> list[str]:
+    """One line per record beside the log. An undo's withdrawn actions must chain from the
+    head it names to the head it names, and their dice (this game's own) must be the seed's."""
+    from umpire.dice import JointSource, SeededSource
+    from umpire.engine.chain import heads
+
+    fork = export.game.fork or {}
+    inherited = int(fork.get("records", 0)) if not fork.get("keeps_dice") else 0
+    out: list[str] = []
+    for i, model in enumerate(export.records or []):
+        rec = model.model_dump()
+        kind, at = rec.get("kind"), rec.get("at")
+        if kind == "real_dice":
+            switched = "on" if rec.get("on") else "off"
+            agreed = f", {rec['agreed']} agreed" if rec.get("agreed") else ""
+            out.append(f"at action {at}: {rec.get('side')} switched real dice {switched}{agreed}")
+            continue
+        if kind in ("undo_refused", "real_dice_refused"):
+            what = "an undo" if kind == "undo_refused" else "real dice"
+            out.append(
+                f"at action {at}: {rec.get('by')} asked for {what}; {rec.get('refused')} refused"
+            )
+            continue
+        if kind != "undo":
+            out.append(f"at action {at}: {kind}")
+            continue
+        withdrawn = rec.get("withdrawn") or []
+        try:
+            actions = [ActionRecord.from_json(a) for a in withdrawn]
+            links = heads(str(rec["from_head"]), (a.to_json() for a in actions))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise VerifyError(f"record {i + 1} (an undo) is malformed ({exc})", file=file) from None
+        if (links[-1] if links else rec["from_head"]) != rec.get("head"):
+            raise VerifyError(
+                f"record {i + 1} (an undo at action {at}): its withdrawn actions do not chain "
+                f"to the head it names",
+                file=file,
+            )
+        faces: list[str] = []
+        for a in actions:
+            for e in a.events:
+                for d in e.data.get("draws", []):
+                    pos, sides, got = int(d[0]), int(d[1]), list(d[2])
+                    faces.append(f"{got}{' typed' if _is_typed(d) else ''}")
+                    if seed is None or _is_typed(d) or i < inherited or pos < own_from:
+                        continue
+                    for k, face in enumerate(got):
+                        if a.entropy is not None and values:
+                            want = JointSource.face_at(seed, values, a.entropy, pos + k, sides)
+                        else:
+                            want = SeededSource.face_at(seed, pos + k, sides)
+                        if face != want:
+                            raise VerifyError(
+                                f"record {i + 1} (an undo at action {at}): withdrawn action "
+                                f"{a.no}, die {pos + k}: logged {face}, the seed gives {want}",
+                                file=file,
+                            )
+        agreed = (
+            f"{rec['agreed']} agreed"
+            if rec.get("agreed")
+            else f"no consent needed ({rec.get('why', 'free')})"
+        )
+        span = f"{actions[0].no}-{actions[-1].no}" if actions else "none"
+        names = ", ".join(f"{a.no} {a.name}" + (f" by {a.by}" if a.by else "") for a in actions)
+        out.append(
+            f"at action {at}: undo asked by {rec.get('by')}, {agreed}; withdrew actions {span} "
+            f"({names}); their faces: {', '.join(faces) or 'none'}"
+        )
+    return out
 
 
 def _has_dice(record: ActionRecord) -> bool:
