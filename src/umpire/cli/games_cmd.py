@@ -191,16 +191,18 @@ def atomic_write(path: Path, text: str) -> None:
 
 
 def read_export(file: str) -> Any:
-    """Read an export file's JSON; errors name the file and line."""
+    """Read an export file's JSON (nesting bounded before parsing); errors name the file and
+    line."""
+    from umpire.store.shape import load_json
+
     path = Path(file)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise DataFileError(f"cannot read: {exc.strerror}", file=file) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataFileError(f"bad JSON: {exc.msg}", file=file, line=exc.lineno) from None
+    except UnicodeDecodeError:
+        raise DataFileError("not a text file (an export is UTF-8 JSON)", file=file) from None
+    return load_json(text, file)
 
 
 @games_app.command("import")
