@@ -249,6 +249,8 @@ def verify_cmd(
                 "events": rep.events,
                 "dice": rep.dice,
                 "rolls_checked": rep.rolls_checked,
+                "dice_checked": rep.checked,
+                "dice_typed": rep.typed,
                 "chained": rep.chained,
                 "identity": rep.identity,
                 "head": rep.head,
@@ -256,12 +258,12 @@ def verify_cmd(
             }
         )
         return
-    checked = "every die matches the seed" if rep.rolls_checked else "rolls not checked"
     chain = "the hash chain holds" if rep.chained else "no hash chain stated"
     c = console()
     c.print(
-        f"OK: {rep.actions} actions, {rep.events} events, {rep.dice} dice; "
-        f"{checked}; the log replays to the recorded states; {chain}."
+        f"OK: {rep.actions} actions, {rep.events} events; {rep.dice_line()}; "
+        f"the log replays to the recorded states; {chain}.",
+        markup=False,
     )
     c.print(f"chain head: {rep.head}@{rep.actions}")
     for note in rep.notes:

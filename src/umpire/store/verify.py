@@ -131,6 +131,24 @@ class VerifyReport:
     head: str = ""
     chained: bool = False
 
+    @property
+    def checked(self) -> int:
+        """How many dice were checked against the seed (typed dice never are)."""
+        return self.dice - self.typed if self.rolls_checked else 0
+
+    def dice_line(self) -> str:
+        """What the dice check proved, counted: how many dice were checked against the seed
+        and how many were typed by hand (their faces are only as honest as who typed them)."""
+        if not self.rolls_checked:
+            return f"{self.dice} dice, none checked (no seed to check them against)"
+        if not self.typed:
+            return f"all {self.dice} dice checked: every die matches the seed"
+        return (
+            f"{self.checked} of {self.dice} dice checked against the seed and matching; "
+            f"{self.typed} typed by hand at the table, NOT checked (trust them as you trust "
+            f"whoever typed them)"
+        )
+
 
 def check_summary(export: Export, file: str | None = None) -> None:
     """Every count and flag the export's game record states must agree with its log."""
@@ -391,8 +409,8 @@ def verify_export(
     report.rolls_checked = seed is not None
     if report.typed:
         report.notes.append(
-            f"{report.typed} dice were real dice typed at the table: their faces are not "
-            f"checked against the seed (the rest are)"
+            f"{report.typed} dice were real dice typed at the table: the seed cannot vouch "
+            f"for their faces (docs/verification.md, 'Typed dice')"
         )
     check_replay(module, export.scenario, records, file=file)
     # Re-execution reads every face from the log; the source only says how picks were made
