@@ -12,6 +12,7 @@ parsed (:func:`load_json`), so no file can exhaust the parser's recursion.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Annotated, Any, Literal
 
@@ -372,6 +373,13 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is too large (not finite)")
+    return value
+
+
 def load_json(text: str, file: str) -> Any:
     """Parse an export's text: nesting bounded first, no NaN or Infinity, errors name file:line."""
     line = too_deep(text)
@@ -382,7 +390,7 @@ def load_json(text: str, file: str) -> Any:
             line=line,
         )
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except json.JSONDecodeError as exc:
         raise DataFileError(f"bad JSON: {exc.msg}", file=file, line=exc.lineno) from None
     except (ValueError, RecursionError) as exc:  # NaN, a number of more than 4,300 digits
