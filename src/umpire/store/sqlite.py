@@ -619,7 +619,11 @@ class Store:
         export = parse_export(data, file=file)
         check_joint_record(export, file=file)
         new = name or export.game.name
-        _check_name(new)
+        try:
+            _check_name(new)
+        except UmpireError as exc:
+            where = "--name" if name else "game.name"
+            raise DataFileError(f"{where}: {exc.message} (use --name)", file=file) from None
         module = module_of(export, file=file)
         records = records_of(export)
         # Refuse a log that does not replay before writing anything.
