@@ -78,9 +78,10 @@ def start_state(module: RuleModule, scenario: Mapping[str, Any], file: str | Non
         raise DataFileError(
             f"scenario.{first_error(exc)} (not a {module.id} scenario)", file=file
         ) from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+    except Exception as exc:  # module code on a foreign scenario: any failure is the file's
         raise DataFileError(
-            f"scenario: not a {module.id} scenario ({type(exc).__name__}: {str(exc)[:80]})",
+            f"scenario: not a {module.id} scenario ({type(exc).__name__}: "
+            f"{' '.join(str(exc).split())[:80]})",
             file=file,
         ) from None
 
