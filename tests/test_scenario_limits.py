@@ -189,3 +189,12 @@ def test_random_scenario_files_load_or_are_refused_in_one_line(text: str) -> Non
     except DataFileError as exc:
         msg = str(exc)
         assert "\n" not in msg and msg.startswith("x.toml")
+
+
+def test_units_written_inline_are_held_to_the_same_limit() -> None:
+    """The text's `[[units]]` count is a fast first check; units written as an inline array
+    meet the model's limit all the same."""
+    one = '{{ id = "u{i}", side = "union", type = "foot", stands = 1, x = 1, y = 1 }}'
+    units = ", ".join(one.format(i=i) for i in range(MAX_UNITS + 1))
+    msg = _refusal(HEAD.replace("[table]", f"units = [{units}]\n[table]"))
+    assert f"units: at most {MAX_UNITS} units in a scenario" in msg

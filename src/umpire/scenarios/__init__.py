@@ -207,6 +207,37 @@ def _line_of_item(text: str, key: str, index: int) -> int | None:
     return _locate(text, (key, index))
 
 
+_ENTRY = re.compile(r"^[ \t]*\[\[[ \t]*(units|leaders|terrain|objectives)[ \t]*\]\]", re.M)
+
+
+def _most() -> dict[str, int]:
+    """The limits on entries, by key."""
+    return {
+        "units": MAX_UNITS,
+        "leaders": MAX_LEADERS,
+        "terrain": MAX_TERRAIN,
+        "objectives": MAX_OBJECTIVES,
+    }
+
+
+def _limit_message(key: str) -> str:
+    most = _most()[key]
+    return f"{key}: at most {most} {key} in a scenario (docs/scenarios.md, 'Limits')"
+
+
+def _count_entries(text: str, file: str) -> None:
+    """Refuse too many ``[[units]]`` (leaders, terrain, objectives) on the text, before the
+    TOML is parsed (the model checks the same limits for entries written another way)."""
+    seen: dict[str, int] = {}
+    most = _most()
+    for m in _ENTRY.finditer(text):
+        key = m.group(1)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > most[key]:
+            line = text.count("\n", 0, m.start()) + 1
+            raise DataFileError(_limit_message(key), file=file, line=line)
+
+
 def parse_scenario(text: str, file: str = "<scenario>") -> Scenario:
     """Parse and validate scenario text; raise DataFileError naming file:line.
 
@@ -218,6 +249,7 @@ def parse_scenario(text: str, file: str = "<scenario>") -> Scenario:
             f"the file has {len(text):,} characters; a scenario has at most {MAX_TEXT:,}",
             file=file,
         )
+    _count_entries(text, file)
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -253,7 +285,7 @@ def parse_scenario(text: str, file: str = "<scenario>") -> Scenario:
             msg = f"unknown unit type {err.get('input')!r}; {msg}"
         elif err["type"] == "too_long" and len(loc) == 1:
             most = int(err.get("ctx", {}).get("max_length", 0))
-            msg = f"at most {most} {loc[0]} in a scenario (docs/scenarios.md, 'Limits')"
+            msg = _limit_message(str(loc[0])).partition(": ")[2]
             at = (loc[0], most)  # the first entry past the limit
         elif err["type"] == "finite_number":
             msg = f"must be a finite number, not {err.get('input')!r}"
