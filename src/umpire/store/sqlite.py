@@ -459,8 +459,10 @@ class Store:
         to run it again (the action is then played on the game as it now is).
         """
         with self._tx() as conn:
+            # MAX(no), not COUNT(*): one step down the primary key's index however long the
+            # game (actions are numbered 1, 2, 3... without gaps).
             row = conn.execute(
-                "SELECT ended, (SELECT COUNT(*) FROM actions a WHERE a.game = g.name) "
+                "SELECT ended, (SELECT COALESCE(MAX(no), 0) FROM actions a WHERE a.game = g.name) "
                 "FROM games g WHERE name = ?",
                 (name,),
             ).fetchone()
