@@ -203,6 +203,7 @@ def test_too_deep_counts_brackets_outside_strings() -> None:
     assert too_deep("[[[[]]]]", limit=3) == 1
     assert too_deep('[\n[\n"]"\n,[[\n]]]]', limit=3) == 4
     assert too_deep("[[[[", limit=2) is None  # unbalanced: the parser reports it
+    assert too_deep(r'["\"[[[[[[\\", {}]', limit=2) is None  # escaped quotes, backslashes
 
 
 def test_a_scenario_the_module_cannot_read_is_refused_in_one_line(

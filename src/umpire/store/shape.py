@@ -334,7 +334,8 @@ def first_error(exc: ValidationError) -> str:
     return f"{path}: {msg}" if path else msg
 
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_ESCAPE = re.compile(r"\\.", re.S)
+_STRING = re.compile(r'"[^"]*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _PAIR = re.compile(r"\[\]|\{\}")
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
@@ -343,11 +344,12 @@ _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
 def too_deep(text: str, limit: int = MAX_DEPTH) -> int | None:
     """The line where the JSON ``text`` nests deeper than ``limit``, else None.
 
-    Strings are set aside, then innermost ``[]``/``{}`` pairs are removed ``limit`` times
-    (each pass a C-speed regex over the brackets): what is left nests deeper. Unbalanced
-    brackets are left to the parser to report.
+    Escapes and then strings are set aside (an escape outside a string is no JSON: the
+    parser reports it), then innermost ``[]``/``{}`` pairs are removed ``limit`` times (each
+    pass a C-speed regex over the brackets): what is left nests deeper. Unbalanced brackets
+    are left to the parser to report.
     """
-    s = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    s = _NOT_BRACKET.sub("", _STRING.sub("", _ESCAPE.sub("", text)))
     for _ in range(limit):
         if not s:
             return None
