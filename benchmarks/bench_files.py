@@ -93,14 +93,21 @@ def measure(repeat: int) -> dict[str, Any]:
     for n in BOOK_LENGTHS:
         text = book_text(n)
         data = json.loads(text)
+
+        def read(text: str = text) -> Any:
+            return load_json(text, "b.json") if load_json else json.loads(text)
+
+        def shape(data: Any = data) -> Any:
+            return parse_export(data)
+
+        def verify(data: Any = data) -> Any:
+            return verify_export(data)
+
         row = {
             "bytes": len(text),
-            "read": _best(
-                (lambda: load_json(text, "b.json")) if load_json else (lambda: json.loads(text)),
-                repeat,
-            ),
-            "shape": _best(lambda: parse_export(data), repeat) if parse_export else None,
-            "verify": _best(lambda: verify_export(data), repeat),
+            "read": _best(read, repeat),
+            "shape": _best(shape, repeat) if parse_export else None,
+            "verify": _best(verify, repeat),
         }
         out["books"][n] = row
     for n in UNIT_COUNTS:
