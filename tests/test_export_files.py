@@ -435,7 +435,7 @@ def mutated(draw: st.DrawFn, base: Data) -> str:
 
 @pytest.mark.parametrize("cmd", ["import", "verify"])
 @settings(
-    max_examples=40,
+    max_examples=25,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
