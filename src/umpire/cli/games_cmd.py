@@ -197,16 +197,18 @@ def atomic_write(path: Path, text: str) -> None:
 
 
 def read_export(file: str) -> Any:
-    """Read an export file's JSON; errors name the file and line."""
+    """Read an export file's JSON (nesting bounded before parsing); errors name the file and
+    line."""
+    from umpire.store.shape import load_json
+
     path = Path(file)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise DataFileError(f"cannot read: {exc.strerror}", file=file) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataFileError(f"bad JSON: {exc.msg}", file=file, line=exc.lineno) from None
+    except UnicodeDecodeError:
+        raise DataFileError("not a text file (an export is UTF-8 JSON)", file=file) from None
+    return load_json(text, file)
 
 
 @games_app.command("import")
@@ -266,6 +268,8 @@ def verify_cmd(
                 "events": rep.events,
                 "dice": rep.dice,
                 "rolls_checked": rep.rolls_checked,
+                "dice_checked": rep.checked,
+                "dice_typed": rep.typed,
                 "chained": rep.chained,
                 "identity": rep.identity,
                 "head": rep.head,
@@ -275,12 +279,12 @@ def verify_cmd(
             }
         )
         return
-    checked = "every die matches the seed" if rep.rolls_checked else "rolls not checked"
     chain = "the hash chain holds" if rep.chained else "no hash chain stated"
     c = console()
     c.print(
-        f"OK: {rep.actions} actions, {rep.events} events, {rep.dice} dice; "
-        f"{checked}; the log replays to the recorded states; {chain}."
+        f"OK: {rep.actions} actions, {rep.events} events; {rep.dice_line()}; "
+        f"the log replays to the recorded states; {chain}.",
+        markup=False,
     )
     c.print(f"chain head: {rep.head}@{rep.actions}")
     for part in rep.parts:

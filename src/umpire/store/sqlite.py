@@ -226,10 +226,25 @@ class Store:
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; the write lock is taken first (``BEGIN IMMEDIATE``), so what
+        is read inside is what the write changes. A save file kept busy by another process
+        past the timeout, or a row another process wrote first, is a one-line refusal."""
         conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise UmpireError(
+                f"the save file is busy ({exc}); nothing was saved: run it again",
+                file=str(self.path),
+            ) from None
         try:
             yield conn
+        except sqlite3.IntegrityError:
+            conn.execute("ROLLBACK")
+            raise UmpireError(
+                "the game changed while this ran (another process saved first); nothing was "
+                "saved: run it again"
+            ) from None
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -463,12 +478,39 @@ class Store:
             for record in game.actions:
                 _insert_action(conn, name, record)
 
-    def append(self, name: str, record: ActionRecord) -> None:
-        """Save one action and its events atomically."""
-        info = self.info(name)
-        if info.ended:
-            raise UmpireError(f"game '{name}' has ended; fork it to play on")
+    def append(self, name: str, record: ActionRecord, after: ActionRecord | None = None) -> None:
+        """Save one action and its events atomically, as action ``record.no`` of the game.
+
+        Checked inside the write transaction, so two processes (or a page and a terminal)
+        playing the same game cannot both save: the game must still be open, hold exactly
+        ``record.no - 1`` actions, and end with ``after`` (the action the record was played
+        after, when the caller knows it). Otherwise nothing is saved and the refusal says
+        to run it again (the action is then played on the game as it now is).
+        """
         with self._tx() as conn:
+            # MAX(no), not COUNT(*): one step down the primary key's index however long the
+            # game (actions are numbered 1, 2, 3... without gaps).
+            row = conn.execute(
+                "SELECT ended, (SELECT COALESCE(MAX(no), 0) FROM actions a WHERE a.game = g.name) "
+                "FROM games g WHERE name = ?",
+                (name,),
+            ).fetchone()
+            if row is None:
+                raise UnknownNameError(f"game '{name}' is gone (deleted while this ran)")
+            if row[0]:
+                raise UmpireError(f"game '{name}' has ended; fork it to play on")
+            last = None
+            if after is not None:
+                last = conn.execute(
+                    "SELECT name, params, state_hash FROM actions WHERE game = ? AND no = ?",
+                    (name, after.no),
+                ).fetchone()
+            want = (after.name, canonical_json(after.params), after.state_hash) if after else None
+            if int(row[1]) != record.no - 1 or (after is not None and last != want):
+                raise UmpireError(
+                    f"the game '{name}' changed while this ran (another player or window saved "
+                    f"or undid an action); nothing was saved: run it again"
+                )
             _insert_action(conn, name, record)
 
     def play(
@@ -480,13 +522,15 @@ class Store:
         entropy: str | None = None,
         by: str | None = None,
     ) -> ActionRecord:
-        """Run one action on a loaded game and save it; nothing is saved if it fails.
+        """Run one action on a loaded game and save it; nothing is saved if it fails, or if
+        the game changed in the file since it was loaded (:meth:`append`).
 
         ``entropy`` is the browser's fresh random hex for a joint-dice game, ``by`` the side
         that asked for it (see Game.act).
         """
+        after = game.actions[-1] if game.actions else None
         record = game.act(action, params, entropy=entropy, by=by)
-        self.append(name, record)
+        self.append(name, record, after)
         return record
 
     def undo(self, name: str, to: int, record: Mapping[str, Any] | None = None) -> int:
@@ -694,21 +738,25 @@ class Store:
         self, data: Mapping[str, Any], name: str | None = None, file: str | None = None
     ) -> str:
         """Load an export into the store after checking that it replays."""
-        from umpire.store.verify import parse_export
+        from umpire.store.verify import (
+            check_joint_record,
+            check_replay,
+            module_of,
+            parse_export,
+            records_of,
+        )
 
         export = parse_export(data, file=file)
-        from umpire.store.verify import check_joint_record
-
         check_joint_record(export, file=file)
         new = name or export.game.name
-        _check_name(new)
-        from umpire.rules import get_module
-
-        module = get_module(export.game.module)
-        records = [ActionRecord.from_json(a.model_dump()) for a in export.actions]
+        try:
+            _check_name(new)
+        except UmpireError as exc:
+            where = "--name" if name else "game.name"
+            raise DataFileError(f"{where}: {exc.message} (use --name)", file=file) from None
+        module = module_of(export, file=file)
+        records = records_of(export)
         # Refuse a log that does not replay before writing anything.
-        from umpire.store.verify import check_replay
-
         check_replay(module, export.scenario, records, file=file)
         with self._tx() as conn:
             if conn.execute("SELECT 1 FROM games WHERE name = ?", (new,)).fetchone():

@@ -13,112 +13,77 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
-from umpire.engine.events import EVENT_KINDS
 from umpire.engine.game import ActionRecord, Game
 from umpire.errors import DataFileError, VerifyError
+from umpire.store.shape import ExportShape, check_shape, first_error
 
 if TYPE_CHECKING:
     from umpire.rules import RuleModule
 
 
-class ExportGame(BaseModel):
-    """The ``game`` object of an export."""
-
-    model_config = ConfigDict(extra="forbid")
-    name: str
-    module: str
-    source: str
-    seed: str | None = None
-    commitment: str | None = None
-    revealed: bool = False
-    ended: bool = False
-    parent: str | None = None
-    created: str
-    actions: int = 0
-    identity: str | None = None
-    head: str | None = None
-    fork: dict[str, Any] | None = None
-
-
-class ExportAction(BaseModel):
-    """One action of an export."""
-
-    model_config = ConfigDict(extra="forbid")
-    no: int
-    name: str
-    params: dict[str, Any]
-    state_hash: str
-    events: list[dict[str, Any]]
-    chain: str | None = None
-
-
-class ExportJointSide(BaseModel):
-    """One side of joint dice: its commitment and its revealed value (``None`` until given)."""
-
-    model_config = ConfigDict(extra="forbid")
-    side: str
-    commitment: str | None = None
-    contribution: str | None = None
-
-
-class ExportJoint(BaseModel):
-    """The ``joint`` record of an export of a joint-dice game (docs/dice-protocol.md)."""
-
-    model_config = ConfigDict(extra="forbid")
-    sides: list[ExportJointSide]
-
-
-class ExportRecord(BaseModel):
-    """A record kept beside the log (an undo, a switch to real dice): its kind, the number
-    of actions the log held after it, and what it says (docs/web.md)."""
-
-    model_config = ConfigDict(extra="allow")
-    at: int
-    kind: str
-    created: str | None = None
-
-
-class Export(BaseModel):
-    """A whole exported game (format ``umpire-game/1``); ``joint`` only for joint dice."""
-
-    model_config = ConfigDict(extra="forbid")
-    format: str
-    game: ExportGame
-    scenario: dict[str, Any]
-    actions: list[ExportAction]
-    joint: ExportJoint | None = None
-    records: list[ExportRecord] | None = None
+Export = ExportShape
+"""A whole exported game, its shape checked (:mod:`umpire.store.shape`)."""
 
 
 def parse_export(data: Mapping[str, Any], file: str | None = None) -> Export:
-    """Validate an export's shape; errors name the first bad field."""
+    """Validate an export's whole shape; errors name the first bad field. Then the format
+    and the numbering of its actions."""
     from umpire.store.sqlite import EXPORT_FORMAT
 
-    try:
-        export = Export.model_validate(dict(data))
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise DataFileError(
-            f"not an umpire game export: {where}: {err['msg']}", file=file
-        ) from None
+    export = check_shape(data if isinstance(data, dict) else dict(data), file=file)
     if export.format != EXPORT_FORMAT:
         raise DataFileError(
-            f"unknown export format '{export.format}' (want {EXPORT_FORMAT})", file=file
+            f"format: unknown export format {export.format[:40]!r} (want {EXPORT_FORMAT})",
+            file=file,
         )
     for i, action in enumerate(export.actions, 1):
         if action.no != i:
             raise DataFileError(
-                f"action numbers must run 1, 2, 3...: found {action.no} at {i}", file=file
+                f"actions[{i - 1}].no: action numbers must run 1, 2, 3...: found {action.no} "
+                f"at {i}",
+                file=file,
             )
-        for event in action.events:
-            if "kind" not in event:
-                raise DataFileError(f"action {i}: an event has no kind", file=file)
-            if event["kind"] not in EVENT_KINDS:
-                raise DataFileError(f"action {i}: unknown event kind {event['kind']!r}", file=file)
     return export
+
+
+def records_of(export: Export) -> list[ActionRecord]:
+    """The export's actions as records, from the file's own JSON (shape checked)."""
+    return [ActionRecord.from_json(a) for a in export.raw_actions]
+
+
+def module_of(export: Export, file: str | None = None) -> RuleModule:
+    """The rule module the export names (``game.module``), or a one-line refusal."""
+    from umpire.errors import UmpireError
+    from umpire.rules import get_module
+
+    try:
+        return get_module(export.game.module)
+    except UmpireError as exc:
+        raise DataFileError(f"game.module: {exc.message}", file=file) from None
+
+
+def start_state(module: RuleModule, scenario: Mapping[str, Any], file: str | None = None) -> Any:
+    """The module's state before any action, from a foreign scenario: a scenario the module
+    cannot read is refused in one line (the module's own words where it has them)."""
+    from umpire.engine.events import copy_state
+    from umpire.errors import UmpireError
+
+    try:
+        return copy_state(module.initial_state(copy_state(dict(scenario))))
+    except UmpireError as exc:
+        raise DataFileError(f"scenario: {exc}", file=file) from None
+    except ValidationError as exc:
+        raise DataFileError(
+            f"scenario.{first_error(exc)} (not a {module.id} scenario)", file=file
+        ) from None
+    except Exception as exc:  # module code on a foreign scenario: any failure is the file's
+        raise DataFileError(
+            f"scenario: not a {module.id} scenario ({type(exc).__name__}: "
+            f"{' '.join(str(exc).split())[:80]})",
+            file=file,
+        ) from None
 
 
 def check_replay(
@@ -132,18 +97,20 @@ def check_replay(
     The hash is kept up to date change by change (:class:`StateHasher`), not recomputed
     from the whole state each time, so a long game costs time in its length.
     """
-    from umpire.engine.events import copy_state
     from umpire.engine.statehash import StateHasher
 
     # A JSON round trip first: the state shares no object between two places, as in play.
-    hasher = StateHasher(copy_state(module.initial_state(copy_state(dict(scenario)))))
+    hasher = StateHasher(start_state(module, scenario, file=file))
     steps = Game.replay_steps(hasher.state, records, hasher.apply)
     for no in range(1, len(records) + 1):
         try:
             record = next(steps)
-        except Exception as exc:  # a corrupt change path in a foreign file
-            raise VerifyError(f"action {no} does not replay: {exc}", file=file) from None
-        if hasher.hexdigest() != record.state_hash:
+            digest = hasher.hexdigest()
+        except Exception as exc:  # a change a foreign file makes that no state can take
+            raise VerifyError(
+                f"action {no} does not replay: {str(exc).splitlines()[0][:160]}", file=file
+            ) from None
+        if digest != record.state_hash:
             raise VerifyError(
                 f"action {record.no} ({record.name}): the replayed state "
                 f"differs from the recorded one",
@@ -168,6 +135,24 @@ class VerifyReport:
     """Which dice were checked against what (a fork: the parent's part and its own)."""
     records: list[str] = field(default_factory=list)
     """The records kept beside the log (undos, real dice switched on), one line each."""
+
+    @property
+    def checked(self) -> int:
+        """How many dice were checked against the seed (typed dice never are)."""
+        return self.dice - self.typed if self.rolls_checked else 0
+
+    def dice_line(self) -> str:
+        """What the dice check proved, counted: how many dice were checked against the seed
+        and how many were typed by hand (their faces are only as honest as who typed them)."""
+        if not self.rolls_checked:
+            return f"{self.dice} dice, none checked (no seed to check them against)"
+        if not self.typed:
+            return f"all {self.dice} dice checked: every die matches the seed"
+        return (
+            f"{self.checked} of {self.dice} dice checked against the seed and matching; "
+            f"{self.typed} typed by hand at the table, NOT checked (trust them as you trust "
+            f"whoever typed them)"
+        )
 
 
 def check_summary(export: Export, file: str | None = None) -> None:
@@ -240,7 +225,7 @@ def check_chain(export: Export, report: VerifyReport, file: str | None = None) -
 
     game = export.game
     start = identity(game.module, export.scenario, game.source, game.commitment, game.fork)
-    links = heads(start, (a.model_dump() for a in export.actions))
+    links = heads(start, export.raw_actions)
     report.identity = start
     report.head = links[-1] if links else start
     stated = [a.chain for a in export.actions]
@@ -337,13 +322,12 @@ def verify_export(
     """
     from umpire.dice import DiceSource, JointSource, PhysicalSource, SeededSource, check_entropy
     from umpire.errors import UmpireError
-    from umpire.rules import get_module
 
     export = parse_export(data, file=file)
     check_summary(export, file=file)
     game = export.game
-    module = get_module(game.module)
-    records = [ActionRecord.from_json(a.model_dump(exclude={"chain"})) for a in export.actions]
+    module = module_of(export, file=file)
+    records = records_of(export)
     report = VerifyReport(actions=len(records))
     seed: int | None = None
     values: dict[str, str] = {}
@@ -465,8 +449,8 @@ def verify_export(
     report.records = _records(export, seed, values, own_from, file)
     if report.typed:
         report.notes.append(
-            f"{report.typed} dice were real dice typed at the table: their faces are not "
-            f"checked against the seed (the rest are)"
+            f"{report.typed} dice were real dice typed at the table: the seed cannot vouch "
+            f"for their faces (docs/verification.md, 'Typed dice')"
         )
     check_replay(module, export.scenario, records, file=file)
     # Re-execution reads every face from the log; the source only says how picks were made
@@ -504,16 +488,19 @@ def _parent_part(
     if p.game.name != name:
         raise VerifyError(f"the parent's export is game '{p.game.name}', not '{name}'", file=file)
     start = identity(p.game.module, p.scenario, p.game.source, p.game.commitment, p.game.fork)
-    links = heads(start, (a.model_dump() for a in p.actions))
+    links = heads(start, p.raw_actions)
     if at > len(links) or ([start, *links][at] != fork.get("head")):
         raise VerifyError(
             f"the parent's chain does not pass through the head the fork names at action {at}",
             file=file,
         )
-    for mine, theirs in zip(export.actions[:at], p.actions[:at], strict=True):
-        if mine.model_dump(exclude={"chain"}) != theirs.model_dump(exclude={"chain"}):
+    pairs = zip(export.actions[:at], export.raw_actions[:at], p.raw_actions[:at], strict=True)
+    for mine, raw_mine, raw_theirs in pairs:
+        if {k: v for k, v in raw_mine.items() if k != "chain"} != {
+            k: v for k, v in raw_theirs.items() if k != "chain"
+        }:
             raise VerifyError(
-                f"action {mine.no} of the fork is not the parent's action {theirs.no}", file=file
+                f"action {mine.no} of the fork is not the parent's action {mine.no}", file=file
             )
     sub = verify_export(parent, file=file)
     if not sub.rolls_checked:
