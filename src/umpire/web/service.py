@@ -408,6 +408,7 @@ class Service:
         kind = self.seats.kind(name)
         module = table_module(kind) if kind in TABLE_MODULES else None
         inner = game.source
+        after = game.actions[-1] if game.actions else None  # saved only if still the last
         if faces is not None:
             game.source = TypedDice(inner, faces)
         need: dict[str, Any] | None = None
@@ -422,7 +423,7 @@ class Service:
         finally:
             game.source = inner
         if record is not None:
-            self.store.append(name, record)
+            self.store.append(name, record, after)
             self.seats.set_pending(name, None)
             return True
         self.seats.set_pending(
