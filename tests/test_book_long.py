@@ -153,3 +153,32 @@ def test_issue21_long_committed_book_verifies(tmp_path: Path) -> None:
     store.end("c")
     report = verify_export(store.export("c"))
     assert report.rolls_checked
+
+
+def test_a_new_book_keeps_its_last_entries_in_its_state_and_all_in_its_log() -> None:
+    """Reading ``history_kept``: a new dice book's state holds its last ``history_keep``
+    entries (the page shows 40), so hashing the state after a roll costs the same at roll
+    8,000 as at roll 1; every roll stays in the log. A book made before (no
+    ``history_keep`` in its state) keeps every entry, so its saved log replays unchanged."""
+    from umpire.dice import SeededSource
+    from umpire.engine.game import Game
+    from umpire.errors import UmpireError
+    from umpire.rules import get_module
+
+    mod = get_module("session")
+    g = Game.new(mod, {"history_keep": 5}, SeededSource(3))
+    for i in range(12):
+        g.act("roll", {"expr": "2d6", "purpose": f"roll {i}"})
+    hist = g.state["history"]
+    assert [h["purpose"] for h in hist] == [f"roll {i}" for i in range(7, 12)]
+    assert g.state["count"] == 12 and len(g.actions) == 12
+    old = mod.initial_state({})
+    del old["history_keep"]
+    g2 = Game.new(mod, {}, SeededSource(3))
+    g2.state = old
+    for _ in range(250):
+        g2.act("roll", {"expr": "d6"})
+    assert len(g2.state["history"]) == 250
+    assert mod.initial_state({})["history_keep"] == 200
+    with pytest.raises(UmpireError, match="history_keep must be a whole number"):
+        mod.initial_state({"history_keep": 0})
