@@ -171,10 +171,7 @@ def take_hits(b: Battle, u: Unit, hits: int, cause: str) -> int:
     if hits <= 0 or not u.alive:
         return 0
     bk = book(b, u)
-    total = bk["hits"] + hits
-    per = int(cfg(b)["hits_per_piece"])
-    pieces, bk["hits"] = divmod(total, per)
-    pieces = F.losses(pieces, u.formation) if pieces else 0
+    pieces, bk["hits"] = F.pieces_lost(hits, bk["hits"], int(cfg(b)["hits_per_piece"]), u.formation)
     say(b, f"  {u.name}: {hits} hit{'s' if hits != 1 else ''} ({cause})")
     if pieces:
         b.comp.combat.lose_stands(b, u, pieces, cause)
