@@ -479,8 +479,8 @@ def test_resolve_fog_at_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
 def test_resolve_infantry_fire_at_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
     """Default infantry_fire and 003 XVII.A: four pieces at 10" with 1 deduction against a
     column: faces 0 5 6 9 give 2 hits, no piece lost yet (default hits_per_piece: 3 hits a
-    piece, as the battle counts them; issue 21), 3 hits 2 pieces; the odds sum to 1; beyond the stick and an
-    unknown formation are one line, exit 2."""
+    piece, as the battle counts them; issue 21), 3 hits 2 pieces; the odds sum to 1; beyond
+    the stick and an unknown formation are one line, exit 2."""
     from test_acw_cli import one_line_error, run
 
     args = ["resolve", "infantry-fire", "--rules", "action-reaction", "--pieces", "4"]
