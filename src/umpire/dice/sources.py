@@ -604,7 +604,8 @@ def read_faces(
             raise DiceSourceError(f"{shown_value} is outside {shown} (expected {want})")
         faces.append(value)
     if len(faces) != n if n is not None else not faces:
-        raise DiceSourceError(f"got {len(faces)} faces in {text.strip()[:40]!r} (expected {want})")
+        got = f"{len(faces)} {'face' if len(faces) == 1 else 'faces'}"
+        raise DiceSourceError(f"got {got} in {text.strip()[:40]!r} (expected {want})")
     return faces
 
 
