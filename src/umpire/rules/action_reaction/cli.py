@@ -789,7 +789,7 @@ def terrain_cmd(
             n = 1
         else:
             face = _faces(str(face), 1, sides, low, "--face")[0]
-        out["movement_die"] = face
+        out["movement_die"] = f"{face} (reads as 10)" if sides == 10 and face == 0 else face
     elif face is not None:
         raise IllegalActionError(f"--face: {kind} rolls no movement die")
     going = T.movement(kind, left, face)
