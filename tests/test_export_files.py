@@ -215,10 +215,14 @@ def test_a_scenario_the_module_cannot_read_is_refused_in_one_line(
     good = tmp_path / "c.json"
     assert _cli(capsys, "games", "export", "c", "-o", str(good))[0] == 0
     data = json.loads(good.read_text())
-    for broken in (
-        lambda d: d["scenario"]["oob"]["army"].__setitem__(0, 7),
-        lambda d: d["scenario"]["oob"].update(corps=7),
-        lambda d: d["scenario"].update(oob=[1]),
+    for broken, field in (
+        (lambda d: d["scenario"]["oob"]["army"].__setitem__(0, 7), "army[0]: must be a table"),
+        (lambda d: d["scenario"]["oob"].update(corps=7), "corps: must be a list of tables"),
+        (lambda d: d["scenario"].update(oob=[1]), "order of battle must be a table, not list"),
+        (
+            lambda d: d["scenario"]["oob"]["division"][0].update(brigades=["x"]),
+            "brigades[0]: must be a table, not str",
+        ),
     ):
         copied = copy.deepcopy(data)
         broken(copied)
@@ -229,6 +233,7 @@ def test_a_scenario_the_module_cannot_read_is_refused_in_one_line(
             code, _, err = _cli(capsys, "games", cmd, str(bad))
             assert code == 2
             _refused(err, bad, "scenario: ")
+            assert field in err, err
         assert _dump(_private_db) == before
 
 
