@@ -221,9 +221,9 @@ def build_roster(data: Mapping[str, Any], file: str = "oob.toml", text: str = ""
         }
     for div in b.tables(data.get("division"), "division"):
         side, cid, code = div.get("side"), str(div.get("corps", "")), str(div.get("code", ""))
-        corps = b.corps.get(cid)
-        if corps is None or corps["side"] != side:
+        if cid not in b.corps or b.corps[cid]["side"] != side:
             raise b.fail(f"division {code}: unknown {side} corps '{cid}'", f'corps = "{cid}"')
+        corps = b.corps[cid]
         did = f"{code}/{cid}"
         if did in b.divisions:
             raise b.fail(f"duplicate division '{did}'", f'code = "{code}"')
