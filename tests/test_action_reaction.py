@@ -183,7 +183,12 @@ def test_resolve_hand_to_hand_at_the_cli(capsys: pytest.CaptureFixture[str]) -> 
     )
     assert code == 0, err
     res = json.loads(out)
-    assert (res["attacker_hits"], res["defender_hits"], res["loser"]) == (0, 4, "attacker")
+    assert (
+        res["hits_by_attacker_on_defender"],
+        res["hits_by_defender_on_attacker"],
+        res["loser"],
+    ) == (0, 4, "attacker")
+    assert res["attacker_losses"].startswith("the attacker loses 1 piece (4 hits")
     assert sum(Fraction(v) for v in res["odds"].values()) == 1
     seeds = set()
     for _ in range(2):
@@ -195,11 +200,11 @@ def test_resolve_hand_to_hand_at_the_cli(capsys: pytest.CaptureFixture[str]) -> 
         seeds.add(json.loads(out)["seed"])
     assert len(seeds) == 2
     code, out, err = run(capsys, "resolve", "hand-to-hand", "--attacker", "7 1", "--defender", "2")
-    one_line_error(code, out, err, "each die shows 1 to 6, not 7")
+    one_line_error(code, out, err, "--attacker: 7 is outside 1..6")
     code, out, err = run(capsys, "resolve", "burst", "--ammunition", "grape")
     one_line_error(code, out, err, "unknown ammunition 'grape'")
     code, out, err = run(capsys, "resolve", "first-fire", "--roll", "1 2 3", "--json")
-    one_line_error(code, out, err, "--roll: 5 dice, not 3")
+    one_line_error(code, out, err, "--roll: got 3 faces in '1 2 3' (expected 5 faces")
     code, out, err = run(capsys, "resolve", "first-fire", "--rules", "quick-acw")
     one_line_error(code, out, err, "unknown rules 'quick-acw'")
 
@@ -252,7 +257,7 @@ def test_artillery_and_charges_at_the_cli(capsys: pytest.CaptureFixture[str]) ->
     code, out, err = run(capsys, "resolve", *args, "--json")
     assert code == 0, err
     res = json.loads(out)
-    assert res["stick"] == 6 and res["hits"] == 6
+    assert res["stick"] == 6 and res["hits_on_target"] == 6
     assert sum(Fraction(v) for v in res["odds"].values()) == 1
 
 

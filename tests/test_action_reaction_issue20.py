@@ -123,7 +123,7 @@ def test_resolve_canister_later_shot(capsys: pytest.CaptureFixture[str]) -> None
     code, out, err = run(capsys, "resolve", *args, "--later", "--smoke-roll", "4", "--json")
     assert code == 0, err
     res = json.loads(out)
-    assert res["stick"] == 6 and res["hits"] == 4  # 6 - 1 - 2: 0 to 3 hit
+    assert res["stick"] == 6 and res["hits_on_target"] == 4  # 6 - 1 - 2: 0 to 3 hit
     assert "-2" in res["accumulating_smoke"]
     code, out, err = run(capsys, "resolve", "canister", "--range", "10", "--later", "--odds")
     assert code == 0, err

@@ -445,8 +445,8 @@ def test_resolve_rally_at_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(seeds) == 2
     code, out, err = run(capsys, *args, "--faces", "7 1 2")
     one_line_error(code, out, err, "the dice go in pairs")
-    code, out, err = run(capsys, *args, "--faces", "7 10")
-    one_line_error(code, out, err, "each die shows 0 to 9, not 10")
+    code, out, err = run(capsys, *args, "--faces", "7 11")
+    one_line_error(code, out, err, "11 is outside 0..9")
     code, out, err = run(capsys, *args, "--faces", "7 1, 2 3")
     one_line_error(code, out, err, "decided by pair 1; 1 more given")
 
@@ -478,8 +478,9 @@ def test_resolve_fog_at_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_resolve_infantry_fire_at_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
     """Default infantry_fire and 003 XVII.A: four pieces at 10" with 1 deduction against a
-    column: faces 0 5 6 9 give 2 hits, 4 lost; the odds sum to 1; beyond the stick and an
-    unknown formation are one line, exit 2."""
+    column: faces 0 5 6 9 give 2 hits, no piece lost yet (default hits_per_piece: 3 hits a
+    piece, as the battle counts them; issue 21), 3 hits 2 pieces; the odds sum to 1; beyond
+    the stick and an unknown formation are one line, exit 2."""
     from test_acw_cli import one_line_error, run
 
     args = ["resolve", "infantry-fire", "--rules", "action-reaction", "--pieces", "4"]
@@ -489,10 +490,12 @@ def test_resolve_infantry_fire_at_the_cli(capsys: pytest.CaptureFixture[str]) ->
     )  # fmt: skip
     assert code == 0, err
     res = json.loads(out)
-    assert (res["stick"], res["hits"], res["losses"]) == (6, 2, 4)
+    assert (res["stick"], res["hits_on_target"]) == (6, 2)
+    assert res["target_losses"].startswith("the target loses 0 pieces (2 hits;")
     assert res["reaction"].startswith("1d6")
     assert sum(Fraction(v) for v in res["odds"].values()) == 1
-    assert res["odds"]["2 hits, 4 lost"] == "216/625"  # C(4,2) (3/5)^2 (2/5)^2
+    assert res["odds"]["2 hits, 0 pieces lost"] == "216/625"  # C(4,2) (3/5)^2 (2/5)^2
+    assert res["odds"]["3 hits, 2 pieces lost"] == "216/625"  # C(4,3) (3/5)^3 (2/5)
     code, out, err = run(capsys, *args, "--distance", "5", "--json")
     assert code == 0 and len(json.loads(out)["roll"]) == 4
     code, out, err = run(capsys, *args, "--distance", "30")
@@ -500,7 +503,7 @@ def test_resolve_infantry_fire_at_the_cli(capsys: pytest.CaptureFixture[str]) ->
     code, out, err = run(capsys, *args, "--distance", "5", "--formation", "square")
     one_line_error(code, out, err, "unknown formation 'square'")
     code, out, err = run(capsys, *args, "--distance", "5", "--faces", "1 2")
-    one_line_error(code, out, err, "--faces: 4 dice, not 2")
+    one_line_error(code, out, err, "--faces: got 2 faces in '1 2' (expected 4 faces")
 
 
 def test_resolve_officer_loss_at_the_cli(capsys: pytest.CaptureFixture[str]) -> None:

@@ -283,11 +283,15 @@ def test_human_policy_from_scripted_input(
 def test_illegal_human_order_saves_nothing(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tiny: Path
 ) -> None:
-    """Moving further than allowed: one-line reason, exit 2; the game keeps only what was
-    legal before it (a person's game is saved as it goes) and verifies."""
-    feed(monkeypatch, ["move 10 20"])
+    """Moving further than allowed: its one-line reason, and the prompt asks again (issue 21:
+    'asks again after a wrong entry, as many times as needed'); input running out ends it
+    in one line, exit 2; the game keeps only what was legal before it (a person's game is
+    saved as it goes) and verifies."""
+    asked = feed(monkeypatch, ["move 10 20"])
     code, out, err = run(capsys, "battle", str(tiny), "--seed", "1", "--human", "union")
-    one_line_error(code, "", err, 'may move 6.00" this turn')
+    assert 'umpire: error: 2nd WI may move 6.00" this turn' in out
+    assert asked == ["union move [1-4]> "] * 2
+    one_line_error(code, "", err, "standard input closed", "saved as far as it went")
     before = saved(capsys)
     assert list(before) == ["battle-tiny-1"]
     assert run(capsys, "games", "verify", "battle-tiny-1")[0] == 0
@@ -302,8 +306,9 @@ def test_illegal_human_order_saves_nothing(
     )
     asked = feed(monkeypatch, ["fire c1"])
     code, out, err = run(capsys, "battle", str(near), "--seed", "1", "--human", "union")
-    assert asked == ["union defensive_fire [1-2]> "]
-    one_line_error(code, out, err, "cannot fire at 1st VA: out of range")
+    assert asked == ["union defensive_fire [1-2]> "] * 2
+    assert "cannot fire at 1st VA: out of range" in out
+    one_line_error(code, "", err, "standard input closed")
     # Input running out is a clean error too.
     feed(monkeypatch, [])
     code, out, err = run(capsys, "battle", str(tiny), "--seed", "1", "--human", "union")

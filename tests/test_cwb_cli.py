@@ -75,6 +75,8 @@ def test_book_keeping_commands(db: Path, capsys: pytest.CaptureFixture[str]) -> 
             "July 2 14:40",
         ),
         ("cwb", "order", "arrive", "o1", "D2"),
+        ("cwb", "next", "--skip-events"),  # an order arriving in D2 is rolled in a later turn
+        ("cwb", "next", "--skip-events"),
         ("cwb", "order", "roll", "o1"),
         ("cwb", "wreck", "H/3"),
         ("cwb", "place", "L/H/1", "a43.01"),
@@ -174,11 +176,14 @@ def test_phase_twice_refused(db: Path, capsys: pytest.CaptureFixture[str]) -> No
 def test_choice_outside_options(
     db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A prompt answer outside the options is refused; after the last try nothing is written."""
+    """A prompt answer outside the options is refused and asked again, as many times as
+    needed (issue 21); `quit` stops the command and nothing is written."""
     run(capsys, "cwb", "new", "--seed", str(SEED_LONGSTREET), "--date", "July 2", "--time", "14:00")
-    monkeypatch.setattr("builtins.input", lambda prompt="": "maybe")
-    code, _, err = run(capsys, "cwb", "phase", "--side", "confederate")
-    assert code == 2 and "'maybe' is not an option" in err and err.count("\n") == 1
+    typed = ["maybe"] * 12 + ["quit"]
+    monkeypatch.setattr("builtins.input", lambda prompt="": typed.pop(0))
+    code, out, err = run(capsys, "cwb", "phase", "--side", "confederate")
+    assert out.count("'maybe' is not an option") == 12
+    assert code == 2 and "quit at the prompt" in err and err.count("\n") == 1
     assert actions(capsys) == 0
     monkeypatch.setattr("builtins.input", lambda prompt="": "1")
     code, out, err = run(capsys, "cwb", "phase", "--side", "confederate")

@@ -55,6 +55,13 @@ def _hex(st: dict[str, Any], lid: str) -> str | None:
     return None
 
 
+def _has_foes(st: dict[str, Any], side: str) -> bool:
+    """Has the enemy any unit in play on a hex (else eligibility is put to the players)?"""
+    return any(
+        u["side"] != side and u["status"] == "in_play" and u["hex"] for u in st["units"].values()
+    )
+
+
 def _min_dist(st: dict[str, Any], h: str, side: str) -> int:
     foes = {
         u["hex"]
@@ -142,7 +149,8 @@ def _check_losses(
             assert old["post"] == ev.split("_")[0]
         if ev == "army_casualty":
             assert lid == before["armies"][side]["original"]
-        if placed and ev in ("division_loss", "brigade_loss"):
+        if placed and ev in ("division_loss", "brigade_loss") and _has_foes(before, side):
+            # reading eligibility_positions: computed only when the enemy has a unit placed
             reach = params["division_loss_range" if ev == "division_loss" else "brigade_loss_range"]
             h = _hex(before, lid)
             assert h is not None and _min_dist(before, h, side) <= reach, (lid, ev)

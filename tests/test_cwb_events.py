@@ -14,11 +14,12 @@ from umpire.errors import IllegalActionError
 def test_panic_check_no_wrecks(side: str, result: int) -> None:
     """Seed 000, Panic Check: 'Add up the number of infantry divisions currently wrecked.'
 
-    With none wrecked (row 0) even the lowest d66 roll does not panic.
+    With none wrecked (row 0) the chance is 0: no panic, and no Panic Table roll (issue 21).
     """
     g = new_game(side=side)
-    act(g, "phase", {"side": side}, faces=[*TWO_D6[result], 1, 1])
-    assert last(g)["event"] == "panic_check" and last(g)["result"] == "no panic"
+    act(g, "phase", {"side": side}, faces=[*TWO_D6[result]])
+    assert last(g)["event"] == "panic_check"
+    assert last(g)["result"] == "no panic (row 0, not rolled)"
     assert not g.state["panic"][side]["panicked"]
 
 
@@ -36,6 +37,8 @@ def test_panic_check_panics(side: str, divs: list[str]) -> None:
     assert edge in texts(rec)
     army = "meade" if side == "union" else "lee"
     corps = "hancock" if side == "union" else "hill"
+    for _ in range(2):
+        act(g, "next", {"skip_events": True})  # orders wait for the next Command Phase
     with pytest.raises(IllegalActionError, match="panic"):
         act(g, "order_issue", {"side": side, "issuer": army, "recipient": corps, "kind": "attack"})
     act(g, "order_issue", {"side": side, "issuer": corps, "recipient": corps, "kind": "attack"})
@@ -67,16 +70,16 @@ def test_sickles_decline_then_write_once_a_day() -> None:
     g = new_game(side="union")
     act(g, "phase", {"side": "union"}, faces=TWO_D6[5], confederate=["decline"])
     assert last(g)["result"].startswith("no result: the Confederate player declines")
-    act(g, "next")
-    act(g, "next")
+    act(g, "next", {"skip_events": True})
+    act(g, "next", {"skip_events": True})
     oid = issue(g, "union", "meade", "sickles", "move")
     act(g, "phase", {"side": "union"}, faces=[*TWO_D6[5], 3], confederate=["write"])
     assert last(g)["result"] == "loose cannon III"
     lc = [o for o in g.state["orders"].values() if o["kind"] == "loose_cannon"]
     assert lc[0]["recipient"] == "sickles" and lc[0]["issuer"] == "confederate"
     assert g.state["orders"][oid]["status"] == "cancelled"
-    act(g, "next")
-    act(g, "next")
+    act(g, "next", {"skip_events": True})
+    act(g, "next", {"skip_events": True})
     act(g, "phase", {"side": "union"}, faces=TWO_D6[5])
     assert "already written a Loose Cannon order today" in last(g)["result"]
 
@@ -91,10 +94,10 @@ def test_immediate_order_acceptance(side: str, issuer: str, to: str) -> None:
     g = new_game(side=side)
     act(g, "phase", {"side": side}, faces=TWO_D6[6])
     assert last(g)["result"] == "no result: no order is in delay or in transit"
+    act(g, "next", {"skip_events": True})
+    act(g, "next", {"skip_events": True})
     a = issue(g, side, issuer, to, "attack")
     b = issue(g, side, issuer, to, "move", status="D4")
-    act(g, "next")
-    act(g, "next")
     act(g, "phase", {"side": side}, faces=[*TWO_D6[6], 1])
     assert g.state["orders"][a]["status"] == "accepted"
     assert g.state["orders"][b]["status"] == "D4"
@@ -115,13 +118,15 @@ def test_orders_delay(side: str, issuer: str, to: str) -> None:
     act(g, "phase", {"side": side}, faces=[*TWO_D6[8], 1])
     assert g.state["orders"][d4]["status"] == "D5"
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     act(g, "phase", {"side": side}, faces=[*TWO_D6[8], 2])
     assert g.state["orders"][d6]["status"] == "Dt"
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     act(g, "phase", {"side": side}, faces=[*TWO_D6[8], 2])  # open now: d4 (D5), tr
     assert g.state["orders"][tr]["pending_delay"] == 1
+    for _ in range(2):
+        act(g, "next", {"skip_events": True})
     act(g, "order_arrive", {"order": tr, "result": "D4"})
     assert g.state["orders"][tr]["status"] == "D5"
 
@@ -141,7 +146,7 @@ def test_withdraw_buford() -> None:
     assert g.state["units"]["Gamble/1/CC"]["status"] == "withdrawn"
     assert "Calef/Arty/Tidball/CC" in texts(rec)
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     act(g, "phase", {"side": "union"}, faces=TWO_D6[9])
     assert last(g)["result"] == "no result: Buford is already withdrawn"
 
@@ -157,9 +162,9 @@ def test_ambush_once_a_day(side: str) -> None:
     assert g.state["units"][unit]["side"] == side and g.state["units"][unit]["kind"] == "brigade"
     assert "permanent losses" in texts(rec)
     assert g.state["effects"][0]["unit"] == unit
-    act(g, "next")
+    act(g, "next", {"skip_events": True})
     assert g.state["effects"] == []
-    act(g, "next")
+    act(g, "next", {"skip_events": True})
     act(g, "phase", {"side": side}, faces=TWO_D6[10])
     assert last(g)["result"] == "no result: Ambush! has already happened today"
     act(g, "clock_set", {"date": "July 3", "time": "05:00", "side": side})
@@ -177,9 +182,9 @@ def test_corps_attack_stoppage(side: str, issuer: str, to: str) -> None:
     g = new_game(side=side)
     act(g, "phase", {"side": side}, faces=TWO_D6[11])
     assert "has attack orders" in last(g)["result"]
-    oid = issue(g, side, issuer, to, "attack", status="A")
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
+    oid = issue(g, side, issuer, to, "attack", status="A")
     act(g, "phase", {"side": side}, faces=[*TWO_D6[11], 1])
     cid = g.state["orders"][oid]["corps"]
     assert g.state["corps"][cid]["stopped"] and g.state["orders"][oid]["status"] == "stopped"
@@ -194,16 +199,16 @@ def test_longstreet_variable_entry_july_1() -> None:
     act(g, "phase", {"side": "confederate"}, faces=TWO_D6[5])
     assert last(g)["result"] == "longstreet variable entry active"
     for _ in range(2):
-        act(g, "next")  # 13:40: before 2:00 PM, no roll
+        act(g, "next", {"skip_events": True})  # 13:40: before 2:00 PM, no roll
     act(g, "phase", {"side": "confederate"}, faces=TWO_D6[6])
     assert "variable_entry" not in last(g)
     for _ in range(2):
-        act(g, "next")  # 14:00
+        act(g, "next", {"skip_events": True})  # 14:00
     act(g, "phase", {"side": "confederate"}, faces=[4, 5, *TWO_D6[6]])
     assert last(g)["variable_entry"] == "variable entry 9: not yet"
     act(g, "place", {"unit": "A/H/3", "hex": "A40.05"})
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     rec = act(g, "phase", {"side": "confederate"}, faces=[4, 6, *TWO_D6[6]])
     assert last(g)["variable_entry"] == "variable entry 10: entered"
     assert g.state["leaders"]["longstreet"]["status"] == "active"
@@ -239,7 +244,7 @@ def test_longstreet_free_order_july_2(attack: bool, close: str | None, mps: int)
     free = [o for o in g.state["orders"].values() if o["text"].startswith("Free attack")]
     assert free and free[0]["status"] == "accepted" and free[0]["recipient"] == "longstreet"
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     assert g.state["longstreet"]["mps"] == 0
     act(g, "phase", {"side": "confederate"}, faces=TWO_D6[5])
     assert "already been used" in last(g)["result"]
@@ -265,23 +270,25 @@ def test_drag_feet() -> None:
     g = new_game("July 2 14:00", side="confederate")
     act(g, "phase", {"side": "confederate"}, faces=TWO_D6[9])
     assert last(g)["result"].startswith("no result")
-    oid = issue(g, "confederate", "lee", "longstreet", "attack", status="D4")
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
+    oid = issue(g, "confederate", "lee", "longstreet", "attack", status="D4")
     act(g, "phase", {"side": "confederate"}, faces=[*TWO_D6[9], 1])
     drag = g.state["orders"][oid]["drag"]
     assert drag["divisions"] == ["M/1", "H/1"]  # Pickett is not yet on the field
+    for _ in range(2):
+        act(g, "next", {"skip_events": True})  # the roll comes in a later Command Phase
     act(g, "order_roll", {"order": oid}, faces=[3])
     assert g.state["orders"][oid]["drag"]["committed"] == []
     with pytest.raises(IllegalActionError, match="already been rolled"):
         act(g, "order_roll", {"order": oid}, faces=[6])
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     act(g, "order_roll", {"order": oid}, faces=[5], confederate=["H/1"])
     assert g.state["orders"][oid]["drag"]["committed"] == ["H/1"]
     assert g.state["orders"][oid]["status"] == "D4"
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     act(g, "order_roll", {"order": oid}, faces=[4], confederate=["M/1"])
     assert g.state["orders"][oid]["status"] == "accepted"
     assert g.state["corps"]["1"]["attack_orders"] == [oid]

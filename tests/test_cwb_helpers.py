@@ -37,7 +37,7 @@ def new_game(start: str = "July 2 14:00", side: str = "confederate") -> Game:
         _SCENARIOS[start] = default_scenario(start)
     game = Game.new(MODULE, _SCENARIOS[start], ScriptedSource([]), {})
     if side == "union":
-        act(game, "next")
+        act(game, "next", {"skip_events": True})
     return game
 
 

@@ -42,7 +42,7 @@ def test_army_commander_casualty(
     assert st["leaders"][heir]["post"] == "army" and not st["leaders"][heir]["permanent"]
     assert st["corps"][corps]["commander"] == div_heir
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     act(g, "phase", {"side": side}, faces=[*LEADER, *d66(11)])
     assert last(g)["result"].startswith("no result")
 
@@ -64,7 +64,7 @@ def test_corps_commander_loss(
     assert g.state["leaders"][heir]["post"] == "corps"
     assert g.state["corps"][g.state["leaders"][heir]["command"]]["lost_commander"]
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     rec = act(g, "phase", {"side": side}, faces=[*LEADER, *d66(16), 1, 1])
     options = decision_options(rec, f"{side.capitalize()} corps commander loss")
     assert heir not in options and lid not in options
@@ -163,7 +163,7 @@ def test_brigade_loss_eligibility_and_replacements(
     repl = g.state["units"][near]["leader"]
     assert repl.startswith("repl") and not g.state["leaders"][repl]["permanent"]
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     act(g, "phase", {"side": side}, faces=[*LEADER, *d66(41)], **{side: [[]]})  # type: ignore[arg-type]
     assert last(g)["result"].startswith("no result")  # the replacement at 4 hexes is ignored
 
@@ -218,15 +218,15 @@ def test_arrest_twice_a_game_and_unspent() -> None:
     g = new_game(side="union")
     act(g, "phase", {"side": "union"}, faces=[*LEADER, *d66(42), 6, 1])  # Sickles
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     act(g, "phase", {"side": "union"}, faces=[*LEADER, *d66(42), 6])  # no 0-rated corps left
     assert "not spent" in last(g)["result"]
     assert g.state["usage"]["game"]["arrest:union"] == 1
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     act(g, "phase", {"side": "union"}, faces=[*LEADER, *d66(42), 5, 1])  # Barnes
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     act(g, "phase", {"side": "union"}, faces=[*LEADER, *d66(42)])
     assert (
         last(g)["result"] == "no result: Arrest that General! has already occurred twice this game"
@@ -285,3 +285,27 @@ def test_random_movement(side: str, roll: int, own: bool) -> None:
     mover = side if own else ("confederate" if side == "union" else "union")
     assert texts(rec).startswith(f"{mover.capitalize()} player: move two {side.capitalize()}")
     assert "not through hexes with enemy units" in texts(rec)
+
+
+def test_stoppage_modifier_is_in_the_count_the_check_uses() -> None:
+    """Seed 000, Arrest that General!: 'the attack stoppage modifier for lost corps commander'
+    (default ``stoppage_modifier``: one more wrecked division). It is applied to the number
+    the players' stoppage check uses, in `cwb status` and on the web table, not only flagged;
+    an arrest replacement waives it."""
+    from umpire.rules.cwb_events.cli import _status
+    from umpire.rules.cwb_events.table import view
+
+    g = new_game(side="union")
+    div = g.state["corps"]["III"]["divisions"][0]
+    act(g, "wreck", {"division": div})
+    corps = _status(g.state)["sides"]["union"]["corps"]["III"]
+    assert (corps["stoppage_count"], corps["stoppage_words"]) == (1, "1 wrecked")
+    act(g, "leader_loss", {"leader": "sickles", "status": "wounded"})
+    corps = _status(g.state)["sides"]["union"]["corps"]["III"]
+    assert corps["stoppage_count"] == 2
+    assert corps["stoppage_words"] == "1 wrecked + 1 for the lost commander"
+    rows = [r for sec in view(g.state, None)["sections"] for r in sec["rows"]]
+    assert any("check counts 2 (1 wrecked + 1 for the lost commander)" in r[-1] for r in rows)
+    g2 = new_game(side="union")
+    act(g2, "phase", {"side": "union"}, faces=[*LEADER, *d66(43), 6, 1])  # Sickles arrested
+    assert _status(g2.state)["sides"]["union"]["corps"]["III"]["stoppage_count"] == 0

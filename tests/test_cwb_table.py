@@ -46,7 +46,7 @@ def table_game(start: str = "July 2 14:00", side: str = "confederate") -> tuple[
     table = Table()
     game = Game.new(MODULE, default_scenario(start), PhysicalSource(table.ask))
     if side == "union":
-        game.act("next")
+        game.act("next", {"skip_events": True})
     return game, table
 
 
@@ -107,17 +107,26 @@ def test_stoppage_holds_until_next_turn(side: str, issuer: str, to: str) -> None
     g = new_game(side=side)
     first = issue(g, side, issuer, to, "attack", status="A")
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     act(g, "phase", {"side": side}, faces=[*TWO_D6[11], 1])
     cid = g.state["orders"][first]["corps"]
     assert g.state["corps"][cid]["stopped"]
     attack = {"side": side, "issuer": issuer, "recipient": to, "kind": "attack"}
+    # 'all random events occur last in the Command Phase': no order step after the roll
+    with pytest.raises(IllegalActionError, match="all random events occur last"):
+        act(g, "order_issue", {**attack, "status": "A"})
+    if side == "union":  # the Union player turn ends the game turn: the stop has lapsed
+        act(g, "next")
+        act(g, "order_issue", {**attack, "status": "A"})
+        assert not g.state["corps"][cid]["stopped"]
+        return
+    act(g, "next")  # the Union player turn of the same game turn: the stop still holds
     with pytest.raises(IllegalActionError, match="cannot be accepted until the next turn"):
         act(g, "order_issue", {**attack, "status": "A"})
     delayed = issue(g, side, issuer, to, "attack", status="D2")
     with pytest.raises(IllegalActionError, match="Corps Attack Stoppage this turn"):
         act(g, "order_accept", {"order": delayed})
-    with pytest.raises(IllegalActionError, match="until the next turn"):
+    with pytest.raises(IllegalActionError, match="roll it in that side's turn"):
         act(g, "order_roll", {"order": delayed}, faces=[6])
     transit = issue(g, side, issuer, to, "attack")
     with pytest.raises(IllegalActionError, match="until the next turn"):
@@ -125,7 +134,7 @@ def test_stoppage_holds_until_next_turn(side: str, issuer: str, to: str) -> None
     issue(g, side, issuer, to, "move", status="A")  # other orders are not affected
     assert g.state["corps"][cid]["stopped"]
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     act(g, "order_accept", {"order": delayed})
     assert g.state["corps"][cid]["attack_orders"] == [delayed]
     assert not g.state["corps"][cid]["stopped"]
@@ -157,6 +166,7 @@ def test_stoppage_refusal_on_the_command_line(
     code, out, err = run(capsys, "cwb", "phase")
     assert code == 0, err
     assert "only one to choose from" in out and "stops its attack" in out
+    assert run(capsys, "cwb", "next")[0] == 0  # Union player turn, same game turn
     code, _, err = run(
         capsys,
         "cwb",
@@ -173,7 +183,7 @@ def test_stoppage_refusal_on_the_command_line(
     )
     assert code == 2 and err.count("\n") == 1 and "until the next turn" in err
     code, out, _ = run(capsys, "games", "list", "--json")
-    assert next(r for r in json.loads(out) if r["name"] == "s")["actions"] == 3
+    assert next(r for r in json.loads(out) if r["name"] == "s")["actions"] == 4
 
 
 # ---------------------------------------------------------------- 2. picks at the table
@@ -355,7 +365,7 @@ def test_long_lists_asked_by_corps_and_remembered(capsys: pytest.CaptureFixture[
     assert memo["answer"] == ["wadsworth", "robinson", "caldwell"]
     assert last(g)["result"] == "wadsworth wounded"
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     g.source = ScriptedSource([*LEADER, *d66(21), 1, 4])
     policies = {
         "union": _long_list_policy(g.state, ["1", "1"]),
@@ -469,7 +479,7 @@ def test_drag_feet_division_chosen_by_the_owner() -> None:
     oid = issue(g, "confederate", "lee", "longstreet", "attack", status="D4")
     act(g, "phase", {"side": "confederate"}, faces=[*TWO_D6[9], 1])
     for _ in range(2):
-        act(g, "next")
+        act(g, "next", {"skip_events": True})
     log: list[tuple[str, str]] = []
     g.source = ScriptedSource([5])
     g.act("order_roll", {"order": oid}, {"confederate": Spy("confederate", ["H/1"], log)})  # type: ignore[dict-item]
@@ -491,7 +501,7 @@ def test_ambush_tracked_shown_and_expired() -> None:
     assert "(e1, until the end of the Union player turn" in texts(rec)
     in_force = _status(g.state)["in_force"]
     assert in_force[0]["id"] == "e1" and "permanent" in in_force[0]["text"]
-    rec = act(g, "next")
+    rec = act(g, "next", {"skip_events": True})
     assert g.state["effects"] == [] and g.state["effects_past"][0]["id"] == "e1"
     assert "Effect e1 ends: Ambush!" in texts(rec, "note")
 
@@ -523,6 +533,8 @@ def test_panic_orders_refusals_and_end(
     assert all(o["text"] == f"Retreat off the {edge} (Army Panic)" for o in retreats)
     assert all(o["issuer"] == army for o in retreats)
     assert "Retreat orders written" in texts(rec)
+    for _ in range(2):
+        act(g, "next", {"skip_events": True})  # orders wait for the next Command Phase
     with pytest.raises(IllegalActionError, match="no further attack orders"):
         act(g, "order_issue", {"issuer": army, "recipient": corps, "kind": "attack"})
     act(g, "order_issue", {"issuer": corps, "recipient": corps, "kind": "attack"})
@@ -590,7 +602,7 @@ def test_phase_side_from_the_clock_and_game_from_the_store(
     assert code == 0, err
     assert out.startswith("game 'b' (the cwb game played last)")
     assert "Confederate Random Event Table" in out
-    code, out, _ = run(capsys, "cwb", "next", "--game", "a")
+    code, out, _ = run(capsys, "cwb", "next", "--game", "a", "--skip-events")
     code, out, _ = run(capsys, "cwb", "status", "--json")
     assert json.loads(out)["player_turn"] == "union"  # 'a' was played last
     code, _, err = run(capsys, "cwb", "phase", "--side", "confederate", "--policy", "random")
@@ -661,12 +673,16 @@ def test_three_turns_with_physical_dice_then_verify(
     out = step("cwb", "phase", faces=("6 6", "1 1"))
     assert "PANIC" in out and "Retreat orders written" in out
     typed[:] = []
+    code, _, err = run(  # 'all random events occur last in the Command Phase'
+        capsys, "cwb", "order", "issue", "--from", "hancock", "--to", "hancock", "--kind", "attack"
+    )
+    assert code == 2 and "all random events occur last in the Command Phase" in err
+    step("cwb", "next")
     code, _, err = run(
         capsys, "cwb", "order", "issue", "--from", "meade", "--to", "hancock", "--kind", "attack"
     )
     assert code == 2 and "no further attack orders" in err
     step("cwb", "order", "issue", "--from", "hancock", "--to", "hancock", "--kind", "attack")
-    step("cwb", "next")
     # Turn 3, 14:40. Confederate: 3 Leader Table, 55 owner random movement, recorded at once.
     out = step("cwb", "phase", faces=("1 2", "5 5", "1st Texas; 4th Alabama"))
     assert "moves 1st Texas, 4th Alabama" in out

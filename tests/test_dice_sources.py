@@ -203,7 +203,7 @@ def test_physical_reads_typed_faces() -> None:
     [
         ("3 7", "7 is outside 1..6"),
         ("0 2", "0 is outside 1..6"),
-        ("3", "got 1 faces in '3' (expected 2 faces of a d6 for 'attack', each 1..6)"),
+        ("3", "got 1 face in '3' (expected 2 faces of a d6 for 'attack', each 1..6)"),
         ("3 4 5", "got 3 faces"),
         ("", "got 0 faces"),
         ("3 x", "'x' is not a number"),

@@ -620,7 +620,7 @@ def test_an_old_save_file_gains_the_joint_table(tmp_path: Path) -> None:
     new_joint(store)
     store.play("j", store.load("j"), "roll", {"expr": "2d6"}, entropy=ENTROPY[0])
     schema = store.conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0]
-    assert schema == "2" and len(rows(store, "j")) == 2
+    assert schema == "3" and len(rows(store, "j")) == 2  # joint_sides, then table_records
     store.close()
     assert Store(path).load("j").source.position == 2
 

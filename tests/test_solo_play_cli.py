@@ -45,7 +45,9 @@ def test_menu_number_status_undo_quit_and_resume(
 def test_menu_number_out_of_range_is_refused(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tiny: Path
 ) -> None:
-    """A number outside the menu is a one-line error from a pipe (asked again at a tty)."""
-    feed(monkeypatch, ["99"])
+    """A number outside the menu is refused in one line and asked again, from a pipe as at
+    a tty (issue 21); the input running out ends the battle in one line."""
+    asked = feed(monkeypatch, ["99"])
     code, out, err = run(capsys, "battle", str(tiny), "--seed", "6", "--human", "union")
-    one_line_error(code, out, err, "choose 1 to")
+    assert "umpire: error: choose 1 to" in out and len(asked) == 2
+    one_line_error(code, "", err, "standard input closed")

@@ -5,8 +5,8 @@ offers, in words with its exact odds ("fire at 26th NC, 5.6", needs 8+: 72% hit"
 type its number. Free orders stay possible for those who want them: ``hold``, ``move
 X Y [FACING_DEG] [CHANGE]``, ``charge UNIT``, ``rout``, ``turn``, ``fire UNIT`` or
 ``leader X Y [UNIT]``. An illegal order is refused with its one-line reason and asked
-again at a terminal (``retry``); from a script or a pipe the first illegal order ends
-the battle with that reason.
+again, as many times as needed (``retry``, the CLI's way; ``retry=False`` lets a script
+stop at the first); ``q`` or ``quit`` stops at any prompt.
 """
 
 from __future__ import annotations
@@ -16,11 +16,14 @@ from collections.abc import Callable
 
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.roles import Choice, offered
-from umpire.errors import IllegalActionError
+from umpire.errors import IllegalActionError, UmpireError
 
 FREE = "or type: hold | move X Y [FACING] [CHANGE] | charge UNIT | fire UNIT | leader X Y [UNIT]"
 TABLE_WORDS = ("quit", "undo", "status", "help")
 """Words a player at the table may type at any prompt, when the game is saved as it goes."""
+
+QUIT_WORDS = ("q", "quit")
+"""What stops the battle at any prompt, saved or not (issue 21: 'q and quit both quit')."""
 
 
 class PlayerCommand(Exception):
@@ -82,6 +85,8 @@ class HumanPolicy:
         ids = {u.id: u.i for u in b.state.units}
         while True:
             text = self.ask(f"{req.side} {req.step} [1-{len(self._menu)}]> ").strip().split()
+            if len(text) == 1 and text[0].lower() in QUIT_WORDS:
+                raise PlayerCommand("quit")
             if self.table_words and len(text) == 1 and text[0] in TABLE_WORDS:
                 word = text[0]
                 if word == "status" and self.status is not None:
@@ -95,11 +100,13 @@ class HumanPolicy:
                     raise PlayerCommand(word)
                 continue
             try:
-                if len(text) == 1 and text[0].isdigit():
-                    k = int(text[0])
+                if len(text) == 1 and text[0].isascii() and text[0].isdigit():
+                    k = int(text[0]) if len(text[0]) <= 6 else 0
                     if not 1 <= k <= len(self._menu):
                         raise IllegalActionError(f"choose 1 to {len(self._menu)}, not {k}")
                     return self._menu[k - 1].order
+                if text and text[0].isascii() and text[0].isdigit():
+                    raise IllegalActionError(f"type one number from 1 to {len(self._menu)}")
                 if req.kind not in ("leader", "move", "fire"):
                     raise IllegalActionError(f"choose a number from 1 to {len(self._menu)}")
                 order = parse_order(text, ids)
@@ -107,7 +114,7 @@ class HumanPolicy:
                     order = (*order[:3], b.state.units[req.actor].theta, order[4])
                 b.comp.combat.check(b, req, order)
                 return order
-            except IllegalActionError as exc:
+            except UmpireError as exc:
                 if not self.retry:
                     raise
                 self.show(f"umpire: error: {exc}")
@@ -126,12 +133,23 @@ def parse_order(words: list[str], ids: dict[str, int]) -> Order:
                 raise IllegalActionError(f"no unit '{words[1]}'")
             return (kind, ids[words[1]])
         if kind == "move":
-            x, y = float(words[1]), float(words[2])
-            th = math.radians(float(words[3])) if len(words) > 3 else None
+            x, y = _number(words[1]), _number(words[2])
+            th = math.radians(_number(words[3])) if len(words) > 3 else None
             return ("move", x, y, th, words[4] if len(words) > 4 else "")
         if kind == "leader":
             att = ids[words[3]] if len(words) > 3 else -1
-            return ("leader", float(words[1]), float(words[2]), att)
+            return ("leader", _number(words[1]), _number(words[2]), att)
     except (IndexError, ValueError, KeyError):
-        raise IllegalActionError(f"cannot read order '{' '.join(words)}'") from None
-    raise IllegalActionError(f"unknown order '{kind}'")
+        raise IllegalActionError(f"cannot read order '{' '.join(words)[:60]}'") from None
+    raise IllegalActionError(
+        f"unknown order '{kind[:20]}' (a menu number, hold, move, charge, fire, leader, rout, "
+        "turn; q quits)"
+    )
+
+
+def _number(word: str) -> float:
+    """A typed coordinate or facing: a finite number (``nan`` and ``inf`` are refused)."""
+    value = float(word)
+    if not math.isfinite(value) or abs(value) > 1e6:
+        raise IllegalActionError(f"'{word[:20]}' is not a place on the table")
+    return value

@@ -71,11 +71,10 @@ def assign_players(
 def _human(as_json: bool, saved: bool = False) -> Any:
     """The human policy at this terminal: a menu on stdout (stderr with --json).
 
-    When the game is saved as it goes (``saved``), the player may also type ``status``,
-    ``undo`` and ``quit`` at any prompt.
+    A wrong entry is said in one line and asked again, as many times as needed; ``q`` or
+    ``quit`` stops. When the game is saved as it goes (``saved``), the player may also type
+    ``status`` and ``undo`` at any prompt.
     """
-    import sys
-
     from umpire.ai.human import HumanPolicy
 
     def ask(prompt: str) -> str:
@@ -97,9 +96,7 @@ def _human(as_json: bool, saved: bool = False) -> Any:
 
         console().print(status_table(b))
 
-    return HumanPolicy(
-        ask=ask, show=show, retry=sys.stdin.isatty(), status=status, table_words=saved
-    )
+    return HumanPolicy(ask=ask, show=show, retry=True, status=status, table_words=saved)
 
 
 def battle(
@@ -238,8 +235,13 @@ def battle(
         side: _human(as_json) if kind == "human" else make_policy(kind, seed)
         for side, kind in kinds.items()
     }
+    from umpire.ai.human import PlayerCommand
+
     try:
         res = play(scen, seed, pols, narrate=not as_json or log is not None)
+    except PlayerCommand:
+        typer.echo("Quit: the battle stops here, unsaved (--no-save)")
+        return
     except UmpireError:
         raise
     except Exception as exc:
@@ -385,7 +387,11 @@ def play_stored(
                     show_line(c, str(e.data.get("text", "")))
 
     if start == 0:
-        narrate(store.play(name, game, "start", {}))
+        try:
+            narrate(store.play(name, game, "start", {}))
+        except PlayerCommand:
+            _quit_saved(name, store.load(name, physical=ask_faces, draw=ask_cup))
+            return
     last_turn = 0
     last_phase: tuple[int, int] | None = None
     marks: list[int] = []  # the number of actions before each of a person's decisions
@@ -405,10 +411,7 @@ def play_stored(
             order = pols[req.side].decide(view, req)
         except PlayerCommand as cmd:
             if cmd.word == "quit":
-                typer.echo(
-                    f"Saved '{name}' after {len(game.actions)} actions; "
-                    f"play on with: umpire battle --resume {name}"
-                )
+                _quit_saved(name, game)
                 return
             if not marks:
                 typer.echo("umpire: nothing of yours to undo yet")
@@ -422,7 +425,12 @@ def play_stored(
         if human:
             marks.append(len(game.actions))
         params = {"actor": actor_id(view, req), "order": list(order)}
-        narrate(store.play(name, game, "order", params))
+        try:
+            narrate(store.play(name, game, "order", params))
+        except PlayerCommand:  # q typed at a dice prompt: the action in flight is not saved
+            game = store.load(name, physical=ask_faces, draw=ask_cup)
+            _quit_saved(name, game)
+            return
     st = final_state(game)
     order_ = ("confederate", "union")
     removed = {s: sum(1 for u in st.units if u.side == s and not u.alive) for s in order_}
@@ -453,6 +461,14 @@ def play_stored(
         )
     else:
         typer.echo(f"Saved as game '{name}' (umpire games show {name})")
+
+
+def _quit_saved(name: str, game: Any) -> None:
+    """A player quit a saved battle: say where it stands and how to play on."""
+    typer.echo(
+        f"Saved '{name}' after {len(game.actions)} actions; "
+        f"play on with: umpire battle --resume {name}"
+    )
 
 
 def _battle_at(source: str, turn: int | None) -> Any:

@@ -76,23 +76,58 @@ def dice_seed(seed: int | None) -> int:
     return seed
 
 
+def typed_faces(
+    text: str, n: int | None, sides: int, option: str, *, zero_low: bool = False
+) -> list[int]:
+    """Faces typed in a resolve option (``--roll "3 5"`` or ``--roll 3,5``), read as the
+    dice prompt reads them (:func:`umpire.dice.sources.read_faces`); a refusal names the
+    option."""
+    from umpire.dice.sources import read_faces
+
+    try:
+        return read_faces(text, n, sides, zero_low=zero_low)
+    except UmpireError as exc:
+        raise UmpireError(f"{option}: {exc}") from None
+
+
+def words(value: Any) -> str:
+    """A value of a ruling in words: lists as faces ``3 5``, mappings as ``key value; ...``,
+    booleans as yes/no (never a Python repr)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Fraction):
+        return f"{value} = {percent(value)}"
+    if isinstance(value, dict):
+        return "; ".join(f"{str(k).replace('_', ' ')} {words(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return " ".join(words(v) for v in value) if value else "none"
+    return str(value)
+
+
 def show_ruling(out: dict[str, Any], as_json: bool) -> None:
-    """Print a table ruling: JSON, or one line a field, odds as fractions and percentages."""
+    """Print a table ruling: JSON, or one line a field in words (field names with spaces,
+    odds as fractions and percentages, modifiers one a line with their source)."""
     if as_json:
         print_json(out)
         return
     import typer
 
     for k, v in out.items():
+        name = k.replace("_", " ")
         if k == "odds":
-            for name, p in v.items():
-                typer.echo(f"  P({name}) = {p} = {percent(Fraction(p))}")
+            typer.echo("odds:")
+            for outcome, p in v.items():
+                typer.echo(f"  P({outcome}) = {p} = {percent(Fraction(p))}")
         elif isinstance(v, list) and v and isinstance(v[0], dict) and "value" in v[0]:
-            typer.echo(f"{k}:")
+            typer.echo(f"{name}:")
             for m in v:
                 typer.echo(f"  {m['value']:+d} {m['text']} [{m['source']}]")
+        elif isinstance(v, list) and v and all(isinstance(x, str) for x in v):
+            typer.echo(f"{name}:")
+            for line in v:
+                typer.echo(f"  {line}")
         else:
-            typer.echo(f"{k}: {v}")
+            typer.echo(f"{name}: {words(v)}")
 
 
 _db_path: str | None = None
@@ -128,22 +163,31 @@ def make_source(seed: int | None, dice: str = "seeded") -> Any:
     raise UmpireError(f"unknown dice source '{dice}' (seeded, committed, physical)")
 
 
+QUIT_WORDS = ("q", "quit")
+"""What a player types at any prompt to stop (the game keeps every action made before)."""
+
+
 def _ask_checked(prompt: str, check: Callable[[str], object], what: str) -> str:
-    """Ask until ``check`` accepts the typed text (3 tries; a typo is said on stderr)."""
-    for attempt in range(3):
+    """Ask until ``check`` accepts the typed text, as many times as needed (each wrong
+    entry said in one line on stderr); ``q`` or ``quit`` stops; a closed standard input
+    ends the command in one line."""
+    while True:
         try:
             text = input(prompt)
         except EOFError:
-            raise UmpireError(f"no {what} (standard input closed)") from None
+            raise UmpireError(
+                f"no {what} (standard input closed); every action before this one is saved"
+            ) from None
+        if text.strip().lower() in QUIT_WORDS:
+            from umpire.ai.human import PlayerCommand
+
+            raise PlayerCommand("quit")
         try:
             check(text)
         except UmpireError as exc:
-            if attempt == 2:
-                raise
-            sys.stderr.write(f"  {exc}; try again\n")
+            sys.stderr.write(f"  {exc}; try again (q quits)\n")
             continue
         return text
-    raise AssertionError("unreachable")
 
 
 def ask_faces(n: int, sides: int, purpose: str) -> str:

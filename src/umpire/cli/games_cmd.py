@@ -39,7 +39,13 @@ def list_cmd(as_json: JsonOpt = False) -> None:
 
 
 def describe_event(event: dict[str, Any]) -> str:
-    """One readable line for a log event."""
+    """One readable line for a log event (a roll of real dice typed at a table says so)."""
+    line = _describe(event)
+    typed = any(len(d) > 3 and d[3] == "typed" for d in event.get("draws") or [])
+    return f"{line} (real dice, typed)" if typed else line
+
+
+def _describe(event: dict[str, Any]) -> str:
     kind = event["kind"]
     if kind == "action":
         params = ", ".join(f"{k}={v}" for k, v in event.get("params", {}).items())
@@ -191,16 +197,18 @@ def atomic_write(path: Path, text: str) -> None:
 
 
 def read_export(file: str) -> Any:
-    """Read an export file's JSON; errors name the file and line."""
+    """Read an export file's JSON (nesting bounded before parsing); errors name the file and
+    line."""
+    from umpire.store.shape import load_json
+
     path = Path(file)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise DataFileError(f"cannot read: {exc.strerror}", file=file) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataFileError(f"bad JSON: {exc.msg}", file=file, line=exc.lineno) from None
+    except UnicodeDecodeError:
+        raise DataFileError("not a text file (an export is UTF-8 JSON)", file=file) from None
+    return load_json(text, file)
 
 
 @games_app.command("import")
@@ -227,6 +235,14 @@ def verify_cmd(
             "the log must end exactly there.",
         ),
     ] = None,
+    parent: Annotated[
+        str | None,
+        typer.Option(
+            "--parent",
+            help="A fork's parent (a saved game's name or an export file): checks the dice "
+            "before the fork against the parent's seed.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Replay a game, check every roll against its seed and its hash chain."""
@@ -238,7 +254,12 @@ def verify_cmd(
             raise DataFileError("not an umpire game export (expected a JSON object)", file=file)
     else:
         data, file = open_store().export(game), None
-    rep = verify_export(data, file=file, head=head)
+    parent_data = None
+    if parent is not None:
+        parent_data = read_export(parent) if Path(parent).is_file() else open_store().export(parent)
+        if not isinstance(parent_data, dict):
+            raise DataFileError("not an umpire game export (expected a JSON object)", file=parent)
+    rep = verify_export(data, file=file, head=head, parent=parent_data)
     if as_json:
         print_json(
             {
@@ -247,21 +268,29 @@ def verify_cmd(
                 "events": rep.events,
                 "dice": rep.dice,
                 "rolls_checked": rep.rolls_checked,
+                "dice_checked": rep.checked,
+                "dice_typed": rep.typed,
                 "chained": rep.chained,
                 "identity": rep.identity,
                 "head": rep.head,
                 "notes": rep.notes,
+                "parts": rep.parts,
+                "records": rep.records,
             }
         )
         return
-    checked = "every die matches the seed" if rep.rolls_checked else "rolls not checked"
     chain = "the hash chain holds" if rep.chained else "no hash chain stated"
     c = console()
     c.print(
-        f"OK: {rep.actions} actions, {rep.events} events, {rep.dice} dice; "
-        f"{checked}; the log replays to the recorded states; {chain}."
+        f"OK: {rep.actions} actions, {rep.events} events; {rep.dice_line()}; "
+        f"the log replays to the recorded states; {chain}.",
+        markup=False,
     )
     c.print(f"chain head: {rep.head}@{rep.actions}")
+    for part in rep.parts:
+        c.print(f"checked: {part}", markup=False)
+    for line in rep.records:
+        c.print(f"beside the log: {line}", markup=False)
     for note in rep.notes:
         c.print(f"note: {note}")
 

@@ -152,6 +152,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:
+        from umpire.ai.human import PlayerCommand
+
+        if isinstance(exc, PlayerCommand):  # q typed at a prompt outside a battle's own loop
+            sys.stderr.write("umpire: quit; every action before this one is saved\n")
+            return 0
+        raise
     finally:
         _shipped_rules()
     return int(result) if isinstance(result, int) else 0

@@ -3,14 +3,17 @@
 ``parse("2d6+1>=8")`` gives an immutable DiceExpr; ``expr.roll(source)`` draws faces from a
 DiceSource (seeded, scripted, physical, committed or joint) and ``expr.distribution()`` gives exact
 odds via icepool, which is imported only then. The notation's grammar, the counting rule and
-the limits are documented in ``umpire.dice.notation`` and docs/dice.md.
+the limits (among them the nesting limit and the cost limit of exact odds: ``nesting_depth``,
+``odds_cost``, ``check_odds_cost``, also for the web table) are documented in
+``umpire.dice.notation`` and docs/dice.md.
 """
 
-from umpire.dice.distribution import Distribution
+from umpire.dice.distribution import MAX_ODDS_COST, Distribution, check_odds_cost, odds_cost
 from umpire.dice.notation import (
     D66,
     MAX_DICE_PER_GROUP,
     MAX_DICE_TOTAL,
+    MAX_NESTING,
     MAX_NUMBER,
     MAX_SIDES,
     Const,
@@ -20,6 +23,7 @@ from umpire.dice.notation import (
     Div,
     Node,
     Sum,
+    nesting_depth,
     parse,
 )
 from umpire.dice.results import DieGroup, RollResult
@@ -42,7 +46,9 @@ __all__ = [
     "D66",
     "MAX_DICE_PER_GROUP",
     "MAX_DICE_TOTAL",
+    "MAX_NESTING",
     "MAX_NUMBER",
+    "MAX_ODDS_COST",
     "MAX_SIDES",
     "CommittedSource",
     "Const",
@@ -63,8 +69,11 @@ __all__ = [
     "Sum",
     "TypedDice",
     "check_entropy",
+    "check_odds_cost",
     "commitment_of",
     "joint_key",
+    "nesting_depth",
+    "odds_cost",
     "parse",
     "verify_commitment",
 ]

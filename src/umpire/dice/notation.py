@@ -32,7 +32,9 @@ Meaning:
 
 Limits (a NotationError if exceeded): at most 100 dice in one group, at most 1000 sides,
 at most 1000 dice in a whole expression (d66 counts as 2), at least 1 die and 1 side, a keep
-count of 1..N, division by 1 or more, numbers at most 1000000.
+count of 1..N, division by 1 or more, numbers at most 1000000, at most 20 levels of nesting
+(``MAX_NESTING``: parentheses inside parentheses, or divisions applied one to another; see
+``nesting_depth``). The cost of exact odds has its own limit, in ``umpire.dice.distribution``.
 
 The canonical text (``str(expr)``) is lower case without spaces, writes ``d6`` for ``1d6`` and
 ``kh1`` for ``kh``, keeps only the parentheses that change the meaning, and flattens nested sums:
@@ -58,6 +60,7 @@ __all__ = [
     "D66",
     "MAX_DICE_PER_GROUP",
     "MAX_DICE_TOTAL",
+    "MAX_NESTING",
     "MAX_NUMBER",
     "MAX_SIDES",
     "Const",
@@ -67,6 +70,7 @@ __all__ = [
     "Div",
     "Node",
     "Sum",
+    "nesting_depth",
     "parse",
 ]
 
@@ -74,6 +78,8 @@ MAX_DICE_PER_GROUP = 100
 MAX_SIDES = 1000
 MAX_DICE_TOTAL = 1000
 MAX_NUMBER = 1_000_000
+MAX_NESTING = 20
+_ECHO = 100  # an error message quotes at most this much of a long expression
 
 CompareOp: TypeAlias = Literal["<=", ">=", "<", ">", "="]
 COMPARE_OPS: dict[str, Callable[[int, int], bool]] = {
@@ -284,6 +290,21 @@ def _expr_text(expr: DiceExpr) -> str:
     ):
         text = f"({text})"
     return f"{text}{expr.op}{expr.target}"
+
+
+def nesting_depth(expr: DiceExpr | Node) -> int:
+    """How many divisions are applied one to the result of another in ``expr``'s tree.
+
+    ``2d6+1`` is 0, ``d6/2`` is 1, ``(d6+1)/2/2`` and ``((d6+1)/2+1)/2`` are 2. The parser refuses
+    more than ``MAX_NESTING`` of these, and more than ``MAX_NESTING`` parentheses one inside
+    another, so the recursive walks over a tree (here and in icepool) stay shallow.
+    """
+    node = expr.body if isinstance(expr, DiceExpr) else expr
+    if isinstance(node, Div):
+        return 1 + nesting_depth(node.operand)
+    if isinstance(node, Sum):
+        return max(nesting_depth(n) for _, n in node.terms)
+    return 0
 
 
 def _dice_count(node: Node) -> int:
@@ -521,9 +542,11 @@ class _Parser:
         self.toks = _tokenize(text)
         self.i = 0
         self.dice = 0
+        self.parens = 0  # parentheses open at the current token
 
     def fail(self, message: str) -> NotationError:
-        return NotationError(f"{self.text!r}: {message}")
+        text = self.text if len(self.text) <= _ECHO else self.text[:_ECHO] + "…"
+        return NotationError(f"{text!r}: {message}")
 
     @property
     def tok(self) -> _Tok:
@@ -637,6 +660,11 @@ class _Parser:
             if k < 1:
                 raise self.fail(f"division by {k} at column {col}; divide by 1 or more")
             node, bare = Div(node, k, tok.kind == "/"), None
+            if nesting_depth(node) > MAX_NESTING:
+                raise self.fail(
+                    f"{tok.text!r} at column {tok.col} divides a result divided {MAX_NESTING} "
+                    f"times already; at most {MAX_NESTING} divisions one after another"
+                )
         return node, bare
 
     def atom(self) -> tuple[Node, Dice | None]:
@@ -650,6 +678,12 @@ class _Parser:
             return self.dice_group(1, tok)
         if tok.kind == "(":
             self.i += 1
+            self.parens += 1
+            if self.parens > MAX_NESTING:
+                raise self.fail(
+                    f"'(' at column {tok.col} nests parentheses more than {MAX_NESTING} deep; "
+                    f"at most {MAX_NESTING} levels"
+                )
             if self.tok.kind == "end":
                 raise self.fail(f"expression ends after '(' at column {tok.col}")
             node, bare = self.sum()
@@ -669,6 +703,7 @@ class _Parser:
                     f"at column {self.tok.col})"
                 )
             self.i += 1
+            self.parens -= 1
             return node, None
         if tok.kind == "end":
             raise self.fail(f"expression ends after {self.toks[self.i - 1].text!r}")

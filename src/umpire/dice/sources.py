@@ -567,20 +567,46 @@ class PhysicalSource(DiceSource):
 
     @staticmethod
     def parse_faces(text: str, n: int, sides: int, purpose: str = "") -> list[int]:
-        """Read ``n`` faces of d``sides`` from typed text, or raise DiceSourceError saying why."""
-        want = f"{n} {'face' if n == 1 else 'faces'} of {_for(sides, purpose)}, each 1..{sides}"
-        tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
-        faces: list[int] = []
-        for token in tokens:
-            if not token.isascii() or not token.isdigit():
-                raise DiceSourceError(f"{token!r} is not a number (expected {want})")
-            value = int(token) if len(token) <= 6 else sides + 1
-            if not 1 <= value <= sides:
-                raise DiceSourceError(f"{token} is outside 1..{sides} (expected {want})")
-            faces.append(value)
-        if len(faces) != n:
-            raise DiceSourceError(f"got {len(faces)} faces in {text.strip()!r} (expected {want})")
-        return faces
+        """Read ``n`` faces of d``sides`` from typed text, or raise DiceSourceError saying why.
+
+        The same reading as every typed roll (:func:`read_faces`): spaces or commas between
+        faces; a d10's 0 is typed as 0 or 10 (the face the dice source calls 10).
+        """
+        return read_faces(text, n, sides, purpose)
+
+
+def read_faces(
+    text: str, n: int | None, sides: int, purpose: str = "", *, zero_low: bool = False
+) -> list[int]:
+    """Faces typed at the table: ``"3 5"``, ``"3,5"`` or ``"3, 5"`` alike; one-line refusals.
+
+    ``n`` faces (any number from 1 when None) of a d``sides`` numbered 1..``sides``. A d10
+    is printed 0-9 on most tables: its 0 may be typed 0 or 10 and is read as 10 here, or
+    as 0 with ``zero_low`` (a rule that reads the die 0 to 9, seed 003's reading d10_zero).
+    """
+    lo, hi = (0, sides - 1) if zero_low else (1, sides)
+    alias = sides == 10
+    shown = f"{lo}..{hi}" + (
+        " (0 or 10 for the 0)" if alias and zero_low else " (0 or 10 for the 10)" if alias else ""
+    )
+    count = "some faces" if n is None else f"{n} {'face' if n == 1 else 'faces'}"
+    want = f"{count} of {_for(sides, purpose)}, each {shown}"
+    tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
+    faces: list[int] = []
+    for token in tokens:
+        if not token.isascii() or not token.isdigit():
+            raise DiceSourceError(f"{token[:20]!r} is not a number (expected {want})")
+        value = int(token) if len(token) <= 6 else sides + 1
+        if alias and value in (0, 10):
+            value = 0 if zero_low else 10
+        if not lo <= value <= hi:
+            shown_value = value if len(token) <= 6 else token[:20]
+            raise DiceSourceError(f"{shown_value} is outside {shown} (expected {want})")
+        faces.append(value)
+    if len(faces) != n if n is not None else not faces:
+        got = f"{len(faces)} {'face' if len(faces) == 1 else 'faces'}"
+        raise DiceSourceError(f"got {got} in {text.strip()[:40]!r} (expected {want})")
+    return faces
 
 
 def cup_prompt(labels: Sequence[str], purpose: str = "") -> str:

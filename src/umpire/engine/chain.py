@@ -23,17 +23,28 @@ ACTION_KEYS = ("no", "name", "params", "state_hash", "events")
 """The fields of an action that its link commits to (its ``chain`` field is the link)."""
 
 
-def identity(module: str, scenario: Mapping[str, Any], source: str, commitment: str | None) -> str:
-    """The chain's first link: what game this is (never the seed itself, only its commitment)."""
-    text = canonical_json(
-        {
-            "chain": CHAIN_FORMAT,
-            "module": module,
-            "scenario": dict(scenario),
-            "source": source,
-            "commitment": commitment,
-        }
-    )
+def identity(
+    module: str,
+    scenario: Mapping[str, Any],
+    source: str,
+    commitment: str | None,
+    fork: Mapping[str, Any] | None = None,
+) -> str:
+    """The chain's first link: what game this is (never the seed itself, only its commitment).
+
+    A fork's identity also holds its fork record (the parent, the action and the parent's
+    chain head it was forked at), so its chain hangs on the parent's.
+    """
+    body: dict[str, Any] = {
+        "chain": CHAIN_FORMAT,
+        "module": module,
+        "scenario": dict(scenario),
+        "source": source,
+        "commitment": commitment,
+    }
+    if fork is not None:
+        body["fork"] = dict(fork)
+    text = canonical_json(body)
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -15,6 +15,7 @@ from umpire.dice.sources import check_entropy
 from umpire.engine.context import Context
 from umpire.engine.decisions import Decision, Policy, RandomPolicy, ScriptedPolicy
 from umpire.engine.events import JSON, Event, Path, apply_change, copy_state, state_hash
+from umpire.engine.statehash import StateHasher
 from umpire.errors import (
     DiceSourceError,
     UmpireError,
@@ -37,6 +38,14 @@ class ActionRecord:
     params: dict[str, JSON]
     events: list[Event]
     state_hash: str
+
+    @property
+    def by(self) -> str | None:
+        """The side that asked for this action at a web table, if the log says."""
+        if self.events and self.events[0].kind == "action":
+            value = self.events[0].data.get("by")
+            return value if isinstance(value, str) else None
+        return None
 
     @property
     def entropy(self) -> str | None:
@@ -78,6 +87,8 @@ class Game:
     policies: dict[str, Policy] = field(default_factory=dict)
     actions: list[ActionRecord] = field(default_factory=list)
     state: JSON = None
+    hasher: StateHasher | None = field(default=None, repr=False, compare=False)
+    """Keeps ``state``'s hash change by change (made at the first action; see ``_held``)."""
 
     @staticmethod
     def new(
@@ -101,11 +112,14 @@ class Game:
         params: Mapping[str, JSON] | None = None,
         policies: Mapping[str, Policy] | None = None,
         entropy: str | None = None,
+        by: str | None = None,
     ) -> ActionRecord:
         """Run one action. All its events are kept, or none (the state is unchanged).
 
         ``entropy`` (hex from the player's browser) is handed to a source that takes it
         (``begin``: joint dice) and logged in the action event; other sources ignore it.
+        ``by`` (the side that asked for the action, at a web table) is logged in the action
+        event, so who may take it back is in the log and under its hash chain.
         """
         handlers = self.module.actions()
         if name not in handlers:
@@ -114,6 +128,8 @@ class Game:
         prm = copy_state(dict(params or {}))
         pos = self.source.position
         head: dict[str, JSON] = {"name": name, "params": prm}
+        if by is not None:
+            head["by"] = by
         if entropy is not None:
             check_entropy(entropy)
         begin = getattr(self.source, "begin", None)
@@ -124,27 +140,58 @@ class Game:
         at_table = self.at_table or bool(getattr(self.source, "typing", False))
         if at_table and not self.at_table:
             head["at_table"] = True  # real dice typed into this action: picks the table's way
+        hasher = self._held()
+        journal = _Journal(hasher)
         ctx = Context(
-            copy_state(self.state),
+            hasher.state,
             self.source,
             {**self.policies, **(policies or {})},
             at_table=at_table,
+            apply=journal.apply,
         )
         try:
             handlers[name](ctx, prm)
         except BaseException:
+            journal.rollback()
             self.source = _source_at(self.source, pos)
             raise
+        if hasher.unsaved:  # a tuple or a non-string key: the next action sees it as saved
+            self.state = copy_state(hasher.state)
+            self.hasher = hasher = StateHasher(self.state)
         record = ActionRecord(
             len(self.actions) + 1,
             name,
             prm,
             [Event("action", head), *ctx.events],
-            state_hash(ctx.state),
+            hasher.hexdigest(),
         )
-        self.state = ctx.state
         self.actions.append(record)
         return record
+
+    def _held(self) -> StateHasher:
+        """The hasher holding ``state``, made (on a JSON copy: the state as a saved game holds
+        it) at the first action of this object or after ``state`` was replaced.
+
+        Issue 21: an action used to copy the whole state and hash it whole, so its cost grew
+        with the game (a dice book's history); now it changes the state in place, journaled
+        so a failed action is undone, and the hash follows the changes.
+        """
+        if self.hasher is None or self.hasher.state is not self.state:
+            self.state = copy_state(self.state)
+            self.hasher = StateHasher(self.state)
+        return self.hasher
+
+    def extend(self, records: Sequence[ActionRecord]) -> None:
+        """Add actions logged elsewhere (another connection), applying their changes."""
+        if not records:
+            return
+        hasher = self._held()
+        for _ in Game.replay_steps(hasher.state, records, hasher.apply):
+            pass
+        if hasher.unsaved:
+            self.state = copy_state(hasher.state)
+            self.hasher = StateHasher(self.state)
+        self.actions.extend(records)
 
     @property
     def at_table(self) -> bool:
@@ -233,7 +280,7 @@ class Game:
                 raise VerifyError(
                     f"action {record.no} ({record.name}) does not replay: {exc}"
                 ) from None
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            except Exception as exc:  # RecursionError, OverflowError: anything
                 # A foreign log can hold anything in its parameters: say where, not how.
                 raise VerifyError(
                     f"action {record.no} ({record.name}) does not replay: its parameters "
@@ -274,6 +321,86 @@ class Game:
         state = Game.replay_state(self.module, self.scenario, kept)
         source = _source_at(self.source, sum(_dice_count(a) for a in kept))
         return Game(self.module, self.scenario, source, dict(self.policies), kept, state)
+
+
+class _Journal:
+    """Performs an action's changes on the held state in place and remembers how to undo each,
+    so an action that fails leaves the state as it was without a copy of the whole state."""
+
+    def __init__(self, hasher: StateHasher) -> None:
+        self.hasher = hasher
+        self.undo: list[Callable[[], None]] = []
+
+    def apply(self, op: str, path: Path, value: JSON = None) -> None:
+        """Remember the undo of one change, then make it (through the hasher)."""
+        self.undo.append(_inverse(self.hasher.state, op, path, value))
+        self.hasher.apply(op, path, value)
+
+    def rollback(self) -> None:
+        """Undo every change, newest first; the hasher then encodes the state afresh."""
+        if not self.undo:
+            return
+        for undo in reversed(self.undo):
+            undo()
+        self.undo.clear()
+        self.hasher.__init__(self.hasher.state)  # type: ignore[misc]
+
+
+def _noop() -> None:
+    return None
+
+
+def _inverse(state: JSON, op: str, path: Path, value: JSON) -> Callable[[], None]:
+    """How to undo ``apply_change(state, op, path, value)``, worked out before it is made.
+
+    Only the entry the change touches is remembered (a replaced value by reference: the
+    change puts a new object in its place), so an undo costs the change's size.
+    """
+    node: Any = state
+    try:
+        for key in path[:-1]:
+            if isinstance(node, dict) and key not in node:
+                if op in ("set", "inc", "append"):  # the change makes the parents from here
+                    parent, missing = node, key
+                    return lambda: parent.pop(missing, None)
+                return _noop
+            node = node[key]
+        key = path[-1]
+        parent = node
+        if isinstance(parent, dict) and key not in parent:
+            return lambda: parent.pop(key, None)
+        if not isinstance(parent, dict | list):
+            return _noop
+        old = parent[key]
+        if op in ("set", "inc"):
+
+            def put_back() -> None:
+                parent[key] = old
+
+            return put_back
+        if op == "delete":
+            if isinstance(parent, list):
+                index = key + len(parent) if key < 0 else key
+                return lambda: parent.insert(index, old)
+
+            def restore() -> None:
+                parent[key] = old
+
+            return restore
+        if op == "append" and isinstance(old, list):
+            size = len(old)
+
+            def shorten() -> None:
+                del old[size:]
+
+            return shorten
+        if op == "remove" and isinstance(old, list) and value in old:
+            index = old.index(value)
+            item = old[index]
+            return lambda: old.insert(index, item)
+    except (KeyError, IndexError, TypeError):
+        pass  # the change itself will be refused: nothing to undo
+    return _noop
 
 
 class _Replayer:

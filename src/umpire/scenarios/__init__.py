@@ -19,16 +19,33 @@ from umpire.errors import DataFileError, UnknownNameError
 
 SHIPPED = Path(__file__).resolve().parent.parent / "data" / "scenarios"
 
+MAX_UNITS = 400
+"""Units in one scenario (the shipped ones have 20 to 32; a corps a side is about 200)."""
+MAX_LEADERS = 200
+"""Leaders in one scenario."""
+MAX_TERRAIN = 200
+"""Terrain features in one scenario (the shipped ones have up to 12)."""
+MAX_POINTS = 256
+"""Points of one terrain feature's outline or line."""
+MAX_OBJECTIVES = 50
+"""Objectives in one scenario."""
+MAX_TABLE = 400
+"""The longest side of the table in inches (about 10 m: 33 feet)."""
+MAX_TEXT = 1_000_000
+"""Characters in a scenario file (the shipped ones are under 12,000)."""
+
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """Exactly the fields named; numbers finite (``inf``, ``nan`` and ``1e400`` are refused)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Table(_Strict):
     """The table size in inches and the turn limit."""
 
-    width: float = Field(gt=0, le=400)
-    height: float = Field(gt=0, le=400)
+    width: float = Field(gt=0, le=MAX_TABLE)
+    height: float = Field(gt=0, le=MAX_TABLE)
     turns: int = Field(ge=1, le=100)
 
 
@@ -44,7 +61,7 @@ class TerrainSpec(_Strict):
 
     kind: Literal["woods", "rough", "hill", "cover", "town", "wall", "stream"]
     name: str = ""
-    points: list[tuple[float, float]] = Field(min_length=2)
+    points: list[tuple[float, float]] = Field(min_length=2, max_length=MAX_POINTS)
     level: int = Field(default=1, ge=1, le=10)
     variant: str = ""
     """A finer kind that a rule module may read (a wall's ``stone``, ``rail`` or ``worm``
@@ -136,10 +153,10 @@ class Scenario(_Strict):
     table: Table
     sides: dict[Literal["union", "confederate"], SideSpec] = Field(default_factory=dict)
     victory: VictorySpec = VictorySpec()
-    terrain: list[TerrainSpec] = Field(default_factory=list)
-    leaders: list[LeaderSpec] = Field(default_factory=list)
-    units: list[UnitSpec] = Field(min_length=1)
-    objectives: list[ObjectiveSpec] = Field(default_factory=list)
+    terrain: list[TerrainSpec] = Field(default_factory=list, max_length=MAX_TERRAIN)
+    leaders: list[LeaderSpec] = Field(default_factory=list, max_length=MAX_LEADERS)
+    units: list[UnitSpec] = Field(min_length=1, max_length=MAX_UNITS)
+    objectives: list[ObjectiveSpec] = Field(default_factory=list, max_length=MAX_OBJECTIVES)
 
     def to_json(self) -> dict[str, Any]:
         """The scenario as JSON for a saved game: only the fields it sets.
@@ -190,8 +207,49 @@ def _line_of_item(text: str, key: str, index: int) -> int | None:
     return _locate(text, (key, index))
 
 
+_ENTRY = re.compile(r"^[ \t]*\[\[[ \t]*(units|leaders|terrain|objectives)[ \t]*\]\]", re.M)
+
+
+def _most() -> dict[str, int]:
+    """The limits on entries, by key."""
+    return {
+        "units": MAX_UNITS,
+        "leaders": MAX_LEADERS,
+        "terrain": MAX_TERRAIN,
+        "objectives": MAX_OBJECTIVES,
+    }
+
+
+def _limit_message(key: str) -> str:
+    most = _most()[key]
+    return f"{key}: at most {most} {key} in a scenario (docs/scenarios.md, 'Limits')"
+
+
+def _count_entries(text: str, file: str) -> None:
+    """Refuse too many ``[[units]]`` (leaders, terrain, objectives) on the text, before the
+    TOML is parsed (the model checks the same limits for entries written another way)."""
+    seen: dict[str, int] = {}
+    most = _most()
+    for m in _ENTRY.finditer(text):
+        key = m.group(1)
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] > most[key]:
+            line = text.count("\n", 0, m.start()) + 1
+            raise DataFileError(_limit_message(key), file=file, line=line)
+
+
 def parse_scenario(text: str, file: str = "<scenario>") -> Scenario:
-    """Parse and validate scenario text; raise DataFileError naming file:line."""
+    """Parse and validate scenario text; raise DataFileError naming file:line.
+
+    The limits (``MAX_*``: docs/scenarios.md, "Limits") are checked on the text and the
+    parsed values before anything is built from them.
+    """
+    if len(text) > MAX_TEXT:
+        raise DataFileError(
+            f"the file has {len(text):,} characters; a scenario has at most {MAX_TEXT:,}",
+            file=file,
+        )
+    _count_entries(text, file)
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -201,6 +259,10 @@ def parse_scenario(text: str, file: str = "<scenario>") -> Scenario:
             file=file,
             line=int(m.group(1)) if m else None,
         ) from None
+    except RecursionError:
+        raise DataFileError("bad TOML: arrays or tables nested too deeply", file=file) from None
+    except ValueError as exc:  # an integer of more than 4,300 digits
+        raise DataFileError(f"bad TOML: {str(exc).split(':')[0]}", file=file) from None
     try:
         scen = Scenario.model_validate(raw)
     except ValidationError as exc:
@@ -209,11 +271,25 @@ def parse_scenario(text: str, file: str = "<scenario>") -> Scenario:
             errors = [e for e in errors if e["loc"][:2] != ("rules", "str")] or errors
         err = errors[0]
         loc = tuple(p for p in err["loc"] if p != "RulesTable")
+        if loc[:2] == ("rules", "options") and len(loc) > 3:  # which member of the union
+            loc = loc[:3]
+            err = {
+                **err,
+                "type": "option",
+                "msg": "an option is true or false, a finite number or a string",
+            }
         where = ".".join(str(p) for p in loc)
         msg = err["msg"]
+        at = loc
         if err["type"] == "literal_error" and loc and loc[-1] == "type":
             msg = f"unknown unit type {err.get('input')!r}; {msg}"
-        raise DataFileError(f"{where}: {msg}", file=file, line=_locate(text, loc)) from None
+        elif err["type"] == "too_long" and len(loc) == 1:
+            most = int(err.get("ctx", {}).get("max_length", 0))
+            msg = _limit_message(str(loc[0])).partition(": ")[2]
+            at = (loc[0], most)  # the first entry past the limit
+        elif err["type"] == "finite_number":
+            msg = f"must be a finite number, not {err.get('input')!r}"
+        raise DataFileError(f"{where}: {msg}", file=file, line=_locate(text, at)) from None
     _check(scen, text, file)
     return scen
 

@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     from umpire.dice import DiceSource, JointSource
     from umpire.engine.decisions import Policy
 
-SCHEMA_VERSION = 2
-"""1: games, actions, events. 2: joint_sides (added in place to older files when opened)."""
+SCHEMA_VERSION = 3
+"""1: games, actions, events. 2: joint_sides. 3: games.fork and table_records (each added
+in place to older files when they are opened)."""
 EXPORT_FORMAT = "umpire-game/1"
 
 _SCHEMA = """
@@ -70,7 +71,20 @@ CREATE TABLE IF NOT EXISTS joint_sides(
     contribution TEXT,
     PRIMARY KEY(game, side)
 );
+CREATE TABLE IF NOT EXISTS table_records(
+    game TEXT NOT NULL REFERENCES games(name) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created TEXT NOT NULL,
+    PRIMARY KEY(game, idx)
+);
 """
+
+RECORD_KINDS = ("undo", "undo_refused", "real_dice", "real_dice_refused")
+"""What the table records beside the log (docs/web.md): undos with the actions they withdrew,
+refused undos, and switches to (or from) real dice typed at the table."""
 
 JointRow = tuple[str, str | None, str | None]
 """A side of a joint-dice game as saved: (side, its commitment, its revealed value)."""
@@ -99,6 +113,9 @@ class GameInfo:
     parent: str | None
     created: str
     actions: int
+    fork: dict[str, Any] | None = None
+    """A fork's record: its parent, the action and the parent's chain head it was forked at,
+    the dice position there, and whether it keeps the parent's dice (``keeps_dice``)."""
 
     def public_seed(self) -> str | None:
         """The seed if anyone may see it: always for seeded games, once revealed for committed
@@ -109,7 +126,7 @@ class GameInfo:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON object (never shows an unrevealed committed or joint seed)."""
-        return {
+        out: dict[str, Any] = {
             "name": self.name,
             "module": self.module,
             "source": self.source_kind,
@@ -121,6 +138,9 @@ class GameInfo:
             "created": self.created,
             "actions": self.actions,
         }
+        if self.fork is not None:
+            out["fork"] = dict(self.fork)
+        return out
 
 
 def _now() -> str:
@@ -142,12 +162,13 @@ def source_info(source: DiceSource) -> tuple[str, str | None, str | None]:
 
 @dataclass(frozen=True, slots=True)
 class _Loaded:
-    """A game as :meth:`Store.load` last rebuilt it on this connection."""
+    """A game as :meth:`Store.load` last handed it out on this connection: the Game itself
+    (its actions change its state in place, issue 21) and the dice drawn by its first
+    ``count`` actions."""
 
     created: str
-    records: list[ActionRecord]
-    scenario: dict[str, Any]
-    state: Any
+    game: Game
+    count: int
     position: int
 
 
@@ -164,9 +185,10 @@ class Store:
         self._conn: sqlite3.Connection | None = None
         self._loaded: dict[str, _Loaded] = {} if loaded is None else loaded
         """Games this connection rebuilt, so a long game is not replayed from its start on
-        every load: only the actions logged since are read and applied (the state is never
-        changed in place: an action makes a new one). Connections of one process may share
-        it (``loaded``): each entry is checked against the file before it is used."""
+        every load: the same Game object is handed out again, with only the actions logged
+        since applied (its actions change its state in place; an action it made but did not
+        save makes the entry stale). Connections of one process may share it (``loaded``):
+        each entry is checked against the file before it is used."""
 
     # -- connection -------------------------------------------------------
     @property
@@ -180,6 +202,9 @@ class Store:
                 conn.execute("PRAGMA foreign_keys=ON")
                 conn.execute("PRAGMA synchronous=NORMAL")
                 conn.executescript(_SCHEMA)
+                columns = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+                if "fork" not in columns:
+                    conn.execute("ALTER TABLE games ADD COLUMN fork TEXT")
                 conn.execute(
                     "INSERT INTO meta(key, value) VALUES('schema', ?) ON CONFLICT(key) DO "
                     "UPDATE SET value = excluded.value "
@@ -201,10 +226,25 @@ class Store:
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; the write lock is taken first (``BEGIN IMMEDIATE``), so what
+        is read inside is what the write changes. A save file kept busy by another process
+        past the timeout, or a row another process wrote first, is a one-line refusal."""
         conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise UmpireError(
+                f"the save file is busy ({exc}); nothing was saved: run it again",
+                file=str(self.path),
+            ) from None
         try:
             yield conn
+        except sqlite3.IntegrityError:
+            conn.execute("ROLLBACK")
+            raise UmpireError(
+                "the game changed while this ran (another process saved first); nothing was "
+                "saved: run it again"
+            ) from None
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -221,7 +261,10 @@ class Store:
         """A game's row, or :class:`UnknownNameError`."""
         row = self.conn.execute(
             "SELECT name, module, source_kind, seed, commitment, revealed, ended, parent, "
-            "created, (SELECT COUNT(*) FROM actions a WHERE a.game = g.name) "
+            # Actions run 1..n (import checks it): MAX(no) reads the primary key's last
+            # entry, where COUNT(*) read every action (issue 21: a long book's cost grew).
+            "created, (SELECT COALESCE(MAX(no), 0) FROM actions a WHERE a.game = g.name), "
+            "fork "
             "FROM games g WHERE name = ?",
             (name,),
         ).fetchone()
@@ -240,6 +283,7 @@ class Store:
             row[7],
             row[8],
             int(row[9]),
+            None if row[10] is None else dict(json.loads(row[10])),
         )
 
     def all(self) -> list[GameInfo]:
@@ -297,35 +341,35 @@ class Store:
         ``physical(n, sides, purpose)`` asks for faces thrown at the table and
         ``draw(labels, purpose)`` for a slip drawn from a cup (games with physical dice).
         """
-        from umpire.engine.events import copy_state
         from umpire.rules import get_module
 
         info = self.info(name)
         module = get_module(info.module)
         hit = self._loaded.get(name)
         if hit is not None and self._still(name, info, hit):
-            new = self.records(name, after=len(hit.records))
-            records = [*hit.records, *new]
-            scenario = hit.scenario
-            state = copy_state(hit.state) if new else hit.state
-            for _ in Game.replay_steps(state, new):
-                pass
-            position = hit.position + _faces_in(new)
+            # The same Game again, on from where it was: its own actions since (saved, as
+            # _still checked) and any another connection logged. No copy, no replay.
+            game = hit.game
+            game.extend(self.records(name, after=len(game.actions)))
+            position = hit.position + _faces_in(game.actions[hit.count :])
+            game.source = _make_source(info, position, physical, draw, self._joint_rows(name))
+            game.policies = dict(policies or {})
         else:
             records = self.records(name)
             scenario = self.scenario(name)
             position = _faces_in(records)
             state = Game.replay_state(module, scenario, records)
-        if len(self._loaded) >= 64:
+            source = _make_source(info, position, physical, draw, self._joint_rows(name))
+            game = Game(module, scenario, source, dict(policies or {}), records, state)
+        if len(self._loaded) >= 64 and name not in self._loaded:
             self._loaded.pop(next(iter(self._loaded)))
-        self._loaded[name] = _Loaded(info.created, records, scenario, state, position)
-        source = _make_source(info, position, physical, draw, self._joint_rows(name))
-        return Game(module, scenario, source, dict(policies or {}), list(records), state)
+        self._loaded[name] = _Loaded(info.created, game, len(game.actions), position)
+        return game
 
     def _still(self, name: str, info: GameInfo, hit: _Loaded) -> bool:
         """Is a game this connection loaded before still the start of its log? (Not after an
         undo or a delete, by this or any other connection: its last action is checked.)"""
-        n = len(hit.records)
+        n = len(hit.game.actions)
         if hit.created != info.created or n > info.actions:
             return False
         if n == 0:
@@ -333,7 +377,7 @@ class Store:
         row = self.conn.execute(
             "SELECT name, state_hash FROM actions WHERE game = ? AND no = ?", (name, n)
         ).fetchone()
-        last = hit.records[-1]
+        last = hit.game.actions[-1]
         return row is not None and (row[0], row[1]) == (last.name, last.state_hash)
 
     def _joint_rows(self, name: str) -> builtins.list[JointRow]:
@@ -434,12 +478,39 @@ class Store:
             for record in game.actions:
                 _insert_action(conn, name, record)
 
-    def append(self, name: str, record: ActionRecord) -> None:
-        """Save one action and its events atomically."""
-        info = self.info(name)
-        if info.ended:
-            raise UmpireError(f"game '{name}' has ended; fork it to play on")
+    def append(self, name: str, record: ActionRecord, after: ActionRecord | None = None) -> None:
+        """Save one action and its events atomically, as action ``record.no`` of the game.
+
+        Checked inside the write transaction, so two processes (or a page and a terminal)
+        playing the same game cannot both save: the game must still be open, hold exactly
+        ``record.no - 1`` actions, and end with ``after`` (the action the record was played
+        after, when the caller knows it). Otherwise nothing is saved and the refusal says
+        to run it again (the action is then played on the game as it now is).
+        """
         with self._tx() as conn:
+            # MAX(no), not COUNT(*): one step down the primary key's index however long the
+            # game (actions are numbered 1, 2, 3... without gaps).
+            row = conn.execute(
+                "SELECT ended, (SELECT COALESCE(MAX(no), 0) FROM actions a WHERE a.game = g.name) "
+                "FROM games g WHERE name = ?",
+                (name,),
+            ).fetchone()
+            if row is None:
+                raise UnknownNameError(f"game '{name}' is gone (deleted while this ran)")
+            if row[0]:
+                raise UmpireError(f"game '{name}' has ended; fork it to play on")
+            last = None
+            if after is not None:
+                last = conn.execute(
+                    "SELECT name, params, state_hash FROM actions WHERE game = ? AND no = ?",
+                    (name, after.no),
+                ).fetchone()
+            want = (after.name, canonical_json(after.params), after.state_hash) if after else None
+            if int(row[1]) != record.no - 1 or (after is not None and last != want):
+                raise UmpireError(
+                    f"the game '{name}' changed while this ran (another player or window saved "
+                    f"or undid an action); nothing was saved: run it again"
+                )
             _insert_action(conn, name, record)
 
     def play(
@@ -449,42 +520,127 @@ class Store:
         action: str,
         params: Mapping[str, Any],
         entropy: str | None = None,
+        by: str | None = None,
     ) -> ActionRecord:
-        """Run one action on a loaded game and save it; nothing is saved if it fails.
+        """Run one action on a loaded game and save it; nothing is saved if it fails, or if
+        the game changed in the file since it was loaded (:meth:`append`).
 
-        ``entropy`` is the browser's fresh random hex for a joint-dice game (see Game.act).
+        ``entropy`` is the browser's fresh random hex for a joint-dice game, ``by`` the side
+        that asked for it (see Game.act).
         """
-        record = game.act(action, params, entropy=entropy)
-        self.append(name, record)
+        after = game.actions[-1] if game.actions else None
+        record = game.act(action, params, entropy=entropy, by=by)
+        self.append(name, record, after)
         return record
 
-    def undo(self, name: str, to: int) -> int:
-        """Drop every action after action ``to``; returns how many were dropped."""
+    def undo(self, name: str, to: int, record: Mapping[str, Any] | None = None) -> int:
+        """Drop every action after action ``to``; returns how many were dropped.
+
+        ``record`` (who asked, who agreed: a web table's undo) is kept beside the log in the
+        same transaction, with the chain heads before and after and every withdrawn action
+        whole (its faces too), so no re-roll goes unseen (:meth:`table_records`).
+        """
         info = self.info(name)
         if not 0 <= to <= info.actions:
             raise UmpireError(f"game '{name}' has actions 0..{info.actions}; cannot undo to {to}")
+        withdrawn: builtins.list[dict[str, Any]] = []
+        if record is not None:
+            start, links = self.chain(name)
+            withdrawn = [r.to_json() for r in self.records(name, after=to)]
+            data = {
+                **dict(record),
+                "from": to,
+                "from_head": links[to - 1] if to else start,
+                "head": links[-1] if links else start,
+                "withdrawn": withdrawn,
+            }
         self._loaded.pop(name, None)
         with self._tx() as conn:
             conn.execute("DELETE FROM events WHERE game = ? AND action_no > ?", (name, to))
             cur = conn.execute("DELETE FROM actions WHERE game = ? AND no > ?", (name, to))
+            if record is not None:
+                _insert_record(conn, name, to, "undo", data)
             return int(cur.rowcount)
 
-    def fork(self, name: str, new: str, at: int | None = None) -> int:
-        """Copy a game's start and its first ``at`` actions (all by default) to ``new``."""
+    def add_record(self, name: str, kind: str, data: Mapping[str, Any]) -> None:
+        """Keep a record beside the log (a refused undo, a switch to real dice)."""
+        if kind not in RECORD_KINDS:
+            raise UmpireError(f"unknown kind of table record '{kind}'")
+        at = self.info(name).actions
+        with self._tx() as conn:
+            _insert_record(conn, name, at, kind, dict(data))
+
+    def table_records(self, name: str) -> builtins.list[dict[str, Any]]:
+        """The records kept beside the log, oldest first: ``{"at", "kind", ...}``."""
+        rows = self.conn.execute(
+            "SELECT at, kind, data, created FROM table_records WHERE game = ? ORDER BY idx",
+            (name,),
+        ).fetchall()
+        return [{"at": a, "kind": k, **json.loads(d), "created": c} for a, k, d, c in rows]
+
+    def fork(
+        self,
+        name: str,
+        new: str,
+        at: int | None = None,
+        *,
+        source: DiceSource | None = None,
+        keeps_dice: bool | None = None,
+    ) -> int:
+        """Copy a game's start and its first ``at`` actions (all by default) to ``new``.
+
+        ``source`` gives the fork dice of its own from the fork point (its own seed and
+        commitment; a joint source keeps the parent's sides and values); without it the fork
+        keeps the parent's dice. Either way the fork's record names the parent, the action,
+        the parent's chain head there and the dice position (``GameInfo.fork``); its chain
+        starts from an identity that holds that record.
+        """
         info = self.info(name)
         upto = info.actions if at is None else at
         if not 0 <= upto <= info.actions:
             raise UmpireError(f"game '{name}' has actions 0..{info.actions}; cannot fork at {upto}")
         _check_name(new)
+        start, links = self.chain(name)
+        kept = self.records(name)[:upto]
+        copied = self.conn.execute(
+            "SELECT COUNT(*) FROM table_records WHERE game = ? AND at <= ?", (name, upto)
+        ).fetchone()[0]
+        record = {
+            "parent": name,
+            "at": upto,
+            "head": links[upto - 1] if upto else start,
+            "dice": _faces_in(kept),
+            "keeps_dice": source is None if keeps_dice is None else keeps_dice,
+            "records": int(copied),
+        }
         with self._tx() as conn:
             if conn.execute("SELECT 1 FROM games WHERE name = ?", (new,)).fetchone():
                 raise UmpireError(f"a game named '{new}' already exists")
-            conn.execute(
-                "INSERT INTO games(name, module, scenario, source_kind, seed, commitment, "
-                "revealed, ended, parent, created) SELECT ?, module, scenario, source_kind, "
-                "seed, commitment, revealed, 0, ?, ? FROM games WHERE name = ?",
-                (new, f"{name}@{upto}", _now(), name),
-            )
+            if source is None:
+                conn.execute(
+                    "INSERT INTO games(name, module, scenario, source_kind, seed, commitment, "
+                    "revealed, ended, parent, created, fork) SELECT ?, module, scenario, "
+                    "source_kind, seed, commitment, revealed, 0, ?, ?, ? FROM games "
+                    "WHERE name = ?",
+                    (new, f"{name}@{upto}", _now(), canonical_json(record), name),
+                )
+            else:
+                kind, seed, commitment = source_info(source)
+                conn.execute(
+                    "INSERT INTO games(name, module, scenario, source_kind, seed, commitment, "
+                    "revealed, ended, parent, created, fork) SELECT ?, module, scenario, ?, ?, "
+                    "?, 0, 0, ?, ?, ? FROM games WHERE name = ?",
+                    (
+                        new,
+                        kind,
+                        seed,
+                        commitment,
+                        f"{name}@{upto}",
+                        _now(),
+                        canonical_json(record),
+                        name,
+                    ),
+                )
             conn.execute(
                 "INSERT INTO actions SELECT ?, no, name, params, state_hash, created "
                 "FROM actions WHERE game = ? AND no <= ?",
@@ -495,10 +651,20 @@ class Store:
                 "FROM events WHERE game = ? AND action_no <= ?",
                 (new, name, upto),
             )
+            if source is None:
+                conn.execute(
+                    "INSERT INTO joint_sides(game, ord, side, commitment, contribution) "
+                    "SELECT ?, ord, side, commitment, contribution FROM joint_sides "
+                    "WHERE game = ?",
+                    (new, name),
+                )
+            else:
+                _insert_joint(conn, new, source)
             conn.execute(
-                "INSERT INTO joint_sides(game, ord, side, commitment, contribution) "
-                "SELECT ?, ord, side, commitment, contribution FROM joint_sides WHERE game = ?",
-                (new, name),
+                "INSERT INTO table_records(game, idx, at, kind, data, created) "
+                "SELECT ?, idx, at, kind, data, created FROM table_records "
+                "WHERE game = ? AND at <= ?",
+                (new, name, upto),
             )
         return upto
 
@@ -517,6 +683,7 @@ class Store:
             conn.execute("DELETE FROM events WHERE game = ?", (name,))
             conn.execute("DELETE FROM actions WHERE game = ?", (name,))
             conn.execute("DELETE FROM joint_sides WHERE game = ?", (name,))
+            conn.execute("DELETE FROM table_records WHERE game = ?", (name,))
             conn.execute("DELETE FROM games WHERE name = ?", (name,))
 
     # -- the hash chain ------------------------------------------------------
@@ -525,7 +692,9 @@ class Store:
         from umpire.engine.chain import heads, identity
 
         info = self.info(name)
-        start = identity(info.module, self.scenario(name), info.source_kind, info.commitment)
+        start = identity(
+            info.module, self.scenario(name), info.source_kind, info.commitment, info.fork
+        )
         return start, heads(start, (r.to_json() for r in self.records(name)))
 
     def head(self, name: str) -> str:
@@ -553,6 +722,9 @@ class Store:
             "scenario": self.scenario(name),
             "actions": actions,
         }
+        beside = self.table_records(name)
+        if beside:
+            out["records"] = beside
         if info.source_kind == "joint":
             out["joint"] = {
                 "sides": [
@@ -566,21 +738,25 @@ class Store:
         self, data: Mapping[str, Any], name: str | None = None, file: str | None = None
     ) -> str:
         """Load an export into the store after checking that it replays."""
-        from umpire.store.verify import parse_export
+        from umpire.store.verify import (
+            check_joint_record,
+            check_replay,
+            module_of,
+            parse_export,
+            records_of,
+        )
 
         export = parse_export(data, file=file)
-        from umpire.store.verify import check_joint_record
-
         check_joint_record(export, file=file)
         new = name or export.game.name
-        _check_name(new)
-        from umpire.rules import get_module
-
-        module = get_module(export.game.module)
-        records = [ActionRecord.from_json(a.model_dump()) for a in export.actions]
+        try:
+            _check_name(new)
+        except UmpireError as exc:
+            where = "--name" if name else "game.name"
+            raise DataFileError(f"{where}: {exc.message} (use --name)", file=file) from None
+        module = module_of(export, file=file)
+        records = records_of(export)
         # Refuse a log that does not replay before writing anything.
-        from umpire.store.verify import check_replay
-
         check_replay(module, export.scenario, records, file=file)
         with self._tx() as conn:
             if conn.execute("SELECT 1 FROM games WHERE name = ?", (new,)).fetchone():
@@ -588,7 +764,7 @@ class Store:
             g = export.game
             conn.execute(
                 "INSERT INTO games(name, module, scenario, source_kind, seed, commitment, "
-                "revealed, ended, parent, created) VALUES(?,?,?,?,?,?,?,?,?,?)",
+                "revealed, ended, parent, created, fork) VALUES(?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     new,
                     g.module,
@@ -600,8 +776,14 @@ class Store:
                     int(g.ended),
                     g.parent,
                     g.created,
+                    None if g.fork is None else canonical_json(g.fork),
                 ),
             )
+            for rec in export.records or []:
+                if rec.kind not in RECORD_KINDS:
+                    raise UmpireError(f"unknown kind of table record '{rec.kind}'")
+                data = rec.model_dump(exclude={"at", "kind", "created"})
+                _insert_record(conn, new, rec.at, rec.kind, data, rec.created)
             if export.joint is not None:
                 conn.executemany(
                     "INSERT INTO joint_sides(game, ord, side, commitment, contribution) "
@@ -624,6 +806,25 @@ def _insert_action(conn: sqlite3.Connection, name: str, record: ActionRecord) ->
     conn.executemany(
         "INSERT INTO events(game, action_no, idx, kind, data) VALUES(?,?,?,?,?)",
         [(name, record.no, i, e.kind, canonical_json(e.data)) for i, e in enumerate(record.events)],
+    )
+
+
+def _insert_record(
+    conn: sqlite3.Connection,
+    name: str,
+    at: int,
+    kind: str,
+    data: Mapping[str, Any],
+    created: str | None = None,
+) -> None:
+    """One record beside the log, numbered after the game's last (``created``: when it was
+    made, for an import; now by default)."""
+    row = conn.execute(
+        "SELECT COALESCE(MAX(idx), 0) FROM table_records WHERE game = ?", (name,)
+    ).fetchone()
+    conn.execute(
+        "INSERT INTO table_records(game, idx, at, kind, data, created) VALUES(?,?,?,?,?,?)",
+        (name, int(row[0]) + 1, at, kind, canonical_json(dict(data)), created or _now()),
     )
 
 

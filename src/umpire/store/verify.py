@@ -13,100 +13,77 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
-from umpire.engine.events import EVENT_KINDS
 from umpire.engine.game import ActionRecord, Game
 from umpire.errors import DataFileError, VerifyError
+from umpire.store.shape import ExportShape, check_shape, first_error
 
 if TYPE_CHECKING:
     from umpire.rules import RuleModule
 
 
-class ExportGame(BaseModel):
-    """The ``game`` object of an export."""
-
-    model_config = ConfigDict(extra="forbid")
-    name: str
-    module: str
-    source: str
-    seed: str | None = None
-    commitment: str | None = None
-    revealed: bool = False
-    ended: bool = False
-    parent: str | None = None
-    created: str
-    actions: int = 0
-    identity: str | None = None
-    head: str | None = None
-
-
-class ExportAction(BaseModel):
-    """One action of an export."""
-
-    model_config = ConfigDict(extra="forbid")
-    no: int
-    name: str
-    params: dict[str, Any]
-    state_hash: str
-    events: list[dict[str, Any]]
-    chain: str | None = None
-
-
-class ExportJointSide(BaseModel):
-    """One side of joint dice: its commitment and its revealed value (``None`` until given)."""
-
-    model_config = ConfigDict(extra="forbid")
-    side: str
-    commitment: str | None = None
-    contribution: str | None = None
-
-
-class ExportJoint(BaseModel):
-    """The ``joint`` record of an export of a joint-dice game (docs/dice-protocol.md)."""
-
-    model_config = ConfigDict(extra="forbid")
-    sides: list[ExportJointSide]
-
-
-class Export(BaseModel):
-    """A whole exported game (format ``umpire-game/1``); ``joint`` only for joint dice."""
-
-    model_config = ConfigDict(extra="forbid")
-    format: str
-    game: ExportGame
-    scenario: dict[str, Any]
-    actions: list[ExportAction]
-    joint: ExportJoint | None = None
+Export = ExportShape
+"""A whole exported game, its shape checked (:mod:`umpire.store.shape`)."""
 
 
 def parse_export(data: Mapping[str, Any], file: str | None = None) -> Export:
-    """Validate an export's shape; errors name the first bad field."""
+    """Validate an export's whole shape; errors name the first bad field. Then the format
+    and the numbering of its actions."""
     from umpire.store.sqlite import EXPORT_FORMAT
 
-    try:
-        export = Export.model_validate(dict(data))
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise DataFileError(
-            f"not an umpire game export: {where}: {err['msg']}", file=file
-        ) from None
+    export = check_shape(data if isinstance(data, dict) else dict(data), file=file)
     if export.format != EXPORT_FORMAT:
         raise DataFileError(
-            f"unknown export format '{export.format}' (want {EXPORT_FORMAT})", file=file
+            f"format: unknown export format {export.format[:40]!r} (want {EXPORT_FORMAT})",
+            file=file,
         )
     for i, action in enumerate(export.actions, 1):
         if action.no != i:
             raise DataFileError(
-                f"action numbers must run 1, 2, 3...: found {action.no} at {i}", file=file
+                f"actions[{i - 1}].no: action numbers must run 1, 2, 3...: found {action.no} "
+                f"at {i}",
+                file=file,
             )
-        for event in action.events:
-            if "kind" not in event:
-                raise DataFileError(f"action {i}: an event has no kind", file=file)
-            if event["kind"] not in EVENT_KINDS:
-                raise DataFileError(f"action {i}: unknown event kind {event['kind']!r}", file=file)
     return export
+
+
+def records_of(export: Export) -> list[ActionRecord]:
+    """The export's actions as records, from the file's own JSON (shape checked)."""
+    return [ActionRecord.from_json(a) for a in export.raw_actions]
+
+
+def module_of(export: Export, file: str | None = None) -> RuleModule:
+    """The rule module the export names (``game.module``), or a one-line refusal."""
+    from umpire.errors import UmpireError
+    from umpire.rules import get_module
+
+    try:
+        return get_module(export.game.module)
+    except UmpireError as exc:
+        raise DataFileError(f"game.module: {exc.message}", file=file) from None
+
+
+def start_state(module: RuleModule, scenario: Mapping[str, Any], file: str | None = None) -> Any:
+    """The module's state before any action, from a foreign scenario: a scenario the module
+    cannot read is refused in one line (the module's own words where it has them)."""
+    from umpire.engine.events import copy_state
+    from umpire.errors import UmpireError
+
+    try:
+        return copy_state(module.initial_state(copy_state(dict(scenario))))
+    except UmpireError as exc:
+        raise DataFileError(f"scenario: {exc}", file=file) from None
+    except ValidationError as exc:
+        raise DataFileError(
+            f"scenario.{first_error(exc)} (not a {module.id} scenario)", file=file
+        ) from None
+    except Exception as exc:  # module code on a foreign scenario: any failure is the file's
+        raise DataFileError(
+            f"scenario: not a {module.id} scenario ({type(exc).__name__}: "
+            f"{' '.join(str(exc).split())[:80]})",
+            file=file,
+        ) from None
 
 
 def check_replay(
@@ -120,18 +97,20 @@ def check_replay(
     The hash is kept up to date change by change (:class:`StateHasher`), not recomputed
     from the whole state each time, so a long game costs time in its length.
     """
-    from umpire.engine.events import copy_state
     from umpire.engine.statehash import StateHasher
 
     # A JSON round trip first: the state shares no object between two places, as in play.
-    hasher = StateHasher(copy_state(module.initial_state(copy_state(dict(scenario)))))
+    hasher = StateHasher(start_state(module, scenario, file=file))
     steps = Game.replay_steps(hasher.state, records, hasher.apply)
     for no in range(1, len(records) + 1):
         try:
             record = next(steps)
-        except Exception as exc:  # a corrupt change path in a foreign file
-            raise VerifyError(f"action {no} does not replay: {exc}", file=file) from None
-        if hasher.hexdigest() != record.state_hash:
+            digest = hasher.hexdigest()
+        except Exception as exc:  # a change a foreign file makes that no state can take
+            raise VerifyError(
+                f"action {no} does not replay: {str(exc).splitlines()[0][:160]}", file=file
+            ) from None
+        if digest != record.state_hash:
             raise VerifyError(
                 f"action {record.no} ({record.name}): the replayed state "
                 f"differs from the recorded one",
@@ -152,6 +131,28 @@ class VerifyReport:
     identity: str = ""
     head: str = ""
     chained: bool = False
+    parts: list[str] = field(default_factory=list)
+    """Which dice were checked against what (a fork: the parent's part and its own)."""
+    records: list[str] = field(default_factory=list)
+    """The records kept beside the log (undos, real dice switched on), one line each."""
+
+    @property
+    def checked(self) -> int:
+        """How many dice were checked against the seed (typed dice never are)."""
+        return self.dice - self.typed if self.rolls_checked else 0
+
+    def dice_line(self) -> str:
+        """What the dice check proved, counted: how many dice were checked against the seed
+        and how many were typed by hand (their faces are only as honest as who typed them)."""
+        if not self.rolls_checked:
+            return f"{self.dice} dice, none checked (no seed to check them against)"
+        if not self.typed:
+            return f"all {self.dice} dice checked: every die matches the seed"
+        return (
+            f"{self.checked} of {self.dice} dice checked against the seed and matching; "
+            f"{self.typed} typed by hand at the table, NOT checked (trust them as you trust "
+            f"whoever typed them)"
+        )
 
 
 def check_summary(export: Export, file: str | None = None) -> None:
@@ -223,8 +224,8 @@ def check_chain(export: Export, report: VerifyReport, file: str | None = None) -
     from umpire.engine.chain import heads, identity
 
     game = export.game
-    start = identity(game.module, export.scenario, game.source, game.commitment)
-    links = heads(start, (a.model_dump() for a in export.actions))
+    start = identity(game.module, export.scenario, game.source, game.commitment, game.fork)
+    links = heads(start, export.raw_actions)
     report.identity = start
     report.head = links[-1] if links else start
     stated = [a.chain for a in export.actions]
@@ -304,22 +305,29 @@ def check_head(links: list[str], start: str, kept: str, file: str | None = None)
 
 
 def verify_export(
-    data: Mapping[str, Any], file: str | None = None, *, head: str | None = None
+    data: Mapping[str, Any],
+    file: str | None = None,
+    *,
+    head: str | None = None,
+    parent: Mapping[str, Any] | None = None,
 ) -> VerifyReport:
     """Verify an export: its summary, seed against commitment, every die against the seed,
     the replay, the hash chain, and (``head``: ``HEX`` or ``HEX@COUNT``) a head a player kept.
 
+    A fork with dice of its own checks its own dice against its own seed; the dice before
+    the fork are the parent's, checked with the parent's export (``parent``) when given.
+    The records kept beside the log (undos with their withdrawn actions, real dice switched
+    on) are listed in ``records``, the withdrawn dice checked against the seed.
     Raises :class:`VerifyError` at the first problem, naming its place in the log.
     """
     from umpire.dice import DiceSource, JointSource, PhysicalSource, SeededSource, check_entropy
     from umpire.errors import UmpireError
-    from umpire.rules import get_module
 
     export = parse_export(data, file=file)
     check_summary(export, file=file)
     game = export.game
-    module = get_module(game.module)
-    records = [ActionRecord.from_json(a.model_dump(exclude={"chain"})) for a in export.actions]
+    module = module_of(export, file=file)
+    records = records_of(export)
     report = VerifyReport(actions=len(records))
     seed: int | None = None
     values: dict[str, str] = {}
@@ -353,6 +361,10 @@ def verify_export(
         report.notes.append(f"dice source '{game.source}' has no seed: rolls not checked")
 
     joint = game.source == "joint"
+    fork = game.fork
+    own_from = 0  # dice before this position are the parent's (a fork with dice of its own)
+    if fork is not None and not fork.get("keeps_dice"):
+        own_from = int(fork.get("dice", 0))
     position = 0
     log_index = 0
     for record in records:
@@ -395,7 +407,7 @@ def verify_export(
                 if _is_typed(draw):
                     report.typed += len(faces)
                 for k, face in enumerate(faces):
-                    if seed is not None and not _is_typed(draw):
+                    if seed is not None and not _is_typed(draw) and pos + k >= own_from:
                         if entropy is not None:
                             want = JointSource.face_at(seed, values, entropy, pos + k, sides)
                             giver = "the seed, the sides' values and the action's entropy give"
@@ -412,10 +424,33 @@ def verify_export(
                 position += len(faces)
     report.dice = position
     report.rolls_checked = seed is not None
+    own = "this game's own seed" if fork is not None else "the game's seed"
+    if own_from and fork is not None:
+        report.parts.append(
+            _parent_part(export, fork, own_from, parent, file)
+            if parent is not None
+            else f"dice 0-{own_from - 1} (actions 1-{fork.get('at')}) are the parent's "
+            f"'{fork.get('parent')}' (its chain head at action {fork.get('at')}: "
+            f"{fork.get('head')}): not checked here; verify with the parent's export once "
+            f"the parent has ended"
+        )
+    elif fork is not None:
+        report.parts.append(
+            f"a fork of '{fork.get('parent')}' at action {fork.get('at')} that keeps the "
+            f"parent's dice: every die is checked against the parent's seed"
+        )
+    if position > own_from:
+        span = f"dice {own_from}-{position - 1}"
+        report.parts.append(
+            f"{span}: checked against {own}"
+            if seed is not None
+            else f"{span}: not checked yet ({own} is not revealed)"
+        )
+    report.records = _records(export, seed, values, own_from, file)
     if report.typed:
         report.notes.append(
-            f"{report.typed} dice were real dice typed at the table: their faces are not "
-            f"checked against the seed (the rest are)"
+            f"{report.typed} dice were real dice typed at the table: the seed cannot vouch "
+            f"for their faces (docs/verification.md, 'Typed dice')"
         )
     check_replay(module, export.scenario, records, file=file)
     # Re-execution reads every face from the log; the source only says how picks were made
@@ -434,6 +469,122 @@ def verify_export(
     if head is not None:
         report.notes.append(check_head(links, report.identity, head, file=file))
     return report
+
+
+def _parent_part(
+    export: Export,
+    fork: Mapping[str, Any],
+    own_from: int,
+    parent: Mapping[str, Any],
+    file: str | None,
+) -> str:
+    """Check the dice before a fork with its parent's export: the parent is the one the fork
+    names, its chain passes through the head the fork names, its first actions are the
+    fork's, and its own verify passes. Returns the report's line for that part."""
+    from umpire.engine.chain import heads, identity
+
+    p = parse_export(parent, file=file)
+    name, at = str(fork.get("parent")), int(fork.get("at", 0))
+    if p.game.name != name:
+        raise VerifyError(f"the parent's export is game '{p.game.name}', not '{name}'", file=file)
+    start = identity(p.game.module, p.scenario, p.game.source, p.game.commitment, p.game.fork)
+    links = heads(start, p.raw_actions)
+    if at > len(links) or ([start, *links][at] != fork.get("head")):
+        raise VerifyError(
+            f"the parent's chain does not pass through the head the fork names at action {at}",
+            file=file,
+        )
+    pairs = zip(export.actions[:at], export.raw_actions[:at], p.raw_actions[:at], strict=True)
+    for mine, raw_mine, raw_theirs in pairs:
+        if {k: v for k, v in raw_mine.items() if k != "chain"} != {
+            k: v for k, v in raw_theirs.items() if k != "chain"
+        }:
+            raise VerifyError(
+                f"action {mine.no} of the fork is not the parent's action {mine.no}", file=file
+            )
+    sub = verify_export(parent, file=file)
+    if not sub.rolls_checked:
+        return (
+            f"dice 0-{own_from - 1} (actions 1-{at}): the parent '{name}' matches, but its "
+            f"seed is not revealed yet: verify again once the parent has ended"
+        )
+    return (
+        f"dice 0-{own_from - 1} (actions 1-{at}): checked with the parent '{name}''s export "
+        f"against the parent's seed"
+    )
+
+
+def _records(
+    export: Export, seed: int | None, values: dict[str, str], own_from: int, file: str | None
+) -> list[str]:
+    """One line per record beside the log. An undo's withdrawn actions must chain from the
+    head it names to the head it names, and their dice (this game's own) must be the seed's."""
+    from umpire.dice import JointSource, SeededSource
+    from umpire.engine.chain import heads
+
+    fork = export.game.fork or {}
+    inherited = int(fork.get("records", 0)) if not fork.get("keeps_dice") else 0
+    out: list[str] = []
+    for i, model in enumerate(export.records or []):
+        rec = model.model_dump()
+        kind, at = rec.get("kind"), rec.get("at")
+        if kind == "real_dice":
+            switched = "on" if rec.get("on") else "off"
+            agreed = f", {rec['agreed']} agreed" if rec.get("agreed") else ""
+            out.append(f"at action {at}: {rec.get('side')} switched real dice {switched}{agreed}")
+            continue
+        if kind in ("undo_refused", "real_dice_refused"):
+            what = "an undo" if kind == "undo_refused" else "real dice"
+            out.append(
+                f"at action {at}: {rec.get('by')} asked for {what}; {rec.get('refused')} refused"
+            )
+            continue
+        if kind != "undo":
+            out.append(f"at action {at}: {kind}")
+            continue
+        withdrawn = rec.get("withdrawn") or []
+        try:
+            actions = [ActionRecord.from_json(a) for a in withdrawn]
+            links = heads(str(rec["from_head"]), (a.to_json() for a in actions))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise VerifyError(f"record {i + 1} (an undo) is malformed ({exc})", file=file) from None
+        if (links[-1] if links else rec["from_head"]) != rec.get("head"):
+            raise VerifyError(
+                f"record {i + 1} (an undo at action {at}): its withdrawn actions do not chain "
+                f"to the head it names",
+                file=file,
+            )
+        faces: list[str] = []
+        for a in actions:
+            for e in a.events:
+                for d in e.data.get("draws", []):
+                    pos, sides, got = int(d[0]), int(d[1]), list(d[2])
+                    faces.append(f"{got}{' typed' if _is_typed(d) else ''}")
+                    if seed is None or _is_typed(d) or i < inherited or pos < own_from:
+                        continue
+                    for k, face in enumerate(got):
+                        if a.entropy is not None and values:
+                            want = JointSource.face_at(seed, values, a.entropy, pos + k, sides)
+                        else:
+                            want = SeededSource.face_at(seed, pos + k, sides)
+                        if face != want:
+                            raise VerifyError(
+                                f"record {i + 1} (an undo at action {at}): withdrawn action "
+                                f"{a.no}, die {pos + k}: logged {face}, the seed gives {want}",
+                                file=file,
+                            )
+        agreed = (
+            f"{rec['agreed']} agreed"
+            if rec.get("agreed")
+            else f"no consent needed ({rec.get('why', 'free')})"
+        )
+        span = f"{actions[0].no}-{actions[-1].no}" if actions else "none"
+        names = ", ".join(f"{a.no} {a.name}" + (f" by {a.by}" if a.by else "") for a in actions)
+        out.append(
+            f"at action {at}: undo asked by {rec.get('by')}, {agreed}; withdrew actions {span} "
+            f"({names}); their faces: {', '.join(faces) or 'none'}"
+        )
+    return out
 
 
 def _has_dice(record: ActionRecord) -> bool:

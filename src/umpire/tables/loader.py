@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from umpire.errors import DataFileError, NotationError, UnknownNameError
-from umpire.tables.locate import locate
+from umpire.tables.locate import Locator, locate
 from umpire.tables.model import Label, Limit, RollTable, Row, formula_outcomes, parse_range
 from umpire.tables.schema import TableFileModel
 
@@ -112,10 +112,11 @@ def parse_table_text(text: str, *, file: str = "<string>") -> list[RollTable]:
 
     tables: list[RollTable] = []
     first_line: dict[str, int] = {}
+    where_is = Locator(text)  # scanned once: locating each row stays linear in rows
     for ti, spec in enumerate(model.table):
 
         def at(*keys: str | int, ti: int = ti) -> int:
-            return locate(text, ("table", ti, *keys))
+            return where_is.line(("table", ti, *keys))
 
         header = at()
         if spec.id in first_line:

@@ -75,16 +75,13 @@ def _find_key(
     return None
 
 
-def _nth_array(items: list[_Item], start: int, end: int, name: str, n: int) -> int | None:
-    """Index in ``items`` of the n-th (0-based) ``[[name]]`` header in the range."""
-    seen = 0
-    for index in range(start, end):
-        item = items[index]
-        if item.kind == "array" and item.name == name:
-            if seen == n:
-                return index
-            seen += 1
-    return None
+def _arrays(items: list[_Item], start: int, end: int, name: str) -> list[int]:
+    """Indexes in ``items`` of every ``[[name]]`` header in the range, in order."""
+    return [
+        index
+        for index in range(start, end)
+        if items[index].kind == "array" and items[index].name == name
+    ]
 
 
 def _block_end(items: list[_Item], start: int, end: int, name: str) -> int:
@@ -96,35 +93,67 @@ def _block_end(items: list[_Item], start: int, end: int, name: str) -> int:
     return end
 
 
-def locate(text: str, loc: Sequence[str | int]) -> int:
-    """The 1-based line of a location like ``('table', 2, 'row', 5, 'range')``."""
-    items = scan(text)
-    best = 1
-    start, end = 0, len(items)
-    prefix = ""
-    path = list(loc)
-    while path:
-        step = path.pop(0)
-        if not isinstance(step, str):
-            break
-        name = f"{prefix}.{step}" if prefix else step
-        if path and isinstance(path[0], int):
-            nth = path.pop(0)
-            assert isinstance(nth, int)
-            index = _nth_array(items, start, end, name, nth)
-            if index is None:
-                found = _find_key(items, start, end, prefix, step)
-                return found[0] if found is not None else best
-            best = items[index].line
-            start, end = index + 1, _block_end(items, index, end, name)
-            prefix = name
-            continue
-        found = _find_key(items, start, end, prefix, step)
+class Locator:
+    """Lines of locations in one TOML text, scanned once: each ``line(loc)`` costs about the
+    size of the block it names, not of the whole text (issue 21: a 4000-row table located
+    every row by rescanning the file, so loading was quadratic in rows)."""
+
+    def __init__(self, text: str) -> None:
+        self.items = scan(text)
+        self._arrays: dict[tuple[int, int, str], list[int]] = {}
+        self._ends: dict[tuple[int, int, str], int] = {}
+
+    def _nth_array(self, start: int, end: int, name: str, n: int) -> int | None:
+        key = (start, end, name)
+        found = self._arrays.get(key)
         if found is None:
-            return best
-        best, header = found
-        if header is None:
-            return best
-        start, end = header + 1, _block_end(items, header, end, name)
-        prefix = name
-    return best
+            found = self._arrays[key] = _arrays(self.items, start, end, name)
+        return found[n] if 0 <= n < len(found) else None
+
+    def _block_end(self, start: int, end: int, name: str) -> int:
+        key = (start, end, name)
+        found = self._ends.get(key)
+        if found is None:
+            found = self._ends[key] = _block_end(self.items, start, end, name)
+        return found
+
+    def line(self, loc: Sequence[str | int]) -> int:
+        """The 1-based line of a location like ``('table', 2, 'row', 5, 'range')``."""
+        items = self.items
+        best = 1
+        start, end = 0, len(items)
+        prefix = ""
+        path = list(loc)
+        while path:
+            step = path.pop(0)
+            if not isinstance(step, str):
+                break
+            name = f"{prefix}.{step}" if prefix else step
+            if path and isinstance(path[0], int):
+                nth = path.pop(0)
+                assert isinstance(nth, int)
+                index = self._nth_array(start, end, name, nth)
+                if index is None:
+                    found = _find_key(items, start, end, prefix, step)
+                    return found[0] if found is not None else best
+                best = items[index].line
+                start, end = index + 1, self._block_end(index, end, name)
+                prefix = name
+                continue
+            found = _find_key(items, start, end, prefix, step)
+            if found is None:
+                return best
+            best, header = found
+            if header is None:
+                return best
+            start, end = header + 1, self._block_end(header, end, name)
+            prefix = name
+        return best
+
+
+def locate(text: str, loc: Sequence[str | int]) -> int:
+    """The 1-based line of a location like ``('table', 2, 'row', 5, 'range')``.
+
+    Scans the whole text; to locate many places in one text, use one ``Locator``.
+    """
+    return Locator(text).line(loc)

@@ -136,6 +136,28 @@ class AtIn(BaseModel):
     at: int = Field(ge=0, le=10_000_000)
 
 
+class ConsentIn(BaseModel):
+    """``POST /api/t/{token}/undo/answer``: agree to (or refuse) the undo waiting."""
+
+    model_config = ConfigDict(extra="forbid")
+    at: int = Field(ge=0, le=10_000_000)
+    agree: bool
+
+
+class RealConsentIn(BaseModel):
+    """``POST /api/t/{token}/real-dice/answer``: agree to (or refuse) the other side's real dice."""
+
+    model_config = ConfigDict(extra="forbid")
+    agree: bool
+
+
+class ForkIn(BaseModel):
+    """``POST /api/t/{token}/fork``: keep the parent's dice (only from an ended game)."""
+
+    model_config = ConfigDict(extra="forbid")
+    keep_dice: bool = False
+
+
 def warm_modules() -> None:
     """Let every role module that can compute its menus' exact odds ahead (``warm``)."""
     from umpire.rules import role_module, role_module_ids
@@ -370,17 +392,37 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         service.reveal(service.seat(token), form.get("value", ""), form.get("entropy") or None)
         return panel(request, token)
 
+    def yes(form: dict[str, str], key: str) -> bool:
+        return form.get(key, "") in ("1", "true", "on", "yes")
+
     @app.post("/t/{token}/undo", response_class=HTMLResponse)
     async def undo_form(request: Request, token: str) -> Response:
-        """Take back what this seat may take back."""
+        """Take back what this seat may take back, or ask the other side to agree."""
         _, at = await form_at(request)
         service.undo(service.seat(token), at)
         return panel(request, token)
 
+    @app.post("/t/{token}/undo/answer", response_class=HTMLResponse)
+    async def undo_answer_form(request: Request, token: str) -> Response:
+        """Agree to (or refuse) the other side's undo; the asker may take it back."""
+        form, at = await form_at(request)
+        service.answer_undo(service.seat(token), at, yes(form, "agree"))
+        return panel(request, token)
+
+    @app.post("/t/{token}/real-dice/answer", response_class=HTMLResponse)
+    async def real_dice_answer_form(request: Request, token: str) -> Response:
+        """Agree to (or refuse) the other side's switch to real dice."""
+        form = {k: str(v) for k, v in (await request.form()).items()}
+        service.answer_real_dice(service.seat(token), yes(form, "agree"))
+        return panel(request, token)
+
     @app.post("/t/{token}/fork", response_class=HTMLResponse)
-    def fork_form(token: str) -> Response:
-        """The host forks the game to a new table."""
-        _, links = service.fork(service.seat(token))
+    async def fork_form(request: Request, token: str) -> Response:
+        """The host forks the game to a new table (keeping its dice only once it has ended)."""
+        form = {k: str(v) for k, v in (await request.form()).items()}
+        seat = service.seat(token)
+        keep = yes(form, "keep_dice")
+        _, links = await asyncio.to_thread(service.fork, seat, keep)
         return RedirectResponse(f"/t/{links['host']}", 303)
 
     @app.post("/t/{token}/end", response_class=HTMLResponse)
@@ -415,8 +457,8 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
 
     async def typed_roll_fits(token: str, action: str, params: dict[str, Any]) -> None:
         """A dice-book roll computes its expression's odds on the event loop (to log them):
-        try them first in the odds process, so one too costly is refused (503) in the time
-        cap instead of holding every table (until issue 21's limits refuse it at once)."""
+        try them first in the odds process, where issue 21's cost estimate refuses a costly
+        one at once (400) and the time cap (503) catches whatever the estimate misses."""
         expr = params.get("expr")
         if action == "roll" and isinstance(expr, str) and expr.strip():
             await odds_of(token, expr)
@@ -527,13 +569,27 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
 
     @app.post("/api/t/{token}/undo")
     def api_undo(token: str, body: AtIn) -> dict[str, Any]:
-        """Take back what this seat may; returns how many actions were dropped."""
-        return {"dropped": service.undo(service.seat(token), body.at)}
+        """Take back what this seat may (``dropped``), or ask the other side (``asked``)."""
+        return service.undo(service.seat(token), body.at)
+
+    @app.post("/api/t/{token}/undo/answer")
+    def api_undo_answer(token: str, body: ConsentIn) -> dict[str, Any]:
+        """Agree to (or refuse) the undo waiting; returns how many actions were dropped."""
+        return {"dropped": service.answer_undo(service.seat(token), body.at, body.agree)}
+
+    @app.post("/api/t/{token}/real-dice/answer")
+    async def api_real_dice_answer(token: str, body: RealConsentIn) -> Response:
+        """Agree to (or refuse) the other side's switch to real dice; returns the view."""
+        seat = service.seat(token)
+        service.answer_real_dice(seat, body.agree)
+        return fast(service.view(seat))
 
     @app.post("/api/t/{token}/fork")
-    def api_fork(token: str) -> dict[str, Any]:
-        """The host forks the game to a new table with new links."""
-        name, links = service.fork(service.seat(token))
+    def api_fork(token: str, body: ForkIn | None = None) -> dict[str, Any]:
+        """The host forks the game to a new table with new links and dice of its own
+        (``keep_dice``: the parent's dice, only from an ended game)."""
+        keep = body.keep_dice if body is not None else False
+        name, links = service.fork(service.seat(token), keep)
         return {"game": name, "links": {role: f"/t/{tok}" for role, tok in links.items()}}
 
     @app.post("/api/t/{token}/end")

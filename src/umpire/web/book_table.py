@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from umpire.dice.notation import DiceExpr
 from umpire.engine.game import Game
 from umpire.errors import IllegalActionError, UmpireError
 
@@ -62,18 +63,16 @@ def params_for(action: str, params: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def check_dice_limits(expr: Any) -> None:
-    """HOOK for issue 21: the one place where the dice library's limits on notation (nesting,
-    a cost estimate before exact odds) are checked for what a person typed at the table,
-    before any exact distribution is computed: ``umpire.dice.check_odds_cost`` once the
-    library has it (branch dice21), raising its one-line error. Whatever the library checks,
-    the web table also bounds the cost itself: odds requests run in a process of their own
-    under a time cap and a rate limit per link (``umpire.web.guard``)."""
-    import umpire.dice
+def check_dice_limits(expr: DiceExpr) -> None:
+    """Issue 21's limits on what a person typed at the table, checked before any exact
+    distribution is computed: the one call site of the dice library's check
+    (``umpire.dice.check_odds_cost``: a one-line refusal when exact odds would cost more
+    than ``MAX_ODDS_COST``; the nesting limit is the parser's). The web table also bounds
+    the cost itself, whatever the estimate misses: odds requests run in a process of their
+    own under a time cap and a rate limit per link (``umpire.web.guard``)."""
+    from umpire.dice import check_odds_cost
 
-    check = getattr(umpire.dice, "check_odds_cost", None)
-    if callable(check):
-        check(expr)
+    check_odds_cost(expr)
 
 
 def _dist(expr: str) -> list[tuple[int, Fraction]]:

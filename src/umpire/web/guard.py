@@ -35,8 +35,8 @@ ODDS_PER_MINUTE = 60
 
 ODDS_TIMEOUT_COST = 30
 """What a request cut off by the time cap counts for, in requests, beside itself: a link whose
-expressions keep running into the cap gets three at first, then two a minute (4 s of a
-core), not 60."""
+expressions keep running into the cap is refused after two or three, then gets two a minute
+(4 s of a core), not 60."""
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

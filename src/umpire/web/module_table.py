@@ -54,6 +54,7 @@ def run(
     params: dict[str, Any],
     answers: list[dict[str, Any]],
     entropy: str | None = None,
+    by: str | None = None,
 ) -> tuple[ActionRecord | None, dict[str, Any] | None]:
     """Run ``action`` with the answers so far: (its record, None) when it finishes, or
     (None, the question) when it asks one more."""
@@ -61,7 +62,9 @@ def run(
     policy = _Answers(answers)
     try:
         with watching(shown.extend):
-            record = game.act(action, params, {side: policy for side in module.sides}, entropy)
+            record = game.act(
+                action, params, {side: policy for side in module.sides}, entropy, by=by
+            )
     except NeedAnswer as need:
         d = need.decision
         return None, {

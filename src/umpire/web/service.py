@@ -24,7 +24,7 @@ from umpire.store import Store
 from umpire.web import battle_table as BT
 from umpire.web import book_table as BK
 from umpire.web import module_table as MT
-from umpire.web.log import recent
+from umpire.web.log import recent, record_line
 from umpire.web.seats import HOST, SPECTATOR, LinkError, Seat, Seats
 
 KINDS = ("battle", "book", "cwb")
@@ -212,8 +212,20 @@ class Service:
                 "joint": self._joint(seat.game) if info.source_kind == "joint" else None,
             },
             "log": recent(game.actions),
-            "may_undo": self._undo_to(game, seat) is not None,
         }
+        solo = self._solo(seat.game, info.source_kind, config)
+        plan = None if info.ended else self._undo_plan(game, seat, solo)
+        out["may_undo"] = plan is not None
+        out["undo_needs_consent"] = plan is not None and plan[1] is None
+        out["undo_request"] = self._undo_request_view(config, game, seat)
+        out["real_dice_request"] = self._real_request_view(config, seat)
+        out["real_dice_sides"] = sorted(s for s, on in config.get("real_dice", {}).items() if on)
+        out["consent"] = solo is None
+        out["records"] = [
+            {"at": r["at"], "kind": r["kind"], "text": record_line(r)}
+            for r in self.store.table_records(seat.game)[-8:]
+        ][::-1]
+        out["fork"] = info.fork
         pending = self.seats.pending(seat.game)
         if kind == "battle":
             out["table"] = self._battle_view(seat.game, game, seat.side)
@@ -286,12 +298,89 @@ class Service:
         return bool(self.seats.config(game).get("real_dice", {}).get(side))
 
     def set_real_dice(self, seat: Seat, on: bool) -> None:
-        """A side switches to typing the faces of real dice (or back to the game's dice)."""
+        """A side switches to typing the faces of real dice (or back to the game's dice).
+
+        Reading ``web_real_dice``: back to the game's dice at once; to real dice at once
+        against the AI or with open dice, else only when the other side agrees in its page
+        (this asks it). Every switch is recorded beside the log and shown on every page.
+        """
         side = self._may_act(seat)
         with self.locked(seat.game):
             config = self.seats.config(seat.game)
-            config.setdefault("real_dice", {})[side] = bool(on)
+            real = config.setdefault("real_dice", {})
+            request = config.get("real_dice_request")
+            if not on:
+                if request and request.get("by") == side:
+                    config.pop("real_dice_request")
+                    self.store.add_record(
+                        seat.game, "real_dice_refused", {"by": side, "refused": side}
+                    )
+                if real.get(side):
+                    real[side] = False
+                    self.store.add_record(seat.game, "real_dice", {"side": side, "on": False})
+                self.seats.set_config(seat.game, config)
+                return
+            if real.get(side):
+                return
+            why = self._solo(seat.game)
+            if why is not None:
+                real[side] = True
+                self.seats.set_config(seat.game, config)
+                self.store.add_record(
+                    seat.game, "real_dice", {"side": side, "on": True, "why": why}
+                )
+                return
+            if request:
+                raise RoleError(
+                    f"the {request['by']} side's switch to real dice waits for an answer first"
+                )
+            config["real_dice_request"] = {"by": side, "at": self.store.info(seat.game).actions}
             self.seats.set_config(seat.game, config)
+
+    def answer_real_dice(self, seat: Seat, agree: bool) -> None:
+        """The other side agrees to (or refuses) a switch to real dice; the asker may take
+        the request back (refuse)."""
+        side = self._may_act(seat)
+        with self.locked(seat.game):
+            config = self.seats.config(seat.game)
+            request = config.get("real_dice_request")
+            if not request:
+                raise RoleError("no switch to real dice waits for an answer")
+            asker = str(request["by"])
+            if asker == side and agree:
+                raise RoleError("the other side must agree to your real dice, not you")
+            config.pop("real_dice_request")
+            if agree:
+                config.setdefault("real_dice", {})[asker] = True
+                data = {"side": asker, "on": True, "agreed": side}
+                self.store.add_record(seat.game, "real_dice", data)
+            else:
+                data = {"by": asker, "refused": side}
+                self.store.add_record(seat.game, "real_dice_refused", data)
+            self.seats.set_config(seat.game, config)
+
+    def _real_request_view(self, config: dict[str, Any], seat: Seat) -> dict[str, Any] | None:
+        request = config.get("real_dice_request")
+        if not request:
+            return None
+        return {
+            "by": request["by"],
+            "mine": request["by"] == seat.side,
+            "answer": bool(seat.side) and request["by"] != seat.side,
+        }
+
+    def _solo(
+        self, game: str, kind: str | None = None, config: dict[str, Any] | None = None
+    ) -> str | None:
+        """Why a side needs nobody's consent to undo or roll real dice here (against the AI,
+        one player, open practice dice), or None in a game between two people. (``kind``:
+        the game's dice, and ``config``: its table's settings, when the caller has them.)"""
+        if (kind or self.store.info(game).source_kind) == "seeded":
+            return "open practice dice"
+        players = (config if config is not None else self.seats.config(game)).get("players", {})
+        if sum(1 for p in players.values() if p == "human") >= 2:
+            return None
+        return "against the AI" if "ai" in players.values() else "one player"
 
     def _idle(self, game: str) -> None:
         pending = self.seats.pending(game)
@@ -319,21 +408,22 @@ class Service:
         kind = self.seats.kind(name)
         module = table_module(kind) if kind in TABLE_MODULES else None
         inner = game.source
+        after = game.actions[-1] if game.actions else None  # saved only if still the last
         if faces is not None:
             game.source = TypedDice(inner, faces)
         need: dict[str, Any] | None = None
         record, ask = None, None
         try:
             if module is not None:
-                record, ask = MT.run(game, module, action, params, answers or [], entropy)
+                record, ask = MT.run(game, module, action, params, answers or [], entropy, by)
             else:
-                record = game.act(action, params, None, entropy)
+                record = game.act(action, params, None, entropy, by=by)
         except NeedFaces as exc:
             need = BK.need_view(exc.n, exc.sides, exc.purpose, exc.labels)
         finally:
             game.source = inner
         if record is not None:
-            self.store.append(name, record)
+            self.store.append(name, record, after)
             self.seats.set_pending(name, None)
             return True
         self.seats.set_pending(
@@ -395,7 +485,14 @@ class Service:
                 if entropy
                 else None
             )
-            self.store.play(name, game, "order", {"actor": actor, "order": order}, entropy=derived)
+            self.store.play(
+                name,
+                game,
+                "order",
+                {"actor": actor, "order": order},
+                entropy=derived,
+                by=self._side_of(game, actor),
+            )
         _, req = pending(game)
         if req is None and game.actions and not self.store.info(name).ended:
             self.store.end(name)  # the battle is over: the committed seed is revealed
@@ -498,24 +595,39 @@ class Service:
             self._ai_loop(name, game, pending.get("entropy"))
 
     # -- undo, fork, end --------------------------------------------------------------------
-    def _undo_to(self, game: Game, seat: Seat) -> int | None:
-        """Where this seat may take the game back to, if anywhere (reading ``web_undo``)."""
-        if seat.role == HOST:
-            return len(game.actions) - 1 if len(game.actions) > 1 else None
-        if seat.side is None or not game.actions:
-            return None
-        # A side takes back its own last order, and what the AI did after it, when no die
-        # was rolled since: nobody may undo to roll again.
-        for rec in reversed(game.actions):
-            rolled = any(e.data.get("draws") for e in rec.events)
-            if rolled:
-                return None
-            actor = rec.params.get("actor") if isinstance(rec.params, dict) else None
-            if rec.name == "order" and self._side_of(game, actor) == seat.side:
-                return rec.no - 1
-            if rec.name != "order":
-                return None
+    def _by(self, game: Game, record: Any) -> str | None:
+        """The side that asked for an action (the log says; older logs: a battle order's
+        actor's side)."""
+        by: str | None = record.by
+        if by is not None:
+            return by
+        if record.name == "order" and isinstance(record.params, dict):
+            return self._side_of(game, record.params.get("actor"))
         return None
+
+    def _undo_plan(self, game: Game, seat: Seat, solo: str | None) -> tuple[int, str | None] | None:
+        """Where this seat may take the game back to, and why it needs nobody's consent
+        (None: the other side must agree), if anywhere (reading ``web_undo``). ``solo``:
+        :meth:`_solo`'s answer for the game."""
+        n = len(game.actions)
+        if n == 0:
+            return None
+        if seat.role == HOST:  # the host link alone never takes back a side's dice
+            return (n - 1, solo) if solo is not None else None
+        if seat.side is None:
+            return None
+        own = [r.no for r in game.actions if self._by(game, r) == seat.side]
+        if not own:
+            return None
+        to = own[-1] - 1
+        if solo is not None:
+            return to, solo
+        withdrawn = game.actions[to:]
+        if all(self._by(game, r) == seat.side for r in withdrawn) and not any(
+            _rolled(r) for r in withdrawn
+        ):
+            return to, "its own last order, no die rolled since"
+        return to, None
 
     @staticmethod
     def _side_of(game: Game, actor: Any) -> str | None:
@@ -527,30 +639,144 @@ class Service:
                 return str(ld.get("side"))
         return None
 
-    def undo(self, seat: Seat, at: int | None) -> int:
-        """Take back what this seat may take back; returns the actions dropped."""
+    def _live_undo_request(self, config: dict[str, Any], game: Game) -> dict[str, Any] | None:
+        """The undo waiting for consent, if it still asks about the game as it is now."""
+        request = config.get("undo_request")
+        if not request:
+            return None
+        last = game.actions[-1].state_hash if game.actions else ""
+        if request.get("at") != len(game.actions) or request.get("last") != last:
+            return None  # the game moved on: the request is spent
+        found: dict[str, Any] = request
+        return found
+
+    def _undo_request_view(
+        self, config: dict[str, Any], game: Game, seat: Seat
+    ) -> dict[str, Any] | None:
+        request = self._live_undo_request(config, game)
+        if request is None:
+            return None
+        withdrawn = game.actions[int(request["to"]) :]
+        return {
+            "by": request["by"],
+            "to": request["to"],
+            "mine": request["by"] == seat.side,
+            "answer": bool(seat.side) and request["by"] != seat.side,
+            "withdrawn": recent(withdrawn, len(withdrawn))[::-1],
+        }
+
+    def undo(self, seat: Seat, at: int | None) -> dict[str, Any]:
+        """Take back what this seat may take back, or ask the other side to agree.
+
+        Returns ``{"dropped": n, "asked": bool}``: actions dropped now, or 0 and a request
+        shown to every page until the other side answers (or the game moves on).
+        """
         with self.locked(seat.game):
             self._check_at(seat.game, at)
             if self.store.info(seat.game).ended:
                 raise RoleError("this game has ended; fork it to play on")
             self._idle(seat.game)
             game = self._load(seat.game)
-            to = self._undo_to(game, seat)
-            if to is None:
+            plan = self._undo_plan(game, seat, self._solo(seat.game))
+            if plan is None:
                 raise RoleError(
-                    "nothing to take back: a side may take back its own last order only "
-                    "while no die has been rolled since (the host may undo one action)"
+                    "nothing to take back: a side takes back its own orders (the other side "
+                    "agrees in its page when a die was rolled or its order would go too); "
+                    "the host's link undoes only against the AI or with open dice"
                 )
-            return self.store.undo(seat.game, to)
+            to, why = plan
+            if why is not None:
+                return {"dropped": self._undo_now(seat.game, to, seat.role, None, why)}
+            config = self.seats.config(seat.game)
+            if self._live_undo_request(config, game):
+                raise RoleError("an undo already waits for an answer")
+            config["undo_request"] = {
+                "by": seat.side,
+                "to": to,
+                "at": len(game.actions),
+                "last": game.actions[-1].state_hash,
+            }
+            self.seats.set_config(seat.game, config)
+            return {"dropped": 0, "asked": True}
 
-    def fork(self, seat: Seat) -> tuple[str, dict[str, str]]:
-        """The host copies the game as it stands to a new table with new links."""
+    def answer_undo(self, seat: Seat, at: int | None, agree: bool) -> int:
+        """The other side agrees to (or refuses) the undo waiting for it; the asker may
+        take its request back (refuse). Returns the actions dropped."""
+        side = self._may_act(seat)
+        with self.locked(seat.game):
+            self._check_at(seat.game, at)
+            self._idle(seat.game)
+            game = self._load(seat.game)
+            config = self.seats.config(seat.game)
+            request = self._live_undo_request(config, game)
+            if request is None:
+                raise RoleError("no undo waits for an answer")
+            asker = str(request["by"])
+            if asker == side and agree:
+                raise RoleError("the other side must agree to your undo, not you")
+            config.pop("undo_request", None)
+            self.seats.set_config(seat.game, config)
+            if not agree:
+                self.store.add_record(seat.game, "undo_refused", {"by": asker, "refused": side})
+                return 0
+            return self._undo_now(seat.game, int(request["to"]), asker, side, None)
+
+    def _undo_now(self, name: str, to: int, by: str, agreed: str | None, why: str | None) -> int:
+        """Drop the actions after ``to`` and record who asked, who agreed (or why nobody
+        had to) and the withdrawn actions whole, beside the log."""
+        config = self.seats.config(name)
+        if config.pop("undo_request", None) is not None:
+            self.seats.set_config(name, config)
+        record: dict[str, Any] = {"by": by, "agreed": agreed}
+        if why is not None:
+            record["why"] = why
+        return self.store.undo(name, to, record)
+
+    def fork(self, seat: Seat, keep_dice: bool = False) -> tuple[str, dict[str, str]]:
+        """The host copies the game as it stands to a new table with new links.
+
+        Reading ``web_fork``: the fork rolls dice of its own from the fork point (its own
+        seed and commitment), so forking a game in play foresees none of its dice; a fork
+        that keeps the parent's dice (to replay history) is made only from an ended game,
+        whose seed is public, and plays them as open dice that say so.
+        """
+        from umpire.dice import CommittedSource, JointSource, SeededSource
+
         if seat.role != HOST:
             raise RoleError("only the host's link may fork the game")
         kind = self.seats.kind(seat.game)
         config = self.seats.config(seat.game)
+        info = self.store.info(seat.game)
+        source: Any
+        if keep_dice:
+            if not info.ended:
+                raise RoleError(
+                    "a fork keeps the parent's dice only once the game has ended (its seed is "
+                    "secret until then): fork it with dice of its own"
+                )
+            if info.source_kind == "joint" or info.seed is None:
+                raise RoleError(
+                    f"a game with {info.source_kind} dice cannot be replayed with its own "
+                    f"dice: fork it with dice of its own"
+                )
+            source = SeededSource(int(info.seed))
+        elif info.source_kind == "committed":
+            source = CommittedSource()
+        elif info.source_kind == "seeded":
+            source = SeededSource(secrets.randbits(48))
+        elif info.source_kind == "joint":
+            public = self.store.joint_public(seat.game)
+            source = JointSource(
+                public["sides"],
+                commitments={k: v for k, v in public["commitments"].items() if v},
+                contributions=public["contributions"],
+            )
+        else:
+            raise RoleError(f"a game with {info.source_kind} dice is forked at the command line")
+        for key in ("undo_request", "real_dice_request", "real_dice"):
+            config.pop(key, None)
         new = self._name(seat.game.rsplit("-", 1)[0] + "-fork")
-        self.store.fork(seat.game, new)
+        self.store.fork(seat.game, new, source=source, keeps_dice=keep_dice)
         self.seats.open_table(new, kind, roles_of(kind), config)
         return new, self.seats.links(new)
 
@@ -569,13 +795,20 @@ class Service:
         info = self.store.info(seat.game)
         if info.source_kind == "committed" and not info.ended:
             raise RoleError("the seed is revealed when the game ends: verify then")
-        report = verify_export(self.store.export(seat.game))
+        parent = None
+        if info.fork is not None and not info.fork.get("keeps_dice"):
+            name = str(info.fork.get("parent"))
+            if name in self.store.names() and self.store.info(name).ended:
+                parent = self.store.export(name)
+        report = verify_export(self.store.export(seat.game), parent=parent)
         return {
             "ok": True,
             "actions": report.actions,
             "dice": report.dice,
             "rolls_checked": report.rolls_checked,
             "notes": report.notes,
+            "parts": report.parts,
+            "records": report.records,
         }
 
     def export(self, seat: Seat) -> dict[str, Any]:
@@ -630,3 +863,8 @@ class Service:
         if HOST not in links:
             raise LinkError(f"game '{game}' has no table")
         return links[HOST]
+
+
+def _rolled(record: Any) -> bool:
+    """Did the action roll or draw any die (the game's or real dice typed at the table)?"""
+    return any(d[2] for e in record.events for d in e.data.get("draws", []))

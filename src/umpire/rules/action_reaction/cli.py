@@ -14,7 +14,7 @@ from typing import Any
 
 import typer
 
-from umpire.cli.common import dice_seed, show_ruling
+from umpire.cli.common import dice_seed, show_ruling, typed_faces
 from umpire.errors import IllegalActionError, UnknownNameError
 
 resolve_app = typer.Typer(help="Seed 003 (Action/Reaction) rulings with exact odds.")
@@ -28,21 +28,71 @@ def _rules(name: str) -> None:
 
 
 def _faces(text: str, n: int | None, sides: int, low: int, what: str) -> list[int]:
-    """Faces typed at the table ("6 5 4" or "6,5,4"), checked."""
-    parts = text.replace(",", " ").split()
-    try:
-        faces = [int(p) for p in parts]
-    except ValueError:
-        raise IllegalActionError(f"{what}: faces must be whole numbers, not '{text}'") from None
-    if n is not None and len(faces) != n:
-        raise IllegalActionError(f"{what}: {n} dice, not {len(faces)}")
-    bad = [f for f in faces if not low <= f <= low + sides - 1]
-    if bad or not faces:
-        raise IllegalActionError(
-            f"{what}: each die shows {low} to {low + sides - 1}"
-            + (f", not {bad[0]}" if bad else "")
+    """Faces typed at the table ("6 5 4" or "6,5,4"), read as every dice prompt reads them;
+    a d10 shows 0 to 9 and its 0 may be typed 0 or 10 (reading ``d10_zero``)."""
+    return typed_faces(text, n, sides, what, zero_low=low == 0)
+
+
+def _inches(value: float, option: str) -> float:
+    """A distance typed in inches: a finite number, 0 or more."""
+    import math
+
+    if not math.isfinite(value) or value < 0:
+        raise IllegalActionError(f'{option}: inches, 0 or more, not {value:g}"')
+    return value
+
+
+def _count(value: int, option: str, low: int, high: int, what: str) -> int:
+    """A count typed (pieces, officers, deductions, turns) within what the module allows."""
+    if not low <= value <= high:
+        raise IllegalActionError(f"{option}: {what} are {low} to {high}, not {value}")
+    return value
+
+
+MAX_PIECES = 30
+"""The most pieces (stands) a unit has: a scenario's limit (``umpire.scenarios`` UnitSpec)."""
+
+MAX_DEDUCTIONS = 20
+"""Deductions typed on the stick: 0 to 20 (the stick's numbers are at most 9, so any more
+hit nothing alike; the limit only keeps a typo from reading as a ruling)."""
+
+MAX_TURNS = 100
+"""``resolve fog --turns``: the exact distribution after at most 100 turn starts (its
+fractions grow a digit a turn)."""
+
+
+def _per() -> int:
+    """Default ``hits_per_piece`` (data [battle]): hits that take one piece off."""
+    from umpire.rules.action_reaction.artillery import data
+
+    return int(data()["battle"]["hits_per_piece"])
+
+
+def _loss(hits: int, formation: str, carried: int, whose: str) -> str:
+    """``whose`` losses to ``hits`` counted as the battle counts them
+    (:func:`fire.pieces_lost`, default ``hits_per_piece``, XVII.A in column)."""
+    from umpire.rules.action_reaction import fire as F
+
+    per = _per()
+    pieces, left = F.pieces_lost(hits, carried, per, formation)
+    had = f" with {carried} carried" if carried else ""
+    col = ", doubled in column (XVII.A)" if formation == "column" and pieces else ""
+    return (
+        f"{whose} loses {pieces} piece{'s' if pieces != 1 else ''} "
+        f"({hits} hit{'s' if hits != 1 else ''}{had}; {per} hits a piece{col}; "
+        f"{left} carried toward the next)"
+    )
+
+
+def _target(formation: str, carried: int, option: str = "--target-formation") -> tuple[str, int]:
+    """The target's formation (seed 003's formations) and the hits it already carries."""
+    from umpire.rules.action_reaction.movement import FORMATIONS
+
+    if formation not in FORMATIONS:
+        raise UnknownNameError(
+            f"{option}: unknown formation '{formation}' (seed 003: {', '.join(FORMATIONS)})"
         )
-    return faces
+    return formation, _count(carried, "--carried", 0, _per() - 1, "hits already on the target")
 
 
 def _roll(n: int, sides: int, low: int, seed: int) -> list[int]:
@@ -59,6 +109,9 @@ def hand_to_hand(
     defender: str = typer.Option("", help="the defender's d6 faces"),
     attacker_pieces: int = typer.Option(0, help="pieces charging (when the faces are rolled)"),
     defender_pieces: int = typer.Option(0, help="defending pieces (when rolled)"),
+    defender_formation: str = typer.Option(
+        "line", help="the defender's formation (a column loses double, XVII.A)"
+    ),
     column: bool = typer.Option(False, "--column", help="the attacker is in column (XIV.B)"),
     seed: int | None = typer.Option(None, help="dice seed when faces are rolled (default fresh)"),
     odds_only: bool = typer.Option(False, "--odds", help="only the exact odds"),
@@ -70,6 +123,9 @@ def hand_to_hand(
     from umpire.rules.action_reaction.melee import column_dice, strike
 
     _rules(rules)
+    d_form, _ = _target(defender_formation, 0, "--defender-formation")
+    _count(attacker_pieces, "--attacker-pieces", 0, MAX_PIECES, "pieces")
+    _count(defender_pieces, "--defender-pieces", 0, MAX_PIECES, "pieces")
     a = _faces(attacker, None, 6, 1, "--attacker") if attacker else []
     d = _faces(defender, None, 6, 1, "--defender") if defender else []
     n = len(a) or attacker_pieces
@@ -79,21 +135,26 @@ def hand_to_hand(
     if n < 1 or m < 1:
         raise IllegalActionError("give the faces (--attacker, --defender) or the pieces a side")
     if n > h2h.MAX_DICE or m > h2h.MAX_DICE:
-        raise IllegalActionError(f"hand-to-hand takes at most {h2h.MAX_DICE} dice a side")
+        raise IllegalActionError(
+            f"hand-to-hand takes at most {h2h.MAX_DICE} dice a side, not {max(n, m)}"
+        )
     out: dict[str, Any] = {"rule": "003 XIV.B (column)" if column else "003 XIV.A (line)"}
     out["dice"] = {"attacker": n, "defender": m}
-    if not odds_only:
+    if (a and d) or not odds_only:
         if not a or not d:
             seed = dice_seed(seed)
             out["seed"] = seed
             a = a or _roll(n, 6, 1, seed)
             d = d or _roll(m, 6, 1, seed + 1)
         s = strike(a, d)
+        a_form = "column" if column else "line"
         out.update(
             attacker=sorted(a, reverse=True),
             defender=sorted(d, reverse=True),
-            attacker_hits=s.attacker_hits,
-            defender_hits=s.defender_hits,
+            hits_by_attacker_on_defender=s.attacker_hits,
+            hits_by_defender_on_attacker=s.defender_hits,
+            attacker_losses=_loss(s.defender_hits, a_form, 0, "the attacker"),
+            defender_losses=_loss(s.attacker_hits, d_form, 0, "the defender"),
             loser=s.loser or "neither (equal hits)",
         )
         if s.loser:
@@ -129,8 +190,11 @@ def first_fire_cmd(
         )
     if (called is None) != (range_ is None):
         raise IllegalActionError("--called and --range go together (the call and the truth)")
-    if called is not None and range_ is not None and (called <= 0 or range_ <= 0):
-        raise IllegalActionError("--called and --range are inches, more than 0")
+    if called is not None and range_ is not None:
+        _inches(called, "--called")
+        _inches(range_, "--range")
+        if called <= 0 or range_ <= 0:
+            raise IllegalActionError("--called and --range are inches, more than 0")
     out: dict[str, Any] = {"rule": "003 XI.C (consecutive fire)" if consecutive else "003 XI.B"}
     if called is not None and range_ is not None:
         off = called - range_
@@ -139,7 +203,7 @@ def first_fire_cmd(
             + (f'{off:g}" beyond it' if off > 0 else f'{-off:g}" short of it' if off else "on it")
             + ", then long (+1D6 halved) or short (-1D6 halved) as the hand says"
         )
-    if not odds_only:
+    if roll or not odds_only:
         if roll:
             faces = _faces(roll, 5, 10, 0, "--roll")
         else:
@@ -165,7 +229,9 @@ def first_fire_cmd(
 def burst_cmd(
     rules: str = typer.Option("action-reaction", "--rules"),
     ammunition: str = typer.Option("shell", help="shell (5d10) or case (7d10)"),
-    roll: str = typer.Option("", help="the d10 faces (0-9)"),
+    roll: str = typer.Option("", help="the d10 faces (0-9; a 0 may be typed 10)"),
+    target_formation: str = typer.Option("line", help="the target's formation"),
+    carried: int = typer.Option(0, help="hits already on the target (short of a piece)"),
     seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
     odds_only: bool = typer.Option(False, "--odds"),
     as_json: bool = typer.Option(False, "--json"),
@@ -176,16 +242,20 @@ def burst_cmd(
     _rules(rules)
     if ammunition not in ("shell", "case"):
         raise UnknownNameError(f"unknown ammunition '{ammunition}' (bursts: shell, case)")
+    form, carried = _target(target_formation, carried)
     n = A.data()["burst"][f"{ammunition}_dice"]
     out: dict[str, Any] = {"rule": "003 XI.A.2" if ammunition == "shell" else "003 XI.A.3"}
-    if not odds_only:
+    if roll or not odds_only:
         if roll:
             faces = _faces(roll, n, 10, 0, "--roll")
         else:
             seed = dice_seed(seed)
             out["seed"] = seed
             faces = _roll(n, 10, 0, seed)
-        out.update(roll=faces, hits=A.burst_hits(faces))
+        hits = A.burst_hits(faces)
+        out.update(
+            roll=faces, hits_on_target=hits, target_losses=_loss(hits, form, carried, "the target")
+        )
     out["odds"] = {f"{k} hits": v for k, v in sorted(A.burst_odds(ammunition).items())}
     show_ruling(out, as_json)
 
@@ -193,9 +263,12 @@ def burst_cmd(
 @resolve_app.command("reaction")
 def reaction_cmd(
     rules: str = typer.Option("action-reaction", "--rules"),
-    roll: int | None = typer.Option(None, help="the defender's d10 (0-9; a 0 reads as 10)"),
+    roll: str = typer.Option(
+        "", help="the defender's d10 (0-9, or 10: the 0 reads as 10), or a column's d6"
+    ),
     column: bool = typer.Option(False, "--column", help="a column under infantry fire: 1d6"),
     seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
+    odds_only: bool = typer.Option(False, "--odds", help="only the odds, unless --roll is given"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """XIII.B.1 (the d10 list) or XV.2.(3) (a column's d6 list): what the defender does."""
@@ -206,14 +279,17 @@ def reaction_cmd(
     _rules(rules)
     sides, low = (6, 1) if column else (10, 0)
     out: dict[str, Any] = {"rule": "003 XV.2.(3)" if column else "003 XIII.B.1"}
-    if roll is None:
-        seed = dice_seed(seed)
-        out["seed"] = seed
-        face = _roll(1, sides, low, seed)[0]
-    else:
-        face = _faces(str(roll), 1, sides, low, "--roll")[0]
-    kind, inches = (M.column_reaction if column else M.reaction)(face)
-    out.update(roll=face, reaction=kind, inches=inches)
+    if roll or not odds_only:
+        if not roll:
+            seed = dice_seed(seed)
+            out["seed"] = seed
+            face = _roll(1, sides, low, seed)[0]
+        else:
+            face = _faces(roll, 1, sides, low, "--roll")[0]
+        kind, inches = (M.column_reaction if column else M.reaction)(face)
+        out.update(
+            roll=f"{face} (reads as 10)" if face == 0 else face, reaction=kind, inches=inches
+        )
     odds: dict[str, Fraction] = {}
     for f in range(low, low + sides):
         k = (M.column_reaction if column else M.reaction)(f)[0]
@@ -236,7 +312,9 @@ def canister_cmd(
     smoke_roll: int | None = typer.Option(
         None, help="with --later: the accumulating smoke's d6 (1-6), halved rounding up"
     ),
-    roll: str = typer.Option("", help="the nine d10 faces (0-9)"),
+    roll: str = typer.Option("", help="the nine d10 faces (0-9; a 0 may be typed 10)"),
+    target_formation: str = typer.Option("line", help="the target's formation"),
+    carried: int = typer.Option(0, help="hits already on the target (short of a piece)"),
     seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
     odds_only: bool = typer.Option(False, "--odds"),
     as_json: bool = typer.Option(False, "--json"),
@@ -246,7 +324,9 @@ def canister_cmd(
     from umpire.rules.action_reaction import artillery as A
 
     _rules(rules)
-    value = A.stick_value(range_)
+    form, carried = _target(target_formation, carried)
+    _count(deductions, "--deductions", 0, MAX_DEDUCTIONS, "deductions")
+    value = A.stick_value(_inches(range_, "--range"))
     if value is None:
         reach = len(A.data()["stick"]["rifle"]) * A.data()["stick"]["rifle_section"]
         raise IllegalActionError(f'canister reaches {reach:g}" (the rifle stick), not {range_:g}"')
@@ -260,7 +340,7 @@ def canister_cmd(
     }
     total = deductions
     smoke_face = None
-    if later and not odds_only:
+    if later and (smoke_roll is not None or not odds_only):
         if smoke_roll is None:
             seed = dice_seed(seed)
             out["seed"] = seed
@@ -275,14 +355,17 @@ def canister_cmd(
         out["accumulating_smoke"] = "1D6 halved: -1, -2 or -3, each 1/3"
     if not later or smoke_face is not None:
         out["needed"] = f"{value - total} or less on a d10 (0-9)"
-    if not odds_only:
+    if roll or not odds_only:
         if roll:
             faces = _faces(roll, n, 10, 0, "--roll")
         else:
             seed = dice_seed(seed)
             out["seed"] = seed
             faces = _roll(n, 10, 0, seed)
-        out.update(roll=faces, hits=A.stick_hits(faces, value, total))
+        hits = A.stick_hits(faces, value, total)
+        out.update(
+            roll=faces, hits_on_target=hits, target_losses=_loss(hits, form, carried, "the target")
+        )
     odds = (
         A.later_stick_odds(n, value, deductions)
         if later and smoke_roll is None
@@ -296,26 +379,40 @@ def canister_cmd(
 def solid_shot_cmd(
     rules: str = typer.Option("action-reaction", "--rules"),
     roll: str = typer.Option("", help='the bounce d10, then the hit d10s, e.g. "4 2 7"'),
+    target_formation: str = typer.Option("line", help="the target's formation"),
+    carried: int = typer.Option(0, help="hits already on the target (short of a piece)"),
     seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
+    odds_only: bool = typer.Option(False, "--odds", help="only the odds, unless --roll is given"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """XI.A.1: an even d10 bounces 2" and rolls 2 hit dice, else 1; even hit dice hit."""
     from umpire.rules.action_reaction import artillery as A
 
     _rules(rules)
+    form, carried = _target(target_formation, carried)
     out: dict[str, Any] = {"rule": "003 XI.A.1"}
-    if roll:
-        faces = _faces(roll, None, 10, 0, "--roll")
-    else:
-        seed = dice_seed(seed)
-        out["seed"] = seed
-        first = _roll(1, 10, 0, seed)
-        faces = first + _roll(2 if first[0] % 2 == 0 else 1, 10, 0, seed + 1)
-    try:
-        bounced, hits = A.solid_shot_hits(faces[0], faces[1:])
-    except ValueError as exc:
-        raise IllegalActionError(f"--roll: {exc}") from None
-    out.update(roll=faces, bounced=bounced, hits=hits)
+    if roll or not odds_only:
+        if roll:
+            faces = _faces(roll, None, 10, 0, "--roll")
+            if len(faces) > 3:
+                raise IllegalActionError(
+                    f"--roll: the bounce d10 and 1 or 2 hit d10s, not {len(faces)} faces"
+                )
+        else:
+            seed = dice_seed(seed)
+            out["seed"] = seed
+            first = _roll(1, 10, 0, seed)
+            faces = first + _roll(2 if first[0] % 2 == 0 else 1, 10, 0, seed + 1)
+        try:
+            bounced, hits = A.solid_shot_hits(faces[0], faces[1:])
+        except ValueError as exc:
+            raise IllegalActionError(f"--roll: {exc}") from None
+        out.update(
+            roll=faces,
+            bounced=bounced,
+            hits_on_target=hits,
+            target_losses=_loss(hits, form, carried, "the target"),
+        )
     out["odds"] = {f"{k} hits": p for k, p in sorted(A.solid_shot_odds().items())}
     show_ruling(out, as_json)
 
@@ -337,6 +434,8 @@ def charge_cmd(
     from umpire.rules.action_reaction.melee import centre_out, charge_dice
 
     _rules(rules)
+    _count(stands, "--stands", 1, MAX_PIECES, "stands")
+    move = _inches(move, "--move")
     try:
         dice = charge_dice(troops, formation, stands)
     except ValueError as exc:
@@ -388,15 +487,14 @@ def rally_cmd(
     from umpire.rules.action_reaction.artillery import data
 
     _rules(rules)
-    n = int(data()["battle"]["officers"]) if officers is None else officers
-    if n < 0:
-        raise IllegalActionError(f"--officers: 0 or more, not {n}")
+    top = int(data()["battle"]["officers"])
+    n = top if officers is None else _count(officers, "--officers", 0, top, "a unit's officers")
     win, lose = ("stops", "still in reaction") if reaction else ("rallies", "routs")
     out: dict[str, Any] = {
         "rule": "003 XII.B (stop a reaction)" if reaction else "003 XII.A (rally a routed unit)",
         "officers": n,
     }
-    if not odds_only:
+    if faces or not odds_only:
         pairs: list[int] = _faces(faces, None, 10, 0, "--faces") if faces else []
         if len(pairs) % 2:
             raise IllegalActionError(
@@ -469,8 +567,10 @@ def fog_cmd(
     top = W.SMOKE_MAX if smoke else W.FOG_MAX
     if level is not None and not 0 <= level <= top:
         raise IllegalActionError(f"--level: {what} is 0 to {top}, not {level}")
-    if turns is not None and (turns < 0 or roll is not None or level is None):
-        raise IllegalActionError("--turns: 0 or more, with --level and without --roll")
+    if turns is not None and (roll is not None or level is None):
+        raise IllegalActionError("--turns: with --level and without --roll")
+    if turns is not None:
+        _count(turns, "--turns", 0, MAX_TURNS, "turns")
 
     def deduct(lv: int) -> dict[str, str]:
         if smoke:
@@ -517,7 +617,8 @@ def infantry_fire_cmd(
     deductions: int = typer.Option(0, help="smoke, fog, terrain, walls, fences, disruption"),
     formation: str = typer.Option("line", help="the target's formation (column: double)"),
     stick: str = typer.Option("rifle", help='rifle (27") or musket (6")'),
-    faces: str = typer.Option("", help="the d10 faces (0-9), one a piece"),
+    faces: str = typer.Option("", help="the d10 faces (0-9; a 0 may be typed 10), one a piece"),
+    carried: int = typer.Option(0, help="hits already on the target (short of a piece)"),
     seed: int | None = typer.Option(None, help="dice seed when not given (default fresh)"),
     odds_only: bool = typer.Option(False, "--odds"),
     as_json: bool = typer.Option(False, "--json"),
@@ -527,9 +628,16 @@ def infantry_fire_cmd(
     from umpire.rules.action_reaction import fire as F
 
     _rules(rules)
-    if formation not in ("line", "column", "skirmish"):
-        raise UnknownNameError(f"unknown formation '{formation}' (line, column, skirmish)")
+    formation, carried = _target(formation, carried, "--formation")
+    _count(pieces, "--pieces", 0, MAX_PIECES, "pieces on the firing line")
+    _count(deductions, "--deductions", 0, MAX_DEDUCTIONS, "deductions")
+    distance = _inches(distance, "--distance")
+    F.stick_length(stick)
     rolled = _faces(faces, pieces or None, 10, 0, "--faces") if faces else []
+    if len(rolled) > MAX_PIECES:
+        raise IllegalActionError(
+            f"--faces: one d10 a piece, at most {MAX_PIECES}, not {len(rolled)}"
+        )
     n = len(rolled) or pieces
     if n < 1:
         raise IllegalActionError("give the pieces on the firing line (--pieces) or --faces")
@@ -543,18 +651,27 @@ def infantry_fire_cmd(
         "needed": f"{need} or less on a d10 (0-9)" if need >= 0 else "none: no die can hit",
         "reaction": reacts[F.fire_reaction("infantry", formation, False)],
     }
-    if not odds_only:
+    if rolled or not odds_only:
         if not rolled:
             seed = dice_seed(seed)
             out["seed"] = seed
             rolled = _roll(n, 10, 0, seed)
         hits = F.infantry_hits(rolled, distance, deductions, stick)
-        out.update(roll=rolled, hits=hits, losses=F.losses(hits, formation))
+        out.update(
+            roll=rolled,
+            hits_on_target=hits,
+            target_losses=_loss(hits, formation, carried, "the target"),
+        )
     odds = F.infantry_odds(n, distance, deductions, stick)
-    if formation == "column":
-        out["odds"] = {f"{k} hits, {F.losses(k, formation)} lost": p for k, p in odds.items()}
-    else:
-        out["odds"] = {f"{k} hits": p for k, p in odds.items()}
+    per = _per()
+
+    def lost(k: int) -> int:
+        return F.pieces_lost(k, carried, per, formation)[0]
+
+    out["odds"] = {
+        f"{k} hit{'s' if k != 1 else ''}, {lost(k)} piece{'s' if lost(k) != 1 else ''} lost": p
+        for k, p in odds.items()
+    }
     show_ruling(out, as_json)
 
 
@@ -578,9 +695,8 @@ def officer_loss_cmd(
     _rules(rules)
     groups = faces.split(",") if faces else []
     n = len(groups) if officers is None and groups else officers
-    n = int(data()["battle"]["officers"]) if n is None else n
-    if n < 0:
-        raise IllegalActionError(f"--officers: 0 or more, not {n}")
+    top = int(data()["battle"]["officers"])
+    n = top if n is None else _count(n, "--officers", 0, top, "a unit's officers")
     if groups and len(groups) != n:
         raise IllegalActionError(f"--faces: {n} officers, not {len(groups)}")
     out: dict[str, Any] = {
@@ -588,7 +704,7 @@ def officer_loss_cmd(
         "officers": n,
         "p_one_removed": O.officer_loss_odds(),
     }
-    if not odds_only:
+    if groups or not odds_only:
         roll = None
         if not groups:
             seed = dice_seed(seed)
@@ -657,8 +773,7 @@ def terrain_cmd(
     _rules(rules)
     if kind not in T.kinds():
         raise UnknownNameError(f"unknown terrain '{kind}' (known: {', '.join(T.kinds())})")
-    if left < 0:
-        raise IllegalActionError(f"--left: inches of movement are 0 or more, not {left:g}")
+    left = _inches(left, "--left")
     out: dict[str, Any] = {"rule": f"003 XVI ({kind.replace('_', ' ')})"}
     die = T.move_die(kind)
     fire_die = kind == "stone_wall"
@@ -674,7 +789,7 @@ def terrain_cmd(
             n = 1
         else:
             face = _faces(str(face), 1, sides, low, "--face")[0]
-        out["movement_die"] = face
+        out["movement_die"] = f"{face} (reads as 10)" if sides == 10 and face == 0 else face
     elif face is not None:
         raise IllegalActionError(f"--face: {kind} rolls no movement die")
     going = T.movement(kind, left, face)

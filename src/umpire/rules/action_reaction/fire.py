@@ -67,6 +67,17 @@ def losses(hits: int, formation: str) -> int:
     return hits * 2 if formation == "column" else hits
 
 
+def pieces_lost(hits: int, carried: int, per: int, formation: str) -> tuple[int, int]:
+    """Default ``hits_per_piece``: the pieces a unit loses to ``hits`` with ``carried`` hits
+    already on it, and the hits it carries on toward the next piece; every ``per`` hits take
+    a piece, doubled in column (XVII.A, :func:`losses`). The battle and ``umpire resolve``
+    both count losses with this."""
+    if hits < 0 or carried < 0:
+        raise UmpireError(f"hits are 0 or more, not {min(hits, carried)}")
+    pieces, left = divmod(carried + hits, per)
+    return (losses(pieces, formation) if pieces else 0), left
+
+
 def fire_reaction(kind: str, target_formation: str, in_reaction: bool) -> str:
     """XV.1-3 (reading ``fire_reactions``): the reaction the target of ``kind`` fire makes:
     "facing" (XV.1.a: units in the adjacent fields may change their facings), "d10" (the

@@ -171,10 +171,7 @@ def take_hits(b: Battle, u: Unit, hits: int, cause: str) -> int:
     if hits <= 0 or not u.alive:
         return 0
     bk = book(b, u)
-    total = bk["hits"] + hits
-    per = int(cfg(b)["hits_per_piece"])
-    pieces, bk["hits"] = divmod(total, per)
-    pieces = F.losses(pieces, u.formation) if pieces else 0
+    pieces, bk["hits"] = F.pieces_lost(hits, bk["hits"], int(cfg(b)["hits_per_piece"]), u.formation)
     say(b, f"  {u.name}: {hits} hit{'s' if hits != 1 else ''} ({cause})")
     if pieces:
         b.comp.combat.lose_stands(b, u, pieces, cause)
@@ -508,13 +505,15 @@ def volley(
     if value is None:
         return
     ded, why = deductions(b, u, t, reaction)
-    faces = d10(b, fire_line(u), f'{u.name} fires at {t.name} ({d:.1f}", d10 per piece)')
+    # what hits is said before real dice are asked for (issue 21)
+    need = f"hits on {value - ded} or less" if value - ded >= 0 else "no die can hit"
+    faces = d10(b, fire_line(u), f'{u.name} fires at {t.name} ({d:.1f}", d10 per piece, {need})')
     hits = ART.stick_hits(faces, value, ded)
     say(
         b,
         f'{u.name} fires at {t.name} ({d:.1f}": {value} on the stick'
         + (f" {' '.join(why)}" if why else "")
-        + f"): {faces}: {hits} hit{'s' if hits != 1 else ''}",
+        + f"): {' '.join(map(str, faces))}: {hits} hit{'s' if hits != 1 else ''}",
     )
     bk["smoke"] = min(int(cfg(b)["smoke_cap"]), bk["smoke"] + 1)
     take_hits(b, t, hits, f"fire of {u.name}")

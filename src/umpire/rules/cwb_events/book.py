@@ -26,7 +26,9 @@ from .events import (
 )
 from .state import (
     DELAYS,
+    LOST,
     check_side,
+    current_holder,
     division_id,
     in_play,
     layout,
@@ -120,11 +122,39 @@ def _end_player_turn(ctx: Context) -> None:
         ctx.set("longstreet.mps", 0)
 
 
+def refuse_after_events(st: S, what: str) -> None:
+    """Seed 000, Checking for Random Events: "all random events occur last in the Command
+    Phase sequence": once this player turn's events are rolled, the players' own order steps
+    wait for the next Command Phase (orders an event grants are written by that event)."""
+    if st["clock"]["phase_done"]:
+        raise IllegalActionError(
+            f"{what} refused: the {title(st['clock']['side'])} random events of "
+            f"{stamp(now(st))} are rolled and all random events occur last in the Command "
+            "Phase; order steps wait for the next Command Phase (`umpire cwb next`)"
+        )
+
+
 def act_next(ctx: Context, params: S) -> None:
-    """Go on to the next player turn (and the next game turn after the second side)."""
+    """Go on to the next player turn (and the next game turn after the second side).
+
+    Seed 000: "each player rolls on his own Random Events Table" in each Command Phase: the
+    turn does not move on before the phasing side's roll, unless ``skip_events`` (logged).
+    """
     st = ctx.state
     if st["game_over"]:
         raise IllegalActionError(f"the game is over ({st['game_over']})")
+    side = str(st["clock"]["side"])
+    if not st["clock"]["phase_done"]:
+        if not params.get("skip_events"):
+            raise IllegalActionError(
+                f"the {title(side)} random events of {stamp(now(st))} have not been rolled "
+                "(one roll each Command Phase): roll them with `umpire cwb phase`, or skip them "
+                "with `umpire cwb next --skip-events` (the log records it)"
+            )
+        ctx.say(
+            f"The {title(side)} random events of {stamp(now(st))} are skipped "
+            "(--skip-events): no roll this Command Phase."
+        )
     clock = clock_of(st)
     _end_player_turn(ctx)
     first, second = clock.turn_order
@@ -144,7 +174,11 @@ def act_next(ctx: Context, params: S) -> None:
 
 
 def act_clock_set(ctx: Context, params: S) -> None:
-    """Set the clock to a given turn and side (for catching up with the table)."""
+    """Set the clock to a later turn and side (for catching up with the table).
+
+    Never back, nor to the player turn it shows: that would lift an RE stoppage or allow a
+    second random-event roll ("one roll each Command Phase"); going back is ``games undo``.
+    """
     st = ctx.state
     clock = clock_of(st)
     date = str(params.get("date") or date_of(now(st)))
@@ -152,6 +186,15 @@ def act_clock_set(ctx: Context, params: S) -> None:
     minute = parse_date(date) * 1440 + (parse_time(str(tod)) if tod else now(st) % 1440)
     clock.check(minute)
     side = check_side(str(params.get("side") or clock.turn_order[0]))
+    here = (now(st), clock.turn_order.index(str(st["clock"]["side"])))
+    there = (minute, clock.turn_order.index(side))
+    if there <= here:
+        how = "is the player turn now" if there == here else "is before the player turn now"
+        raise IllegalActionError(
+            f"the clock only moves forward: {stamp(minute)}, {title(side)} player turn {how} "
+            f"({stamp(now(st))}, {title(str(st['clock']['side']))}); to go back use "
+            "`umpire games undo` (logged)"
+        )
     _end_player_turn(ctx)
     ctx.set("clock.minute", minute)
     ctx.set("clock.side", side)
@@ -195,11 +238,20 @@ def act_order_issue(ctx: Context, params: S) -> None:
     issuer = leader_id(st, str(params.get("issuer", "")), side_or_none)
     side = side_or_none or str(st["leaders"][issuer]["side"])
     recipient = leader_id(st, str(params.get("recipient", "")), side)
+    refuse_after_events(st, "cwb order issue")
     kind = str(params.get("kind", "move"))
     if kind not in ORDER_KINDS:
         raise UnknownNameError(f"unknown order kind '{kind}' (kinds: {', '.join(ORDER_KINDS)})")
     if not in_play(st["leaders"][issuer]):
         raise IllegalActionError(f"{leader_label(st, issuer)} is not in play")
+    to = st["leaders"][recipient]
+    if to["status"] in LOST:
+        now_by = current_holder(st, recipient)
+        instead = f"; write it to {leader_label(st, now_by)}" if now_by else ""
+        raise IllegalActionError(
+            f"{leader_label(st, recipient)} is {to['status']} (since {to.get('lost_at')}): "
+            f"no new order to a lost leader{instead}"
+        )
     if (
         kind == "attack"
         and st["panic"][side]["panicked"]
@@ -248,16 +300,28 @@ def _arrive(ctx: Context, oid: str, result: str) -> None:
     if o["pending_delay"]:
         ctx.say(f"Orders Delay applies on arrival: {result} becomes {final}.")
         ctx.set(["orders", oid, "pending_delay"], 0)
+    ctx.set(["orders", oid, "arrived_at"], now(ctx.state))
+    to = leader_label(ctx.state, o["recipient"]) if o["recipient"] in ctx.state["leaders"] else "?"
     if final == "A" and not o.get("drag"):
         accept_order(ctx, oid)
+        ctx.instruct(f"Order {oid} arrives and is accepted by {to}: it is in effect now.")
+        return
+    status = "D1" if final == "A" else final
+    ctx.set(["orders", oid, "status"], status)
+    if status == "Dt":
+        ctx.instruct(f"Order {oid} arrives and is lost (Dt): {to} never acts on it.")
     else:
-        ctx.set(["orders", oid, "status"], "D1" if final == "A" else final)
+        ctx.instruct(
+            f"Order {oid} arrives in delay ({status}) with {to}: roll its acceptance "
+            f"(1d6 >= {status[1:]}) in a later Command Phase with `umpire cwb order roll {oid}`."
+        )
 
 
 def act_order_arrive(ctx: Context, params: S) -> None:
     """An order in transit arrives with the acceptance result rolled at the table."""
     oid = str(params.get("order", ""))
     o = _order(ctx, oid)
+    refuse_after_events(ctx.state, "cwb order arrive")
     if o["status"] != "transit":
         raise IllegalActionError(f"order {oid} is not in transit (it is {o['status']})")
     _arrive(ctx, oid, str(params.get("result", "")).upper().replace("DT", "Dt"))
@@ -291,6 +355,7 @@ def act_order_accept(ctx: Context, params: S) -> None:
     """Mark an order accepted (or, under Drags his Feet, one more division)."""
     oid = str(params.get("order", ""))
     o = _order(ctx, oid)
+    refuse_after_events(ctx.state, "cwb order accept")
     if o["status"] in ("accepted", "cancelled", "done", "stopped", "Dt"):
         raise IllegalActionError(f"order {oid} cannot be accepted (it is {o['status']})")
     if o.get("drag"):
@@ -307,6 +372,7 @@ def act_order_roll(ctx: Context, params: S) -> None:
     st = ctx.state
     oid = str(params.get("order", ""))
     o = _order(ctx, oid)
+    refuse_after_events(st, "cwb order roll")
     status = o["status"]
     if not (status.startswith("D") and status != "Dt"):
         raise IllegalActionError(f"order {oid} is not in delay (it is {status})")
@@ -314,6 +380,11 @@ def act_order_roll(ctx: Context, params: S) -> None:
         raise IllegalActionError(f"order {oid} is {title(o['side'])}: roll it in that side's turn")
     if o.get("last_roll") == now(st):
         raise IllegalActionError(f"order {oid} has already been rolled for this turn")
+    if o.get("arrived_at") == now(st):
+        raise IllegalActionError(
+            f"order {oid} arrived this turn in {status}: its acceptance is rolled in a later "
+            "Command Phase (default delay_acceptance)"
+        )
     if o["kind"] == "attack":
         refuse_if_stopped(st, o.get("corps"), oid)
     ctx.set(["orders", oid, "last_roll"], now(st))

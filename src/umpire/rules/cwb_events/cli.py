@@ -96,7 +96,8 @@ class TablePolicy(PromptPolicy):
     given before are offered first as "same as before" (reading ``short_lists``)."""
 
     def __init__(self, state: dict[str, Any], ask: Callable[[str], str] | None = None):
-        super().__init__(ask)
+        # a wrong entry is asked again as often as needed; q or quit stops the command
+        super().__init__(table_ask(ask), tries=sys.maxsize)
         self.state = state
         from umpire.rules.cwb_events.state import param
 
@@ -372,45 +373,106 @@ def _pending(st: dict[str, Any], before: set[str]) -> list[dict[str, Any]]:
     return out
 
 
+QUIT = ("q", "quit")
+
+
+def table_ask(ask: Callable[[str], str] | None = None) -> Callable[[str], str]:
+    """The prompt of the cwb table: ``q`` or ``quit`` stops the command (nothing is saved)."""
+    read = ask or input
+
+    def asked(prompt: str) -> str:
+        text = read(prompt)
+        if text.strip().lower() in QUIT:
+            raise UmpireError("quit at the prompt: this action was not saved")
+        return text
+
+    return asked
+
+
+def _ask_until(prompt: str, check: Callable[[str], Any]) -> Any:
+    """Ask until the answer passes ``check`` (a wrong entry is said and asked again, as often as
+    needed); Enter returns None (record later); q or quit stops the command."""
+    ask = table_ask()
+    while True:
+        text = ask(prompt).strip()
+        if not text:
+            return None
+        try:
+            return check(text)
+        except UmpireError as exc:
+            print(f"  {exc}; try again (Enter to record later, q to quit)")
+
+
+def _regiments(count: int) -> Callable[[str], list[str]]:
+    def check(text: str) -> list[str]:
+        names = [r.strip() for r in text.split(";") if r.strip()]
+        if not 1 <= len(names) <= count:
+            raise UmpireError(f"name 1 to {count} regiments separated by ';', not {len(names)}")
+        if len({n.lower() for n in names}) != len(names):
+            raise UmpireError("a regiment is named twice")
+        return names
+
+    return check
+
+
+def _stragglers(text: str) -> int:
+    if not text.isdigit():
+        raise UmpireError(f"stragglers must be a whole number 0 or more, not '{text}'")
+    return int(text)
+
+
+def _morale(results: list[str]) -> Callable[[str], str]:
+    def check(text: str) -> str:
+        if text.isdigit() and 0 < int(text) <= len(results):
+            return results[int(text) - 1]
+        if text.lower() in results:
+            return text.lower()
+        menu = ", ".join(f"{i} {r}" for i, r in enumerate(results, 1))
+        raise UmpireError(f"unknown morale result '{text}' (results: {menu})")
+
+    return check
+
+
 def _ask_records(store: Any, name: str, game: Any, effects: list[dict[str, Any]]) -> None:
     """Right after the phase: the mover names the regiments, the owner gives Friendly Fire's
-    checks (each a saved action; Enter leaves it for `cwb moved` / `cwb checks`)."""
+    checks (each a saved action; Enter leaves it for `cwb moved` / `cwb checks`; a wrong entry
+    is asked again; q or quit stops asking)."""
     from umpire.rules.cwb_events.state import param, unit_label
 
     c = console()
     for e in effects:
         try:
             if e["kind"] == "random_movement":
-                text = input(
+                regiments = _ask_until(
                     f"[{e['mover']}] {e['id']}: which {e['count']} {e['side']} regiments moved? "
-                    "(names separated by ';', Enter to record later): "
+                    "(names separated by ';', Enter to record later): ",
+                    _regiments(int(e["count"])),
                 )
-                regiments = [r.strip() for r in text.split(";") if r.strip()]
-                if not regiments:
+                if regiments is None:
                     continue
                 rec = store.play(name, game, "moved", {"effect": e["id"], "regiments": regiments})
             else:
                 st = game.state
                 who = unit_label(st, e["unit"])
-                text = input(
+                stragglers = _ask_until(
                     f"[{e['side']}] {e['id']}: stragglers lost by {who} (a flank attack's check; "
-                    "a number, Enter to record later): "
+                    "a number, Enter to record later): ",
+                    _stragglers,
                 )
-                if not text.strip():
+                if stragglers is None:
                     continue
                 results = [str(r) for r in param(st, "morale_results")]
                 menu = ", ".join(f"{i} {r}" for i, r in enumerate(results, 1))
-                pick = input(f"[{e['side']}] {e['id']}: morale check result ({menu}): ").strip()
-                morale = (
-                    results[int(pick) - 1]
-                    if pick.isdigit() and 0 < int(pick) <= len(results)
-                    else pick
+                morale = _ask_until(
+                    f"[{e['side']}] {e['id']}: morale check result ({menu}): ", _morale(results)
                 )
+                if morale is None:
+                    continue
                 rec = store.play(
                     name,
                     game,
                     "checks",
-                    {"effect": e["id"], "stragglers": text.strip(), "morale": morale},
+                    {"effect": e["id"], "stragglers": stragglers, "morale": morale},
                 )
         except EOFError:
             return
@@ -420,6 +482,8 @@ def _ask_records(store: Any, name: str, game: Any, effects: list[dict[str, Any]]
                 f"   not recorded ({exc}); record it with `umpire cwb {cmd} {e['id']} ...`",
                 markup=False,
             )
+            if str(exc).startswith("quit at the prompt"):
+                return
             continue
         _print(rec, False)
 
@@ -447,9 +511,19 @@ def phase_cmd(
 
 
 @cwb_app.command("next")
-def next_cmd(game: GameOpt = None, as_json: JsonOpt = False) -> None:
-    """Advance the clock to the next player turn (arrivals come on by themselves)."""
-    _run(game, "next", {}, "random", as_json)
+def next_cmd(
+    skip_events: Annotated[
+        bool,
+        typer.Option(
+            "--skip-events",
+            help="End the player turn without rolling its random events (the log says so).",
+        ),
+    ] = False,
+    game: GameOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Advance the clock to the next player turn (after this turn's random events are rolled)."""
+    _run(game, "next", {"skip_events": True} if skip_events else {}, "random", as_json)
 
 
 @cwb_app.command("clock")
@@ -460,7 +534,7 @@ def clock_cmd(
     game: GameOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Set the clock to a turn (to catch up with the table)."""
+    """Set the clock forward to a later turn (to catch up with the table; back is `games undo`)."""
     _run(game, "clock_set", {"date": date, "time": time, "side": _side(side)}, "random", as_json)
 
 
@@ -491,6 +565,18 @@ def checks_cmd(
 
 
 # ------------------------------------------------------------------ status
+def _commander_name(st: dict[str, Any], lid: str | None) -> str:
+    """A command's commander for status: only a leader in play commands (a leader not yet
+    arrived, withdrawn or lost is shown as such, never as the commander)."""
+    if not lid or lid not in st["leaders"]:
+        return "-"
+    ld = st["leaders"][lid]
+    if ld["status"] != "active":
+        why = "not yet arrived" if ld["status"] == "waiting" else str(ld["status"])
+        return f"none in play ({ld['name']}: {why})"
+    return str(ld["name"]) + ("" if ld["permanent"] else " (replacement)")
+
+
 def _status(st: dict[str, Any]) -> dict[str, Any]:
     from umpire.rules.cwb_events.book import describe_effect
     from umpire.rules.cwb_events.clock import stamp
@@ -500,6 +586,7 @@ def _status(st: dict[str, Any]) -> dict[str, Any]:
         corps_label,
         leader_label,
         panic_row,
+        stoppage_count,
         stopped_now,
         today,
         usage,
@@ -644,16 +731,13 @@ def _status(st: dict[str, Any]) -> dict[str, Any]:
                     "label": corps_label(st, cid),
                     "commander": c["commander"],
                     "commander_label": label(c["commander"]),
-                    "commander_name": (
-                        st["leaders"][c["commander"]]["name"]
-                        + ("" if st["leaders"][c["commander"]]["permanent"] else " (replacement)")
-                        if c["commander"]
-                        else "-"
-                    ),
+                    "commander_name": _commander_name(st, c["commander"]),
                     "attack_orders": c["attack_orders"],
                     "stopped": c["stopped"],
                     "stopped_now": stopped_now(st, cid),
                     "lost_commander_modifier": c["lost_commander"],
+                    "stoppage_count": stoppage_count(st, cid)[0],
+                    "stoppage_words": stoppage_count(st, cid)[1],
                 }
                 for cid, c in st["corps"].items()
                 if c["side"] == side
@@ -702,7 +786,7 @@ def status_cmd(game: GameOpt = None, as_json: JsonOpt = False) -> None:
             f"({d['units_placed']} placed)",
             markup=False,
         )
-        t = Table("command", "commander", "attack orders", "stopped", "lost-cdr modifier")
+        t = Table("command", "commander", "attack orders", "stopped", "stoppage check counts")
         for cs in d["corps"].values():
             stop = "this turn" if cs["stopped_now"] else "yes" if cs["stopped"] else "-"
             t.add_row(
@@ -710,7 +794,7 @@ def status_cmd(game: GameOpt = None, as_json: JsonOpt = False) -> None:
                 cs["commander_name"],
                 ", ".join(cs["attack_orders"]) or "-",
                 stop,
-                "yes" if cs["lost_commander_modifier"] else "-",
+                f"{cs['stoppage_count']} ({cs['stoppage_words']})",
             )
         c.print(t)
         if d["casualties"]:

@@ -137,11 +137,12 @@ def _new_leader(
     n = int(ctx.state["next_repl"])
     ctx.set("next_repl", n + 1)
     lid = f"repl{n}"
+    rank = str(dict(param(ctx.state, "replacement_ranks")).get(post, "Col."))
     ctx.set(
         ["leaders", lid],
         {
             "id": lid,
-            "name": f"Replacement for {for_name}",
+            "name": f"{rank} {lid}, replacing {replaced_surname(for_name)}",
             "side": side,
             "post": post,
             "command": command,
@@ -158,6 +159,28 @@ def _new_leader(
         },
     )
     return lid
+
+
+def replaced_surname(name: str) -> str:
+    """Whom a replacement stands for: the surname of the leader he replaces, through any
+    earlier replacements (``"Col. repl1, replacing Law"`` -> ``"Law"``; older saves'
+    ``"Replacement for Replacement for Law"`` -> ``"Law"``)."""
+    tail = name.rpartition("replacing ")[2] if "replacing " in name else name
+    words = tail.split()
+    return words[-1] if words else name
+
+
+def redirect_orders(ctx: Context, old: str, new: str | None) -> None:
+    """Orders to a leader who left his post (lost or promoted) go to who now holds it
+    (seed 000: a lost leader is "immediately replaced"; Drags his Feet and the other events
+    then find the order with the corps' commander)."""
+    if not new or new == old:
+        return
+    st = ctx.state
+    for oid, o in st["orders"].items():
+        if o["recipient"] == old and o["status"] not in ("cancelled", "done", "stopped", "Dt"):
+            ctx.set(["orders", oid, "recipient"], new)
+            ctx.say(f"Order {oid} ({o['kind']}) now goes to {leader_label(st, new)}.")
 
 
 def _promote(ctx: Context, lid: str, post: str, command: str, rating: Any) -> None:
@@ -194,6 +217,7 @@ def fill_division(ctx: Context, did: str, for_name: str) -> str:
             ctx.say(f"{leader_label(st, blid)} takes command (promoted from the {bid} brigade).")
             new = fill_brigade(ctx, bid, name)
             ctx.say(f"{leader_label(st, new)} takes command.")
+            redirect_orders(ctx, str(blid), new)
             return str(blid)
     new = _new_leader(ctx, div["side"], "division", did, rating, for_name, None)
     ctx.set(["divisions", did, "commander"], new)
@@ -230,7 +254,7 @@ def fill_corps(ctx: Context, cid: str, for_name: str, cause: str) -> str:
             _promote(ctx, dlid, "corps", cid, rating)
             ctx.set(["corps", cid, "commander"], dlid)
             ctx.say(f"{leader_label(st, dlid)} takes command (promoted from the {did} division).")
-            fill_division(ctx, did, name)
+            redirect_orders(ctx, str(dlid), fill_division(ctx, did, name))
             return str(dlid)
     new = _new_leader(
         ctx, corps["side"], "corps", cid, st["params"]["replacement_corps_rating"], for_name, None
@@ -268,7 +292,7 @@ def fill_army(ctx: Context, side: str, for_name: str) -> str | None:
         f"{was}, the ranking corps commander, now commands the "
         f"{command_label(st, 'army', f'army:{side}')}."
     )
-    fill_corps(ctx, cid, name, "promoted")
+    redirect_orders(ctx, str(lid), fill_corps(ctx, cid, name, "promoted"))
     return str(lid)
 
 
@@ -295,6 +319,7 @@ def lose_leader(ctx: Context, lid: str, status: str) -> None:
         new = fill_brigade(ctx, command, name)
         ctx.say(f"{leader_label(st, new)} takes command.")
     ctx.set(["leaders", lid, "replaced"], new)
+    redirect_orders(ctx, lid, new)
 
 
 def casualty(ctx: Context, lid: str, table: str) -> str:
@@ -622,22 +647,31 @@ def panic_check(ctx: Context, side: str) -> str:
         f"Panic row {row} ({row - shift} wrecked infantry divisions + {shift} shift: {why}); "
         f"P(panic) = {frac(p)}."
     )
+    if p == 0:
+        ctx.say("No Panic Table roll: with row 0 the army cannot panic.")
+        return "no panic (row 0, not rolled)"
     res = ctx.table(f"cwb_{side}_panic", f"{title(side)} Panic Check (row {row})")
     band = int(res.outcome.effects["band"])
     if band > row:
         ctx.say(f"Band {band} is above row {row}: no panic.")
         return "no panic"
     ctx.set(["panic", side], {"panicked": True, "at": stamp(now(st)), "left_map": False})
+    head = st["armies"][side]["commander"]
+    who = (
+        str(st["leaders"][head]["name"])
+        if head in st["leaders"]
+        else f"the {title(side)} army's command"
+    )
     if side == "union":
         ctx.instruct(
-            "PANIC: Meade decides to retreat to Pipe Creek. No further attack orders by "
+            f"PANIC: {who} decides to retreat to Pipe Creek. No further attack orders by "
             "the army commander (initiative attacks still allowed). Every corps is issued an "
             "order to retreat off the south or east map edges (below); once accepted they "
             "must move to do so. The game ends when all Federals have left the map."
         )
     else:
         ctx.instruct(
-            "PANIC: Lee decides to retreat behind South Mountain. No further attack "
+            f"PANIC: {who} decides to retreat behind South Mountain. No further attack "
             "orders by the army commander (initiative attacks still allowed). Every corps "
             "is issued an order to retreat off the west map edge (below); once accepted they "
             "must move to do so. The game ends when all Confederates have left the map."
@@ -828,14 +862,14 @@ def orders_delay(ctx: Context, side: str) -> str:
         ctx.set(["orders", oid, "pending_delay"], int(o["pending_delay"]) + 1)
         ctx.instruct(f"Order {oid} is in transit: its status goes up one step when it arrives.")
         return f"{oid} +1 on arrival"
-    n = int(o["status"][1:]) + 1
+    old = str(o["status"])  # read before the change: "a D4 would become a D5"
+    n = int(old[1:]) + 1
     new = "Dt" if n > int(st["params"]["delay_max"]) else f"D{n}"
     ctx.set(["orders", oid, "status"], new)
     ctx.instruct(
-        f"Order {oid} goes from {o['status']} to {new}"
-        + (" (the order is lost)." if new == "Dt" else ".")
+        f"Order {oid} goes from {old} to {new}" + (" (the order is lost)." if new == "Dt" else ".")
     )
-    return f"{oid} {o['status']}->{new}"
+    return f"{oid} {old}->{new}"
 
 
 def withdraw_buford(ctx: Context, side: str) -> str:

@@ -54,6 +54,18 @@ class _Builder:
         line = _line(self.text, needle) if needle else None
         return DataFileError(message, file=self.file, line=line)
 
+    def tables(self, value: Any, where: str) -> list[dict[str, Any]]:
+        """The entries of an array of tables (``[[army]]``, a division's ``brigades``...),
+        each checked to be a table: a bare value there is refused naming its place."""
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise self.fail(f"{where}: must be a list of tables, not {type(value).__name__}")
+        for i, entry in enumerate(value):
+            if not isinstance(entry, dict):
+                raise self.fail(f"{where}[{i}]: must be a table, not {type(entry).__name__}")
+        return value
+
     def time(self, value: Any, where: str, default: int | None) -> int | None:
         if value is None:
             return default
@@ -108,7 +120,7 @@ class _Builder:
         self, blocks: Any, side: str, corps: str, division: str | None, arrives: int | None
     ) -> list[str]:
         out: list[str] = []
-        for block in blocks or []:
+        for block in self.tables(blocks, f"{division or corps}: artillery"):
             name = str(block.get("name", ""))
             if not name or not isinstance(block.get("batteries"), list):
                 raise self.fail(f"{division or corps}: artillery needs name and batteries", name)
@@ -120,6 +132,8 @@ class _Builder:
             else:
                 parent = corps
             for battery in block["batteries"]:
+                if not isinstance(battery, str | int):
+                    raise self.fail(f"artillery {name}: a battery is a name, not {battery!r:.40}")
                 uid = f"{battery}/Arty/{parent}"
                 out.append(
                     self.unit(
@@ -141,7 +155,9 @@ class _Builder:
 def build_roster(data: Mapping[str, Any], file: str = "oob.toml", text: str = "") -> dict[str, Any]:
     """The roster (armies, corps, divisions, units, leaders) as JSON, checked."""
     b = _Builder(file, text)
-    for army in data.get("army", []):
+    if not isinstance(data, Mapping):
+        raise b.fail(f"the order of battle must be a table, not {type(data).__name__}")
+    for army in b.tables(data.get("army"), "army"):
         side = army.get("side")
         if side not in SIDES:
             raise b.fail(f"army side must be union or confederate, not {side!r}", "[[army]]")
@@ -156,7 +172,7 @@ def build_roster(data: Mapping[str, Any], file: str = "oob.toml", text: str = ""
     for side in SIDES:
         if side not in b.armies:
             raise b.fail(f"no [[army]] for side {side}")
-    for corps in data.get("corps", []):
+    for corps in b.tables(data.get("corps"), "corps"):
         side, cid = corps.get("side"), str(corps.get("id", ""))
         if side not in SIDES or not cid:
             raise b.fail(f"corps needs side and id (got {side!r}, {cid!r})", "[[corps]]")
@@ -203,11 +219,11 @@ def build_roster(data: Mapping[str, Any], file: str = "oob.toml", text: str = ""
             "stopped": False,
             "lost_commander": False,
         }
-    for div in data.get("division", []):
+    for div in b.tables(data.get("division"), "division"):
         side, cid, code = div.get("side"), str(div.get("corps", "")), str(div.get("code", ""))
-        corps = b.corps.get(cid)
-        if corps is None or corps["side"] != side:
+        if cid not in b.corps or b.corps[cid]["side"] != side:
             raise b.fail(f"division {code}: unknown {side} corps '{cid}'", f'corps = "{cid}"')
+        corps = b.corps[cid]
         did = f"{code}/{cid}"
         if did in b.divisions:
             raise b.fail(f"duplicate division '{did}'", f'code = "{code}"')
@@ -215,7 +231,7 @@ def build_roster(data: Mapping[str, Any], file: str = "oob.toml", text: str = ""
         entry = div.get("entry", corps["entry"])
         lid = b.leader(div.get("commander"), side, "division", did, at)
         brigades: list[str] = []
-        for brig in div.get("brigades", []):
+        for brig in b.tables(div.get("brigades"), f"division {did}: brigades"):
             bcode = str(brig.get("code", ""))
             bid = f"{bcode}/{did}"
             bat = b.time(brig.get("arrives"), f"brigade {bid}", at)

@@ -19,6 +19,7 @@ from .hexes import MapLayout
 SIDES = ("union", "confederate")
 ARMY_NAME = {"union": "Meade", "confederate": "Lee"}
 DELAYS = ("A", "D1", "D2", "D3", "D4", "D5", "D6", "Dt")
+LOST = ("wounded", "killed", "arrested")
 S = dict[str, Any]
 
 
@@ -104,6 +105,21 @@ def division_id(state: S, name: str) -> str:
 def in_play(leader: S) -> bool:
     """A leader on the field and not lost."""
     return bool(leader["status"] == "active")
+
+
+def current_holder(state: S, lid: str) -> str | None:
+    """Who now holds a lost leader's post: his replacement, or the replacement's, in play."""
+    seen: set[str] = set()
+    while lid in state["leaders"] and lid not in seen:
+        seen.add(lid)
+        ld = state["leaders"][lid]
+        if in_play(ld):
+            return lid
+        nxt = ld.get("replaced")
+        if not nxt:
+            return None
+        lid = str(nxt)
+    return None
 
 
 def leaders_of(state: S, side: str, post: str, *, permanent: bool = False) -> list[str]:
@@ -237,6 +253,19 @@ def wrecked_infantry(state: S, side: str) -> list[str]:
     ]
 
 
+def stoppage_count(state: S, cid: str) -> tuple[int, str]:
+    """(count, in words) of wrecked divisions a corps' attack stoppage check uses, the
+    lost-commander modifier applied: the corps' wrecked divisions, plus one while its
+    original commander is lost and not waived by an Arrest (default ``stoppage_modifier``;
+    seed 000, Arrest that General!: 'the attack stoppage modifier for lost corps
+    commander'). The players roll the check at the table: the seed gives no stoppage table."""
+    corps = state["corps"][cid]
+    wrecked = sum(1 for did in corps["divisions"] if state["divisions"][did]["wrecked"])
+    extra = 1 if corps["lost_commander"] else 0
+    words = f"{wrecked} wrecked" + (" + 1 for the lost commander" if extra else "")
+    return wrecked + extra, words
+
+
 def panic_row(state: S, side: str) -> tuple[int, int, str]:
     """(row, shift, why) for a Panic Check: wrecked infantry divisions plus the row shift.
 
@@ -285,7 +314,8 @@ def leader_label(state: S, lid: str) -> str:
     """A leader, named the same way in narration, questions and status: name and command.
 
     ``"Richard S. Ewell (II Corps [2])"``, ``"Evander M. Law (L/H/1 brigade)"``; a
-    replacement says so: ``"Replacement for Law (L/H/1 brigade, replacement)"``.
+    replacement says so and whom he replaces:
+    ``"Col. repl3, replacing Law (L/H/1 brigade, replacement)"``.
     """
     ld = state["leaders"][lid]
     extra = ", replacement" if not ld["permanent"] else ""

@@ -55,7 +55,8 @@ def view(state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
                 c["label"],
                 c["commander_name"],
                 ", ".join(str(a) for a in c["attack_orders"]) or "none",
-                "stopped" if c["stopped_now"] else "",
+                ("stopped; " if c["stopped_now"] else "")
+                + f"check counts {c['stoppage_count']} ({c['stoppage_words']})",
             ]
             for c in s["corps"].values()
         ]

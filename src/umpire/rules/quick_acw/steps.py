@@ -704,8 +704,9 @@ def morale_roll(b: Battle, u: Unit, purpose: str) -> bool:
         extra = effect_mods(u, "charge" if purpose == "charge test" else "morale", b.r)
         mods = mods + extra
         say_effects(b, u, extra, purpose)
-    faces = b.roll(2, 6, f"{u.name}: {purpose}")
-    total = sum(faces) + sum(m.value for m in mods)
+    mod = sum(m.value for m in mods)
+    faces = b.roll(2, 6, f"{u.name}: {purpose} (needs {number}+, modifiers {mod:+d})")
+    total = sum(faces) + mod
     ok = total >= number
     if b.narrate:
         b.say(
@@ -1058,8 +1059,9 @@ def why_not_fire(b: Battle, u: Unit, t: int) -> str:
 
 def resolve_fire(b: Battle, u: Unit, t: Unit, needed: int, mods: list[R.Mod], rng: float) -> int:
     """Seed 002 FIRE: 2d6 + modifiers vs the table; 1 stand and a MM, 2 if beaten by 8."""
-    faces = b.roll(2, 6, f"{u.name} fires at {t.name}")
     mod = sum(m.value for m in mods)
+    # the number needed is in the purpose, so real dice are asked for with it (issue 21)
+    faces = b.roll(2, 6, f"{u.name} fires at {t.name} (needs {needed}+, modifiers {mod:+d})")
     lost = R.fire_stands_lost(faces[0] + faces[1], needed, mod, b.r)
     if b.narrate:
         # Seed 002's own status words the result in stands; another status (004's ladder)

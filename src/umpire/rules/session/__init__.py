@@ -23,9 +23,28 @@ LIMIT_READING = Labelled(
 )
 
 
+HISTORY_READING = Labelled(
+    id="history_kept",
+    label="reading",
+    text="A dice book keeps its last 200 entries in its state for the page to show (set "
+    "'history_keep' in the book's scenario, 1-10000); every roll stays in the log, the "
+    "export and verify. Books made before this kept every entry and still do.",
+    reason="The state is hashed after every action: a history without end made each roll "
+    "cost more than the last (issue 21: 8,000 rolls). The log is the record; the state "
+    "needs only what the page shows.",
+    source="dice book",
+)
+HISTORY_KEEP = 200
+
+
 def _history(ctx: Context, entry: dict[str, Any]) -> None:
+    """Add a history entry; drop the oldest beyond the book's ``history_keep`` (reading
+    ``history_kept``; a book without it, made before, keeps every entry)."""
     ctx.append("history", entry)
     ctx.inc("count")
+    keep = ctx.state.get("history_keep")
+    if isinstance(keep, int) and len(ctx.state["history"]) > keep:
+        ctx.remove("history", ctx.state["history"][0])
 
 
 def act_roll(ctx: Context, params: dict[str, Any]) -> None:
@@ -123,6 +142,17 @@ def act_new_day(ctx: Context, params: dict[str, Any]) -> None:
     _history(ctx, {"what": "new_day", "day": ctx.state["day"]})
 
 
+def _keep(scenario: Mapping[str, Any]) -> int:
+    """The book's ``history_keep`` (reading ``history_kept``), checked: a whole number
+    1-10000."""
+    keep = scenario.get("history_keep", HISTORY_KEEP)
+    if isinstance(keep, bool) or not isinstance(keep, int) or not 1 <= keep <= 10_000:
+        raise IllegalActionError(
+            f"history_keep must be a whole number from 1 to 10000, not {str(keep)[:40]!r}"
+        )
+    return keep
+
+
 class SessionModule:
     """The dice book module: rolls, tables, random picks and decks, all logged."""
 
@@ -139,6 +169,7 @@ class SessionModule:
             "usage": {"day": {}, "game": {}},
             "decks": {},
             "history": [],
+            "history_keep": _keep(scenario),
             "title": scenario.get("title", "dice book"),
         }
 
@@ -155,8 +186,8 @@ class SessionModule:
         }
 
     def defaults(self) -> list[Labelled]:
-        """The one reading this module applies."""
-        return [LIMIT_READING]
+        """The readings this module applies."""
+        return [LIMIT_READING, HISTORY_READING]
 
 
 MODULE = SessionModule()

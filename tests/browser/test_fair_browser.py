@@ -1,0 +1,106 @@
+"""Issue 22 in a real browser (Debian's chromium through Playwright): a side asks to undo a
+fire order that rolled dice, the other side's page is told live and agrees by a click, and
+both pages show the record; then real dice are asked for and agreed the same way.
+Screenshots go to ``test-artifacts/`` (or ``$UMPIRE_ARTIFACTS``)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+KEY = "fair-browser-key"
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(os.environ.get("UMPIRE_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app on a loopback port, in a thread, for the module's tests."""
+    import uvicorn
+
+    from umpire.web.app import create_app
+
+    db = tmp_path_factory.mktemp("web") / "web.db"
+    port = _free_port()
+    config = uvicorn.Config(create_app(db, KEY), host="127.0.0.1", port=port, log_level="error")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=5)
+
+
+def fire_order(server: str, links: dict[str, str]) -> str:
+    """Play both sides over the API until a side's fire order rolls dice; returns the side."""
+    import httpx
+
+    for _ in range(80):
+        for side in ("confederate", "union"):
+            v = httpx.get(f"{server}/api{links[side]}", timeout=30).json()
+            choices = v["table"]["choices"]
+            if not choices:
+                continue
+            fire = [c["i"] for c in choices if c["kind"] == "fire"]
+            body = {"at": v["at"], "choice": fire[0] if fire else choices[0]["i"]}
+            after = httpx.post(f"{server}/api{links[side]}/order", json=body, timeout=30).json()
+            if fire and any(line["kind"] == "roll" for line in after["log"][0]["lines"]):
+                return side
+    raise AssertionError("no fire order")
+
+
+def test_undo_and_real_dice_are_asked_announced_and_agreed_in_the_pages(
+    server: str, browser: Any
+) -> None:
+    import httpx
+
+    body = {"kind": "battle", "scenario": "stone_wall", "dice": "committed"}
+    links = httpx.post(f"{server}/api/games", params={"key": KEY}, json=body).json()["links"]
+    side = fire_order(server, links)
+    other = "union" if side == "confederate" else "confederate"
+    ctx = {s: browser.new_context(viewport={"width": 390, "height": 844}) for s in (side, other)}
+    pages = {s: ctx[s].new_page() for s in ctx}
+    for s, page in pages.items():
+        page.goto(server + links[s])
+        page.wait_for_selector("#panel")
+    at = int(pages[side].get_attribute("#panel", "data-at"))
+    pages[side].click("text=ask to undo")
+    pages[other].wait_for_selector("#undo-request", timeout=10_000)  # live, no reload
+    assert pages[other].get_attribute("#panel", "data-my-turn") == "1"
+    assert "asks to take back 1 action" in pages[other].inner_text("#undo-request")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    pages[other].screenshot(path=str(ARTIFACTS / "fair-undo-asked.png"), full_page=True)
+    pages[other].click("text=agree to the undo")
+    for page in pages.values():
+        page.wait_for_function(f"() => document.querySelector('#panel').dataset.at === '{at - 1}'")
+        page.wait_for_selector(".record-undo")
+        assert f"{other} agreed" in page.inner_text(".records")
+    pages[side].screenshot(path=str(ARTIFACTS / "fair-undo-recorded.png"), full_page=True)
+    pages[side].click("text=ask to roll real dice")
+    pages[other].wait_for_selector("#real-request", timeout=10_000)
+    pages[other].click("#real-request >> text=agree")
+    for page in pages.values():
+        page.wait_for_selector(".real-on")
+        assert f"the {side} player rolls real dice" in page.inner_text(".real-on")
+    for c in ctx.values():
+        c.close()
