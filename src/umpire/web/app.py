@@ -402,6 +402,11 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
             return HTMLResponse("")
         return templates.TemplateResponse(request, "odds.html", {"o": roll_odds(expr[:80])})
 
+    @app.get("/t/{token}/allowance")
+    async def allowance(token: str) -> Response:
+        """Where the acting unit may move now (an outline in table inches), for the map."""
+        return fast(service.allowance(service.seat(token)))
+
     @app.get("/t/{token}/events")
     async def events(request: Request, token: str, since: int | None = None) -> Response:
         """Server-sent events: ``changed`` whenever the game changes.
@@ -523,6 +528,11 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
     def api_export(token: str) -> dict[str, Any]:
         """The ended game's export (format umpire-game/1)."""
         return service.export(service.seat(token))
+
+    @app.get("/api/t/{token}/allowance")
+    async def api_allowance(token: str) -> Response:
+        """Where the acting unit may move now: ``points``, an outline in table inches."""
+        return fast(service.allowance(service.seat(token)))
 
     @app.get("/api/t/{token}/odds")
     def api_odds(token: str, expr: str) -> dict[str, Any]:

@@ -234,6 +234,22 @@ class Service:
             out["links"] = self.seats.links(seat.game)
         return out
 
+    def allowance(self, seat: Seat) -> dict[str, Any]:
+        """Where a battle's acting unit may move now (``battle_table.allowance``), computed
+        once per state: every seat may see it (the whole table is in view)."""
+        if self.seats.kind(seat.game) != "battle":
+            raise IllegalActionError("only a battle has units to move")
+        game = self._load(seat.game)
+        last = game.actions[-1].state_hash if game.actions else ""
+        key = (seat.game, len(game.actions), last, "allowance")
+        hit = self._views.get(key)
+        if hit is None:
+            hit = BT.allowance(game)
+            if len(self._views) >= 512:
+                self._views.pop(next(iter(self._views)), None)
+            self._views[key] = hit
+        return hit
+
     def _joint(self, game: str) -> dict[str, Any]:
         out = dict(self.store.joint_public(game))
         out.pop("seed", None)  # shown once the game has ended, in "seed" above
