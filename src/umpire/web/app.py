@@ -227,6 +227,32 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
             },
         )
 
+    @app.get("/lobby", response_class=HTMLResponse)
+    def lobby(request: Request, key: str | None = None) -> Response:
+        """The start page's list of games, with who is connected to each now."""
+        check_key(key)
+        return templates.TemplateResponse(
+            request, "lobby.html", {"games": service.games(), "key": key}
+        )
+
+    @app.get("/lobby/events")
+    async def lobby_events(key: str | None = None) -> Response:
+        """Server-sent events for the start page: ``changed`` when a game changes or a
+        page comes or goes."""
+        from sse_starlette.sse import EventSourceResponse
+
+        check_key(key)
+
+        async def stream() -> AsyncIterator[dict[str, str]]:
+            last = service.lobby
+            while True:
+                if service.lobby != last:
+                    last = service.lobby
+                    yield {"event": "changed", "data": str(last)}
+                await asyncio.sleep(0.5)
+
+        return EventSourceResponse(stream(), ping=15)
+
     @app.post("/games", response_class=HTMLResponse)
     async def new_game_form(request: Request, key: str | None = None) -> Response:
         """Start a game from the start page's form; open the host's page."""
@@ -422,12 +448,16 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
 
         async def stream() -> AsyncIterator[dict[str, str]]:
             last = service.version(seat.game) if start is None else start
-            while True:
-                now = service.version(seat.game)
-                if now != last:
-                    last = now
-                    yield {"event": "changed", "data": str(now), "id": str(now)}
-                await asyncio.sleep(0.25)
+            service.arrive(seat)  # the host's start page shows who is connected now
+            try:
+                while True:
+                    now = service.version(seat.game)
+                    if now != last:
+                        last = now
+                        yield {"event": "changed", "data": str(now), "id": str(now)}
+                    await asyncio.sleep(0.25)
+            finally:
+                service.leave(seat)
 
         return EventSourceResponse(stream(), ping=15)
 
