@@ -146,14 +146,17 @@ def allowance(game: Game) -> dict[str, Any]:
     """Where the acting unit may go, as an outline the page draws: along each of ``RAYS``
     directions, the furthest point up to which every probed move is one the combat role
     accepts (``check``, the same test a tap on the table meets). The server decides what is
-    legal; the page only draws the answer. Empty when the decision is not a move."""
+    legal; the page only draws the answer. No points when the decision is not a move, or
+    when the unit cannot move at all (``why`` then says why, in the check's words)."""
     b, req = pending(game)
     if req is None or req.kind != "move":
-        return {"unit": None, "points": []}
+        return {"unit": None, "points": [], "why": "no unit is to move now"}
     u = b.state.units[req.actor]
     combat = b.comp.combat
     w, h = b.setup.board.width, b.setup.board.height
     top = max(2.0, combat.move_rate(b, u) * 1.6)
+
+    why: list[str] = []
 
     def ok(a: float, d: float) -> bool:
         x, y = u.x + math.cos(a) * d, u.y + math.sin(a) * d
@@ -161,7 +164,8 @@ def allowance(game: Game) -> dict[str, Any]:
             return False
         try:
             combat.check(b, req, ("move", x, y, a, ""))
-        except IllegalActionError:
+        except IllegalActionError as exc:
+            why.append(str(exc))
             return False
         return True
 
@@ -180,7 +184,10 @@ def allowance(game: Game) -> dict[str, Any]:
                 mid = (good + bad) / 2
                 good, bad = (mid, bad) if ok(a, mid) else (good, mid)
         points.append([round(u.x + math.cos(a) * good, 2), round(u.y + math.sin(a) * good, 2)])
-    return {"unit": u.i, "name": u.name, "points": points}
+    if all(math.hypot(x - u.x, y - u.y) < 0.05 for x, y in points):
+        # it cannot move from where it stands: say why (the check's own words), no outline
+        return {"unit": u.i, "name": u.name, "points": [], "why": why[0] if why else ""}
+    return {"unit": u.i, "name": u.name, "points": points, "why": ""}
 
 
 def order_for(

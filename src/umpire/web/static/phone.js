@@ -83,19 +83,22 @@
     const p = pt.matrixTransform(svg.getScreenCTM().inverse());
     return { x: p.x, y: parseFloat(svg.dataset.height) - p.y };
   }
-  // The unit tapped: the one under the finger, else the nearest centre within NEAR pixels.
-  function unitAt(svg, evt) {
+  // The unit tapped: the one under the finger, else the nearest centre within NEAR pixels
+  // among those ``near`` lets count (a move's destination may lie close to friends).
+  function unitAt(svg, evt, near) {
     const hit = evt.target.closest && evt.target.closest(".unit");
     if (hit) return hit;
     let best = null;
     let bestD = NEAR;
     svg.querySelectorAll("g.unit").forEach(function (g) {
+      if (!near(g)) return;
       const c = screenOf(svg, parseFloat(g.dataset.x), parseFloat(g.dataset.y));
       const d = Math.hypot(c.x - evt.clientX, c.y - evt.clientY);
       if (d < bestD) { bestD = d; best = g; }
     });
     return best;
   }
+  function aimedAt(i) { return document.querySelector('#panel button.choice[data-target="' + i + '"]'); }
   function unitG(i) { return document.querySelector('#map g.unit[data-unit="' + i + '"]'); }
 
   function select(i) {
@@ -116,8 +119,12 @@
     const draw = function (data) {
       const svg = svgOf();
       const layer = document.querySelector("#map .reach-layer");
-      if (!svg || !layer || !data.points || !data.points.length) return;
-      if (String(data.unit) !== panel().dataset.acting) return;  // the page moved on
+      if (!svg || !layer || String(data.unit) !== panel().dataset.acting) return;  // moved on
+      if (!data.points || !data.points.length) {
+        note((data.name || "It") + " cannot move from where it stands" + (data.why ? ": " + data.why : "") + ". Pick from the list.", true);
+        document.body.dataset.allowance = "0";
+        return;
+      }
       const h = parseFloat(svg.dataset.height);
       const poly = document.createElementNS("http://www.w3.org/2000/svg", "polygon");
       poly.setAttribute("class", "reach");
@@ -153,32 +160,44 @@
     const g = unitG(p.dataset.acting);
     return g ? g.dataset.name : "the unit to act";
   }
+  // An order from a tap: x and y (a move) or unit (an enemy aimed at), on the state shown.
   function send(values, what) {
-    const form = document.getElementById("tap");
-    if (!form) return;
-    ["x", "y", "unit"].forEach(function (k) { form.elements[k].value = values[k] === undefined ? "" : values[k]; });
+    const p = panel();
+    const source = document.getElementById("tapnote");
+    if (!p || !source) return;
+    const body = { at: p.dataset.at };
+    ["x", "y", "unit"].forEach(function (k) { if (values[k] !== undefined) body[k] = values[k]; });
     note(what, false);
-    htmx.trigger(form, "submit");
+    htmx.ajax("POST", "/t/" + p.dataset.token + "/order", { values: body, source: source, target: "#panel", swap: "outerHTML" });
   }
 
   document.addEventListener("click", function (evt) {
     const svg = evt.target.closest && evt.target.closest("#map svg");
     const p = panel();
     if (!svg || !p) return;
-    const g = unitAt(svg, evt);
     const reason = why(p);
     const kind = p.dataset.decision;
+    // While a unit moves, only an enemy it may charge snaps to a nearby tap: a tap close to
+    // friends (or to the unit itself) is where to go. Otherwise a tap near a unit is on it.
+    const moving = !reason && kind === "move";
+    const g = unitAt(svg, evt, function (u) {
+      if (!moving) return true;
+      return u.dataset.side !== p.dataset.side && Boolean(aimedAt(u.dataset.unit));
+    });
     if (g) {
       const name = g.dataset.name;
       const enemy = p.dataset.side && g.dataset.side !== p.dataset.side;
-      if (!enemy) select(g.dataset.unit);
-      if (reason) { note(unitInfo(g) + ". " + reason, true); return; }
+      if (reason) {
+        if (!enemy) select(g.dataset.unit);
+        note(unitInfo(g) + ". " + reason, true);
+        return;
+      }
       if (enemy) {
         if (kind !== "move" && kind !== "fire") {
           note(unitInfo(g) + ". This is a " + p.dataset.step + " decision: pick from the list.", true);
           return;
         }
-        const aimed = document.querySelector('#panel button.choice[data-target="' + g.dataset.unit + '"]');
+        const aimed = aimedAt(g.dataset.unit);
         if (!aimed) {
           note("No order of " + actingName(p) + " aims at " + name + " now: the list shows every order it may give.", true);
           return;
@@ -193,6 +212,7 @@
       } else {
         note(unitInfo(g) + ". Selected, but " + actingName(p) + " (outlined in gold) acts now.", true);
       }
+      select(g.dataset.unit);  // after the line: an allowance with no room says so instead
       return;
     }
     // a tap on the table itself
@@ -217,14 +237,18 @@
   // A refused tap: its reason stays under the map as well as at the top of the page.
   document.addEventListener("htmx:afterRequest", function (evt) {
     const elt = evt.detail.elt;
-    const ok = evt.detail.successful;
+    // the page's htmx-config swaps 4xx answers too (a one-line refusal into #flash), so htmx
+    // calls them successful: the status decides here
+    const status = evt.detail.xhr ? evt.detail.xhr.status : 0;
+    const ok = status >= 200 && status < 400;
     if (ok) {
       const flash = document.getElementById("flash");
       if (flash && evt.detail.requestConfig && evt.detail.requestConfig.verb === "post") flash.replaceChildren();
       return;
     }
-    if (elt && elt.id === "tap") {
-      const text = (evt.detail.xhr && evt.detail.xhr.responseText || "").replace(/<[^>]*>/g, "").trim();
+    if (elt && elt.id === "tapnote") {
+      const html = evt.detail.xhr && evt.detail.xhr.responseText || "";
+      const text = new DOMParser().parseFromString(html, "text/html").body.textContent.trim();
       note(text || "The server refused the order.", true);
     }
   });
