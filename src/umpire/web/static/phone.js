@@ -114,13 +114,14 @@
 
   // The acting unit's allowance: the server probes its own legality test along rays.
   const allowanceCache = {};
-  function drawAllowance(p) {
+  function drawAllowance(p, quiet) {
     const key = p.dataset.token + ":" + p.dataset.at + ":" + p.dataset.version;
     const draw = function (data) {
       const svg = svgOf();
       const layer = document.querySelector("#map .reach-layer");
       if (!svg || !layer || String(data.unit) !== panel().dataset.acting) return;  // moved on
       if (!data.points || !data.points.length) {
+        if (quiet) return;
         note((data.name || "It") + " cannot move from where it stands" + (data.why ? ": " + data.why : "") + ". Pick from the list.", true);
         document.body.dataset.allowance = "0";
         return;
@@ -301,13 +302,19 @@
     if (p.dataset.kind === "battle") {
       const mine = p.dataset.myTurn === "1" && (p.dataset.decision === "move" || p.dataset.decision === "fire");
       select(mine ? p.dataset.acting : null);
+      // every seat sees where the acting unit may go; only its player's page selects it
+      if (!mine && p.dataset.decision === "move" && p.dataset.acting) drawAllowance(p, true);
     }
   }
-  document.addEventListener("htmx:afterSettle", function (evt) {
-    if (evt.detail.elt && (evt.detail.elt.id === "panel" || evt.detail.elt.querySelector && evt.detail.elt.querySelector("#panel"))) fresh();
-    else if (panel()) fresh();
+  // A new panel (an order's answer or the live feed's refetch): draw it afresh. The panel is
+  // the only thing htmx swaps that carries the map and the turn.
+  let shown = null;
+  document.addEventListener("htmx:afterSettle", function () {
+    const p = panel();
+    if (p && p !== shown) { shown = p; fresh(); }
   });
   document.addEventListener("DOMContentLoaded", function () {
+    shown = panel();
     fresh();
     const bell = document.getElementById("notify");
     if (bell && window.Notification && Notification.permission === "default" && panel() && panel().dataset.side) {
