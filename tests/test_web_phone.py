@@ -187,3 +187,18 @@ def test_no_page_runs_inline_script(client: TestClient) -> None:
         text = client.get(path).text
         assert not INLINE_SCRIPT.search(text), path
         assert not HANDLER.search(text), (path, HANDLER.search(text))
+
+
+def test_a_steps_table_that_is_not_words_is_refused(tmp_path: Path) -> None:
+    """The ``[steps]`` table of a module's labels.toml maps names to words: anything else
+    is refused with the file named, not shown as a heading."""
+    from umpire.errors import DataFileError
+    from umpire.rules.labels import load_steps
+
+    bad = tmp_path / "labels.toml"
+    bad.write_text("[steps]\nmove = 3\n", encoding="utf-8")
+    with pytest.raises(DataFileError, match="steps"):
+        load_steps(bad)
+    good = tmp_path / "good.toml"
+    good.write_text('[steps]\nmove = "Movement"\n', encoding="utf-8")
+    assert load_steps(good) == {"move": "Movement"}
