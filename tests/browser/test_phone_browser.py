@@ -327,6 +327,19 @@ def test_no_page_scrolls_sideways_at_360(server: str, browser: Any) -> None:
             no_sideways_scroll(page, f"{name}'s {role} page")
             if role in ("confederate", "host") or name == "book":
                 shot(page, f"wide-{name}-{role}")
+    # zoomed in, the map scrolls in its own box; its labels stay readable (about 11 px)
+    page.goto(server + games["standard"]["confederate"])
+    page.wait_for_selector("#map svg text.label")
+    for _ in range(2):
+        page.locator("button.zoom[data-zoom=in]").tap()
+        no_sideways_scroll(page, "the zoomed map")
+        sizes = page.eval_on_selector_all(
+            "#map svg text.label", "ts => ts.map(t => t.getBoundingClientRect().height)"
+        )
+        assert sizes and all(9 <= h <= 18 for h in sizes), sizes
+    shot(page, "wide-standard-zoomed")
+    page.locator("button.zoom[data-zoom=out]").tap()
+    page.locator("button.zoom[data-zoom=out]").tap()
     page.goto(server + games["book"]["table"])
     page.fill("input[name=expr]", "")
     page.locator("input[name=expr]").press_sequentially("3d6+2d10")
