@@ -356,6 +356,19 @@ class Composition:
         """The events steps at a named point of the turn, as (name, step)."""
         return [(f"{e.id}:{point}", e.step(point)) for e in self.events if point in e.points()]
 
+    def step_title(self, name: str) -> str:
+        """A step's name in words for a person (``move`` -> "Movement"): from the optional
+        ``steps()`` of the module that made it (an events hook, ``module:point``, names its
+        module), else of the sequence's, combat's and status's modules; else the name."""
+        mid, _, point = name.rpartition(":")
+        order = [mid] if mid else [self.spec.sequence, self.spec.combat, self.spec.status]
+        for m in order:
+            words = getattr(self.modules.get(m), "steps", None)
+            found = words().get(point) if callable(words) else None
+            if found:
+                return str(found)
+        return point.replace("_", " ")
+
     def defaults(self) -> list[Labelled]:
         """Every labelled default of the modules in use, each once."""
         seen: set[tuple[str, str]] = set()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,20 @@ def load_labels(path: Path) -> list[Labelled]:
                 )
             )
     return out
+
+
+@cache
+def load_steps(path: Path) -> dict[str, str]:
+    """The ``[steps]`` table of a module's ``labels.toml``: each step's name in words, for
+    headings a person reads (the web table shows "Movement", not ``move``)."""
+    try:
+        raw: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(f"bad TOML: {exc}", file=str(path)) from None
+    steps = raw.get("steps", {})
+    if not isinstance(steps, dict) or not all(isinstance(v, str) for v in steps.values()):
+        raise DataFileError("[steps] maps a step's name to its words", file=str(path))
+    return {str(k): v for k, v in steps.items()}
 
 
 def _line_of(path: Path, header: str, index: int) -> int | None:

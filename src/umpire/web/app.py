@@ -249,6 +249,32 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
             },
         )
 
+    @app.get("/lobby", response_class=HTMLResponse)
+    def lobby(request: Request, key: str | None = None) -> Response:
+        """The start page's list of games, with who is connected to each now."""
+        check_key(key)
+        return templates.TemplateResponse(
+            request, "lobby.html", {"games": service.games(), "key": key}
+        )
+
+    @app.get("/lobby/events")
+    async def lobby_events(key: str | None = None) -> Response:
+        """Server-sent events for the start page: ``changed`` when a game changes or a
+        page comes or goes."""
+        from sse_starlette.sse import EventSourceResponse
+
+        check_key(key)
+
+        async def stream() -> AsyncIterator[dict[str, str]]:
+            last = service.lobby
+            while True:
+                if service.lobby != last:
+                    last = service.lobby
+                    yield {"event": "changed", "data": str(last)}
+                await asyncio.sleep(0.5)
+
+        return EventSourceResponse(stream(), ping=15)
+
     @app.post("/games", response_class=HTMLResponse)
     async def new_game_form(request: Request, key: str | None = None) -> Response:
         """Start a game from the start page's form; open the host's page."""
@@ -472,6 +498,11 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         o = await odds_of(token, expr)
         return templates.TemplateResponse(request, "odds.html", {"o": o})
 
+    @app.get("/t/{token}/allowance")
+    async def allowance(token: str) -> Response:
+        """Where the acting unit may move now (an outline in table inches), for the map."""
+        return fast(service.allowance(service.seat(token)))
+
     @app.get("/t/{token}/events")
     async def events(request: Request, token: str, since: int | None = None) -> Response:
         """Server-sent events: ``changed`` whenever the game changes.
@@ -487,12 +518,16 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
 
         async def stream() -> AsyncIterator[dict[str, str]]:
             last = service.version(seat.game) if start is None else start
-            while True:
-                now = service.version(seat.game)
-                if now != last:
-                    last = now
-                    yield {"event": "changed", "data": str(now), "id": str(now)}
-                await asyncio.sleep(0.25)
+            service.arrive(seat)  # the host's start page shows who is connected now
+            try:
+                while True:
+                    now = service.version(seat.game)
+                    if now != last:
+                        last = now
+                        yield {"event": "changed", "data": str(now), "id": str(now)}
+                    await asyncio.sleep(0.25)
+            finally:
+                service.leave(seat)
 
         return EventSourceResponse(stream(), ping=15)
 
@@ -608,6 +643,11 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
     def api_export(token: str) -> dict[str, Any]:
         """The ended game's export (format umpire-game/1)."""
         return service.export(service.seat(token))
+
+    @app.get("/api/t/{token}/allowance")
+    async def api_allowance(token: str) -> Response:
+        """Where the acting unit may move now: ``points``, an outline in table inches."""
+        return fast(service.allowance(service.seat(token)))
 
     @app.get("/api/t/{token}/odds")
     async def api_odds(token: str, expr: str) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from umpire.battle.game import actor_id, pending
 from umpire.battle.roles import Choice, offered
 from umpire.engine.game import Game
 from umpire.errors import IllegalActionError
-from umpire.web.board import battle_svg
+from umpire.web.board import battle_svg, short_names
 
 SIDES = ("union", "confederate")
 
@@ -40,12 +40,14 @@ def _target(c: Choice) -> int | None:
 def units_view(b: Battle) -> list[dict[str, Any]]:
     """The order of battle: every unit with its strength and marks."""
     out = []
+    short = short_names(b)
     for u in b.state.units:
         out.append(
             {
                 "i": u.i,
                 "id": u.id,
                 "name": u.name,
+                "short": short[u.i],
                 "side": u.side,
                 "type": u.type,
                 "formation": u.formation,
@@ -112,15 +114,17 @@ def view(game: Game, side: str | None) -> dict[str, Any]:
         return out
     ph = b.phase()
     actor = actor_id(b, req)
+    title = b.comp.step_title(ph.name)  # words from the module's data, not its id
     who = (
         b.state.leaders[req.actor].name
         if req.kind == "leader"
-        else (b.state.units[req.actor].name if req.kind in ("move", "fire") else req.step)
+        else (b.state.units[req.actor].name if req.kind in ("move", "fire") else "")
     )
     out["waiting"] = {
         "side": req.side,
         "kind": req.kind,
-        "step": ph.name,
+        "step": title,
+        "step_id": ph.name,
         "actor": actor,
         "actor_index": req.actor if req.kind in ("move", "fire") else None,
         "who": who,
@@ -131,6 +135,59 @@ def view(game: Game, side: str | None) -> dict[str, Any]:
             for k, c in enumerate(choices(b, req))
         ]
     return out
+
+
+RAYS = 32  # directions probed for a move allowance's outline
+PROBES = 8  # distances tried along each, then refined by halving
+HALVINGS = 3
+
+
+def allowance(game: Game) -> dict[str, Any]:
+    """Where the acting unit may go, as an outline the page draws: along each of ``RAYS``
+    directions, the furthest point up to which every probed move is one the combat role
+    accepts (``check``, the same test a tap on the table meets). The server decides what is
+    legal; the page only draws the answer. No points when the decision is not a move, or
+    when the unit cannot move at all (``why`` then says why, in the check's words)."""
+    b, req = pending(game)
+    if req is None or req.kind != "move":
+        return {"unit": None, "points": [], "why": "no unit is to move now"}
+    u = b.state.units[req.actor]
+    combat = b.comp.combat
+    w, h = b.setup.board.width, b.setup.board.height
+    top = max(2.0, combat.move_rate(b, u) * 1.6)
+
+    why: list[str] = []
+
+    def ok(a: float, d: float) -> bool:
+        x, y = u.x + math.cos(a) * d, u.y + math.sin(a) * d
+        if not (0 <= x <= w and 0 <= y <= h):
+            return False
+        try:
+            combat.check(b, req, ("move", x, y, a, ""))
+        except IllegalActionError as exc:
+            why.append(str(exc))
+            return False
+        return True
+
+    points = []
+    for k in range(RAYS):
+        a = 2 * math.pi * k / RAYS
+        good, bad = 0.0, top
+        for j in range(1, PROBES + 1):
+            d = top * j / PROBES
+            if not ok(a, d):
+                bad = d
+                break
+            good = d
+        if bad > good:
+            for _ in range(HALVINGS):
+                mid = (good + bad) / 2
+                good, bad = (mid, bad) if ok(a, mid) else (good, mid)
+        points.append([round(u.x + math.cos(a) * good, 2), round(u.y + math.sin(a) * good, 2)])
+    if all(math.hypot(x - u.x, y - u.y) < 0.05 for x, y in points):
+        # it cannot move from where it stands: say why (the check's own words), no outline
+        return {"unit": u.i, "name": u.name, "points": [], "why": why[0] if why else ""}
+    return {"unit": u.i, "name": u.name, "points": points, "why": ""}
 
 
 def order_for(

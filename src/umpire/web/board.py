@@ -2,15 +2,20 @@
 status marks, leaders with their command radius, objectives; the pending actor outlined.
 
 Coordinates are table inches with y up; the SVG's viewBox flips y so that north is up, and
-each unit carries ``data-unit`` so a tap on it (or on the table) becomes an order.
+each unit carries ``data-unit`` (and its centre, ``data-x``/``data-y``) so a tap on it or
+near it (or on the table) becomes an order. Units are labelled with a short form of their
+name (``short_names``; the order of battle on the page is the legend); the acting unit's
+fire arc is drawn here, its move allowance by the page from ``battle_table.allowance``.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from html import escape
 
 from umpire.battle.engine import Battle, Request
+from umpire.battle.state import Unit
 from umpire.board.geometry import corners
 from umpire.board.render import COLOURS, scene
 
@@ -21,6 +26,51 @@ def _rgb(c: tuple[int, int, int]) -> str:
     return f"rgb({c[0]},{c[1]},{c[2]})"
 
 
+def short_name(name: str) -> str:
+    """A label a few letters long for the map: "15th Alabama" -> "15Ala", "2nd WI" -> "2WI",
+    "Hazlett's Battery D, 5th US" -> "Hazlett" (the legend gives the whole name)."""
+    head = re.split(r"[,/(]", name, maxsplit=1)[0].split() or [name or "?"]
+    num = re.fullmatch(r"(\d+)(?:st|nd|rd|th)?", head[0])
+    if num and len(head) > 1:
+        word = head[1]
+        return num.group(1) + (word if word.isupper() and len(word) <= 3 else word[:3])
+    word = re.sub(r"['’]s$", "", head[0])
+    return word[:7]
+
+
+def short_names(b: Battle) -> list[str]:
+    """Each unit's map label, made unique among the battle's units (a clash gets a number)."""
+    out = [short_name(u.name) for u in b.state.units]
+    seen: dict[str, int] = {}
+    for n in out:
+        seen[n] = seen.get(n, 0) + 1
+    count: dict[str, int] = {}
+    for i, n in enumerate(out):
+        if seen[n] > 1:
+            count[n] = count.get(n, 0) + 1
+            out[i] = f"{n}{count[n]}"
+    return out
+
+
+def _arc(b: Battle, u: Unit, h: float) -> str:
+    """The acting unit's fire arc: its front arc (the combat's ``fire_arc_degrees``) out to
+    the longest range it can fire at now (``reach``); nothing when it cannot fire."""
+    reach = b.comp.combat.reach(b, u)
+    if reach <= 0:
+        return ""
+    half = math.radians(b.comp.combat.geometry["fire_arc_degrees"])
+    steps = 16
+    pts = [(u.x, u.y)]
+    for k in range(steps + 1):
+        a = u.theta - half + 2 * half * k / steps
+        pts.append((u.x + math.cos(a) * reach, u.y + math.sin(a) * reach))
+    text = " ".join(f"{x:.2f},{h - y:.2f}" for x, y in pts)
+    return (
+        f'<polygon class="arc" points="{text}"><title>{escape(u.name)}: fire arc, '
+        f'{reach:g}" range</title></polygon>'
+    )
+
+
 def battle_svg(b: Battle, req: Request | None, side: str | None) -> str:
     """The table for one seat (nothing on it is secret: the whole table is in view)."""
     w, h = b.setup.board.width, b.setup.board.height
@@ -29,6 +79,7 @@ def battle_svg(b: Battle, req: Request | None, side: str | None) -> str:
         return f"{p[0]:.2f},{h - p[1]:.2f}"
 
     acting = req.actor if req is not None and req.kind in ("move", "fire") else -1
+    labels = short_names(b)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:g} {h:g}" '
         f'class="table" data-width="{w:g}" data-height="{h:g}" role="img" '
@@ -53,6 +104,9 @@ def battle_svg(b: Battle, req: Request | None, side: str | None) -> str:
                 f'<polygon points="{pts}" fill="{col}" opacity="0.85">'
                 f"<title>{escape(s.label or s.kind)}</title></polygon>"
             )
+    parts.append('<g class="reach-layer"></g>')  # the page draws the move allowance here
+    if acting >= 0 and b.state.units[acting].alive:
+        parts.append(_arc(b, b.state.units[acting], h))
     for ld in b.state.leaders:
         if not ld.alive:
             continue
@@ -76,7 +130,8 @@ def battle_svg(b: Battle, req: Request | None, side: str | None) -> str:
             f", {mark}" if mark else ""
         )
         parts.append(
-            f'<g class="{cls}" data-unit="{u.i}" data-side="{u.side}">'
+            f'<g class="{cls}" data-unit="{u.i}" data-side="{u.side}" '
+            f'data-x="{u.x:.2f}" data-y="{u.y:.2f}" data-name="{escape(u.name)}">'
             f'<polygon points="{pts}" fill="{FILL.get(u.side, "#555")}" stroke="black" '
             f'stroke-width="{0.25 if u.i == acting else 0.06}"/>'
         )
@@ -93,10 +148,9 @@ def battle_svg(b: Battle, req: Request | None, side: str | None) -> str:
                 f'<line x1="{a[0]:.2f}" y1="{h - a[1]:.2f}" x2="{c[0]:.2f}" y2="{h - c[1]:.2f}" '
                 f'stroke="white" stroke-width="0.12"/>'
             )
-        label = f"{u.id} {u.stands}" + (f" {mark}" if mark else "")
         parts.append(
-            f'<text x="{u.x:.2f}" y="{h - u.y - u.hd - 0.4:.2f}" font-size="0.9" '
-            f'text-anchor="middle">{escape(label)}</text>'
+            f'<text class="label" x="{u.x:.2f}" y="{h - u.y - u.hd - 0.4:.2f}" font-size="0.9" '
+            f'text-anchor="middle">{escape(labels[u.i])}</text>'
         )
         if mark:
             parts.append(

@@ -61,6 +61,9 @@ class Service:
         self.boot = secrets.token_hex(4)
         self._loaded: dict[str, Any] = {}  # games rebuilt, shared by the threads' connections
         self._views: dict[tuple[str, int, str, str | None], dict[str, Any]] = {}
+        # Who is connected now: game -> role -> open live feeds (a page holds one while open).
+        self.present: dict[str, dict[str, int]] = {}
+        self.lobby = 0  # changes when a game changes or a page comes or goes (the start page)
 
     # -- plumbing ---------------------------------------------------------------------------
     @property
@@ -88,6 +91,30 @@ class Service:
             yield
         with self._guard:  # two threads' changes are two versions, never one
             self.versions[game] = self.versions.get(game, 0) + 1
+            self.lobby += 1
+
+    def arrive(self, seat: Seat) -> None:
+        """A page of ``seat`` opened its live feed: it is connected now."""
+        with self._guard:
+            roles = self.present.setdefault(seat.game, {})
+            roles[seat.role] = roles.get(seat.role, 0) + 1
+            self.lobby += 1
+
+    def leave(self, seat: Seat) -> None:
+        """A page of ``seat`` closed its live feed (closed, reloaded, or off the network)."""
+        with self._guard:
+            roles = self.present.get(seat.game, {})
+            left = roles.get(seat.role, 0) - 1
+            if left > 0:
+                roles[seat.role] = left
+            else:
+                roles.pop(seat.role, None)
+            self.lobby += 1
+
+    def connected(self, game: str) -> dict[str, int]:
+        """Role -> pages connected now, for the host (presence through the live feed)."""
+        with self._guard:
+            return dict(self.present.get(game, {}))
 
     def version(self, game: str) -> int:
         """A number that changes whenever the game changes (the live updates watch it)."""
@@ -245,6 +272,22 @@ class Service:
         if seat.role == HOST:
             out["links"] = self.seats.links(seat.game)
         return out
+
+    def allowance(self, seat: Seat) -> dict[str, Any]:
+        """Where a battle's acting unit may move now (``battle_table.allowance``), computed
+        once per state: every seat may see it (the whole table is in view)."""
+        if self.seats.kind(seat.game) != "battle":
+            raise IllegalActionError("only a battle has units to move")
+        game = self._load(seat.game)
+        last = game.actions[-1].state_hash if game.actions else ""
+        key = (seat.game, len(game.actions), last, "allowance")
+        hit = self._views.get(key)
+        if hit is None:
+            hit = BT.allowance(game)
+            if len(self._views) >= 512:
+                self._views.pop(next(iter(self._views)), None)
+            self._views[key] = hit
+        return hit
 
     def _joint(self, game: str) -> dict[str, Any]:
         out = dict(self.store.joint_public(game))
@@ -822,10 +865,15 @@ class Service:
         out = []
         for info in reversed(self.store.all()):
             if self.seats.has_table(info.name):
+                kind = self.seats.kind(info.name)
+                here = self.connected(info.name)
+                roles = [*roles_of(kind), HOST, SPECTATOR]
                 out.append(
                     {
                         "name": info.name,
-                        "kind": self.seats.kind(info.name),
+                        "kind": kind,
+                        "title": self.seats.config(info.name).get("title", info.name),
+                        "present": [{"role": r, "pages": here.get(r, 0)} for r in roles],
                         "ended": info.ended,
                         "actions": info.actions,
                         "created": info.created,

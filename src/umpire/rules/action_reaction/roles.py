@@ -31,7 +31,7 @@ from umpire.rules.action_reaction import ammo as A
 from umpire.rules.action_reaction import movement as MV
 from umpire.rules.action_reaction import steps as S
 from umpire.rules.action_reaction.artillery import DATA, data
-from umpire.rules.labels import Labelled, load_labels
+from umpire.rules.labels import Labelled, load_labels, load_steps
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
@@ -257,6 +257,10 @@ class ActionReaction:
     def defaults(self) -> list[Labelled]:
         """Every labelled default and reading of ``data/labels.toml``."""
         return load_labels(DATA / "labels.toml")
+
+    def steps(self) -> dict[str, str]:
+        """Each step's name in words (``[steps]`` of data/labels.toml), for headings."""
+        return load_steps(DATA / "labels.toml")
 
     def invariants(self, comp: Composition) -> Any:
         """What must hold after every step (``umpire.battle.invariants``) with 003's combat."""

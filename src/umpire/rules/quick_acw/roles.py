@@ -22,7 +22,7 @@ from umpire.battle.roles import (
     RulesSpec,
     Step,
 )
-from umpire.rules.labels import Labelled, load_labels
+from umpire.rules.labels import Labelled, load_labels, load_steps
 from umpire.rules.quick_acw import menu as M
 from umpire.rules.quick_acw import steps as S
 from umpire.rules.quick_acw.rules import DATA, FORMATIONS, Rules, rules
@@ -203,6 +203,10 @@ class QuickACW:
     def defaults(self) -> list[Labelled]:
         """Every labelled default and reading of ``data/labels.toml``."""
         return load_labels(DATA / "labels.toml")
+
+    def steps(self) -> dict[str, str]:
+        """Each step's name in words (``[steps]`` of data/labels.toml), for headings."""
+        return load_steps(DATA / "labels.toml")
 
     def role(self, kind: str, spec: RulesSpec) -> Any:
         """The role object of ``kind``."""

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from umpire.battle.roles import RulesSpec
-from umpire.rules.labels import Labelled, load_labels
+from umpire.rules.labels import Labelled, load_labels, load_steps
 from umpire.rules.sequence_cards.ladder import DATA
 
 if TYPE_CHECKING:
@@ -35,6 +35,10 @@ class SequenceCards:
     def defaults(self) -> list[Labelled]:
         """Every labelled default and reading of ``data/labels.toml``."""
         return load_labels(DATA / "labels.toml")
+
+    def steps(self) -> dict[str, str]:
+        """Each step's name in words (``[steps]`` of data/labels.toml), for headings."""
+        return load_steps(DATA / "labels.toml")
 
     def role(self, kind: str, spec: RulesSpec) -> Any:
         """The sequence (five steps or card draw) or the ladder."""

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from umpire.battle.roles import Composition, RulesSpec
-from umpire.rules.labels import Labelled, load_labels
+from umpire.rules.labels import Labelled, load_labels, load_steps
 from umpire.rules.solo_events.mapping import LABELS
 
 
@@ -29,6 +29,10 @@ class SoloEventsModule:
     def defaults(self) -> list[Labelled]:
         """Every labelled default and reading of ``data/labels.toml``."""
         return load_labels(LABELS)
+
+    def steps(self) -> dict[str, str]:
+        """Each step's name in words (``[steps]`` of data/labels.toml), for headings."""
+        return load_steps(LABELS)
 
     def role(self, kind: str, spec: RulesSpec) -> Any:
         """The events role."""
