@@ -144,7 +144,7 @@ def note(page: Any) -> str:
 
 def wait_moved_on(page: Any, before: int) -> None:
     page.wait_for_function(
-        f"Number(document.querySelector('#panel').dataset.at) > {before}", timeout=20_000
+        f"() => Number(document.querySelector('#panel').dataset.at) > {before}", timeout=20_000
     )
     settle(page)
 
@@ -153,7 +153,7 @@ def settle(page: Any) -> None:
     """Let the live feed's refetch of the panel (it follows the order's own answer) land, as
     a person's next tap comes well after it."""
     time.sleep(0.6)
-    page.wait_for_function("!document.querySelector('.htmx-request')", timeout=20_000)
+    page.wait_for_function("() => !document.querySelector('.htmx-request')", timeout=20_000)
 
 
 def move_points(page: Any, side: str) -> list[tuple[float, float]]:
@@ -208,7 +208,7 @@ def test_three_turns_by_taps_on_the_map(server: str, browser: Any) -> None:
         before = at(page)
         if kind in ("move", "fire") and acting:
             tap_unit(page, acting)  # select
-            page.wait_for_function("document.body.dataset.tapnote !== undefined")
+            page.wait_for_function("() => document.body.dataset.tapnote !== undefined")
             assert "selected" in note(page) or "cannot move" in note(page), note(page)
             selects += 1
         targets = [t for t in page.eval_on_selector_all("button.choice[data-target]", TARGETS) if t]
@@ -220,7 +220,7 @@ def test_three_turns_by_taps_on_the_map(server: str, browser: Any) -> None:
             for spot in spots[:: max(1, len(spots) // 4)][:4]:
                 page.touchscreen.tap(*spot)  # move
                 page.wait_for_function(
-                    f"document.querySelector('#tapnote.refused') || "
+                    f"() => document.querySelector('#tapnote.refused') || "
                     f"Number(document.querySelector('#panel').dataset.at) > {before}",
                     timeout=20_000,
                 )
@@ -231,7 +231,7 @@ def test_three_turns_by_taps_on_the_map(server: str, browser: Any) -> None:
             moves += 1
         else:  # nothing on the map to tap: no enemy to aim at, or a unit that cannot move
             if kind == "move":
-                page.wait_for_function("document.body.dataset.allowance === '0'")
+                page.wait_for_function("() => document.body.dataset.allowance === '0'")
                 assert "cannot move" in note(page), note(page)
             else:
                 assert kind == "fire", kind
@@ -302,7 +302,7 @@ def test_every_tap_that_does_nothing_says_why(server: str, browser: Any) -> None
     # the next success clears the error (issue 22: it stayed after 20 orders)
     conf.locator("button.choice").last.tap()
     wait_moved_on(conf, before)
-    conf.wait_for_function("document.querySelector('#flash').textContent.trim() === ''")
+    conf.wait_for_function("() => document.querySelector('#flash').textContent.trim() === ''")
     ctx.close()
 
 
@@ -404,9 +404,9 @@ def test_the_player_is_told_it_is_their_turn(server: str, browser: Any) -> None:
         before = at(conf)
         conf.locator("button.choice").last.tap()
         union.wait_for_function(
-            f"Number(document.querySelector('#panel').dataset.at) > {before}", timeout=20_000
+            f"() => Number(document.querySelector('#panel').dataset.at) > {before}", timeout=20_000
         )
-    union.wait_for_function("document.title.startsWith('▶ Your turn')")
+    union.wait_for_function("() => document.title.startsWith('▶ Your turn')")
     assert union.evaluate("window.__told.length") >= 1
     assert union.evaluate("window.__buzz") == 200
     assert not conf.title().startswith("▶")
@@ -429,7 +429,7 @@ def test_a_banner_while_the_server_is_away_and_a_redraw_when_it_is_back(
     union.goto(srv.url + links["union"])
     union.wait_for_selector("#panel")
     shown = at(union)
-    union.wait_for_function("document.body.dataset.offline !== '1'")
+    union.wait_for_function("() => document.body.dataset.offline !== '1'")
     srv.stop()
     union.wait_for_selector("#offline:not([hidden])", timeout=15_000)
     shot(union, "offline-banner")
@@ -443,7 +443,7 @@ def test_a_banner_while_the_server_is_away_and_a_redraw_when_it_is_back(
     assert r.status_code == 200, r.text
     union.wait_for_selector("#offline[hidden]", state="attached", timeout=40_000)
     union.wait_for_function(
-        f"Number(document.querySelector('#panel').dataset.at) > {shown}", timeout=20_000
+        f"() => Number(document.querySelector('#panel').dataset.at) > {shown}", timeout=20_000
     )
     shot(union, "back-online")
     ctx.close()

@@ -170,6 +170,7 @@ def test_a_dice_book_with_its_odds_and_the_end_confirmation(port: int, browser: 
     before = at(page)
     page.get_by_role("button", name="Roll", exact=True).click()
     page.wait_for_function(f"() => Number(document.querySelector('#panel').dataset.at) > {before}")
+    page.wait_for_timeout(1000)  # let the live refetch land before typing into the new panel
     page.fill("input[name=name]", "activation")
     page.fill("input[name=cards]", "Union, Union, Confederate")
     before = at(page)
