@@ -149,8 +149,12 @@ def undo_cmd(
     store = open_store()
     info = store.info(name)
     target = to if to is not None else info.actions - steps
-    dropped = store.undo(name, target)
-    console().print(f"{name}: undid {dropped} action(s); now at action {target}.")
+    record = {"by": "terminal", "agreed": None, "why": "at the terminal, with the save file"}
+    dropped = store.undo(name, target, record)
+    console().print(
+        f"{name}: undid {dropped} action(s); now at action {target}. The withdrawn actions "
+        "and their dice are kept beside the log (games show, export, verify)."
+    )
 
 
 @games_app.command("fork")
@@ -158,10 +162,35 @@ def fork_cmd(
     name: NameArg,
     new: Annotated[str, typer.Argument(help="The new game's name.")],
     at: Annotated[int | None, typer.Option("--at", help="Fork after this action.")] = None,
+    keep_dice: Annotated[
+        bool,
+        typer.Option(
+            "--keep-dice",
+            help="Replay the parent's own committed or joint dice (only from an ended game: "
+            "its seed is public). Open (seeded) dice are kept unless --new-dice.",
+        ),
+    ] = False,
+    new_dice: Annotated[
+        bool, typer.Option("--new-dice", help="Open (seeded) dice: roll a fresh seed.")
+    ] = False,
 ) -> None:
-    """Copy a game, or its first actions, into a new game."""
-    upto = open_store().fork(name, new, at)
-    console().print(f"forked {name} at action {upto} into {new}.")
+    """Copy a game, or its first actions, into a new game. A fork of a game with committed
+    or joint dice rolls dice of its own from the fork point (reading ``web_fork``), so
+    forking a game in play foresees none of its dice; open dice, whose seed is public, and
+    typed dice are kept."""
+    store = open_store()
+    kind = store.info(name).source_kind
+    if kind in ("physical", "scripted") or (kind == "seeded" and not new_dice):
+        source, keeps = None, True
+        how = "keeping its open dice" if kind == "seeded" else "keeping its typed dice"
+    elif keep_dice:
+        source, keeps = store.fork_source(name, keep_dice=True), True
+        how = "replaying the parent's dice as open dice (the parent has ended: its seed is public)"
+    else:
+        source, keeps = store.fork_source(name), False
+        how = "with dice of its own from the fork point"
+    upto = store.fork(name, new, at, source=source, keeps_dice=keeps)
+    console().print(f"forked {name} at action {upto} into {new}, {how}.")
 
 
 @games_app.command("export")

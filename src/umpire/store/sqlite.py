@@ -578,6 +578,44 @@ class Store:
         ).fetchall()
         return [{"at": a, "kind": k, **json.loads(d), "created": c} for a, k, d, c in rows]
 
+    def fork_source(self, name: str, keep_dice: bool = False) -> DiceSource:
+        """The dice a fork of ``name`` rolls from the fork point (reading ``web_fork``, the
+        same at the terminal): dice of its own, so forking a game in play foresees none of
+        its dice (a new seed and commitment; joint dice keep the sides' public values).
+        ``keep_dice`` replays the parent's own dice, as open dice: only from an ended game,
+        whose seed is public. Games with physical (typed) dice keep typing."""
+        import secrets
+
+        from umpire.dice import CommittedSource, JointSource, SeededSource
+
+        info = self.info(name)
+        if keep_dice:
+            if not info.ended:
+                raise UmpireError(
+                    "a fork keeps the parent's dice only once the game has ended (its seed is "
+                    "secret until then): fork it with dice of its own"
+                )
+            if info.source_kind == "joint" or info.seed is None:
+                raise UmpireError(
+                    f"a game with {info.source_kind} dice cannot be replayed with its own "
+                    f"dice: fork it with dice of its own"
+                )
+            return SeededSource(int(info.seed))
+        if info.source_kind == "committed":
+            return CommittedSource()
+        if info.source_kind == "seeded":
+            return SeededSource(secrets.randbits(48))
+        if info.source_kind == "joint":
+            public = self.joint_public(name)
+            return JointSource(
+                public["sides"],
+                commitments={k: v for k, v in public["commitments"].items() if v},
+                contributions=public["contributions"],
+            )
+        raise UmpireError(
+            f"a game with {info.source_kind} dice is forked keeping its dice (--keep-dice)"
+        )
+
     def fork(
         self,
         name: str,

@@ -783,39 +783,17 @@ class Service:
         that keeps the parent's dice (to replay history) is made only from an ended game,
         whose seed is public, and plays them as open dice that say so.
         """
-        from umpire.dice import CommittedSource, JointSource, SeededSource
-
         if seat.role != HOST:
             raise RoleError("only the host's link may fork the game")
         kind = self.seats.kind(seat.game)
         config = self.seats.config(seat.game)
         info = self.store.info(seat.game)
-        source: Any
-        if keep_dice:
-            if not info.ended:
-                raise RoleError(
-                    "a fork keeps the parent's dice only once the game has ended (its seed is "
-                    "secret until then): fork it with dice of its own"
-                )
-            if info.source_kind == "joint" or info.seed is None:
-                raise RoleError(
-                    f"a game with {info.source_kind} dice cannot be replayed with its own "
-                    f"dice: fork it with dice of its own"
-                )
-            source = SeededSource(int(info.seed))
-        elif info.source_kind == "committed":
-            source = CommittedSource()
-        elif info.source_kind == "seeded":
-            source = SeededSource(secrets.randbits(48))
-        elif info.source_kind == "joint":
-            public = self.store.joint_public(seat.game)
-            source = JointSource(
-                public["sides"],
-                commitments={k: v for k, v in public["commitments"].items() if v},
-                contributions=public["contributions"],
-            )
-        else:
+        if info.source_kind not in ("committed", "seeded", "joint"):
             raise RoleError(f"a game with {info.source_kind} dice is forked at the command line")
+        try:
+            source = self.store.fork_source(seat.game, keep_dice)
+        except UmpireError as exc:
+            raise RoleError(exc.message) from None
         for key in ("undo_request", "real_dice_request", "real_dice"):
             config.pop(key, None)
         new = self._name(seat.game.rsplit("-", 1)[0] + "-fork")
