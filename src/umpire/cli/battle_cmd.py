@@ -509,19 +509,31 @@ def _battle_at(source: str, turn: int | None) -> Any:
     return replay(scen, faces, orders, until_turn=turn)
 
 
+def _size(text: str) -> tuple[int, int]:
+    """``--size WxH`` in pixels, each 200 to 8000."""
+    w, x, h = text.lower().partition("x")
+    if not (x and w.isdigit() and h.isdigit()) or not (
+        200 <= int(w) <= 8000 and 200 <= int(h) <= 8000
+    ):
+        raise UmpireError(f"--size takes WxH in pixels, each 200 to 8000 (1200x900), not '{text}'")
+    return int(w), int(h)
+
+
 def render(
     source: str = typer.Argument(..., help="A scenario, a saved battle, or a --log file"),
     turn: int | None = typer.Option(None, "--turn", help="Show the start of this turn"),
     out: Path = typer.Option(..., "-o", "--out", help="FILE.svg or FILE.png"),
+    size: str = typer.Option("1200x900", "--size", help="The PNG's size in pixels, WxH"),
 ) -> None:
-    """Draw the battlefield as SVG or PNG."""
+    """Draw the battlefield as SVG or PNG: unit names, terrain names, a legend and a scale."""
     from umpire.board.render import write
 
     if out.suffix.lower() not in (".svg", ".png"):
         raise UmpireError(f"output must end in .svg or .png, not '{out.suffix}'")
+    pixels = _size(size)
     b = _battle_at(source, turn)
     try:
-        write(b, out)
+        write(b, out, pixels)
     except OSError as exc:
         raise UmpireError(f"cannot write {out}: {exc.strerror}") from None
     typer.echo(f"wrote {out}")
