@@ -5,7 +5,8 @@ Coordinates are table inches with y up; the SVG's viewBox flips y so that north 
 each unit carries ``data-unit`` (and its centre, ``data-x``/``data-y``) so a tap on it or
 near it (or on the table) becomes an order. Units are labelled with a short form of their
 name (``short_names``, shared with ``umpire render``; the order of battle on the page is the
-legend); the acting unit's fire arc is drawn here, its move allowance by the page from ``battle_table.allowance``.
+legend); the acting unit's fire arc is drawn here, its move allowance by the page from
+``battle_table.allowance``.
 """
 
 from __future__ import annotations
