@@ -96,3 +96,23 @@ def test_readme_lists_every_shipped_scenario() -> None:
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     for name in shipped():
         assert f"| `{name}` |" in readme, name
+
+
+def test_why_says_the_allowance_and_the_modifiers_in_seed_002(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seed 002 MOVEMENT: 'change formation' costs half a move; FIRE: the number needed
+    and each modifier. `?` says them from the quick-acw role's ``explain`` (issue 23:
+    'may move 5": 6" less 1" for a formation change')."""
+    feed(monkeypatch, [*["?", "1"] * 10, "quit"])
+    code, out, err = run(capsys, "battle", "mcpherson_ridge", "--seed", "5", "--human", "union")
+    assert code == 0, err
+    assert (
+        '2nd Wisconsin may move 3" in the open: foot line: 6" open less change of formation '
+        "x0.5 (002 MOVEMENT)"
+    ) in out
+    assert re.search(
+        r"needs 11\+ on 2d6 at [0-9.]+\" \(002 FIRE, the range band\), modifiers "
+        r"target is artillery -1, Union firing \+1",
+        out,
+    )

@@ -424,7 +424,7 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
         shown = [
             f"{words.get(k, k)} {v:.0%}" if k in ("p", "goes_in") else f"{words.get(k, k)} {v:.2f}"
             for k, v in choice.odds.items()
-            if isinstance(v, int | float)
+            if k in words and isinstance(v, int | float)
         ]
         if shown:
             lines.append("odds worked out with every modifier known now: " + "; ".join(shown))
