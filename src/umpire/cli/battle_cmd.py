@@ -285,6 +285,14 @@ def battle(
     }
     from umpire.ai.human import PlayerCommand
 
+    if "human" in kinds.values() and not as_json:  # unsaved: the briefing without a picture
+        from umpire.battle.run import new_battle
+        from umpire.cli.battle_view import briefing
+        from umpire.dice import ScriptedSource
+
+        for line in briefing(new_battle(scen, ScriptedSource([]))):
+            typer.echo(line)
+        typer.echo(f"  The field: umpire render {scenario} -o field.png draws it")
     try:
         res = play(scen, seed, pols, narrate=not as_json or log is not None)
     except PlayerCommand:
