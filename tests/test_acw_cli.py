@@ -515,22 +515,42 @@ def test_resolve_melee_with_rolls_gives_the_row(capsys: pytest.CaptureFixture[st
 
 
 def test_render_svg_and_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """SVG with every unit's label; PNG with its signature and the table's size in pixels."""
+    """Issue 23 'PNG and SVG renders show names and a legend': the SVG labels every unit by
+    its short name (not its id) with its stands, names the terrain, has a legend giving each
+    full name and a scale; the PNG is the size asked for and not blank."""
     svg, png = tmp_path / "m.svg", tmp_path / "m.png"
     assert run(capsys, "render", "mcpherson_ridge", "-o", str(svg))[0] == 0
-    assert run(capsys, "render", "mcpherson_ridge", "-o", str(png))[0] == 0
+    assert run(capsys, "render", "mcpherson_ridge", "-o", str(png), "--size", "1000x700")[0] == 0
     text = svg.read_text()
     assert text.startswith("<svg") and text.rstrip().endswith("</svg>")
+    from html import escape
+
+    from umpire.board.render import short_name
     from umpire.scenarios import load_scenario
 
     scen = load_scenario("mcpherson_ridge")
     for u in scen.units:
-        assert f">{u.id} {u.stands}</text>" in text
+        assert f">{short_name(u.name)} {u.stands}</text>" in text
+        assert f">{u.id} {u.stands}</text>" not in text
+        assert f"</tspan> {escape(u.name)}</text>" in text  # the legend: short, full name
+    for t in scen.terrain:
+        if t.name:
+            assert f">{escape(t.name)}</text>" in text
+    assert ">Legend</text>" in text and " inches (table 48 by 36 inches)</text>" in text
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
     width, height = struct.unpack(">II", data[16:24])
-    assert (width, height) == (48 * 8, 36 * 8)
-    assert data[-8:-4] == b"IEND"
+    assert (width, height) == (1000, 700)
+    import io
+
+    from PIL import Image
+
+    img = Image.open(io.BytesIO(data)).convert("L")
+    lo, hi = img.getextrema()
+    assert hi - lo > 100  # not blank: dark text and lines on a light field
+    dark = sum(img.histogram()[:80])
+    assert dark > 2000  # letters and lines, not only filled shapes
+    assert run(capsys, "render", "mcpherson_ridge", "-o", str(png), "--size", "9x9")[0] == 2
 
 
 def test_render_saved_battle_at_a_turn(

@@ -202,3 +202,15 @@ def test_a_steps_table_that_is_not_words_is_refused(tmp_path: Path) -> None:
     good = tmp_path / "good.toml"
     good.write_text('[steps]\nmove = "Movement"\n', encoding="utf-8")
     assert load_steps(good) == {"move": "Movement"}
+
+
+def test_the_page_shows_the_briefing_before_the_first_order(client: TestClient) -> None:
+    """Issue 23: 'A briefing before the first order: the scenario's situation, each side's
+    forces in short, the objectives and victory conditions, the turn limit (... in the web
+    table: on the page)'."""
+    links = new_game(client, scenario="stone_wall", dice="seeded", seed=5)
+    page = client.get(links["union"]).text
+    assert "<summary>Briefing: The stone wall at dawn (Action/Reaction)</summary>" in page
+    assert "Situation: A regiment-scale fight" in page
+    assert "Union, defending (breaks when 50% of its 3 units are lost)" in page
+    assert "end of turn 12 (the turn limit)" in page

@@ -387,3 +387,45 @@ class Composition:
             f"sequence {self.sequence.id}, combat {self.combat.id}, "
             f"status {self.status.id}, events {ev}"
         )
+
+
+KNOWN_LATER = (
+    "the dice themselves",
+    "anything the target does in reply (its fire, a reaction, a rout)",
+)
+"""What no menu's odds can hold: what is decided after the order is given (said once
+under the explanations)."""
+
+
+def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
+    """Why a menu entry reads as it does (issue 23 "every menu entry can say why").
+
+    The combat role's ``explain(b, req, choice)`` answers when it has one (its rules, its
+    words: what cut an allowance, what a stick number means); otherwise the answer is
+    built from what every role offers: the kind of order, the unit's move rate, the
+    odds the role worked out. The CLI shows the lines and re-implements no rule.
+    """
+    own = getattr(b.comp.combat, "explain", None)
+    if own is not None:
+        lines: list[str] = list(own(b, req, choice))
+    else:
+        lines = [f"{choice.text}: a {choice.kind} order offered by the {b.comp.combat.id} rules"]
+    if req.kind == "move" and 0 <= req.actor < len(b.state.units) and own is None:
+        u = b.state.units[req.actor]
+        rate = b.comp.combat.move_rate(b, u)
+        lines.append(f'{u.name} may move {rate:g}" in the open as it stands now')
+    if choice.odds:
+        words = {
+            "p": "the chance of the result named",
+            "inflict": "expected enemy stands lost",
+            "suffer": "expected own stands lost",
+            "goes_in": "the chance a charge makes contact",
+        }
+        shown = [
+            f"{words.get(k, k)} {v:.0%}" if k in ("p", "goes_in") else f"{words.get(k, k)} {v:.2f}"
+            for k, v in choice.odds.items()
+            if k in words and isinstance(v, int | float)
+        ]
+        if shown:
+            lines.append("odds worked out with every modifier known now: " + "; ".join(shown))
+    return lines

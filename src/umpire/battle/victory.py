@@ -62,8 +62,8 @@ def end_check(b: Battle) -> None:
             )
 
 
-def final(b: Battle) -> None:
-    """Default ``victory``: at the turn limit the objectives held decide."""
+def objective_points(b: Battle) -> dict[str, int]:
+    """Default ``victory``: each side's points for the objectives it alone holds now."""
     st = b.state
     points = dict.fromkeys(SIDES, 0)
     for ob in b.setup.objectives:
@@ -72,9 +72,27 @@ def final(b: Battle) -> None:
         }
         if len(near) == 1:
             points[near.pop()] += ob.points
+    return points
+
+
+def points_words(b: Battle, points: dict[str, int]) -> str:
+    """Objective points in words: "Union holds 2 of 3 objective points, Confederate 0"."""
+    total = sum(ob.points for ob in b.setup.objectives)
+    first, second = sorted(SIDES, key=lambda s: -points[s])
+    return (
+        f"{first.title()} holds {points[first]} of {total} objective points, "
+        f"{second.title()} {points[second]}"
+    )
+
+
+def final(b: Battle) -> None:
+    """Default ``victory``: at the turn limit the objectives held decide."""
+    st = b.state
+    points = objective_points(b)
     st.over = True
     best = max(points.values())
     leaders = [s for s, p in points.items() if p == best]
     st.winner = leaders[0] if len(leaders) == 1 else b.setup.tie
     if b.narrate:
-        b.say(f"Turn limit: objective points {points}; result: {st.winner}")
+        verdict = "a draw" if st.winner == "draw" else f"{st.winner.title()} victory"
+        b.say(f"Turn limit: {points_words(b, points)}: {verdict}")

@@ -73,22 +73,65 @@ def _human(as_json: bool, saved: bool = False) -> Any:
 
     A wrong entry is said in one line and asked again, as many times as needed; ``q`` or
     ``quit`` stops. When the game is saved as it goes (``saved``), the player may also type
-    ``status`` and ``undo`` at any prompt.
+    ``status`` and ``undo`` at any prompt. ``?`` or ``why N`` says why a menu entry reads as
+    it does (the roles' ``explain`` seam), then asks again.
     """
     from umpire.ai.human import HumanPolicy
-
-    def ask(prompt: str) -> str:
-        try:
-            return input(prompt)
-        except EOFError:
-            if saved:
-                raise UmpireError(
-                    "no order typed (standard input closed); the game is saved as far as it went"
-                ) from None
-            raise UmpireError("no order typed (standard input closed); nothing saved") from None
+    from umpire.battle.engine import Battle, Order, Request
 
     def show(line: str) -> None:
         typer.echo(line, err=as_json)
+
+    class TablePolicy(HumanPolicy):
+        """The human policy with ``why``: it keeps the decision it is asked for."""
+
+        at: tuple[Battle, Request] | None = None
+
+        def decide(self, b: Battle, req: Request) -> Order:
+            self.at = (b, req)
+            return super().decide(b, req)
+
+    def why(words: list[str]) -> None:
+        from umpire.battle.roles import KNOWN_LATER, explain
+
+        menu = pol._menu
+        if pol.at is None or not menu:
+            show("  nothing to explain: no menu is shown")
+            return
+        b, req = pol.at
+        if len(words) == 1:
+            picks = list(range(1, len(menu) + 1))
+        elif len(words) == 2 and words[1].isascii() and words[1].isdigit():
+            picks = [int(words[1][:6])]
+        else:
+            show("umpire: error: type 'why N' with N a menu number, or '?' for every entry")
+            return
+        for k in picks:
+            if not 1 <= k <= len(menu):
+                show(f"umpire: error: why: choose 1 to {len(menu)}, not {k}")
+                return
+            lines = explain(b, req, menu[k - 1])
+            show(f"  {k}. {lines[0]}")
+            for line in lines[1:]:
+                show(f"     {line.strip()}")
+        show("  not yet known for any order: " + ", ".join(KNOWN_LATER))
+
+    def ask(prompt: str) -> str:
+        while True:
+            try:
+                text = input(prompt)
+            except EOFError:
+                if saved:
+                    raise UmpireError(
+                        "no order typed (standard input closed); the game is saved as far as "
+                        "it went"
+                    ) from None
+                raise UmpireError("no order typed (standard input closed); nothing saved") from None
+            words = text.strip().lower().split()
+            if words and words[0] in ("?", "why"):
+                why(words)
+                continue
+            return text
 
     def status(b: Any) -> None:
         from umpire.cli.battle_view import status_table
@@ -96,7 +139,8 @@ def _human(as_json: bool, saved: bool = False) -> Any:
 
         console().print(status_table(b))
 
-    return HumanPolicy(ask=ask, show=show, retry=True, status=status, table_words=saved)
+    pol = TablePolicy(ask=ask, show=show, retry=True, status=status, table_words=saved)
+    return pol
 
 
 def battle(
@@ -167,7 +211,9 @@ def battle(
                 f"--resume plays on the saved game with its own scenario and dice; "
                 f"drop {', '.join(extra)}"
             )
-        resume_battle(resume, assign_players(ai, human, random_sides, player), as_json)
+        chosen = ai is not None or bool(human or random_sides or player)
+        kinds = assign_players(ai, human, random_sides, player) if chosen else None
+        resume_battle(resume, kinds, as_json)
         return
     if scenario is None:
         raise UmpireError("give a SCENARIO to play, or --resume NAME to play on a saved battle")
@@ -218,6 +264,7 @@ def battle(
             raise UmpireError(f"a game named '{name}' already exists (choose another with --game)")
         table = Game.new(get_module("battle"), scen.to_json(), PhysicalSource(ask_faces, ask_cup))
         store.create(name, table)
+        store.add_record(name, "players", {"players": kinds})
         play_stored(store, name, table, kinds, as_json, seed=None)
         return
     if store is not None and log is None and "human" in kinds.values():
@@ -227,6 +274,7 @@ def battle(
 
         started = new_game(scen, seed)
         store.create(name, started)
+        store.add_record(name, "players", {"players": kinds})
         if fresh_seed and not as_json:
             typer.echo(f"Seed {seed} (drawn at random; --seed {seed} plays this battle again)")
         play_stored(store, name, started, kinds, as_json, seed=seed)
@@ -237,6 +285,14 @@ def battle(
     }
     from umpire.ai.human import PlayerCommand
 
+    if "human" in kinds.values() and not as_json:  # unsaved: the briefing without a picture
+        from umpire.battle.run import new_battle
+        from umpire.cli.battle_view import briefing
+        from umpire.dice import ScriptedSource
+
+        for line in briefing(new_battle(scen, ScriptedSource([]))):
+            typer.echo(line)
+        typer.echo(f"  The field: umpire render {scenario} -o field.png draws it")
     try:
         res = play(scen, seed, pols, narrate=not as_json or log is not None)
     except PlayerCommand:
@@ -280,6 +336,7 @@ def battle(
             raise UmpireError(f"cannot write {log}: {exc.strerror}") from None
     if store is not None and game_obj is not None:
         store.create(name, game_obj)
+        store.add_record(name, "players", {"players": kinds})
     if as_json:
         print_json(summary)
         return
@@ -287,10 +344,11 @@ def battle(
         typer.echo(f"Seed {seed} (drawn at random; --seed {seed} plays this battle again)")
     for line in res.lines:
         typer.echo(line)
-    typer.echo(
-        f"Result: {res.winner} after {res.turns} turns; stands lost {res.losses}, "
-        f"units removed {res.removed} (seed {seed})"
-    )
+    from umpire.battle.game import battle_from
+    from umpire.cli.battle_view import result_words
+
+    end = battle_from({"scenario": scen.to_json(), "battle": res.state})
+    typer.echo(f"Result: {result_words(end)} (seed {seed})")
     if saved:
         typer.echo(f"Saved as game '{saved}' (umpire games show {saved})")
 
@@ -317,8 +375,21 @@ def _variant(scen: Any, vary: str | None, rules_data: str | None, no_save: bool,
     return scen
 
 
-def resume_battle(name: str, kinds: dict[str, str], as_json: bool) -> None:
+def saved_players(store: Any, name: str) -> dict[str, str] | None:
+    """Who played each side of a saved battle at the terminal, as last recorded (None when
+    no record was kept: a game saved before issue 23, or played on the fast path)."""
+    found = None
+    for rec in store.table_records(name):
+        if rec["kind"] == "players" and isinstance(rec.get("players"), dict):
+            found = {str(k): str(v) for k, v in rec["players"].items()}
+    return found
+
+
+def resume_battle(name: str, kinds: dict[str, str] | None, as_json: bool) -> None:
     """Play a saved battle on from where its log stops, saving each action as it is made.
+
+    Each side goes back to whoever played it (the ``players`` record); ``kinds`` (any of
+    --human, --ai, --random, --player given) changes that, and the change is recorded.
 
     The game is loaded from the store (its dice continue the seeded stream where the log
     stops); each decision is applied as an ``order`` action through ``store.play``, which
@@ -343,8 +414,14 @@ def resume_battle(name: str, kinds: dict[str, str], as_json: bool) -> None:
             f"undo or fork it to play on from an earlier action"
         )
     seed = int(info.seed) if info.source_kind == "seeded" and info.seed is not None else None
+    before = saved_players(store, name)
+    if kinds is None:
+        kinds = before or assign_players(None, "", "")
+    if kinds != before:
+        store.add_record(name, "players", {"players": kinds})
     if not as_json:
-        typer.echo(f"Resuming '{name}' after action {len(game.actions)}")
+        who = ", ".join(f"{side} {kinds[side]}" for side in SIDES)
+        typer.echo(f"Resuming '{name}' after action {len(game.actions)} ({who})")
     play_stored(store, name, game, kinds, as_json, seed=seed, resumed=True)
 
 
@@ -368,7 +445,7 @@ def play_stored(
     from umpire.ai.human import PlayerCommand
     from umpire.battle.game import actor_id, final_state, pending
     from umpire.battle.run import state_hash
-    from umpire.cli.battle_view import show_line, status_table
+    from umpire.cli.battle_view import briefing, recap, result_words, show_line, sides_line
     from umpire.cli.common import ask_cup, ask_faces, console
 
     start = len(game.actions)
@@ -379,13 +456,25 @@ def play_stored(
         for side, kind in kinds.items()
     }
     c = console()
+    persons = "human" in kinds.values()
+    since: list[str] = []  # what was said since a person's last order (the enemy's doings)
 
     def narrate(record: Any) -> None:
         if not as_json:
             for e in record.events:
                 if e.kind == "note":
-                    show_line(c, str(e.data.get("text", "")))
+                    text = str(e.data.get("text", ""))
+                    show_line(c, text)
+                    since.append(text)
 
+    if persons and not as_json:
+        view0, _ = pending(game)
+        for line in briefing(view0, _picture(view0, store, name) if start == 0 else None):
+            typer.echo(line)
+        typer.echo(
+            "At each prompt: a menu number or an order; '?' or 'why N' says why an entry "
+            "reads as it does; status, undo, quit."
+        )
     if start == 0:
         try:
             narrate(store.play(name, game, "start", {}))
@@ -395,6 +484,7 @@ def play_stored(
     last_turn = 0
     last_phase: tuple[int, int] | None = None
     marks: list[int] = []  # the number of actions before each of a person's decisions
+    asked = False  # has a person been asked yet (the recap starts after their first order)
     while True:
         view, req = pending(game)
         if req is None:
@@ -405,7 +495,14 @@ def play_stored(
         human = kinds.get(req.side) == "human"
         phase = (view.state.turn, view.state.seq)
         if human and not as_json and phase != last_phase:
-            c.print(status_table(view, f"{req.side.title()}: {req.step.replace('_', ' ')}"))
+            if since and asked:
+                for line in recap(view, req.side, since):
+                    typer.echo(line)
+            c.print(f"[bold]{req.side.title()}: {req.step.replace('_', ' ')}[/]")
+            typer.echo(sides_line(view))
+        if human:
+            since.clear()
+            asked = True
         last_phase = phase
         try:
             order = pols[req.side].decide(view, req)
@@ -450,10 +547,7 @@ def play_stored(
     if as_json:
         print_json(summary)
         return
-    typer.echo(
-        f"Result: {st.winner} after {st.turn} turns; stands lost {dict(st.losses)}, "
-        f"units removed {removed} (seed {seed})"
-    )
+    typer.echo(f"Result: {result_words(pending(game)[0])} (seed {seed})")
     if resumed:
         typer.echo(
             f"Saved game '{name}': {len(game.actions) - start} actions played on, "
@@ -461,6 +555,20 @@ def play_stored(
         )
     else:
         typer.echo(f"Saved as game '{name}' (umpire games show {name})")
+
+
+def _picture(b: Any, store: Any, name: str) -> str | None:
+    """Draw the field for the briefing (SVG, in ``pictures/`` beside the save file); its
+    path, or None when it cannot be written (the briefing goes on without it)."""
+    from umpire.board.render import write
+
+    path = Path(store.path).parent / "pictures" / f"{name}.svg"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write(b, path)
+    except OSError:
+        return None
+    return str(path)
 
 
 def _quit_saved(name: str, game: Any) -> None:
@@ -509,19 +617,31 @@ def _battle_at(source: str, turn: int | None) -> Any:
     return replay(scen, faces, orders, until_turn=turn)
 
 
+def _size(text: str) -> tuple[int, int]:
+    """``--size WxH`` in pixels, each 200 to 8000."""
+    w, x, h = text.lower().partition("x")
+    if not (x and w.isdigit() and h.isdigit()) or not (
+        200 <= int(w) <= 8000 and 200 <= int(h) <= 8000
+    ):
+        raise UmpireError(f"--size takes WxH in pixels, each 200 to 8000 (1200x900), not '{text}'")
+    return int(w), int(h)
+
+
 def render(
     source: str = typer.Argument(..., help="A scenario, a saved battle, or a --log file"),
     turn: int | None = typer.Option(None, "--turn", help="Show the start of this turn"),
     out: Path = typer.Option(..., "-o", "--out", help="FILE.svg or FILE.png"),
+    size: str = typer.Option("1200x900", "--size", help="The PNG's size in pixels, WxH"),
 ) -> None:
-    """Draw the battlefield as SVG or PNG."""
+    """Draw the battlefield as SVG or PNG: unit names, terrain names, a legend and a scale."""
     from umpire.board.render import write
 
     if out.suffix.lower() not in (".svg", ".png"):
         raise UmpireError(f"output must end in .svg or .png, not '{out.suffix}'")
+    pixels = _size(size)
     b = _battle_at(source, turn)
     try:
-        write(b, out)
+        write(b, out, pixels)
     except OSError as exc:
         raise UmpireError(f"cannot write {out}: {exc.strerror}") from None
     typer.echo(f"wrote {out}")

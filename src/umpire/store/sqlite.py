@@ -82,9 +82,10 @@ CREATE TABLE IF NOT EXISTS table_records(
 );
 """
 
-RECORD_KINDS = ("undo", "undo_refused", "real_dice", "real_dice_refused")
+RECORD_KINDS = ("undo", "undo_refused", "real_dice", "real_dice_refused", "players")
 """What the table records beside the log (docs/web.md): undos with the actions they withdrew,
-refused undos, and switches to (or from) real dice typed at the table."""
+refused undos, switches to (or from) real dice typed at the table, and who plays each side
+at the terminal (``players``: ``umpire battle --resume`` gives each person their side back)."""
 
 JointRow = tuple[str, str | None, str | None]
 """A side of a joint-dice game as saved: (side, its commitment, its revealed value)."""

@@ -14,6 +14,7 @@ from typing import Any
 from umpire.battle.engine import Battle, Request
 from umpire.battle.game import actor_id, pending
 from umpire.battle.roles import Choice, offered
+from umpire.battle.words import briefing
 from umpire.engine.game import Game
 from umpire.errors import IllegalActionError
 from umpire.web.board import battle_svg, short_names
@@ -109,6 +110,7 @@ def view(game: Game, side: str | None) -> dict[str, Any]:
         "waiting": None,
         "choices": [],
         "started": bool(game.actions),
+        "briefing": briefing(b) if st.turn <= 1 and not st.over else [],
     }
     if req is None:
         return out

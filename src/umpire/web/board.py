@@ -4,52 +4,28 @@ status marks, leaders with their command radius, objectives; the pending actor o
 Coordinates are table inches with y up; the SVG's viewBox flips y so that north is up, and
 each unit carries ``data-unit`` (and its centre, ``data-x``/``data-y``) so a tap on it or
 near it (or on the table) becomes an order. Units are labelled with a short form of their
-name (``short_names``; the order of battle on the page is the legend); the acting unit's
-fire arc is drawn here, its move allowance by the page from ``battle_table.allowance``.
+name (``short_names``, shared with ``umpire render``; the order of battle on the page is the
+legend); the acting unit's fire arc is drawn here, its move allowance by the page from
+``battle_table.allowance``.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from html import escape
 
 from umpire.battle.engine import Battle, Request
 from umpire.battle.state import Unit
 from umpire.board.geometry import corners
 from umpire.board.render import COLOURS, scene
+from umpire.board.render import short_name as short_name  # the map's labels, shared
+from umpire.board.render import short_names as short_names
 
 FILL = {"union": "#2f4fa3", "confederate": "#8f8f8f"}
 
 
 def _rgb(c: tuple[int, int, int]) -> str:
     return f"rgb({c[0]},{c[1]},{c[2]})"
-
-
-def short_name(name: str) -> str:
-    """A label a few letters long for the map: "15th Alabama" -> "15Ala", "2nd WI" -> "2WI",
-    "Hazlett's Battery D, 5th US" -> "Hazlett" (the legend gives the whole name)."""
-    head = re.split(r"[,/(]", name, maxsplit=1)[0].split() or [name or "?"]
-    num = re.fullmatch(r"(\d+)(?:st|nd|rd|th)?", head[0])
-    if num and len(head) > 1:
-        word = head[1]
-        return num.group(1) + (word if word.isupper() and len(word) <= 3 else word[:3])
-    word = re.sub(r"['’]s$", "", head[0])
-    return word[:7]
-
-
-def short_names(b: Battle) -> list[str]:
-    """Each unit's map label, made unique among the battle's units (a clash gets a number)."""
-    out = [short_name(u.name) for u in b.state.units]
-    seen: dict[str, int] = {}
-    for n in out:
-        seen[n] = seen.get(n, 0) + 1
-    count: dict[str, int] = {}
-    for i, n in enumerate(out):
-        if seen[n] > 1:
-            count[n] = count.get(n, 0) + 1
-            out[i] = f"{n}{count[n]}"
-    return out
 
 
 def _arc(b: Battle, u: Unit, h: float) -> str:

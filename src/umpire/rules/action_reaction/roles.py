@@ -137,6 +137,10 @@ class ArCombat:
         """Straight away from ``frm``, stopping before a base (a collision, XVII.D)."""
         S.displace(b, u, frm, inches, face_away, why)
 
+    def explain(self, b: Battle, req: Request, choice: Choice) -> list[str]:
+        """Why a menu entry reads as it does: allowance and cuts, stick numbers."""
+        return S.explain(b, req, choice)
+
     def options(self, b: Battle, req: Request) -> list[Choice]:
         """The legal orders with their exact odds."""
         return S.options(b, req)

@@ -1855,3 +1855,46 @@ def offers(b: Battle, req: Request) -> list[Offer]:
     if req.kind == "move":
         return move_offers(b, u)
     return [Offer(("hold",), "hold", {}, "hold")]
+
+
+def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
+    """Why a menu entry reads as it does (issue 23), in seed 003's terms: a move's allowance
+    and what cut it (XII.F rates and change costs, XII.D fog), a stick number's meaning."""
+    lines = [f"{choice.text}:"]
+    order = choice.order
+    if req.kind == "move" and order[0] == "move" and 0 <= req.actor < len(b.state.units):
+        u = b.state.units[req.actor]
+        change = str(order[4]) if len(order) > 4 else ""
+        try:
+            form, mounted, limbered, cost = after_change(u, change, bool(book(b, u).get("prone")))
+        except IllegalActionError as exc:
+            return [*lines, f"  {exc}"]
+        base = MV.rate(u.type, form, mounted, limbered)
+        allow = allowance(b, u, form, mounted, limbered) - cost
+        cuts = []
+        if cost:
+            what = f"a formation change ({change})" if change else "standing up"
+            cuts.append(f'{cost:g}" for {what}')
+        thick = fog_at(b, u.x, u.y) if fog(b) else 0
+        if base - cost - allow > 1e-9:
+            cuts.append(f'{base - cost - allow:g}" for fog (thickness {thick}, XII.D)')
+        words = f'{u.name} may move {max(allow, 0):g}": {base:g}" {form} (XII.F)'
+        lines.append("  " + words + (" less " + " and ".join(cuts) if cuts else ""))
+        lines.append("  not yet known: the terrain dice, rolled as it moves through rough ground")
+    elif "on the stick" in choice.text:
+        lines.append(
+            "  N on the stick: the number the rifle stick shows at that distance; each firing "
+            "piece rolls a d10 and hits at or under N less the deductions (smoke, fog, "
+            "cover), seed 003 infantry fire"
+        )
+        if "before smoke and cover" in choice.text:
+            lines.append(
+                "  not yet known: the smoke and cover deductions at the moment of firing; "
+                "the hits shown are before them"
+            )
+    elif req.kind == "fire":
+        lines.append(
+            "  only units that may fire now are asked (may_fire): not routed or stalled, not "
+            "barred by an effect, no mounted cavalry, artillery unlimbered with rounds left"
+        )
+    return lines

@@ -460,3 +460,46 @@ def check(b: Battle, req: Request, order: Order) -> None:
                 raise IllegalActionError(f"{u.name} may {kind} only with a Morale Marker")
         else:
             raise IllegalActionError(f"unknown move order '{kind}'")
+
+
+def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
+    """Why a menu entry reads as it does (issue 23), in seed 002's terms: a move's allowance
+    with every factor that cut it (MOVEMENT, COMMAND, LEADERS), a shot's number needed and
+    each modifier in it (FIRE), who may fire."""
+    lines = [f"{choice.text}:"]
+    order = choice.order
+    if not 0 <= req.actor < len(b.state.units) or req.kind not in ("move", "fire"):
+        return lines
+    u = b.state.units[req.actor]
+    if order[0] == "move":
+        try:
+            form, mounted, limbered, cost = S.after_change(u, str(order[4]))
+        except IllegalActionError as exc:
+            return [*lines, f"  {exc}"]
+        key = R.move_key(u.type, form, mounted, limbered)
+        if u.type == "artillery" and cost == "formation":
+            key = "artillery_limbered"
+        inches, trace = R.move_allowance(
+            key, in_command=u.in_command, leader_lost=u.leader_lost, change=cost, r=b.r
+        )
+        cuts = [m.text for m in trace[1:]]
+        lines.append(
+            f'  {u.name} may move {inches:g}" in the open: {trace[0].text}'
+            + (" less " + ", ".join(cuts) if cuts else "")
+            + f" ({trace[0].source})"
+        )
+        lines.append("  rough ground on the way cuts it further (the rough column, 002 MOVEMENT)")
+    elif order[0] == "fire" and isinstance(order[1], int):
+        found = [s for s in shots(b, u) if s[0] == order[1]]
+        if found:
+            _, needed, mods, rng = found[0]
+            if u.extra:
+                mods = mods + S.fire_effects(b, u, b.state.units[order[1]], False)
+            said = ", ".join(f"{m.text} {m.value:+d}" for m in mods if m.value) or "none"
+            lines.append(
+                f'  needs {needed}+ on 2d6 at {rng:.1f}" (002 FIRE, the range band), modifiers '
+                f"{said} (as things stand now)"
+            )
+    elif order[0] == "hold" and req.kind == "fire":
+        lines.append("  only units with a target in range and arc are asked to fire (002 FIRE)")
+    return lines

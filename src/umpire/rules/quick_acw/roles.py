@@ -123,6 +123,11 @@ class QuickCombat:
         """Seed 002: stands lost, the attached leader's roll, removal below half."""
         S.lose_stands(b, u, n, cause)
 
+    def explain(self, b: Battle, req: Request, choice: Choice) -> list[str]:
+        """Why a menu entry reads as it does: the allowance and its factors, a shot's
+        number and modifiers (issue 23)."""
+        return M.explain(b, req, choice)
+
     def move_rate(self, b: Battle, u: Unit) -> float:
         """Seed 002 MOVEMENT + COMMAND + LEADERS: a full move in the open as it stands now."""
         return S.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
