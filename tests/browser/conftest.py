@@ -4,7 +4,11 @@ browser), launched once per session, and the folder screenshots go to."""
 from __future__ import annotations
 
 import os
+import socket
+import threading
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,3 +44,35 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serve_app(db: Path, key: str) -> Iterator[int]:
+    """The web app on its save file ``db`` and host ``key``, on a free loopback port in a
+    thread, for a module's tests; yields the port and stops the server after."""
+    import uvicorn
+
+    from umpire.web.app import create_app
+
+    port = free_port()
+    config = uvicorn.Config(create_app(db, key), host="127.0.0.1", port=port, log_level="error")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    try:
+        yield port
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=5)

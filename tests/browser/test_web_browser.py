@@ -6,14 +6,13 @@ Screenshots go to ``test-artifacts/`` (or ``$UMPIRE_ARTIFACTS``)."""
 from __future__ import annotations
 
 import os
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser.conftest import serve_app
 
 KEY = "browser-key"
 
@@ -22,33 +21,11 @@ pytestmark = pytest.mark.browser
 ARTIFACTS = Path(os.environ.get("UMPIRE_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app on a loopback port, in a thread, for the module's tests."""
-    import uvicorn
-
-    from umpire.web.app import create_app
-
-    db = tmp_path_factory.mktemp("web") / "web.db"
-    port = _free_port()
-    config = uvicorn.Config(create_app(db, KEY), host="127.0.0.1", port=port, log_level="error")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=5)
+    with serve_app(tmp_path_factory.mktemp("web") / "web.db", KEY) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 def new_battle(server: str, **body: Any) -> dict[str, str]:

@@ -8,15 +8,12 @@ http under another name, where ``crypto.subtle`` is missing). Screenshots go to
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.conftest import ARGS, CHROMIUM
+from tests.browser.conftest import ARGS, CHROMIUM, serve_app
 
 KEY = "csp-browser-key"
 LAN = "umpire-lan.test"
@@ -44,33 +41,11 @@ document.addEventListener("securitypolicyviolation", function (e) {
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def port(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     """The app on a loopback port, in a thread, for the module's tests."""
-    import uvicorn
-
-    from umpire.web.app import create_app
-
-    db = tmp_path_factory.mktemp("web-csp") / "web.db"
-    number = _free_port()
-    config = uvicorn.Config(create_app(db, KEY), host="127.0.0.1", port=number, log_level="error")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield number
-    srv.should_exit = True
-    thread.join(timeout=5)
+    with serve_app(tmp_path_factory.mktemp("web-csp") / "web.db", KEY) as port:
+        yield port
 
 
 def new_game(base: str, **body: Any) -> dict[str, str]:
