@@ -7,6 +7,8 @@ a replay of the faces and orders reaches the same state).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from test_acw_cli import run
@@ -129,3 +131,83 @@ def test_battle_explain_says_why(capsys: pytest.CaptureFixture[str]) -> None:
     assert "[hard union 20th Maine] charges: " in out
     assert "to go in" in out and "expected loss" in out and 'objective 6" away' in out
     assert "[normal confederate" in out or "[ai confederate" in out
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_web_table_plays_the_ai_at_a_level(tmp_path: Any, level: str) -> None:
+    """Issue 23: the levels 'in the web table's start page': a side given to the hard or
+    easy AI plays to the end, and the start page offers the levels."""
+    from fastapi.testclient import TestClient
+
+    from test_web_api import KEY, api, new_game
+    from umpire.web.app import create_app
+
+    client = TestClient(create_app(tmp_path / "web.db", KEY))
+    links = new_game(client, scenario="stone_wall_cards", players={"union": level})
+    side = api(links["confederate"])
+    for _ in range(400):
+        v = client.get(side).json()
+        if v["table"]["over"]:
+            break
+        assert v["table"]["waiting"]["side"] == "confederate"
+        hold = next(c["i"] for c in v["table"]["choices"] if c["kind"] == "hold")
+        assert client.post(side + "/order", json={"at": v["at"], "choice": hold}).status_code == 200
+    assert client.get(side).json()["table"]["over"]
+    assert client.get(api(links["host"]) + "/verify").json()["ok"]
+    page = client.get(f"/?key={KEY}").text
+    assert 'value="hard">the AI (hard)' in page and 'value="easy"' in page
+
+
+def test_personality_defaults_are_labelled_data() -> None:
+    """Issue 23: 'Personalities ... (how readily it attacks, the risk it takes, the reserve
+    it keeps), as data with labelled defaults'; unset, the shipped AI plays as before."""
+    from umpire.ai.odds_ai import CHARGE_THRESHOLD
+    from umpire.ai.personality import labels, personality
+
+    scen = load_scenario("standard")
+    p = personality(scen, "union")
+    assert (p.attack, p.risk, p.reserve) == (CHARGE_THRESHOLD, 1.0, 0.0)
+    assert {d["id"] for d in labels()} == {"ai_attack", "ai_risk", "ai_reserve"}
+    assert all(d["label"] == "default" and d["reason"] for d in labels())
+
+
+def _with_personality(name: str, side: str, **values: float) -> Any:
+    scen = load_scenario(name)
+    data = scen.model_dump(mode="json", exclude_unset=True)
+    data.setdefault("sides", {}).setdefault(side, {})["personality"] = values
+    return type(scen).model_validate(data)
+
+
+def test_personality_attack_and_reserve_change_the_play() -> None:
+    """Issue 23: a scenario's personality per side changes how the AI plays it: a bold
+    one (attack 0.2, risk 3) charges more; one keeping half its units in reserve holds
+    more."""
+    from umpire.ai.personality import personality
+
+    seeds = range(6)
+    bold = _with_personality("standard", "union", attack=0.2, risk=3.0)
+    assert personality(bold, "union").attack == 0.2
+    assert personality(bold, "confederate").attack == 0.5
+
+    from umpire.ai.odds_ai import OddsAI
+
+    def orders(scen: Any, kind: str) -> int:
+        n = 0
+        for s in seeds:
+            res = play(scen, s, {"union": OddsAI(), "confederate": OddsAI()})
+            n += sum(1 for o in res.orders if o[1] == kind)
+        return n
+
+    plain = load_scenario("standard")
+    assert orders(bold, "charge") > orders(plain, "charge")
+    held = _with_personality("standard", "union", reserve=0.5)
+    assert orders(held, "hold") > orders(plain, "hold")
+    with pytest.raises(ValueError):
+        _with_personality("standard", "union", reserve=1.5)
+
+
+def test_rules_list_shows_the_ai_personality_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 23 and the project's rule: every default 'is listed by umpire rules list'."""
+    code, out, err = run(capsys, "rules", "list")
+    assert code == 0, err
+    assert "ai — the AI's personality" in out and "ai_reserve: reserve = 0.0" in out
