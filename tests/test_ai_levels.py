@@ -211,3 +211,30 @@ def test_rules_list_shows_the_ai_personality_defaults(capsys: pytest.CaptureFixt
     code, out, err = run(capsys, "rules", "list")
     assert code == 0, err
     assert "ai — the AI's personality" in out and "ai_reserve: reserve = 0.0" in out
+
+
+def test_hard_looks_ahead_on_a_fork_and_leaves_the_battle_alone() -> None:
+    """Issue 23: hard 'weighs candidate orders by their exact odds and the position each
+    outcome leads to, one step on', on the engine's copy of the state: the real battle's
+    state and dice are untouched by its deciding, and it chooses otherwise than normal."""
+    from umpire.battle.engine import Recorder
+    from umpire.battle.run import new_battle, state_hash
+    from umpire.dice import SeededSource
+
+    scen = load_scenario("stone_wall")
+    rec = Recorder(SeededSource(4))
+    b = new_battle(scen, rec)
+    hard, normal = make_policy("hard", 4), make_policy("normal", 4)
+    differ = 0
+    for _ in range(400):
+        req = b.next_request()
+        if req is None:
+            break
+        before = state_hash(b.state.to_json())
+        faces = len(rec.faces)
+        order = hard.decide(b, req)
+        assert state_hash(b.state.to_json()) == before
+        assert len(rec.faces) == faces
+        differ += order != normal.decide(b, req)
+        b.apply(req, order)
+    assert differ > 0

@@ -50,7 +50,7 @@ def make_policy(kind: str, seed: int = 0) -> Policy:
     if kind == "hard":
         from umpire.ai.levels import HardAI
 
-        return HardAI(PerRules("ai", seed))
+        return HardAI(PerRules("ai", seed), seed)
     if kind == "human":
         from umpire.ai.human import HumanPolicy
 

@@ -15,7 +15,8 @@ import random
 from typing import Any
 
 from umpire.battle.engine import Battle, Order, Request
-from umpire.battle.roles import Offer, offers
+from umpire.battle.menus import best_left
+from umpire.battle.roles import Offer, combat_offers, offers
 from umpire.board.fmath import hypot
 
 HOLD: Order = ("hold",)
@@ -65,36 +66,124 @@ class EasyAI:
 
 
 class HardAI:
-    """Weighs charges and fire by their exact odds; otherwise plays as ``normal``.
+    """Looks one step ahead on its moves; plays its other decisions as ``normal``.
 
-    First step of issue 23's hard AI: a charge is taken when its expected stands gained
-    (P it goes in times stands inflicted) beat the stands it expects to lose by a margin,
-    even below normal's 50% threshold, and fire goes where it is expected to inflict most,
-    finishing a unit counting double. The one-step lookahead over the enemy's reply is
-    not yet written (see the issue's report).
+    For a unit's move it takes a few candidates (normal's order, holding, the legal charges
+    and the moves best by normal's own measure), plays each on a fork of the battle (a copy
+    of the state with private dice: the real dice are never drawn) and weighs the position
+    it leads to: the stands the unit can expect to inflict from there by the menu's exact
+    fire odds, against those the enemy's likely reply (every enemy in range firing at it)
+    can expect to take, more for a weak unit; cover; its posture's goal. A charge adds its
+    exact expected exchange (P it goes in times stands inflicted, less stands lost). This
+    is expectimax's first ply with the enemy's reply as its expected fire (issue 23).
     """
 
     kind = "hard"
 
-    def __init__(self, normal: Any):
+    MOVES = 3
+    """Moves besides normal's weighed per decision (the cost grows with them)."""
+    NEAR = 24.0
+    """Look ahead only when an enemy is this near, in inches; farther, play as normal."""
+
+    def __init__(self, normal: Any, seed: int = 0):
         self.normal = normal
+        self.rng = random.Random(seed)
+        self.why = ""
 
     def decide(self, b: Battle, req: Request) -> Order:
-        """The order with the best expected exchange, else normal's."""
-        if req.kind == "move":
-            opts = offers(b, req)
-            best: tuple[float, Order] | None = None
-            for c in opts:
-                if c.kind != "charge":
-                    continue
-                p = c.odds.get("goes_in", c.odds.get("p", 0.0))
-                gain = p * c.odds.get("inflict", 0.0) - c.odds.get("suffer", 0.0)
-                if gain > 0.25 and (best is None or gain > best[0]) and c.legal():
-                    best = (gain, c.order)
-            if best is not None:
-                return best[1]
+        """The candidate leading to the best position, else normal's order."""
         order: Order = self.normal.decide(b, req)
-        return order
+        if req.kind != "move":
+            return order
+        u = b.state.units[req.actor]
+        en = b.nearest_enemy(u)
+        if en is None or hypot(en.x - u.x, en.y - u.y) > self.NEAR:
+            return order
+        opts = offers(b, req)
+        cands: list[Order] = [order]
+        if order[0] != "hold" and any(c.kind == "hold" and c.legal() for c in opts):
+            cands.append(HOLD)
+        charges = [c for c in opts if c.kind == "charge" and c.legal()]
+        cands += [c.order for c in charges if c.order not in cands]
+        moves = [c for c in opts if c.kind == "move"]
+        if moves:
+            tx, ty = en.x, en.y
+            board = b.setup.board
+            score = [
+                (3.0 if board.in_cover(float(c.order[1]), float(c.order[2])) else 0.0)
+                - 0.1 * hypot(float(c.order[1]) - tx, float(c.order[2]) - ty)
+                for c in moves
+            ]
+            done = [False] * len(moves)
+            took = 0
+            while took < self.MOVES:
+                k = best_left(score, done)
+                if k < 0:
+                    break
+                done[k] = True
+                if moves[k].legal() and moves[k].order not in cands:
+                    cands.append(moves[k].order)
+                    took += 1
+        if len(cands) == 1:
+            return order
+        gains = {
+            c.order: c.odds.get("goes_in", c.odds.get("p", 0.0)) * c.odds.get("inflict", 0.0)
+            - c.odds.get("suffer", 0.0)
+            for c in charges
+        }
+        best = order
+        top = -math.inf
+        for k, cand in enumerate(cands):
+            v = self.value(b, req, cand) + gains.get(cand, 0.0)
+            if k == 0:
+                v += 0.1  # normal's choice wins ties
+            if v > top:
+                best, top = cand, v
+        return best
+
+    def fork(self, b: Battle) -> Battle:
+        """A copy of the battle to try an order on, with private dice."""
+        from umpire.battle.setup import new_state
+        from umpire.dice import SeededSource
+
+        st = new_state(b.setup.scenario, b.comp)
+        st.load_json(b.state.to_json())
+        return Battle(b.setup, st, SeededSource(self.rng.getrandbits(48)))
+
+    def value(self, b: Battle, req: Request, order: Order) -> float:
+        """The position after ``order`` for the acting unit, one reply on."""
+        f = self.fork(b)
+        f.apply(req, order)
+        u = f.state.units[req.actor]
+        if not u.alive:
+            return -10.0
+        mine = 0.0
+        for c in combat_offers(f, Request("fire", u.side, u.i, "fire")):
+            if c.kind == "fire" and c.legal():
+                mine = max(mine, c.odds.get("inflict", 0.0))
+        theirs = 0.0
+        target: Order = ("fire", u.i)
+        for e in f.state.units:
+            if not e.alive or e.side == u.side:
+                continue
+            if hypot(e.x - u.x, e.y - u.y) > self.NEAR:
+                continue
+            for c in combat_offers(f, Request("fire", e.side, e.i, "fire")):
+                if c.order == target and c.legal():
+                    theirs += c.odds.get("inflict", 0.0)
+                    break
+        weak = 1.0 + 1.0 / max(1, u.stands)
+        v = mine - theirs * weak
+        if f.setup.board.in_cover(u.x, u.y):
+            v += 0.3
+        posture = f.setup.posture.get(u.side, "attack")
+        if posture == "defend" and f.setup.objectives:
+            v -= 0.05 * min(hypot(o.x - u.x, o.y - u.y) for o in f.setup.objectives)
+        else:
+            en = f.nearest_enemy(u)
+            if en is not None:
+                v -= 0.05 * hypot(en.x - u.x, en.y - u.y)
+        return v
 
 
 def explain(b: Battle, req: Request, order: Order) -> str:
