@@ -14,6 +14,7 @@ import math
 import random
 from typing import Any
 
+from umpire.ai.personality import personality
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.menus import best_left
 from umpire.battle.roles import Offer, combat_offers, offers
@@ -82,6 +83,8 @@ class HardAI:
 
     MOVES = 3
     """Moves besides normal's weighed per decision (the cost grows with them)."""
+    KEEP = 0.1
+    """The margin by which another candidate must beat normal's order (expected stands)."""
     NEAR = 24.0
     """Look ahead only when an enemy is this near, in inches; farther, play as normal."""
 
@@ -93,7 +96,7 @@ class HardAI:
     def decide(self, b: Battle, req: Request) -> Order:
         """The candidate leading to the best position, else normal's order."""
         order: Order = self.normal.decide(b, req)
-        if req.kind != "move":
+        if req.kind != "move" or not self.generic(b):
             return order
         u = b.state.units[req.actor]
         en = b.nearest_enemy(u)
@@ -103,7 +106,12 @@ class HardAI:
         cands: list[Order] = [order]
         if order[0] != "hold" and any(c.kind == "hold" and c.legal() for c in opts):
             cands.append(HOLD)
-        charges = [c for c in opts if c.kind == "charge" and c.legal()]
+        # charges only where normal's rule (the side's personality) would take one: a
+        # charge's expected exchange leaves out the risk of a rout breaking the side
+        attack = personality(b.setup.scenario, req.side).attack
+        charges = [
+            c for c in opts if c.kind == "charge" and c.odds.get("p", 0.0) > attack and c.legal()
+        ]
         cands += [c.order for c in charges if c.order not in cands]
         moves = [c for c in opts if c.kind == "move"]
         if moves:
@@ -136,10 +144,19 @@ class HardAI:
         for k, cand in enumerate(cands):
             v = self.value(b, req, cand) + gains.get(cand, 0.0)
             if k == 0:
-                v += 0.1  # normal's choice wins ties
+                v += self.KEEP  # normal's choice wins ties and near-ties
             if v > top:
                 best, top = cand, v
         return best
+
+    def generic(self, b: Battle) -> bool:
+        """Does the generic odds AI play this composition as ``normal``? Where a module's
+        own general plays (seed 002's script in pure quick ACW battles) the lookahead
+        measured worse (issue 23 report: mcpherson_ridge, standard): hard plays it."""
+        from umpire.ai.odds_ai import OddsAI
+
+        pick = getattr(self.normal, "policy_for", None)
+        return pick is None or isinstance(pick(b), OddsAI)
 
     def fork(self, b: Battle) -> Battle:
         """A copy of the battle to try an order on, with private dice."""
@@ -172,7 +189,10 @@ class HardAI:
                 if c.order == target and c.legal():
                     theirs += c.odds.get("inflict", 0.0)
                     break
-        weak = 1.0 + 1.0 / max(1, u.stands)
+        side = u.side
+        gone = sum(1 for w in f.state.units if w.side == side and not w.alive)
+        margin = f.setup.break_fraction[side] * f.setup.units0[side] - gone
+        weak = (1.0 + 1.0 / max(1, u.stands)) * (1.0 + 2.0 / max(1.0, margin))
         v = mine - theirs * weak
         if f.setup.board.in_cover(u.x, u.y):
             v += 0.3

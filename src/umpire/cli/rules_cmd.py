@@ -24,7 +24,7 @@ def list_cmd(
     mods = all_modules()
     ai_name = "the AI's personality per side (issue 23; a scenario may set it per side)"
     if as_json:
-        ai_entry = {
+        ai_entry: dict[str, object] = {
             "id": "ai",
             "name": ai_name,
             "seed": None,
