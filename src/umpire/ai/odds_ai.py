@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import math
 
+from umpire.ai.personality import RESERVE_NEAR, Personality, personality
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.menus import best_left
 from umpire.battle.roles import Offer, offers
 from umpire.board.fmath import hypot as _hypot
 
 CHARGE_THRESHOLD = 0.5
-"""Charge when P(the enemy is driven off) exceeds this and the charge gains stands."""
+"""Charge when P(the enemy is driven off) exceeds this and the charge gains stands (the
+personality's ``attack`` default, ``umpire/data/ai/personality.toml``)."""
 
 HOLD: Order = ("hold",)
 
@@ -30,6 +32,17 @@ class OddsAI:
     """A sensible, deterministic player of either side under any rules."""
 
     kind = "ai"
+
+    def __init__(self) -> None:
+        self._pers: dict[tuple[int, str], tuple[object, Personality]] = {}
+
+    def personality(self, b: Battle, side: str) -> Personality:
+        """The side's personality in this battle's scenario (looked up once)."""
+        scen = b.setup.scenario
+        hit = self._pers.get((id(scen), side))
+        if hit is None or hit[0] is not scen:
+            hit = self._pers[(id(scen), side)] = (scen, personality(scen, side))
+        return hit[1]
 
     def decide(self, b: Battle, req: Request) -> Order:
         """The best offered order for ``req``."""
@@ -88,17 +101,23 @@ class OddsAI:
         return HOLD if best is None else best[1]
 
     def move(self, b: Battle, req: Request, opts: list[Offer]) -> Order:
-        """Charge when it pays, else move toward the posture's goal, into cover if near."""
+        """Charge when it pays, else move toward the posture's goal, into cover if near
+        (a reserve holds while no enemy is near: the side's personality)."""
+        pers = self.personality(b, req.side)
         charges = [
             c
             for c in opts
             if c.kind == "charge"
-            and c.odds.get("p", 0.0) > CHARGE_THRESHOLD
-            and c.odds.get("inflict", 0.0) >= c.odds.get("suffer", 0.0)
+            and c.odds.get("p", 0.0) > pers.attack
+            and c.odds.get("inflict", 0.0) * pers.risk >= c.odds.get("suffer", 0.0)
             and c.legal()
         ]
         if charges:
             return max(charges, key=lambda c: (c.odds["p"], c.odds.get("inflict", 0.0))).order
+        if pers.reserve > 0.0 and self.in_reserve(b, req.actor, pers.reserve):
+            for c in opts:
+                if c.kind == "hold" and c.legal():
+                    return HOLD
         moves = [c for c in opts if c.kind == "move"]
         if moves:
             u = b.state.units[req.actor]
@@ -138,6 +157,22 @@ class OddsAI:
         if not legal or any(c.kind == "hold" for c in legal):
             return HOLD
         return legal[0].order
+
+    def in_reserve(self, b: Battle, actor: int, reserve: float) -> bool:
+        """Is the unit one of its side's reserve (the ``reserve`` fraction farthest from
+        the enemy) with no enemy within ``RESERVE_NEAR``?"""
+        u = b.state.units[actor]
+        near: list[tuple[float, int]] = []
+        for v in b.alive(u.side):
+            en = b.nearest_enemy(v)
+            d = math.inf if en is None else _hypot(en.x - v.x, en.y - v.y)
+            near.append((-d, v.i))
+        near.sort()
+        kept = {i for _, i in near[: int(reserve * len(near))]}
+        if u.i not in kept:
+            return False
+        en = b.nearest_enemy(u)
+        return en is None or _hypot(en.x - u.x, en.y - u.y) > RESERVE_NEAR
 
     def goal(self, b: Battle, req: Request) -> tuple[float, float, float]:
         """(x, y, distance to keep): the nearest enemy to attack, or an objective to hold."""

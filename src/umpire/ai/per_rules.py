@@ -41,8 +41,12 @@ class PerRules:
 
     def decide(self, b: Battle, req: Request) -> Order:
         """Ask the policy of this battle's composition."""
+        order: Order = self.policy_for(b).decide(b, req)
+        return order
+
+    def policy_for(self, b: Battle) -> Any:
+        """The policy this battle's composition plays (chosen once per composition)."""
         hit = self._by.get(id(b.comp))
         if hit is None or hit[0] is not b.comp:
             hit = self._by[id(b.comp)] = (b.comp, for_composition(self.kind, self.seed, b.comp))
-        order: Order = hit[1].decide(b, req)
-        return order
+        return hit[1]

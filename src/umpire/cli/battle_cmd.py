@@ -18,7 +18,8 @@ from umpire.errors import UmpireError, UnknownNameError
 SIDES = ("confederate", "union")
 BATTLE_MODULES = ("battle", "quick_acw")
 """Game module ids of saved battles (``quick_acw``: saves from before the composable engine)."""
-POLICIES = ("ai", "random", "human")
+POLICIES = ("ai", "easy", "normal", "hard", "random", "human")
+"""``ai`` is ``normal``: the shipped AI (issue 23's levels: easy, normal, hard)."""
 
 
 def _side_list(text: str, option: str) -> list[str]:
@@ -159,7 +160,9 @@ def battle(
     human: str = typer.Option("", "--human", help="Side(s) played at the prompt"),
     random_sides: str = typer.Option("", "--random", help="Side(s) played by the random policy"),
     player: list[str] = typer.Option(
-        [], "--player", help="SIDE=POLICY with POLICY one of ai, random, human (repeatable)"
+        [],
+        "--player",
+        help="SIDE=POLICY, POLICY one of easy, normal (= ai), hard, random, human (repeatable)",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON"),
     log: Path | None = typer.Option(None, "--log", help="Write faces, orders and narrative"),
@@ -184,6 +187,9 @@ def battle(
     ),
     rules_data: str | None = typer.Option(
         None, "--rules-data", help="Play a copy of a module's data (as simulate; with --no-save)"
+    ),
+    explain: bool = typer.Option(
+        False, "--explain", help="Say in a line why the AI chose each order (also in --log)"
     ),
 ) -> None:
     """Play a battle to the end, print the narrative and the result, and save it."""
@@ -213,7 +219,7 @@ def battle(
             )
         chosen = ai is not None or bool(human or random_sides or player)
         kinds = assign_players(ai, human, random_sides, player) if chosen else None
-        resume_battle(resume, kinds, as_json)
+        resume_battle(resume, kinds, as_json, explain=explain)
         return
     if scenario is None:
         raise UmpireError("give a SCENARIO to play, or --resume NAME to play on a saved battle")
@@ -265,7 +271,7 @@ def battle(
         table = Game.new(get_module("battle"), scen.to_json(), PhysicalSource(ask_faces, ask_cup))
         store.create(name, table)
         store.add_record(name, "players", {"players": kinds})
-        play_stored(store, name, table, kinds, as_json, seed=None)
+        play_stored(store, name, table, kinds, as_json, seed=None, explain=explain)
         return
     if store is not None and log is None and "human" in kinds.values():
         # A person plays: every decision is saved as it is made, so quit, undo and
@@ -277,12 +283,18 @@ def battle(
         store.add_record(name, "players", {"players": kinds})
         if fresh_seed and not as_json:
             typer.echo(f"Seed {seed} (drawn at random; --seed {seed} plays this battle again)")
-        play_stored(store, name, started, kinds, as_json, seed=seed)
+        play_stored(store, name, started, kinds, as_json, seed=seed, explain=explain)
         return
     pols: dict[str, Any] = {
         side: _human(as_json) if kind == "human" else make_policy(kind, seed)
         for side, kind in kinds.items()
     }
+    if explain:
+        from umpire.ai.levels import Explained
+
+        pols = {
+            side: p if kinds[side] == "human" else Explained(p, side) for side, p in pols.items()
+        }
     from umpire.ai.human import PlayerCommand
 
     if "human" in kinds.values() and not as_json:  # unsaved: the briefing without a picture
@@ -385,7 +397,9 @@ def saved_players(store: Any, name: str) -> dict[str, str] | None:
     return found
 
 
-def resume_battle(name: str, kinds: dict[str, str] | None, as_json: bool) -> None:
+def resume_battle(
+    name: str, kinds: dict[str, str] | None, as_json: bool, *, explain: bool = False
+) -> None:
     """Play a saved battle on from where its log stops, saving each action as it is made.
 
     Each side goes back to whoever played it (the ``players`` record); ``kinds`` (any of
@@ -422,7 +436,7 @@ def resume_battle(name: str, kinds: dict[str, str] | None, as_json: bool) -> Non
     if not as_json:
         who = ", ".join(f"{side} {kinds[side]}" for side in SIDES)
         typer.echo(f"Resuming '{name}' after action {len(game.actions)} ({who})")
-    play_stored(store, name, game, kinds, as_json, seed=seed, resumed=True)
+    play_stored(store, name, game, kinds, as_json, seed=seed, resumed=True, explain=explain)
 
 
 def play_stored(
@@ -434,6 +448,7 @@ def play_stored(
     *,
     seed: int | None,
     resumed: bool = False,
+    explain: bool = False,
 ) -> None:
     """Play a saved battle on to its end, committing each action as it is made.
 
@@ -455,6 +470,16 @@ def play_stored(
         else make_policy(kind, (seed or 0) + start)
         for side, kind in kinds.items()
     }
+    if explain:
+        from umpire.ai.levels import Explained
+
+        def tell(line: str) -> None:
+            typer.echo(line, err=as_json)
+
+        pols = {
+            side: p if kinds[side] == "human" else Explained(p, side, tell)
+            for side, p in pols.items()
+        }
     c = console()
     persons = "human" in kinds.values()
     since: list[str] = []  # what was said since a person's last order (the enemy's doings)

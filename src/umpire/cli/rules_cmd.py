@@ -17,11 +17,21 @@ def list_cmd(
     brief: Annotated[bool, typer.Option("--brief", help="Modules only, no defaults.")] = False,
 ) -> None:
     """Every rules module, what it provides, and every default and reading it uses."""
+    from umpire.ai.personality import labels
     from umpire.battle.roles import ROLES
     from umpire.rules import all_modules
 
     mods = all_modules()
+    ai_name = "the AI's personality per side (issue 23; a scenario may set it per side)"
     if as_json:
+        ai_entry: dict[str, object] = {
+            "id": "ai",
+            "name": ai_name,
+            "seed": None,
+            "provides": ["personality"],
+            "options": {},
+            "defaults": labels(),
+        }
         print_json(
             [
                 {
@@ -34,6 +44,7 @@ def list_cmd(
                 }
                 for m in mods
             ]
+            + [ai_entry]
         )
         return
     c = console()
@@ -50,6 +61,11 @@ def list_cmd(
                 f"  [{'yellow' if d.label == 'default' else 'cyan'}]{d.label}[/] {d.id}: {d.text}"
             )
             c.print(f"      why: {d.reason}" + (f"  ({d.source})" if d.source else ""))
+    c.print(f"[bold]ai[/] — {ai_name}")
+    if not brief:
+        for a in labels():
+            c.print(f"  [yellow]default[/] {a['id']}: {a['text']}")
+            c.print(f"      why: {a['reason']}  ({a['source']})")
 
 
 @rules_app.command("copy")

@@ -60,6 +60,14 @@ def simulate_cmd(
             "these sources), python or compiled",
         ),
     ] = "auto",
+    player: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--player",
+            help="SIDE=POLICY, POLICY one of easy, normal (= ai), hard, random (repeatable); "
+            "any but normal plays on the scalar engine",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON")] = False,
     no_save: Annotated[
         bool, typer.Option("--no-save", help="Do not keep the run in the save file")
@@ -102,10 +110,11 @@ def simulate_cmd(
         arms.append(parse_vary(text, scen, f"vary {text}"))
     for folder in rules_data or []:
         arms.append(parse_rules_data(folder, f"rules-data {folder}"))
-    p = plan(scen, arms, path)
+    players = parse_players(player or [])
+    p = plan(scen, arms, path, players)
     run_seed = secrets.randbits(48) if seed is None else seed
     k = workers or (1 if cluster else default_workers())
-    todo = tasks(p, n, run_seed, k)
+    todo = tasks(p, n, run_seed, k, players)
     config = {
         "workers": None if cluster else k,
         "cluster": cluster,
@@ -114,8 +123,16 @@ def simulate_cmd(
         "engine": "python" if built is None else f"compiled ({built})",
         "chunks": len(todo),
         "seed_rule": "battle i: umpire.lab.battle_seed(seed, i), 48 bits of SHA-256",
-        "replay": f"umpire battle {scenario} --seed SEED --no-save",
+        "replay": f"umpire battle {scenario} --seed SEED --no-save"
+        + "".join(f" --player {s}={k}" for s, k in players),
+        "players": {s: k for s, k in players},
     }
+    if players and not as_json:
+        who = ", ".join(f"{s}={k}" for s, k in players)
+        sys.stderr.write(
+            f"umpire: {who}: playing on the scalar engine (the batch simulator plays only "
+            "the shipped AI)\n"
+        )
     store = None
     run_id = None
     if not no_save:
@@ -146,6 +163,38 @@ def simulate_cmd(
         print_json(out)
         return
     show(out, seed is None, battle_seed(run_seed, 0))
+
+
+SIM_POLICIES = ("ai", "easy", "normal", "hard", "random")
+"""Policies ``simulate --player`` takes: the AI's levels and random (no person at a Monte Carlo)."""
+
+
+def parse_players(texts: list[str]) -> list[tuple[str, str]]:
+    """``--player SIDE=POLICY`` as (side, policy) pairs, the shipped AI's sides left out
+    (``ai`` and ``normal`` are it); a wrong entry is a one-line error naming it."""
+    from umpire.lab.play import SIDES
+
+    kinds: dict[str, str] = {}
+    for text in texts:
+        side, eq, kind = text.partition("=")
+        side, kind = side.strip(), kind.strip()
+        if not eq:
+            raise UmpireError(f"--player takes SIDE=POLICY, e.g. union=hard, not '{text}'")
+        if side not in SIDES:
+            raise UmpireError(f"unknown side '{side}' in --player (sides: {', '.join(SIDES)})")
+        if kind == "human":
+            raise UmpireError(
+                "--player human: simulate plays AI against AI; a person plays with 'umpire battle'"
+            )
+        if kind not in SIM_POLICIES:
+            raise UmpireError(
+                f"unknown policy '{kind}' in --player (known: {', '.join(SIM_POLICIES)})"
+            )
+        kind = "ai" if kind == "normal" else kind
+        if kinds.get(side, kind) != kind:
+            raise UmpireError(f"the {side} side is given two players ({kinds[side]} and {kind})")
+        kinds[side] = kind
+    return [(s, k) for s, k in sorted(kinds.items()) if k != "ai"]
 
 
 def _prepare(scen: Any, quiet: bool) -> None:
@@ -222,6 +271,16 @@ def _play(
     return got, time.perf_counter() - t0
 
 
+def _who(out: dict[str, Any]) -> str:
+    """Who plays: 'AI against AI', or each side's policy when one is not the shipped AI."""
+    players = out.get("config", {}).get("players") or {}
+    if not players:
+        return "AI against AI"
+    from umpire.lab.play import SIDES
+
+    return " against ".join(f"{s} {players.get(s, 'normal')}" for s in SIDES)
+
+
 def report(
     name: str,
     n: int,
@@ -270,7 +329,7 @@ def show(out: dict[str, Any], fresh: bool, first: int) -> None:
     """The result in words: per arm the outcomes and distributions; then the differences."""
     echo = typer.echo
     echo(
-        f"{out['scenario']}: {out['battles']} battles per arm, AI against AI, seed {out['seed']}"
+        f"{out['scenario']}: {out['battles']} battles per arm, {_who(out)}, seed {out['seed']}"
         + (" (drawn at random; --seed plays them again)" if fresh else "")
     )
     echo(f"  battle i has its own seed (battle 0: umpire battle {out['scenario']} --seed {first})")

@@ -36,6 +36,9 @@ class Task:
     path: str  # "batch" or "scalar"
     varied: bool = False
     """The arm's rules are a variant: a failure in its battles is the variant's (one line)."""
+    players: tuple[tuple[str, str], ...] = ()
+    """(side, policy) for sides not played by the shipped AI (``simulate --player``; issue
+    23's levels): these battles play on the scalar path."""
 
 
 _tuned = False
@@ -93,8 +96,9 @@ def _scalar(task: Task) -> list[Record]:
     from umpire.battle.run import play
 
     out = []
+    kinds = dict(task.players)
     for k, seed in enumerate(task.seeds):
-        pols = {side: make_policy("ai", seed) for side in SIDES}
+        pols = {side: make_policy(kinds.get(side, "ai"), seed) for side in SIDES}
         res = play(task.scen, seed, pols)
         out.append(
             {

@@ -42,12 +42,27 @@ class Plan:
     arms: tuple[Arm, ...]
 
 
-def plan(scen: Scenario, arms: Sequence[Arm], path: str = "auto") -> Plan:
+def plan(
+    scen: Scenario,
+    arms: Sequence[Arm],
+    path: str = "auto",
+    players: Sequence[tuple[str, str]] = (),
+) -> Plan:
     """Check every arm here (its rules compose and load) and choose its path.
 
     ``path``: ``auto`` (the batch simulator wherever a module offers one), ``scalar``,
-    or ``batch`` (refused where there is none).
+    or ``batch`` (refused where there is none). ``players``: sides played by a policy
+    other than the shipped AI; the batch simulator plays only the shipped AI, so then
+    every arm plays on the scalar engine (``batch`` is refused).
     """
+    if players:
+        if path == "batch":
+            who = ", ".join(f"{s}={k}" for s, k in players)
+            raise UmpireError(
+                f"--path batch plays only the shipped AI; {who} plays on the scalar engine "
+                "(--path scalar or auto)"
+            )
+        path = "scalar"
     from umpire.battle.compose import compose_for
     from umpire.lab import batch_simulator
 
@@ -85,7 +100,9 @@ def chunks(n: int, path: str, workers: int) -> list[tuple[int, int]]:
     return [(n * k // count, n * (k + 1) // count - n * k // count) for k in range(count)]
 
 
-def tasks(p: Plan, n: int, seed: int, workers: int) -> list[Task]:
+def tasks(
+    p: Plan, n: int, seed: int, workers: int, players: Sequence[tuple[str, str]] = ()
+) -> list[Task]:
     """Every chunk of every arm, arm after arm: a process switches rule data (and rebuilds
     the caches derived from it) as seldom as it can."""
     seeds = [battle_seed(seed, i) for i in range(n)]
@@ -98,6 +115,7 @@ def tasks(p: Plan, n: int, seed: int, workers: int) -> list[Task]:
             tuple(seeds[start : start + size]),
             p.paths[k],
             bool(arm.overlay) or arm.rules is not None,
+            tuple(players),
         )
         for k, arm in enumerate(p.arms)
         for start, size in chunks(n, p.paths[k], workers)

@@ -49,11 +49,24 @@ class Table(_Strict):
     turns: int = Field(ge=1, le=100)
 
 
+class PersonalitySpec(_Strict):
+    """The AI's personality on a side (issue 23); unset fields take the labelled defaults
+    of ``umpire/data/ai/personality.toml``."""
+
+    attack: float | None = Field(default=None, ge=0, le=1)
+    """P(a charge goes in) the AI needs before it charges (default 0.5)."""
+    risk: float | None = Field(default=None, gt=0, le=10)
+    """Expected stands lost the AI accepts per stand it expects to inflict (default 1)."""
+    reserve: float | None = Field(default=None, ge=0, lt=1)
+    """Fraction of the side's units held back while no enemy is near (default 0)."""
+
+
 class SideSpec(_Strict):
-    """How the AI plays a side: attack toward objectives or defend them."""
+    """How the AI plays a side: attack toward objectives or defend them, in its manner."""
 
     posture: Literal["attack", "defend"] = "attack"
     break_fraction: float = Field(default=0.5, gt=0, le=1)
+    personality: PersonalitySpec | None = None
 
 
 class TerrainSpec(_Strict):

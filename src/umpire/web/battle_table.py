@@ -240,16 +240,17 @@ def target_choice(game: Game, side: str, unit: int) -> int:
 def ai_side_to_act(game: Game, players: dict[str, str]) -> str | None:
     """The side to act next when the AI plays it (None: a person's turn, or the end)."""
     _, req = pending(game)
-    if req is None or players.get(req.side) != "ai":
+    if req is None or players.get(req.side, "human") == "human":
         return None
     return req.side
 
 
-def ai_order(game: Game) -> tuple[str, list[Any]]:
-    """The AI's order for the pending decision (deterministic in the state)."""
+def ai_order(game: Game, level: str = "ai") -> tuple[str, list[Any]]:
+    """The AI's order at ``level`` for the pending decision (deterministic in the state:
+    easy's noise is seeded by the number of actions so far)."""
     from umpire.ai import make_policy
 
     b, req = pending(game)
     if req is None:
         raise IllegalActionError("the battle is over")
-    return actor_id(b, req), list(make_policy("ai").decide(b, req))
+    return actor_id(b, req), list(make_policy(level, len(game.actions)).decide(b, req))

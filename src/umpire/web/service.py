@@ -28,7 +28,8 @@ from umpire.web.log import recent, record_line
 from umpire.web.seats import HOST, SPECTATOR, LinkError, Seat, Seats
 
 KINDS = ("battle", "book", "cwb")
-PLAYERS = ("human", "ai")
+PLAYERS = ("human", "ai", "easy", "normal", "hard")
+"""Who plays a side: a person, or the AI at a level (``ai`` is ``normal``; issue 23)."""
 DICE = ("committed", "seeded", "joint")
 
 
@@ -423,7 +424,7 @@ class Service:
         players = (config if config is not None else self.seats.config(game)).get("players", {})
         if sum(1 for p in players.values() if p == "human") >= 2:
             return None
-        return "against the AI" if "ai" in players.values() else "one player"
+        return "against the AI" if any(p != "human" for p in players.values()) else "one player"
 
     def _idle(self, game: str) -> None:
         pending = self.seats.pending(game)
@@ -520,9 +521,10 @@ class Service:
 
         players = self.seats.config(name).get("players", {})
         for _ in range(5000):
-            if BT.ai_side_to_act(game, players) is None:
+            side = BT.ai_side_to_act(game, players)
+            if side is None:
                 break
-            actor, order = BT.ai_order(game)
+            actor, order = BT.ai_order(game, str(players[side]))
             derived = (
                 hashlib.sha256(f"{entropy}:{len(game.actions) + 1}".encode()).hexdigest()
                 if entropy

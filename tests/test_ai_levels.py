@@ -1,0 +1,240 @@
+"""Issue 23, "An AI general": the AI's levels (easy, normal, hard) per side with
+``--player SIDE=POLICY`` in ``umpire battle`` and ``umpire simulate``, and ``--explain``.
+
+The rules these policies obey are the menus' (every order they give is offered and legal:
+a replay of the faces and orders reaches the same state).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from test_acw_cli import run
+from umpire.ai import KINDS, make_policy
+from umpire.ai.levels import EasyAI, HardAI
+from umpire.battle.run import play
+from umpire.cli.battle_cmd import assign_players
+from umpire.errors import UmpireError
+from umpire.lab.arms import SHIPPED
+from umpire.lab.cli import parse_players
+from umpire.lab.conformance import check_battle
+from umpire.lab.play import run_task
+from umpire.lab.runner import plan, tasks
+from umpire.scenarios import load_scenario
+
+
+def test_levels_are_policies_and_ai_means_normal() -> None:
+    """Issue 23: 'policies easy, normal, hard, with ai meaning normal, besides human and
+    random'."""
+    assert {"ai", "easy", "normal", "hard", "random", "human"} <= set(KINDS)
+    assert isinstance(make_policy("easy", 1), EasyAI)
+    assert isinstance(make_policy("hard", 1), HardAI)
+    scen = load_scenario("stone_wall")
+    a = play(scen, 7, {s: make_policy("ai", 7) for s in ("union", "confederate")})
+    n = play(scen, 7, {s: make_policy("normal", 7) for s in ("union", "confederate")})
+    assert a.orders == n.orders
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+@pytest.mark.parametrize("scenario", ["stone_wall", "mcpherson_cards"])
+def test_levels_play_only_legal_orders(level: str, scenario: str) -> None:
+    """Issue 23: hard 'obeys every rule the person must': its orders replay to the same
+    state (each was on the legal menu), and it differs from normal."""
+    scen = load_scenario(scenario)
+    for players in ((level, "normal"), ("normal", level)):
+        checked = check_battle(scen, 3, players)  # the conformance suite's every-step watch
+        assert checked.failures() == []
+
+
+def test_easy_is_noisier_than_normal() -> None:
+    """Issue 23: 'easy is normal with noise (it picks among its better orders at random
+    and sometimes holds)'."""
+    scen = load_scenario("stone_wall")
+    normal = play(scen, 11, {s: make_policy("normal", 11) for s in ("union", "confederate")})
+    easy = play(
+        scen, 11, {"union": make_policy("easy", 11), "confederate": make_policy("normal", 11)}
+    )
+    assert easy.orders != normal.orders
+
+
+def test_battle_player_takes_the_levels() -> None:
+    """Issue 23: levels chosen per side 'with the existing --player SIDE=POLICY'."""
+    kinds = assign_players(None, "", "", ["union=hard", "confederate=easy"])
+    assert kinds == {"union": "hard", "confederate": "easy"}
+    with pytest.raises(UmpireError, match="unknown policy 'expert'"):
+        assign_players(None, "", "", ["union=expert"])
+
+
+def test_simulate_players_play_on_the_scalar_engine() -> None:
+    """Issue 23: 'With a person or a non-default policy on a side, simulate plays on the
+    scalar engine (the batch simulator plays only the shipped AI)'."""
+    assert parse_players(["union=hard", "confederate=normal"]) == [("union", "hard")]
+    assert parse_players(["union=ai"]) == []
+    for bad, says in (
+        ("union", "SIDE=POLICY"),
+        ("north=hard", "unknown side 'north'"),
+        ("union=human", "a person plays"),
+        ("union=best", "unknown policy 'best'"),
+    ):
+        with pytest.raises(UmpireError, match=says):
+            parse_players([bad])
+    scen = load_scenario("standard")
+    p = plan(scen, [SHIPPED], "auto", [("union", "hard")])
+    assert p.paths == ("scalar",)
+    with pytest.raises(UmpireError, match="plays only the shipped AI"):
+        plan(scen, [SHIPPED], "batch", [("union", "hard")])
+    (task,) = tasks(p, 2, 5, 1, [("union", "hard")])[:1]
+    _, _, recs = run_task(task)
+    assert all(r["path"] == "scalar" for r in recs)
+
+
+def test_simulate_cli_player(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 23: `umpire simulate standard --player union=hard --player confederate=normal`."""
+    code, out, err = run(
+        capsys,
+        "simulate",
+        "stone_wall",
+        "-n",
+        "4",
+        "--seed",
+        "1",
+        "--workers",
+        "1",
+        "--no-save",
+        "--player",
+        "union=hard",
+        "--player",
+        "confederate=normal",
+    )
+    assert code == 0, err
+    assert "scalar engine" in err
+    assert "confederate normal against union hard" in out
+
+
+def test_battle_explain_says_why(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 23: '`umpire battle ... --explain` (and the log) says in a line why the AI
+    chose an order ("charges: 64% to go in, expected loss 0.4 stands, objective 3" away")'."""
+    code, out, err = run(
+        capsys,
+        "battle",
+        "stone_wall",
+        "--seed",
+        "3",
+        "--no-save",
+        "--player",
+        "union=hard",
+        "--explain",
+    )
+    assert code == 0, err
+    assert "[hard union 20th Maine] charges: " in out
+    assert "to go in" in out and "expected loss" in out and 'objective 6" away' in out
+    assert "[normal confederate" in out or "[ai confederate" in out
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_web_table_plays_the_ai_at_a_level(tmp_path: Any, level: str) -> None:
+    """Issue 23: the levels 'in the web table's start page': a side given to the hard or
+    easy AI plays to the end, and the start page offers the levels."""
+    from fastapi.testclient import TestClient
+
+    from test_web_api import KEY, api, new_game
+    from umpire.web.app import create_app
+
+    client = TestClient(create_app(tmp_path / "web.db", KEY))
+    links = new_game(client, scenario="stone_wall_cards", players={"union": level})
+    side = api(links["confederate"])
+    for _ in range(400):
+        v = client.get(side).json()
+        if v["table"]["over"]:
+            break
+        assert v["table"]["waiting"]["side"] == "confederate"
+        hold = next(c["i"] for c in v["table"]["choices"] if c["kind"] == "hold")
+        assert client.post(side + "/order", json={"at": v["at"], "choice": hold}).status_code == 200
+    assert client.get(side).json()["table"]["over"]
+    assert client.get(api(links["host"]) + "/verify").json()["ok"]
+    page = client.get(f"/?key={KEY}").text
+    assert 'value="hard">the AI (hard)' in page and 'value="easy"' in page
+
+
+def test_personality_defaults_are_labelled_data() -> None:
+    """Issue 23: 'Personalities ... (how readily it attacks, the risk it takes, the reserve
+    it keeps), as data with labelled defaults'; unset, the shipped AI plays as before."""
+    from umpire.ai.odds_ai import CHARGE_THRESHOLD
+    from umpire.ai.personality import labels, personality
+
+    scen = load_scenario("standard")
+    p = personality(scen, "union")
+    assert (p.attack, p.risk, p.reserve) == (CHARGE_THRESHOLD, 1.0, 0.0)
+    assert {d["id"] for d in labels()} == {"ai_attack", "ai_risk", "ai_reserve"}
+    assert all(d["label"] == "default" and d["reason"] for d in labels())
+
+
+def _with_personality(name: str, side: str, **values: float) -> Any:
+    scen = load_scenario(name)
+    data = scen.model_dump(mode="json", exclude_unset=True)
+    data.setdefault("sides", {}).setdefault(side, {})["personality"] = values
+    return type(scen).model_validate(data)
+
+
+def test_personality_attack_and_reserve_change_the_play() -> None:
+    """Issue 23: a scenario's personality per side changes how the AI plays it: a bold
+    one (attack 0.2, risk 3) charges more; one keeping half its units in reserve holds
+    more."""
+    from umpire.ai.personality import personality
+
+    seeds = range(6)
+    bold = _with_personality("standard", "union", attack=0.2, risk=3.0)
+    assert personality(bold, "union").attack == 0.2
+    assert personality(bold, "confederate").attack == 0.5
+
+    from umpire.ai.odds_ai import OddsAI
+
+    def orders(scen: Any, kind: str) -> int:
+        n = 0
+        for s in seeds:
+            res = play(scen, s, {"union": OddsAI(), "confederate": OddsAI()})
+            n += sum(1 for o in res.orders if o[1] == kind)
+        return n
+
+    plain = load_scenario("standard")
+    assert orders(bold, "charge") > orders(plain, "charge")
+    held = _with_personality("standard", "union", reserve=0.5)
+    assert orders(held, "hold") > orders(plain, "hold")
+    with pytest.raises(ValueError):
+        _with_personality("standard", "union", reserve=1.5)
+
+
+def test_rules_list_shows_the_ai_personality_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 23 and the project's rule: every default 'is listed by umpire rules list'."""
+    code, out, err = run(capsys, "rules", "list")
+    assert code == 0, err
+    assert "ai — the AI's personality" in out and "ai_reserve: reserve = 0.0" in out
+
+
+def test_hard_looks_ahead_on_a_fork_and_leaves_the_battle_alone() -> None:
+    """Issue 23: hard 'weighs candidate orders by their exact odds and the position each
+    outcome leads to, one step on', on the engine's copy of the state: the real battle's
+    state and dice are untouched by its deciding, and it chooses otherwise than normal."""
+    from umpire.battle.engine import Recorder
+    from umpire.battle.run import new_battle, state_hash
+    from umpire.dice import SeededSource
+
+    scen = load_scenario("stone_wall")
+    rec = Recorder(SeededSource(4))
+    b = new_battle(scen, rec)
+    hard, normal = make_policy("hard", 4), make_policy("normal", 4)
+    differ = 0
+    for _ in range(400):
+        req = b.next_request()
+        if req is None:
+            break
+        before = state_hash(b.state.to_json())
+        faces = len(rec.faces)
+        order = hard.decide(b, req)
+        assert state_hash(b.state.to_json()) == before
+        assert len(rec.faces) == faces
+        differ += order != normal.decide(b, req)
+        b.apply(req, order)
+    assert differ > 0
