@@ -88,14 +88,19 @@ def serve(tmp_path: Path) -> Iterator[Any]:
         srv.stop()
 
 
-def rss_mb(pid: int) -> float:
-    """The resident memory of a process and its children, in MB (Linux /proc)."""
-    total = 0.0
+def family(pid: int) -> list[int]:
+    """A process and its children (Linux /proc)."""
     pids = [pid]
     children = Path(f"/proc/{pid}/task/{pid}/children")
     if children.exists():
         pids += [int(p) for p in children.read_text().split()]
-    for p in pids:
+    return pids
+
+
+def rss_mb(pid: int) -> float:
+    """The resident memory of a process and its children, in MB (Linux /proc)."""
+    total = 0.0
+    for p in family(pid):
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):

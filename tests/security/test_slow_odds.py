@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from tests.security.conftest import new_game
+from tests.security.conftest import family, new_game
 
 SLOW = "100d1000"
 
@@ -19,11 +19,7 @@ SLOW = "100d1000"
 def cpu_seconds(pid: int) -> float:
     """CPU time used so far by a process and its children still running (Linux /proc)."""
     total = 0.0
-    pids = [pid]
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(p) for p in children.read_text().split()]
-    for p in pids:
+    for p in family(pid):
         try:
             fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
         except FileNotFoundError:
