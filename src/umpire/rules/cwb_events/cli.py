@@ -736,8 +736,13 @@ def _status(st: dict[str, Any]) -> dict[str, Any]:
                     "stopped": c["stopped"],
                     "stopped_now": stopped_now(st, cid),
                     "lost_commander_modifier": c["lost_commander"],
-                    "stoppage_count": stoppage_count(st, cid)[0],
-                    "stoppage_words": stoppage_count(st, cid)[1],
+                    **dict(
+                        zip(
+                            ("stoppage_count", "stoppage_words"),
+                            stoppage_count(st, cid),
+                            strict=True,
+                        )
+                    ),
                 }
                 for cid, c in st["corps"].items()
                 if c["side"] == side
