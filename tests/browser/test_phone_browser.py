@@ -124,6 +124,11 @@ UNITS = """() => Array.from(document.querySelectorAll('#map g.unit')).map(g => (
   i: g.dataset.unit, side: g.dataset.side, x: Number(g.dataset.x), y: Number(g.dataset.y)}))"""
 
 
+ON_A_UNIT = """([x, y]) => {
+  const e = document.elementFromPoint(x, y);
+  return Boolean(e && e.closest('.unit'));
+}"""
+
 TARGETS = "bs => bs.map(b => b.dataset.target)"
 
 
@@ -158,7 +163,9 @@ def settle(page: Any) -> None:
 
 def move_points(page: Any, side: str) -> list[tuple[float, float]]:
     """Points inside the acting unit's allowance (as the server drew it), clear of the
-    units on the screen, nearest the enemy first: where a player would tap to move."""
+    units on the screen, nearest the enemy first: where a player would tap to move. They
+    are table points: a refusal's line above the map moves the map down, so each is turned
+    into a place on the screen only when it is tapped."""
     allowance = page.evaluate(
         "(t) => fetch('/t/' + t + '/allowance').then(r => r.json())", data(page, "token")
     )
@@ -180,7 +187,7 @@ def move_points(page: Any, side: str) -> list[tuple[float, float]]:
             if math.hypot(sx - mine[0], sy - mine[1]) < 10:
                 continue  # a tap on the unit itself selects it
             gap = min((math.hypot(x - e["x"], y - e["y"]) for e in enemies), default=0.0)
-            found.append((gap, (sx, sy)))
+            found.append((gap, (x, y)))
     return [spot for _, spot in sorted(found)]
 
 
@@ -217,8 +224,13 @@ def test_three_turns_by_taps_on_the_map(server: str, browser: Any) -> None:
             aims += 1
         elif kind == "move" and (spots := move_points(page, "confederate")):
             page.wait_for_selector("#map .reach")  # the allowance is drawn
-            for spot in spots[:: max(1, len(spots) // 4)][:4]:
-                page.touchscreen.tap(*spot)  # move
+            tapped = 0
+            for spot in spots[:: max(1, len(spots) // 8)]:
+                sp = screen(page, *spot)
+                if tapped == 4 or page.evaluate(ON_A_UNIT, list(sp)):
+                    continue  # a tap on a unit (a long line's own frontage) selects it
+                tapped += 1
+                page.touchscreen.tap(*sp)  # move
                 page.wait_for_function(
                     f"() => document.querySelector('#tapnote.refused') || "
                     f"Number(document.querySelector('#panel').dataset.at) > {before}",
@@ -228,6 +240,7 @@ def test_three_turns_by_taps_on_the_map(server: str, browser: Any) -> None:
                     break
                 refused.append(note(page))  # the outline is drawn from probes: a unit
                 # standing between two probes makes a spot inside it refused, with the reason
+            assert tapped, "every spot inside the allowance lies on a unit"
             moves += 1
         else:  # nothing on the map to tap: no enemy to aim at, or a unit that cannot move
             if kind == "move":
