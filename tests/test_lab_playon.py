@@ -15,11 +15,32 @@ from umpire.battle.run import play
 from umpire.cli.common import open_store
 from umpire.cli.main import main
 from umpire.lab import battle_seed
-from umpire.lab.arms import SHIPPED
+from umpire.lab.arms import SHIPPED as SHIPPED_RULES
 from umpire.lab.play import SIDES, run_task
 from umpire.lab.playon import game_position, load_position, play_on
 from umpire.lab.runner import plan, tasks
-from umpire.scenarios import load_scenario, shipped
+from umpire.scenarios import SHIPPED, Scenario, load_scenario, parse_scenario, shipped
+
+BASE = (SHIPPED / "mcpherson_ridge.toml").read_text(encoding="utf-8")
+COMPOSITIONS = {
+    "five-step+MM": '[rules]\nsequence = "five-step"\nstatus = "quick-acw"',
+    "002+001": '[rules]\nevents = ["solo-events"]\nattacker = "confederate"',
+    "five-step+001": (
+        '[rules]\nsequence = "five-step"\nevents = ["solo-events"]\nattacker = "union"'
+    ),
+    "card-draw+001": (
+        '[rules]\nsequence = "card-draw"\ncards = "regiment"\nevents = ["solo-events"]\n'
+        'attacker = "confederate"'
+    ),
+}
+"""McPherson's Ridge under other ``[rules]`` (as the conformance suite's): compositions no
+shipped scenario uses, the solo events among them."""
+
+
+def scenario_of(key: str) -> Scenario:
+    if key in COMPOSITIONS:
+        return parse_scenario(BASE.replace('rules = "quick_acw"', COMPOSITIONS[key], 1))
+    return load_scenario(key)
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -30,7 +51,7 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 def saved(name: str, scenario: str = "stone_wall", seed: int = 11) -> Any:
     """A battle played AI against AI and saved in the test's own save file."""
-    scen = load_scenario(scenario)
+    scen = scenario_of(scenario)
     res = play(scen, seed, {s: make_policy("ai", seed) for s in SIDES})
     game = save_game(scen, seed, res.orders)
     open_store().create(name, game)
@@ -41,22 +62,26 @@ def simulate_records(
     scenario: str, n: int, seed: int, players: tuple[tuple[str, str], ...] = ()
 ) -> list[dict[str, Any]]:
     """``umpire simulate SCENARIO -n N --seed S --path scalar``'s records, in battle order."""
-    p = plan(load_scenario(scenario), [SHIPPED], "scalar", players)
+    p = plan(scenario_of(scenario), [SHIPPED_RULES], "scalar", players)
     out: list[dict[str, Any]] = []
     for t in tasks(p, n, seed, 1, players):
         out += run_task(t)[2]
     return out
 
 
-@pytest.mark.parametrize("scenario", shipped())
+@pytest.mark.parametrize("scenario", [*shipped(), *COMPOSITIONS])
 def test_from_action_0_is_simulate_battle_by_battle(scenario: str) -> None:
     """Issue 24: 'playing on from action 0 of a saved battle agrees with simulate from the
     scenario': exactly, battle by battle (same seed rule, same policies), for every shipped
-    scenario's composition. (simulate's batch path equals its scalar path: test_lab_agreement.)"""
+    scenario and the test compositions (simulate's batch path equals its scalar path:
+    test_lab_agreement). From half-way the battles play to their end as well."""
     game = saved("g", scenario, seed=5)
     got = play_on(game, 0, 3, 77)
     assert got.records == simulate_records(scenario, 3, 77)
     assert got.n == 3 and sum(got.summary["results"][o]["wins"] for o in (*SIDES, "draw")) == 3
+    pos = game_position(game, len(game.actions) // 2)
+    mid = play_on(pos, None, 2, 77)
+    assert all(r["winner"] in (*SIDES, "draw") and r["turns"] >= pos.turn for r in mid.records)
 
 
 def test_from_action_0_with_other_players_is_simulate_too() -> None:
