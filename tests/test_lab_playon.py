@@ -92,6 +92,27 @@ def test_from_action_0_with_other_players_is_simulate_too() -> None:
     assert got.records == simulate_records("stone_wall", 4, 9, players)
 
 
+@pytest.mark.parametrize("scenario", ["stone_wall", "mcpherson_cards", "002+001"])
+def test_a_position_on_the_games_own_dice_continues_the_saved_battle(scenario: str) -> None:
+    """The position is the whole battle: played on from action k with the saved game's own
+    dice (its open seed, at the log's position) and the same AI, it reaches the saved
+    game's end exactly. (The lab itself never does this: it draws fresh dice.)"""
+    from umpire.battle.run import state_hash
+    from umpire.dice import SeededSource
+    from umpire.lab.playon import play_from
+
+    game = saved("g", scenario, seed=5)
+    for k in (1, len(game.actions) // 3, len(game.actions) - 1):
+        pos = game_position(game, k)
+        used = sum(
+            len(d[2]) for r in game.actions[:k] for e in r.events for d in e.data.get("draws", [])
+        )
+        res = play_from(
+            pos.state, 5, {s: make_policy("ai", 5) for s in SIDES}, SeededSource(5, position=used)
+        )
+        assert state_hash(res.state) == state_hash(game.state["battle"]), k
+
+
 def test_play_on_starts_at_the_position_and_uses_fresh_dice() -> None:
     """Each battle continues the saved position (its turn, its losses so far) on its own dice
     ``battle_seed(seed, i)``; the same seed gives the same battles however many workers."""

@@ -211,14 +211,17 @@ def game_position(game: Game, action: int, name: str = "game") -> Position:
     return position_of(name, game.module, game.scenario, game.actions, action)
 
 
-def play_from(state: Mapping[str, Any], seed: int, policies: Mapping[str, Policy]) -> Result:
-    """Play one battle to its end from an engine state on ``SeededSource(seed)``."""
+def play_from(
+    state: Mapping[str, Any], seed: int, policies: Mapping[str, Policy], source: Any = None
+) -> Result:
+    """Play one battle to its end from an engine state on ``SeededSource(seed)`` (or on
+    ``source``: tests continue a saved battle on its own dice with it)."""
     from umpire.battle.engine import Recorder
     from umpire.battle.game import battle_from
     from umpire.battle.run import result_of
     from umpire.dice import SeededSource
 
-    rec = Recorder(SeededSource(seed))
+    rec = Recorder(SeededSource(seed) if source is None else source)
     b = battle_from(copy.deepcopy(dict(state)), rec)
     orders: list[list[Any]] = []
     while True:
