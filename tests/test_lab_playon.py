@@ -131,12 +131,30 @@ def test_play_on_starts_at_the_position_and_uses_fresh_dice() -> None:
     assert [r["seed"] for r in other.records] != [r["seed"] for r in one.records]
 
 
-def test_the_games_own_dice_are_never_made(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_games_own_dice_are_never_made(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Issue 24 brief: 'never the saved game's own future dice: the game's hidden seed must not
     leak or be reused': the position is read from the log's changes alone; no dice source of
-    the game is built (a committed game's seed would be read there)."""
+    the game is built (a committed game's seed would be read there), and a committed game's
+    seed appears nowhere in the output and stays hidden."""
     import umpire.store.sqlite as sq
+    from umpire.battle.game import pending
+    from umpire.dice import CommittedSource
+    from umpire.engine.game import Game
+    from umpire.rules import get_module
 
+    secret = 987654321987654321
+    game = Game.new(
+        get_module("battle"), load_scenario("stone_wall").to_json(), CommittedSource(secret)
+    )
+    game.act("start", {})
+    ai = make_policy("ai", 1)
+    for _ in range(30):
+        view, req = pending(game)
+        assert req is not None
+        game.act("order", {"order": list(ai.decide(view, req))})
+    open_store().create("hidden", game)
     saved("g")
 
     def refuse(*a: Any, **k: Any) -> Any:
@@ -146,6 +164,12 @@ def test_the_games_own_dice_are_never_made(monkeypatch: pytest.MonkeyPatch) -> N
     pos = load_position(open_store(), "g", 40)
     res = play_on(pos, None, 2, 1)
     assert res.position.at == 40 and len(res.records) == 2
+    code, out, err = cli(
+        capsys, "simulate", "--from", "hidden@last", "-n", "3", "--seed", "4", "--json"
+    )
+    assert code == 0, err
+    assert str(secret) not in out + err and json.loads(out)["at"] == 31
+    assert not open_store().info("hidden").revealed
 
 
 def test_cli_json_text_and_the_saved_game_unchanged(capsys: pytest.CaptureFixture[str]) -> None:
