@@ -172,6 +172,15 @@ def test_the_games_own_dice_are_never_made(
     assert not open_store().info("hidden").revealed
 
 
+def test_the_library_takes_a_finished_position() -> None:
+    """For the after-action report: from the end of a game every battle ends as it did (no
+    dice), so a roll that ended the battle swings the win chance to 1 or 0."""
+    game = saved("g")
+    res = play_on(game, len(game.actions), 3, 1)
+    winner = game.state["battle"]["winner"]
+    assert res.chance(winner)[0] == 1.0 and all(r["dice"] == 0 for r in res.records)
+
+
 def test_cli_json_text_and_the_saved_game_unchanged(capsys: pytest.CaptureFixture[str]) -> None:
     """``simulate --from g@0 --json``: each side's win chance with its interval and the number
     of battles, equal to ``simulate``'s; the saved game (its log, chain head, state) is not
@@ -215,6 +224,7 @@ def test_last_plays_on_a_battle_in_progress(capsys: pytest.CaptureFixture[str]) 
         (["--from", "g@999"], "no action 999 in game 'g' (it has"),
         (["--from", "g@last"], "the battle is over at action"),
         (["--from", "g@t99"], "never reaches turn 99"),
+        (["--from", "g@t0"], "turns count from 1"),
         (["--from", "g@x"], "--from 'g@x': ACTION is N"),
         (["--from", "g@-1"], "not '-1'"),
         (["--from", "g"], "--from takes GAME@ACTION"),

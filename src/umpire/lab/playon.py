@@ -132,7 +132,11 @@ def resolve_action(
         return total
     if word[:1] == "t" and word.removeprefix("turn").removeprefix("t").isdigit():
         t = int(word.removeprefix("turn").removeprefix("t")[:9])
-        k = _turn_index(module, scenario, records, t) if t >= 1 else -1
+        if t < 1:
+            raise UmpireError(
+                f"{where}: turns count from 1 (t1 is the first turn's first decision)"
+            )
+        k = _turn_index(module, scenario, records, t)
         if k < 0:
             raise UmpireError(f"{where}: the game '{game}' never reaches turn {t}")
         return k
@@ -152,10 +156,12 @@ def position_of(
     scenario: Mapping[str, Any],
     records: Sequence[ActionRecord],
     action: int | str,
+    *,
+    allow_over: bool = False,
 ) -> Position:
     """The position after ``action`` actions of a battle's log (its change events only:
     no dice source is made). A one-line error for a game that is not a battle, an action out
-    of range, or a position where the battle is already over."""
+    of range, or (unless ``allow_over``) a position where the battle is already over."""
     from umpire.engine.game import Game
 
     if module.id not in BATTLE_MODULES:
@@ -174,7 +180,7 @@ def position_of(
     state = Game.replay_state(module, copy.deepcopy(dict(scenario)), list(records[:at]))
     assert isinstance(state, dict)
     pos = Position(name, at, len(records), copy.deepcopy(state))
-    if pos.over:
+    if pos.over and not allow_over:
         st = state["battle"]
         won = "a draw" if st["winner"] == "draw" else f"{st['winner']} won"
         raise UmpireError(
@@ -205,10 +211,15 @@ def load_position(store: Store, name: str, action: int | str) -> Position:
     )
 
 
-def game_position(game: Game, action: int, name: str = "game") -> Position:
+def game_position(
+    game: Game, action: int, name: str = "game", *, allow_over: bool = False
+) -> Position:
     """The position of a loaded engine game after ``action`` actions (its log's changes;
-    its dice source is not touched)."""
-    return position_of(name, game.module, game.scenario, game.actions, action)
+    its dice source is not touched). ``allow_over``: a finished position is taken too (its
+    battles all end at once, as it ended)."""
+    return position_of(
+        name, game.module, game.scenario, game.actions, action, allow_over=allow_over
+    )
 
 
 def play_from(
@@ -318,8 +329,10 @@ def play_on(
     """Play ``n`` battles on from a position, each on fresh dice seeded from ``seed``.
 
     ``game``: a :class:`Position` (``at`` ignored), or a loaded engine Game and ``at``, the
-    number of its actions to play on after. ``players``: (side, policy) for sides not played
-    by the shipped AI (``ai``); ``progress`` is told how many battles are done as chunks end.
+    number of its actions to play on after (a finished position is taken: every battle ends
+    as the game did, so a roll that ended the battle swings it to 1 or 0). ``players``:
+    (side, policy) for sides not played by the shipped AI (``ai``); ``progress`` is told how
+    many battles are done as chunks end.
     """
     from umpire.lab.runner import run
     from umpire.lab.stats import summarise
@@ -329,7 +342,7 @@ def play_on(
     else:
         if at is None:
             raise UmpireError("play_on: say after how many actions to play on (at)")
-        pos = game_position(game, at)
+        pos = game_position(game, at, allow_over=True)
     if n < 1:
         raise UmpireError(f"-n must be at least 1, got {n}")
     got: list[Record | None] = [None] * n
