@@ -181,6 +181,37 @@ def test_the_library_takes_a_finished_position() -> None:
     assert res.chance(winner)[0] == 1.0 and all(r["dice"] == 0 for r in res.records)
 
 
+def test_swing_is_the_win_chance_after_the_action_less_before() -> None:
+    """The after-action report's seam (issue 24, 'the swing in the win chance: play on from the
+    position before and after the roll'): action k's swing for a side is play_on from k
+    less play_on from k - 1, on the same fresh seeds; a roll that ended the battle swings
+    the winner's chance to 1. The saved game is not changed."""
+    from types import SimpleNamespace
+
+    from umpire.lab.playon import swing, swing_seed
+
+    game = saved("g")
+    store = open_store()
+    head = store.head("g")
+    k = len(game.actions) // 2
+    got = swing("g", SimpleNamespace(action=k, side="union"), n=4, store=store)
+    seed = swing_seed("g", k)
+    want = (
+        play_on(game, k, 4, seed).chance("union")[0]
+        - play_on(game, k - 1, 4, seed).chance("union")[0]
+    )
+    assert got == want
+    last = len(game.actions)
+    winner = game.state["battle"]["winner"]
+    end = swing("g", SimpleNamespace(action=last, side=winner), n=4, store=store)
+    assert (
+        end is not None
+        and end == 1.0 - play_on(game, last - 1, 4, swing_seed("g", last)).chance(winner)[0]
+    )
+    assert swing("g", SimpleNamespace(action=k, side=""), n=4) is None
+    assert open_store().head("g") == head
+
+
 def test_cli_json_text_and_the_saved_game_unchanged(capsys: pytest.CaptureFixture[str]) -> None:
     """``simulate --from g@0 --json``: each side's win chance with its interval and the number
     of battles, equal to ``simulate``'s; the saved game (its log, chain head, state) is not
