@@ -168,8 +168,21 @@ def resolution_function(r: Any) -> Any:
     def run(**kwargs: Any) -> None:
         as_json = bool(kwargs.pop("as_json"))
         png = kwargs.pop("png")
+        solve = kwargs.pop("solve_param", None)
+        target = kwargs.pop("solve_target", None)
+        outcome = kwargs.pop("solve_outcome", None)
         given = {k: v.value if isinstance(v, Enum) else v for k, v in kwargs.items()}
-        show(r.odds(given), r, as_json=as_json, png=png)
+        if solve is None:
+            if target is not None or outcome is not None:
+                raise UmpireError("--target (--solve-target) and --outcome go with --solve PARAM")
+            show(r.odds(given), r, as_json=as_json, png=png)
+            return
+        if png:
+            raise UmpireError("--png draws one distribution; drop it with --solve")
+        from umpire.lab.solve import solve as solve_for
+
+        found = solve_for(r, solve, given, 0.5 if target is None else target, outcome)
+        show_solution(found, as_json=as_json)
 
     kw = inspect.Parameter.KEYWORD_ONLY
     params = [
@@ -204,9 +217,100 @@ def resolution_function(r: Any) -> Any:
             ],
         )
     )
+    params += _solve_params(r)
     run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     run.__doc__ = f"{r.summary} ({r.seed})."
     return run
+
+
+def _solve_params(r: Any) -> list[inspect.Parameter]:
+    """``--solve PARAM``, ``--target`` and ``--outcome``: the designer's question (issue 24)."""
+    from umpire.lab.solve import SCAN_MAX, WINDOW
+
+    ints = [p.name.replace("_", "-") for p in r.params if p.kind == "int"]
+    taken = {"--" + p.name.replace("_", "-") for p in r.params}
+    # a resolution's own --target (quick-acw fire's target unit) keeps its name: there the
+    # chance wanted is --solve-target only
+    targets = [f for f in ("--target", "--solve-target") if f not in taken]
+    kw = inspect.Parameter.KEYWORD_ONLY
+    return [
+        inspect.Parameter(
+            "solve_param",
+            kw,
+            default=None,
+            annotation=Annotated[
+                str | None,
+                typer.Option(
+                    "--solve",
+                    metavar="PARAM",
+                    help="Find the integer value of PARAM ("
+                    + (", ".join(ints) or "this resolution has none")
+                    + ") whose chance of --outcome is nearest --target, with the values either "
+                    f"side; the other parameters as given. A legal range of up to {SCAN_MAX} "
+                    "values is scanned whole; a wider or unbounded one is searched by "
+                    f"bisection up to {WINDOW:,} from the default, assuming the chance moves "
+                    "one way with PARAM. On a tie, the value nearest PARAM's default.",
+                ),
+            ],
+        ),
+        inspect.Parameter(
+            "solve_target",
+            kw,
+            default=None,
+            annotation=Annotated[
+                float | None,
+                typer.Option(*targets, help="With --solve: the chance wanted, 0 to 1 [0.5]"),
+            ],
+        ),
+        inspect.Parameter(
+            "solve_outcome",
+            kw,
+            default=None,
+            annotation=Annotated[
+                str | None,
+                typer.Option(
+                    "--outcome",
+                    metavar="NAME",
+                    help="With --solve: an outcome, or a stage of a joint one ('charge goes "
+                    "in'); default the first listed",
+                ),
+            ],
+        ),
+    ]
+
+
+def show_solution(s: Any, *, as_json: bool) -> None:
+    """A --solve answer: the value found, its chance and its neighbours' (or JSON)."""
+    r = s.resolution
+    if as_json:
+        print_json({"seed": r.seed, **s.to_json()})
+        return
+    from umpire.cli.common import console
+
+    out = console()
+    flag = "--" + s.param.replace("_", "-")
+    out.print(
+        f"{r.qualified} ({r.seed}): {flag} {s.value} gives '{s.outcome}' "
+        f"{float(s.chance):.2%} ({s.chance.numerator}/{s.chance.denominator}), the nearest "
+        f"to {float(s.target):.2%}",
+        markup=False,
+    )
+    for v, p in s.chances:
+        mark = "->" if v == s.value else "  "
+        gap = float(p - s.target) * 100
+        out.print(
+            f"  {mark} {flag} {v:<4d} {float(p):8.2%}  {p!s:>9s}  ({gap:+.2f} points)",
+            markup=False,
+        )
+    shown = " ".join(_flag(k, v) for k, v in s.fixed.items())
+    how = (
+        f"every value {s.lo} to {s.hi} tried"
+        if s.method == "scan"
+        else f"bisection over {s.lo} to {s.hi} (the chance assumed to move one way)"
+    )
+    out.print(f"searched: {how}; other parameters: {shown or 'none'}", markup=False)
+    if s.flat:
+        out.print(f"note: {flag} does not change the chance of '{s.outcome}'", markup=False)
 
 
 def show(odds: Any, r: Any, *, as_json: bool, png: str | None) -> None:

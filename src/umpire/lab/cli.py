@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
@@ -19,7 +21,10 @@ MAX_N = 1_000_000
 
 
 def simulate_cmd(
-    scenario: Annotated[str, typer.Argument(help="A scenario file or shipped name")],
+    scenario: Annotated[
+        str | None,
+        typer.Argument(help="A scenario file or shipped name (not with --from)"),
+    ] = None,
     n: Annotated[int, typer.Option("-n", "--n", help="Battles per arm")] = 1000,
     seed: Annotated[
         int | None,
@@ -78,9 +83,21 @@ def simulate_cmd(
             "--keys", help="List every --vary key this scenario's rules take, with its value now"
         ),
     ] = False,
+    from_: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            help="GAME@ACTION: play the N battles on from a saved battle's position after "
+            "ACTION actions instead of the opening ('what if'). ACTION: N (actions played, "
+            "0 = the start, as 'games undo --to' counts them), tT (the first decision of turn "
+            "T) or last. Fresh dice per battle from --seed, never the game's own; on the "
+            "scalar engine; the game is not changed and the run is not kept",
+        ),
+    ] = None,
 ) -> None:
     """Play N battles AI against AI per arm; win rates and distributions with 95% intervals,
-    and each variant's differences from the shipped rules."""
+    and each variant's differences from the shipped rules. With --from GAME@ACTION: each
+    side's win chance playing on from a saved position."""
     import secrets
 
     from umpire.lab import battle_seed
@@ -100,6 +117,27 @@ def simulate_cmd(
     if cluster is not None and workers is not None:
         raise UmpireError("--workers is for the local pool; a --cluster has its own workers")
     built = choose(engine, cluster is not None)
+    if from_ is not None:
+        extra = [
+            opt
+            for opt, given in (
+                ("SCENARIO", scenario is not None),
+                ("--vary", bool(vary)),
+                ("--rules-data", bool(rules_data)),
+                ("--keys", keys),
+                ("--path batch", path == "batch"),
+            )
+            if given
+        ]
+        if extra:
+            raise UmpireError(
+                f"--from plays on a saved battle under its own scenario and the shipped rules "
+                f"on the scalar engine; drop {', '.join(extra)}"
+            )
+        simulate_from(from_, n, seed, workers, cluster, built, parse_players(player or []), as_json)
+        return
+    if scenario is None:
+        raise UmpireError("give a SCENARIO to simulate, or --from GAME@ACTION to play on")
     scen = load_scenario(scenario)
     name = resolve_path(scenario).stem
     if keys:
@@ -163,6 +201,131 @@ def simulate_cmd(
         print_json(out)
         return
     show(out, seed is None, battle_seed(run_seed, 0))
+
+
+def simulate_from(
+    text: str,
+    n: int,
+    seed: int | None,
+    workers: int | None,
+    cluster: str | None,
+    built: Any,
+    players: list[tuple[str, str]],
+    as_json: bool,
+) -> None:
+    """``simulate --from GAME@ACTION``: N battles on from a saved position, each side's win
+    chance with its 95% interval (:func:`umpire.lab.playon.play_on`)."""
+    import secrets
+
+    from umpire.cli.common import open_store
+    from umpire.lab.playon import load_position, parse_from, play_on
+    from umpire.lab.runner import default_workers
+
+    name, action = parse_from(text)
+    pos = load_position(open_store(), name, action)
+    run_seed = secrets.randbits(48) if seed is None else seed
+    k = workers or (1 if cluster else default_workers())
+    label = f"{name}@{pos.at}"
+    if not as_json:
+        sys.stderr.write(
+            "umpire: playing on from a saved position on the scalar engine (the batch "
+            "simulator starts only from a scenario's opening)\n"
+        )
+    try:
+        with _bar(label, n, quiet=as_json) as tick:
+            res = play_on(
+                pos, None, n, run_seed, players, k, cluster=cluster, engine=built, progress=tick
+            )
+    except KeyboardInterrupt:
+        sys.stderr.write("umpire: interrupted; nothing kept\n")
+        raise SystemExit(130) from None
+    out = res.to_json()
+    out["config"] = {
+        "workers": None if cluster else k,
+        "cluster": cluster,
+        "engine": "python" if built is None else f"compiled ({built})",
+    }
+    if as_json:
+        from umpire.cli.common import print_json
+
+        print_json(out)
+        return
+    show_from(out, seed is None)
+
+
+@contextmanager
+def _bar(name: str, total: int, quiet: bool) -> Iterator[Callable[[int], None]]:
+    """A progress bar on standard error (battles/s, time left) told the battles done so far;
+    nothing when quiet or not at a terminal."""
+    if quiet or not sys.stderr.isatty():
+        yield lambda done: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    t0 = time.perf_counter()
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} battles/s"),
+        TextColumn("time left"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(name, total=total, rate="-")
+
+        def tick(done: int) -> None:
+            secs = time.perf_counter() - t0
+            bar.update(task, completed=done, rate=f"{done / secs:,.0f}" if secs else "-")
+
+        yield tick
+
+
+def show_from(out: dict[str, Any], fresh: bool) -> None:
+    """A --from result in words, as ``umpire simulate`` says a run's."""
+    echo = typer.echo
+    players = out["players"]
+    who = (
+        " against ".join(f"{s} {players.get(s, 'normal')}" for s in ("confederate", "union"))
+        if players
+        else "AI against AI"
+    )
+    from umpire.lab.playon import where_words
+
+    where = where_words(out["at"], out["actions"], out["turn"], out["to_act"])
+    echo(
+        f"{out['game']}@{out['at']}: {out['battles']} battles played on from {where}, {who}, "
+        f"seed {out['seed']}" + (" (drawn at random; --seed plays them again)" if fresh else "")
+    )
+    echo("  each battle on fresh dice: battle i's seed is umpire.lab.battle_seed(seed, i)")
+    s = out["summary"]
+    for o, v in s["results"].items():
+        what = "draws" if o == "draw" else f"{o} wins"
+        echo(f"  {what:17s} {v['wins']:7d}  {v['rate']:7.2%}  {_pct(*v['ci95'])}")
+    t = s["turns"]
+    lo, hi = t["ci95"]
+    echo(f"  turns            mean {t['mean']:.2f} (95% CI {lo:.2f} - {hi:.2f})")
+    for side in ("confederate", "union"):
+        lost, rem, ld = (s["stands_lost"][side], s["units_removed"][side], s["leaders_lost"][side])
+        echo(
+            f"  {side:12s} stands lost {lost['mean']:.2f} (95% CI {lost['ci95'][0]:.2f} - "
+            f"{lost['ci95'][1]:.2f}), units removed {rem['mean']:.2f}, leaders lost "
+            f"{ld['mean']:.2f} (whole battle, the played part too)"
+        )
+    rate = out["battles_per_second"] or 0.0
+    engine = out["config"].get("engine", "python").split(" ")[0]
+    echo(
+        f"  {out['seconds']:.2f} s, {rate:,.0f} battles/s, {s['dice']:,} dice, {engine} "
+        "engine (scalar); the saved game is unchanged"
+    )
 
 
 SIM_POLICIES = ("ai", "easy", "normal", "hard", "random")

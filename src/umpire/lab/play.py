@@ -39,6 +39,9 @@ class Task:
     players: tuple[tuple[str, str], ...] = ()
     """(side, policy) for sides not played by the shipped AI (``simulate --player``; issue
     23's levels): these battles play on the scalar path."""
+    position: dict[str, Any] | None = None
+    """The engine state of a saved position to play on from (``simulate --from``, issue 24;
+    :mod:`umpire.lab.playon`), or None to play from the scenario's opening."""
 
 
 _tuned = False
@@ -91,15 +94,20 @@ def run_task(task: Task) -> tuple[int, int, list[Record]]:
 
 
 def _scalar(task: Task) -> list[Record]:
-    """Each battle as ``umpire battle SCENARIO --seed SEED`` plays it, AI against AI."""
+    """Each battle as ``umpire battle SCENARIO --seed SEED`` plays it, AI against AI (or on
+    from ``task.position`` on the same fresh dice)."""
     from umpire.ai import make_policy
     from umpire.battle.run import play
+    from umpire.lab.playon import play_from
 
     out = []
     kinds = dict(task.players)
     for k, seed in enumerate(task.seeds):
         pols = {side: make_policy(kinds.get(side, "ai"), seed) for side in SIDES}
-        res = play(task.scen, seed, pols)
+        if task.position is None:
+            res = play(task.scen, seed, pols)
+        else:
+            res = play_from(task.position, seed, pols)
         out.append(
             {
                 "i": task.start + k,
