@@ -28,6 +28,7 @@ __all__ = [
     "dist_of",
     "luck_of",
     "mean",
+    "tail",
 ]
 
 Dist = tuple[tuple[int, Fraction], ...]
@@ -99,6 +100,15 @@ def chance(d: Dist, score: int) -> Fraction:
         if s == score:
             return p
     return Fraction(0)
+
+
+def tail(d: Dist, score: int) -> Fraction:
+    """How unlikely ``score`` is under ``d``: the chance of this score or one further from
+    the middle on its side, min(P(X >= score), P(X <= score)) (a hit at 1 in 12 gives 1/12,
+    a miss at 11 in 12 gives 11/12): the decisive moments are ranked by it."""
+    hi = sum((p for s, p in d if s >= score), Fraction(0))
+    lo = sum((p for s, p in d if s <= score), Fraction(0))
+    return min(hi, lo)
 
 
 def _ints(d: Dist) -> tuple[dict[int, int], int]:
