@@ -71,6 +71,8 @@ class Report:
     """cwb: each order's life (id, side, from, to/state)."""
     leader_losses: list[tuple[str, str, str]] = field(default_factory=list)
     """cwb: (when, side, who) for every leader lost."""
+    timeline: list[tuple[str, str, str]] = field(default_factory=list)
+    """cwb: (when, side, event) for every event rolled, in order (the days' chart)."""
     moments: list[Moment] = field(default_factory=list)
     luck: list[Luck] = field(default_factory=list)
     tallies: list[Tally] = field(default_factory=list)
@@ -431,12 +433,28 @@ def _cwb(store: Any, name: str) -> Report:
         "Gettysburg, July 1-3 1863 (command phase)",
         f"last events at {last}" + ("; the game is over" if st.get("game_over") else ""),
     )
-    _log_moments(rep, records, lambda r: f"Action {r.no}: {r.name}")
+    clock = {"at": "July 1"}
+
+    def label(r: Any) -> str:
+        """The clock the action ran at (the history's stamp, or the clock's own note)."""
+        for e in r.events:
+            d = e.data
+            v = d.get("value")
+            if e.kind == "change" and d.get("path") == ["history"] and isinstance(v, dict):
+                clock["at"] = str(v.get("at", clock["at"]))
+                break
+            text = str(d.get("text", "")) if e.kind == "note" else ""
+            if text.startswith("Now: "):
+                clock["at"] = text[5:].split(",")[0]
+        return f"{clock['at']}: {r.name} (action {r.no})"
+
+    _log_moments(rep, records, label)
     rep.events = {}
     for h in hist:  # seed 000's events rolled, per side (the module's own history)
         ev = rep.events.setdefault(str(h.get("side", "")), {})
         key = str(h.get("event", ""))
         ev[key] = ev.get(key, 0) + 1
+        rep.timeline.append((str(h.get("at", "")), str(h.get("side", "")), key))
     for oid, o in (st.get("orders") or {}).items():
         if isinstance(o, dict):
             rep.orders.append(

@@ -93,6 +93,7 @@ def _charts(rep: Report) -> list[str]:
                 )
             ax.set_xticks([i + w * (len(sides) - 1) / 2 for i in range(len(causes))], causes)
             ax.set_ylabel("stands lost")
+            _integers(ax)
             ax.legend()
 
         out.append(_chart(losses, "Losses by cause"))
@@ -108,6 +109,7 @@ def _charts(rep: Report) -> list[str]:
                 )
             ax.set_xlabel("turn")
             ax.set_ylabel("leaders lost")
+            _integers(ax)
             ax.legend()
 
         out.append(_chart(leaders, "Leaders lost"))
@@ -131,10 +133,55 @@ def _charts(rep: Report) -> list[str]:
                 fontsize=7,
             )
             ax.set_xlabel("times")
+            _integers(ax, "x")
             ax.legend()
 
         out.append(_chart(events, "Events rolled" if rep.kind == "cwb" else "Results rolled"))
+    if rep.kind == "cwb":
+        stamps = list(
+            dict.fromkeys([w for w, _, _ in rep.timeline] + [w for w, _, _ in rep.leader_losses])
+        )
+
+        def days(ax: Any) -> None:
+            for side in ("union", "confederate"):
+                n, xs, ys = 0, [0], [0]
+                for w, s, _ in rep.timeline:
+                    if s == side:
+                        n += 1
+                        xs.append(stamps.index(w) + 1)
+                        ys.append(n)
+                ax.step(
+                    xs,
+                    ys,
+                    where="post",
+                    label=f"{side.title()} events",
+                    color=SIDE_COLOUR.get(side),
+                )
+                lost = sorted(stamps.index(w) + 1 for w, s, _ in rep.leader_losses if s == side)
+                if lost:
+                    ax.step(
+                        [0, *lost],
+                        list(range(len(lost) + 1)),
+                        where="post",
+                        ls="--",
+                        label=f"{side.title()} leaders lost",
+                        color=SIDE_COLOUR.get(side),
+                    )
+            step = max(1, len(stamps) // 6)
+            ax.set_xticks(range(1, len(stamps) + 1, step), stamps[::step], fontsize=7, rotation=20)
+            ax.set_ylabel("so far")
+            _integers(ax)
+            ax.legend(fontsize=7)
+
+        out.append(_chart(days, "Over the days: events rolled and leaders lost"))
     return out
+
+
+def _integers(ax: Any, axis: str = "y") -> None:
+    """Whole numbers only on a count's axis."""
+    from matplotlib.ticker import MaxNLocator
+
+    (ax.yaxis if axis == "y" else ax.xaxis).set_major_locator(MaxNLocator(integer=True))
 
 
 def _luck(lk: Luck) -> str:
