@@ -53,6 +53,7 @@ def test_sentence_words_the_issue_example() -> None:
     ts = [Tally("union", "fire hits", 1, bernoulli(Fraction(1, 2))) for _ in range(4)]
     (lk,) = luck_of(ts)
     assert lk.below == Fraction(15, 16)  # 0..3 heads of 4 fair coins: all but 1/16
+    assert lk.percentile == 100 * (Fraction(15, 16) + Fraction(1, 32))  # ties split
     assert lk.sentence() == (
         "Union's fire hits: 4 where 2.0 was expected (4 rolls): luckier than 94% of games"
     )

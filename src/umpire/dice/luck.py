@@ -167,16 +167,27 @@ class Luck:
         return float((self.below + self.at / 2) * 100)
 
     def sentence(self, side_name: str | None = None) -> str:
-        """ "The Union's hits: 31 where 24.6 was expected: luckier than 93% of games"."""
+        """ "The Union's fire hits: 31 where 24.6 was expected (40 rolls): luckier than 93% of
+        games": the share of games whose total is strictly below (above, when unlucky), the
+        side of the middle chosen by the mid-rank percentile. A count that is neither good
+        nor bad for a side (``events ...``: an event may help or hurt) is said as more or
+        fewer than in that share of games."""
         who = side_name or ("Both sides" if self.side == "both" else self.side.title())
         exp = float(self.expected)
-        if self.observed > exp:
-            verdict = f"luckier than {float(self.below) * 100:.0f}% of games"
-        elif self.observed < exp:
-            above = 1 - self.below - self.at
-            verdict = f"unluckier than {float(above) * 100:.0f}% of games"
+        pct = self.percentile
+        neutral = self.kind.startswith("events")
+        if pct > 50:
+            share = _share(self.below)
+            verdict = (
+                f"more than in {share} of games" if neutral else f"luckier than {share} of games"
+            )
+        elif pct < 50:
+            share = _share(1 - self.below - self.at)
+            verdict = (
+                f"fewer than in {share} of games" if neutral else f"unluckier than {share} of games"
+            )
         else:
-            verdict = "exactly as expected"
+            verdict = "exactly average"
         poss = "'" if who.endswith("s") else "'s"
         return (
             f"{who}{poss} {self.kind}: {self.observed} where {exp:.1f} was expected "
@@ -195,6 +206,12 @@ class Luck:
             "at": float(self.at),
             "percentile": self.percentile,
         }
+
+
+def _share(p: Fraction) -> str:
+    """A share of games in words: "93%", or "99.5%" and more without rounding up to all."""
+    x = float(p) * 100
+    return f"{x:.0f}%" if x < 99.5 else f"{x:.1f}%" if x < 99.95 else "99.9%"
 
 
 def luck_of(tallies: Sequence[Tally]) -> list[Luck]:
