@@ -198,3 +198,28 @@ def test_bad_input_is_one_line_and_no_file(
     assert main(["--db", db, "aar", "book", "-o", str(tmp_path / "no" / "r.html")]) == 2
     assert "does not exist" in capsys.readouterr().err
     assert set(tmp_path.iterdir()) == before  # no temp file left behind
+
+
+def test_web_table_offers_the_report_when_the_game_ends(tmp_path: Path) -> None:
+    """Issue 24: the report is "offered on the web table's page when a game ends": refused
+    before (one line), a file to keep after the host ends the game."""
+    from fastapi.testclient import TestClient
+
+    from umpire.web.app import create_app
+
+    key = "aar-key"
+    c = TestClient(create_app(tmp_path / "web.db", key))
+    links = c.post(f"/api/games?key={key}", json={"kind": "book", "title": "Book"}).json()["links"]
+    host = links["host"]
+    v = c.get("/api" + host).json()
+    c.post(
+        "/api" + host + "/act", json={"at": v["at"], "action": "roll", "params": {"expr": "2d6"}}
+    )
+    early = c.get(host + "/aar")
+    assert early.status_code == 400 and "when the game is over" in early.text
+    assert "after-action report" not in c.get(host + "/panel").text
+    c.post(host + "/end", data={"confirm": "end"})
+    assert "after-action report" in c.get(host + "/panel").text
+    got = c.get(links["spectator"] + "/aar")
+    assert got.status_code == 200 and "attachment" in got.headers["content-disposition"]
+    assert "After-action report: Book" in got.text and "The proof" in got.text
