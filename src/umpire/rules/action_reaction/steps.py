@@ -602,9 +602,17 @@ def guns(b: Battle, u: Unit, t: Unit, kind: str, called: float | None = None) ->
             faces = d10(b, int(b.r["stick"]["canister_dice"]), f"{u.name} gun {g + 1}: canister")
             hits = ART.stick_hits(faces, value, ded)
             smoke = True
+            if b.luck is not None:  # XI.A.4: canister on the stick, the firer's luck
+                odds = ART.stick_odds(len(faces), value, ded)
+                b.note(u.side, "artillery hits", hits, dist_of(odds))
         else:
             hits, fired = round_at(b, u, t, g, kind, consecutive, error)
             smoke = smoke or fired
+            if b.luck is not None and not error:  # one gun's whole round (exact odds
+                # at the true range only: a called range that errs has no odds here)
+                within = sum(1 for k in (1, 2, 3) if k <= t.hw)
+                odds = round_odds(kind, consecutive, within)
+                b.note(u.side, "artillery hits", hits, dist_of(odds))
         total += hits
     if kind == "canister":
         bk["canister_fired"] = True
@@ -1314,6 +1322,8 @@ def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
     tb = book(b, t)
     if reacts:
         what, inches = M.reaction(d10(b, 1, f"{t.name}'s reaction to the charge (1d10)")[0])
+        if b.luck is not None:  # XIII.B.1.(1): the charged unit holds
+            b.note(t.side, "reactions held", int(_held(what)), held_d10())
         if what in ("retreat", "withdraw") and tb["off"] and contest(b, t, "stands"):
             what, inches = "none", 0
         if what == "fire":
