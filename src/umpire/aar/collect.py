@@ -118,6 +118,16 @@ def collect(store: Any, name: str, *, swings: int = 5) -> Report:
     return rep
 
 
+def _no_dice(*args: Any) -> Any:
+    """A report reads a game and never rolls: a physical game's prompt is never asked."""
+    raise UmpireError("an after-action report does not roll dice")
+
+
+def saved_state(store: Any, name: str) -> Any:
+    """The saved game's state (any dice source, real dice at a table too: nothing is asked)."""
+    return store.load(name, physical=_no_dice, draw=_no_dice).state
+
+
 def _proof(store: Any, name: str) -> dict[str, Any]:
     info = store.info(name)
     head = store.head(name)
@@ -248,16 +258,17 @@ def _battle(store: Any, name: str) -> Report:
             acts.extend([r.no] * (len(b.luck) - len(acts)))
     except (IndexError, ValueError) as e:
         raise UmpireError(f"'{name}': its log does not replay ({e})") from None
-    saved = battle_from(store.load(name).state).state.to_json()
+    saved = battle_from(saved_state(store, name)).state.to_json()
     if b.state.to_json() != saved:
         raise UmpireError(f"'{name}': the replay of its log does not reach its saved state")
     watch.close(b)
     st = b.state
-    rep.result = (
-        f"{st.winner.title()} victory on turn {st.turn}"
-        if st.over and st.winner not in ("", "draw")
-        else ("a draw" if st.over else f"not finished (turn {st.turn})")
-    )
+    if st.over:
+        from umpire.battle.words import result_words
+
+        rep.result = result_words(b)
+    else:
+        rep.result = f"not finished: saved at turn {st.turn}"
     rep.tallies = list(b.luck)
     for t, act in zip(b.luck, acts, strict=True):
         rep.moments.append(
@@ -317,8 +328,10 @@ def _map(b: Any, paths: dict[int, list[tuple[float, float]]]) -> str:
             'stroke-dasharray="5,3" opacity="0.8"/>'
         )
     parts = text.split("\n")
-    # after the white back and the field (render.svg's first lines): paths under the units
-    return "\n".join([*parts[:3], *lines, *parts[3:]])
+    # over the terrain and under the units: before the first unit's base (render.svg draws
+    # the field, terrain, objectives, then the bases with their thin black edge)
+    at = next((k for k, p in enumerate(parts) if 'stroke-width="0.5"' in p), 3)
+    return "\n".join([*parts[:at], *lines, *parts[at:]])
 
 
 # -- a Gettysburg command-phase game and a dice book --------------------------------------
@@ -335,10 +348,12 @@ def _side_of(purpose: str) -> str:
 def _roll_tally(data: dict[str, Any], side: str) -> Tally | None:
     """A logged roll as a tally: its total (or pass) against the expression's exact odds."""
     from umpire.dice import parse
-    from umpire.dice.distribution import exact_distribution
+    from umpire.dice.distribution import check_odds_cost, exact_distribution
 
     try:
-        d = exact_distribution(parse(str(data["expr"])))
+        expr = parse(str(data["expr"]))
+        check_odds_cost(expr)  # a costly expression is left out, not worked at for minutes
+        d = exact_distribution(expr)
     except Exception:  # an expression too costly or odd for exact odds: left out
         return None
     total = data.get("total")
@@ -423,7 +438,7 @@ def _log_moments(rep: Report, records: list[Any], label: Callable[[Any], str]) -
 
 def _cwb(store: Any, name: str) -> Report:
     records = store.records(name)
-    st = store.load(name).state or {}
+    st = saved_state(store, name) or {}
     hist = [h for h in st.get("history") or [] if isinstance(h, dict)]
     last = str(hist[-1].get("at", "")) if hist else "the start"
     rep = Report(
@@ -476,7 +491,7 @@ def _cwb(store: Any, name: str) -> Report:
 
 def _book(store: Any, name: str) -> Report:
     records = store.records(name)
-    state = store.load(name).state or {}
+    state = saved_state(store, name) or {}
     rep = Report(
         name,
         "session",
@@ -488,4 +503,4 @@ def _book(store: Any, name: str) -> Report:
     return rep
 
 
-__all__ = ["SWING", "Moment", "Report", "TurnStory", "collect", "win_chance_swing"]
+__all__ = ["SWING", "Moment", "Report", "TurnStory", "collect", "saved_state", "win_chance_swing"]

@@ -608,7 +608,9 @@ def _aar(store: Any, name: str) -> None:
 
 def battle_over(store: Any, name: str) -> bool:
     """Is the saved battle ``name`` over?"""
-    return bool(store.load(name).state["battle"]["over"])
+    from umpire.aar.collect import saved_state
+
+    return bool(saved_state(store, name)["battle"]["over"])
 
 
 def _picture(b: Any, store: Any, name: str) -> str | None:
