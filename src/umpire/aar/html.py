@@ -69,7 +69,7 @@ def _charts(rep: Report) -> list[str]:
                     [t for t, _ in pts],
                     [s for _, s in pts],
                     marker="o",
-                    label=side.title(),
+                    label=side_words(side),
                     color=SIDE_COLOUR.get(side),
                 )
             ax.set_xlabel("turn")
@@ -88,7 +88,7 @@ def _charts(rep: Report) -> list[str]:
                     [i + k * w for i in range(len(causes))],
                     vals,
                     w,
-                    label=side.title(),
+                    label=side_words(side),
                     color=SIDE_COLOUR.get(side),
                 )
             ax.set_xticks([i + w * (len(sides) - 1) / 2 for i in range(len(causes))], causes)
@@ -104,7 +104,7 @@ def _charts(rep: Report) -> list[str]:
                     [t for t, _ in pts],
                     [n for _, n in pts],
                     where="post",
-                    label=side.title(),
+                    label=side_words(side),
                     color=SIDE_COLOUR.get(side),
                 )
             ax.set_xlabel("turn")
@@ -124,7 +124,7 @@ def _charts(rep: Report) -> list[str]:
                     [i + k * w for i in range(len(names))],
                     [rep.events[side].get(n, 0) for n in names],
                     w,
-                    label=side.title(),
+                    label=side_words(side),
                     color=SIDE_COLOUR.get(side),
                 )
             ax.set_yticks(
@@ -154,7 +154,7 @@ def _charts(rep: Report) -> list[str]:
                     xs,
                     ys,
                     where="post",
-                    label=f"{side.title()} events",
+                    label=f"{side_words(side)} events",
                     color=SIDE_COLOUR.get(side),
                 )
                 lost = sorted(stamps.index(w) + 1 for w, s, _ in rep.leader_losses if s == side)
@@ -164,7 +164,7 @@ def _charts(rep: Report) -> list[str]:
                         list(range(len(lost) + 1)),
                         where="post",
                         ls="--",
-                        label=f"{side.title()} leaders lost",
+                        label=f"{side_words(side)} leaders lost",
                         color=SIDE_COLOUR.get(side),
                     )
             step = max(1, len(stamps) // 6)
@@ -184,10 +184,20 @@ def _integers(ax: Any, axis: str = "y") -> None:
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_locator(MaxNLocator(integer=True))
 
 
+SIDE_WORDS = {"table": "Neither side", "both": "Both sides"}
+"""How a side that is not an army is named: rolls whose purpose names no side ("table")."""
+
+
+def side_words(side: str) -> str:
+    """A side's name in the report."""
+    return SIDE_WORDS.get(side, side.title())
+
+
 def _luck(lk: Luck) -> str:
     width = int(lk.percentile)
     return (
-        f"<li>{escape(lk.sentence())} <span class=bar style='width:{width}px'></span> "
+        f"<li>{escape(lk.sentence(side_words(lk.side)))} "
+        f"<span class=bar style='width:{width}px'></span> "
         f"<small>(percentile {lk.percentile:.0f})</small></li>"
     )
 
