@@ -380,7 +380,9 @@ def _log_moments(rep: Report, records: list[Any], label: Callable[[Any], str]) -
                 story.lines.append(str(d.get("text", "")))
             elif e.kind == "roll":
                 side = _side_of(str(d.get("purpose", "")))
-                t = _roll_tally(d, side)
+                # a random pick (a d``n`` naming one of n) is no one's luck, nor a moment
+                pick = r.name == "pick" or str(d.get("purpose", "")).startswith("random pick")
+                t = None if pick else _roll_tally(d, side)
                 faces = tuple(f for g in d.get("dice", []) for f in g.get("faces", []))
                 story.lines.append(
                     f"{d.get('purpose', '')}: {d.get('expr')} rolled "
