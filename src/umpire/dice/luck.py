@@ -39,8 +39,8 @@ probability above 0, summing to 1."""
 @dataclass(frozen=True, slots=True)
 class Tally:
     """What one roll meant: ``score`` for ``side`` (higher is better for that side) of
-    ``kind``, with its exact distribution ``dist``; the roll's purpose line and faces, the
-    turn, and the index of the order it came in (-1: before the first order)."""
+    ``kind``, with its exact distribution ``dist``; the roll's purpose line and faces, and
+    the turn (the report finds the action it came in by replaying the log)."""
 
     side: str
     kind: str
@@ -49,7 +49,6 @@ class Tally:
     purpose: str = ""
     faces: tuple[int, ...] = ()
     turn: int = 0
-    step: int = -1
 
     def to_json(self) -> dict[str, object]:
         """A plain JSON object (probabilities as ``"n/d"`` strings)."""
@@ -61,7 +60,6 @@ class Tally:
             "purpose": self.purpose,
             "faces": list(self.faces),
             "turn": self.turn,
-            "step": self.step,
         }
 
 
