@@ -113,13 +113,14 @@ def test_same_seed_same_result(capsys: pytest.CaptureFixture[str], tiny: Path) -
 
 
 def test_text_narrative_and_game_name(capsys: pytest.CaptureFixture[str], tiny: Path) -> None:
-    """Without --json: the narrative turn by turn, the result, and the saved game's name."""
+    """Without --json: the narrative turn by turn, the result, the saved game's name and
+    (issue 24) the path of its after-action report."""
     code, out, err = run(capsys, "battle", str(tiny), "--seed", "2")
     assert code == 0, err
     assert "--- Turn 1 ---" in out and "Result: " in out
-    assert out.strip().splitlines()[-1] == (
-        "Saved as game 'battle-tiny-2' (umpire games show battle-tiny-2)"
-    )
+    *_, name, report = out.strip().splitlines()
+    assert name == "Saved as game 'battle-tiny-2' (umpire games show battle-tiny-2)"
+    assert report.startswith("After-action report: ") and "battle-tiny-2.html" in report
 
 
 def test_undo_and_fork_a_battle(capsys: pytest.CaptureFixture[str], tiny: Path) -> None:

@@ -35,6 +35,7 @@ from umpire.board.geometry import (
     overlap_at,
     segment_hits_box,
 )
+from umpire.dice.luck import Dist, Tally
 from umpire.dice.sources import stream_of
 from umpire.dice.stream import Stream
 from umpire.errors import IllegalActionError
@@ -92,6 +93,7 @@ class Battle:
         "_dist",
         "_gone",
         "_gone_seen",
+        "_last_roll",
         "_los",
         "_seam_last",
         "_seams",
@@ -104,6 +106,7 @@ class Battle:
         "geo",
         "kept",
         "lines",
+        "luck",
         "memo",
         "narrate",
         "r",
@@ -157,6 +160,10 @@ class Battle:
         # the conformance suite's observer (umpire.battle.invariants.Watch): called around
         # every step; None in play, so the hot path pays one test per step
         self.watch: Any = None
+        # the luck tallies (umpire.dice.luck): None in play, so a ruling pays one test per
+        # roll; a list when an after-action report replays the battle (see note)
+        self.luck: list[Tally] | None = None
+        self._last_roll: tuple[str, tuple[int, ...]] = ("", ())
         self.dirty()
 
     # -- narrative ---------------------------------------------------------------
@@ -167,7 +174,20 @@ class Battle:
 
     def roll(self, n: int, sides: int, purpose: str) -> list[int]:
         """Draw dice from the game's source (recorded by the fast path's Recorder)."""
-        return self.roller.dice(n, sides, purpose)
+        out = self.roller.dice(n, sides, purpose)
+        if self.luck is not None:
+            self._last_roll = (purpose, tuple(out))
+        return out
+
+    def note(self, side: str, kind: str, score: int, dist: Dist) -> None:
+        """What the last roll meant, for the luck report (issue 24): ``score`` of ``kind``
+        for ``side`` (higher is better for it), with its exact distribution ``dist``.
+
+        Kept only while ``luck`` is a list; a ruling tests ``b.luck is not None`` before
+        working out ``dist``, so play pays nothing. The dice are untouched."""
+        if self.luck is not None:
+            purpose, faces = self._last_roll
+            self.luck.append(Tally(side, kind, score, dist, purpose, faces, self.state.turn))
 
     def pick(self, labels: Sequence[str], purpose: str, *, cup: bool = False) -> int:
         """A uniform random pick among ``labels``: its index (a card, a unit "at random").

@@ -363,6 +363,7 @@ def battle(
     typer.echo(f"Result: {result_words(end)} (seed {seed})")
     if saved:
         typer.echo(f"Saved as game '{saved}' (umpire games show {saved})")
+        _aar(store, saved)
 
 
 def _variant(scen: Any, vary: str | None, rules_data: str | None, no_save: bool, dice: str) -> Any:
@@ -580,6 +581,36 @@ def play_stored(
         )
     else:
         typer.echo(f"Saved as game '{name}' (umpire games show {name})")
+    _aar(store, name)
+
+
+def _aar(store: Any, name: str) -> None:
+    """The after-action report of a finished saved battle (issue 24), in ``reports/`` beside
+    the save file, else in the current folder; its path is printed. A report that cannot be
+    written is a one-line note: the battle is saved either way."""
+    from umpire.aar.html import report_file
+
+    if not store.info(name).actions or not battle_over(store, name):
+        return
+    tries = [Path(store.path).parent / "reports" / f"{name}.html", Path(f"{name}-aar.html")]
+    why = ""
+    for path in tries:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            report_file(store, name, path)
+        except (OSError, UmpireError) as exc:
+            why = str(exc)
+            continue
+        typer.echo(f"After-action report: {path} (umpire aar {name} -o FILE writes it again)")
+        return
+    typer.echo(f"No after-action report written ({why})")
+
+
+def battle_over(store: Any, name: str) -> bool:
+    """Is the saved battle ``name`` over?"""
+    from umpire.aar.collect import saved_state
+
+    return bool(saved_state(store, name)["battle"]["over"])
 
 
 def _picture(b: Any, store: Any, name: str) -> str | None:

@@ -52,6 +52,7 @@ def _register() -> None:
         ("umpire.lab.cli", "simulate_cmd", "simulate"),
         ("umpire.lab.cli", "runs_cmd", "runs"),
         ("umpire.cli.report_cmd", "report_cmd", "report"),
+        ("umpire.cli.aar_cmd", "aar_cmd", "aar"),
     ]
     for module, attr, name in plain:
         try:

@@ -464,6 +464,18 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         await asyncio.to_thread(service.end, seat)
         return panel(request, token)
 
+    @app.get("/t/{token}/aar")
+    def aar_file(token: str) -> Response:
+        """The after-action report of a game that is over, as a file to keep (one
+        self-contained HTML file, issue 24; its inline style is not this page's)."""
+        seat = service.seat(token)
+        text = service.aar(seat)
+        return Response(
+            text,
+            media_type="text/html; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{seat.game}-aar.html"'},
+        )
+
     @app.get("/t/{token}/verify", response_class=HTMLResponse)
     def verify_page(request: Request, token: str) -> Response:
         """Verify the ended game: every die against the revealed seed, and the replay."""

@@ -811,6 +811,20 @@ class Service:
             if not self.store.info(seat.game).ended:
                 self.store.end(seat.game)
 
+    def aar(self, seat: Seat) -> str:
+        """The after-action report (issue 24, ``umpire aar``) of a game that is over: a
+        battle that has ended on the table, or any game its host ended."""
+        from umpire.aar.collect import collect, saved_state
+        from umpire.aar.html import render
+
+        info = self.store.info(seat.game)
+        over = info.ended
+        if not over and info.module == "battle":
+            over = bool(saved_state(self.store, seat.game)["battle"]["over"])
+        if not over:
+            raise IllegalActionError("the after-action report is written when the game is over")
+        return render(collect(self.store, seat.game))
+
     def verify(self, seat: Seat) -> dict[str, Any]:
         """Verify the game's export (every die against the revealed seed, the replay)."""
         from umpire.store import verify_export

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from umpire.battle.effects import fx, fx_why
 from umpire.battle.roles import AutoStep, Choice, Offer, Order, Request, choices
 from umpire.board.fmath import hypot as _hypot
+from umpire.dice.luck import Dist, by_faces, dist_of
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import ammo as A
 from umpire.rules.action_reaction import artillery as ART
@@ -287,6 +288,21 @@ def react(b: Battle, u: Unit, what: str, inches: int, frm: Unit | None, rout: bo
         b.comp.combat.displace(b, u, enemy, float(inches), rout, what)
 
 
+def _held(what: str) -> bool:
+    """A reaction the target's side is glad of: it stays (no retreat nor withdrawal)."""
+    return what not in ("retreat", "withdraw")
+
+
+def held_d10() -> Dist:
+    """XIII.B.1.(1)'s d10 list: P(the target holds), for the luck report (issue 24)."""
+    return by_faces(1, 10, lambda f: int(_held(M.reaction(f[0] % 10)[0])))
+
+
+def held_d6() -> Dist:
+    """XV.2.(3)'s d6 list for a column: P(it holds)."""
+    return by_faces(1, 6, lambda f: int(_held(M.column_reaction(f[0])[0])))
+
+
 def fire_reaction(b: Battle, t: Unit, firer: Unit, kind: str) -> None:
     """XV.2-3: the target of infantry or artillery fire reacts (d10 or d6 list)."""
     if not t.alive:
@@ -299,9 +315,13 @@ def fire_reaction(b: Battle, t: Unit, firer: Unit, kind: str) -> None:
     if how == "d10":
         face = d10(b, 1, f"{t.name} under fire: its reaction (1d10)")[0]
         what, inches = M.reaction(face)
+        if b.luck is not None:  # XV.2: the target holds (no retreat nor withdrawal)
+            b.note(t.side, "reactions held", int(_held(what)), held_d10())
     elif how == "d6":
         face = b.roll(1, 6, f"{t.name} under fire: its reaction (1d6)")[0]
         what, inches = M.column_reaction(face)
+        if b.luck is not None:  # XV.2.(3): a column's reaction
+            b.note(t.side, "reactions held", int(_held(what)), held_d6())
     else:
         return
     if what in ("retreat", "withdraw") and bk["off"] and contest(b, t, "holds"):
@@ -509,6 +529,8 @@ def volley(
     need = f"hits on {value - ded} or less" if value - ded >= 0 else "no die can hit"
     faces = d10(b, fire_line(u), f'{u.name} fires at {t.name} ({d:.1f}", d10 per piece, {need})')
     hits = ART.stick_hits(faces, value, ded)
+    if b.luck is not None:  # XI.A.4: the stick's hits are the firer's luck (issue 24)
+        b.note(u.side, "fire hits", hits, dist_of(ART.stick_odds(len(faces), value, ded)))
     say(
         b,
         f'{u.name} fires at {t.name} ({d:.1f}": {value} on the stick'
@@ -580,9 +602,17 @@ def guns(b: Battle, u: Unit, t: Unit, kind: str, called: float | None = None) ->
             faces = d10(b, int(b.r["stick"]["canister_dice"]), f"{u.name} gun {g + 1}: canister")
             hits = ART.stick_hits(faces, value, ded)
             smoke = True
+            if b.luck is not None:  # XI.A.4: canister on the stick, the firer's luck
+                odds = ART.stick_odds(len(faces), value, ded)
+                b.note(u.side, "artillery hits", hits, dist_of(odds))
         else:
             hits, fired = round_at(b, u, t, g, kind, consecutive, error)
             smoke = smoke or fired
+            if b.luck is not None and not error:  # one gun's whole round (exact odds
+                # at the true range only: a called range that errs has no odds here)
+                within = sum(1 for k in (1, 2, 3) if k <= t.hw)
+                odds = round_odds(kind, consecutive, within)
+                b.note(u.side, "artillery hits", hits, dist_of(odds))
         total += hits
     if kind == "canister":
         bk["canister_fired"] = True
@@ -1292,6 +1322,8 @@ def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
     tb = book(b, t)
     if reacts:
         what, inches = M.reaction(d10(b, 1, f"{t.name}'s reaction to the charge (1d10)")[0])
+        if b.luck is not None:  # XIII.B.1.(1): the charged unit holds
+            b.note(t.side, "reactions held", int(_held(what)), held_d10())
         if what in ("retreat", "withdraw") and tb["off"] and contest(b, t, "stands"):
             what, inches = "none", 0
         if what == "fire":

@@ -19,6 +19,7 @@ from umpire.battle.roles import AutoStep
 from umpire.battle.state import Unit, base_size
 from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import SURELY, Box, corners, local, surely_beyond
+from umpire.dice.luck import Dist, by_faces
 from umpire.errors import IllegalActionError
 from umpire.rules.data import on_change
 from umpire.rules.quick_acw import rules as R
@@ -65,6 +66,8 @@ def lose_stands(b: Battle, u: Unit, n: int, cause: str) -> None:
     for ld in b.state.leaders:
         if ld.alive and ld.attached == u.i:
             face = b.roll(1, 6, f"is {ld.name} hit with {u.name}? (leader casualty, 1d6)")[0]
+            if b.luck is not None:
+                b.note(ld.side, "leaders spared", int(not R.leader_lost(face, b.r)), spared(b))
             if R.leader_lost(face, b.r):
                 ld.alive = False
                 ld.attached = -1
@@ -697,6 +700,25 @@ def charge_path(
     return dist, None
 
 
+TWO_D6: Final = by_faces(2, 6, sum)
+"""The exact distribution of a 2d6 total (melee's dice, for the luck report)."""
+
+
+def passes_2d6(number: int) -> Dist:
+    """P(2d6 >= ``number``) as a pass (1) or a fail (0): the luck of a test (issue 24)."""
+    return by_faces(2, 6, lambda f: int(f[0] + f[1] >= number))
+
+
+def fire_dist(b: Battle, needed: int, mod: int) -> Dist:
+    """Seed 002 FIRE's exact stands lost for one 2d6 with ``mod`` against ``needed``."""
+    return by_faces(2, 6, lambda f: R.fire_stands_lost(f[0] + f[1], needed, mod, b.r))
+
+
+def spared(b: Battle) -> Dist:
+    """Seed 002's leader casualty 1d6: P(the leader is spared)."""
+    return by_faces(1, 6, lambda f: int(not R.leader_lost(f[0], b.r)))
+
+
 def morale_roll(b: Battle, u: Unit, purpose: str) -> bool:
     """Seed 002 MORALE: 2d6 + attached leader bonus - 1 with a MM >= 8 (USA) / 7 (CSA)."""
     number, mods = R.morale_test(u.side, attached_bonus(b, u), u.marker, b.r)
@@ -708,6 +730,8 @@ def morale_roll(b: Battle, u: Unit, purpose: str) -> bool:
     faces = b.roll(2, 6, f"{u.name}: {purpose} (needs {number}+, modifiers {mod:+d})")
     total = sum(faces) + mod
     ok = total >= number
+    if b.luck is not None:  # seed 002 MORALE: a pass is good for the unit's side
+        b.note(u.side, "tests passed", int(ok), passes_2d6(number - mod))
     if b.narrate:
         b.say(
             f"  {u.name} {purpose}: rolled {faces[0]}+{faces[1]}"
@@ -1063,6 +1087,8 @@ def resolve_fire(b: Battle, u: Unit, t: Unit, needed: int, mods: list[R.Mod], rn
     # the number needed is in the purpose, so real dice are asked for with it (issue 21)
     faces = b.roll(2, 6, f"{u.name} fires at {t.name} (needs {needed}+, modifiers {mod:+d})")
     lost = R.fire_stands_lost(faces[0] + faces[1], needed, mod, b.r)
+    if b.luck is not None:  # seed 002 FIRE: the stands the fire takes, for the firer
+        b.note(u.side, "fire hits", lost, fire_dist(b, needed, mod))
     if b.narrate:
         # Seed 002's own status words the result in stands; another status (004's ladder)
         # words it as the hit's margin and then says what the hit does.
@@ -1122,7 +1148,11 @@ def resolve_melee(b: Battle, a: Unit, d: Unit, charged: bool, flank: bool) -> No
         md = md + extra
         say_effects(b, d, extra, "melee")
     fa = b.roll(2, 6, f"melee: {a.name} (attacker) against {d.name}")
+    if b.luck is not None:  # seed 002 MELEE: each side's 2d6, higher is better for it
+        b.note(a.side, "melee dice", sum(fa), TWO_D6)
     fd = b.roll(2, 6, f"melee: {d.name} (defender) against {a.name}")
+    if b.luck is not None:
+        b.note(d.side, "melee dice", sum(fd), TWO_D6)
     sa = sum(fa) + sum(m.value for m in ma)
     sd = sum(fd) + sum(m.value for m in md)
     row = R.melee_row(sa - sd, b.r)

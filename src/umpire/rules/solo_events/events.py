@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from umpire.battle.effects import clear_fx, fx, fx_why, set_fx
 from umpire.battle.roles import AutoStep, Choice, Composition, Request, RulesSpec, combat_offers
+from umpire.dice.luck import Dist, by_faces
 from umpire.errors import IllegalActionError, UmpireError
 from umpire.rules.solo_events.mapping import (
     ADDITIVE,
@@ -68,6 +69,16 @@ def _table(table_id: str) -> Any:
     from umpire.tables import builtin_tables
 
     return builtin_tables().get(table_id)
+
+
+def _occurs(check: int) -> bool:
+    """001 RANDOM EVENTS' check: does the 1d6 ``check`` bring an event?"""
+    return bool(_table("solo_event_check").lookup(check).effects.get("event"))
+
+
+def _occurs_dist() -> Dist:
+    """The check's exact chance of an event (the table's own faces), for the luck report."""
+    return by_faces(1, 6, lambda f: int(_occurs(f[0])))
 
 
 def fx_words(key: str, value: Any) -> str:
@@ -212,6 +223,8 @@ class SoloEvents:
         """001 RANDOM EVENTS: the check, the side, the event; random parts carried out."""
         book = self.book(b)
         check = b.roll(1, 6, "solo events: does an event occur? (1d6: 1 or 6)")[0]
+        if b.luck is not None:  # 001 RANDOM EVENTS: an event this turn, for both sides
+            b.note("both", "events rolled", int(_occurs(check)), _occurs_dist())
         if not _table("solo_event_check").lookup(check).effects.get("event"):
             b.say(f"Random event check (1d6 = {check}): no event this turn")
             return
@@ -221,6 +234,10 @@ class SoloEvents:
         role = str(_table("solo_event_side").lookup(face).effects["side"])
         attacker = self.spec.attacker or "confederate"
         side = attacker if role == "attacker" else other(attacker)
+        if b.luck is not None:  # which side the event falls to (1d6 odd/even)
+            half = by_faces(1, 6, lambda f: int(f[0] % 2 == 1))
+            b.note(attacker, "events falling to it", int(side == attacker), half)
+            b.note(other(attacker), "events falling to it", int(side != attacker), half)
         number = b.roll(1, 20, "solo events: which event? (1d20)")[0]
         ev = self.m.events[_table("solo_events").lookup(number).id]
         b.say(
@@ -477,6 +494,9 @@ class SoloEvents:
         faces = b.roll(2, 6, f"{ev.name}: recovery attempt of {u.name} (2d6, the better kept)")
         best = max(faces)
         needs = self.m.recovery_needs
+        if b.luck is not None:  # 001 event 12: the recovery, for the unit's side
+            kept = by_faces(2, 6, lambda f: int(max(f) >= needs))
+            b.note(u.side, "tests passed", int(best >= needs), kept)
         roll = f"{faces[0]} and {faces[1]}, {best} kept, needs {needs}+"
         if best < needs:
             return f"{u.name}'s recovery attempt fails ({roll})"
