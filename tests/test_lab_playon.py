@@ -208,7 +208,7 @@ def test_swing_is_the_win_chance_after_the_action_less_before() -> None:
         end is not None
         and end == 1.0 - play_on(game, last - 1, 4, swing_seed("g", last)).chance(winner)[0]
     )
-    assert swing("g", SimpleNamespace(action=k, side=""), n=4) is None
+    assert swing("g", SimpleNamespace(action=k, side=""), n=4, store=store) is None
     assert open_store().head("g") == head
 
 

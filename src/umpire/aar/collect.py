@@ -37,7 +37,7 @@ class Moment:
     chance: Fraction
     side: str = ""
     swing: float | None = None
-    """The change in ``side``'s win chance the roll made (see :func:`win_chance_swing`)."""
+    """The change in ``side``'s win chance the roll made (see :data:`SwingFn`)."""
 
 
 @dataclass(slots=True)
@@ -80,26 +80,16 @@ class Report:
 
 
 SwingFn = Callable[[str, Moment], float | None]
-
-SWING: list[SwingFn] = []
-"""THE SEAM for the decisive moments' win-chance swing (issue 24: ``umpire simulate --from
-GAME@ACTION``, built on another branch). A function registered here gets the game's name
-and a moment and returns the change in the moment's side's win chance (play on from the
-position before the roll's action, ``GAME@(action - 1)``, and after it, ``GAME@action``),
-or None. Until one is registered the report leaves the swing out."""
+"""The win-chance swing of a moment (the game's name, the moment): the change in the
+moment's side's win chance when play goes on from the position after the roll's action
+rather than before it (``umpire simulate --from GAME@ACTION``), or None. The lab provides
+it (:func:`umpire.lab.playon.swing`); the report knows only this shape."""
 
 
-def win_chance_swing(name: str, moment: Moment) -> float | None:
-    """The win-chance swing of ``moment`` from the registered seam (:data:`SWING`), or None."""
-    for fn in SWING:
-        got = fn(name, moment)
-        if got is not None:
-            return got
-    return None
-
-
-def collect(store: Any, name: str, *, swings: int = 5) -> Report:
-    """The report of the saved game ``name`` (its module decides which kind)."""
+def collect(store: Any, name: str, *, swing: SwingFn | None = None, swings: int = 5) -> Report:
+    """The report of the saved game ``name`` (its module decides which kind); ``swing``
+    measures the win-chance swing of the ``swings`` least likely moments (left out when
+    None: it plays hundreds of battles)."""
     info = store.info(name)
     if info.module in ("battle", "quick_acw"):
         rep = _battle(store, name)
@@ -112,8 +102,9 @@ def collect(store: Any, name: str, *, swings: int = 5) -> Report:
     rep.luck = luck_of(rep.tallies)
     rep.moments.sort(key=lambda m: (m.chance, m.action))
     rep.moments = rep.moments[:10]
-    for m in rep.moments[:swings]:
-        m.swing = win_chance_swing(name, m)
+    if swing is not None:
+        for m in rep.moments[:swings]:
+            m.swing = swing(name, m)
     rep.proof = _proof(store, name)
     return rep
 
@@ -505,4 +496,4 @@ def _book(store: Any, name: str) -> Report:
     return rep
 
 
-__all__ = ["SWING", "Moment", "Report", "TurnStory", "collect", "saved_state", "win_chance_swing"]
+__all__ = ["Moment", "Report", "SwingFn", "TurnStory", "collect", "saved_state"]

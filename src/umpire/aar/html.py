@@ -228,14 +228,21 @@ def render(rep: Report) -> str:
             "<th>action</th><th>order</th><th>roll</th><th>faces</th><th>outcome</th>"
             "<th>chance</th><th>win-chance swing</th></tr>"
         )
-        for m in rep.moments:
+        measured = any(m.swing is not None for m in rep.moments)
+        for k, m in enumerate(rep.moments):
             swing = "" if m.swing is None else f"{m.swing * 100:+.0f} points ({m.side})"
+            unmeasured = ""
+            if not measured and k < 5 and m.side:  # written without playing on
+                unmeasured = (
+                    f"<small>not measured: <code>umpire aar {escape(rep.name)}</code> "
+                    "plays on to measure it</small>"
+                )
             p.append(
                 f"<tr><td>{escape(m.turn)}</td><td>{m.action}</td><td>{escape(m.order)}</td>"
                 f"<td>{escape(m.purpose)}</td><td>{' '.join(map(str, m.faces))}</td>"
                 f"<td>{escape(m.outcome)}</td><td>{_pct(float(m.chance))} "
                 f"<small>({m.chance.numerator}/{m.chance.denominator})</small></td>"
-                f"<td>{escape(swing) or '<small>not yet measured</small>'}</td></tr>"
+                f"<td>{escape(swing) or unmeasured}</td></tr>"
             )
         p.append("</table>")
     else:
@@ -325,9 +332,10 @@ def write(text: str, path: Path) -> None:
         raise
 
 
-def report_file(store: Any, name: str, path: Path) -> Path:
-    """Collect, render and write the report of game ``name`` to ``path``."""
+def report_file(store: Any, name: str, path: Path, swing: Any = None) -> Path:
+    """Collect, render and write the report of game ``name`` to ``path`` (``swing``: the
+    decisive moments' win-chance swing, a :data:`umpire.aar.collect.SwingFn`)."""
     from umpire.aar.collect import collect
 
-    write(render(collect(store, name)), path)
+    write(render(collect(store, name, swing=swing)), path)
     return path

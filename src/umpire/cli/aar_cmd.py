@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -14,13 +14,49 @@ def aar_cmd(
         Path | None,
         typer.Option("-o", "--output", help="The HTML file to write (default GAME-aar.html)"),
     ] = None,
+    battles: Annotated[
+        int,
+        typer.Option(
+            "--battles",
+            min=0,
+            max=100_000,
+            help="Battles played on from before and after each of the five least likely "
+            "rolls of a battle, for its win-chance swing (0: leave the swing out)",
+        ),
+    ] = 200,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, max=256, help="Processes for the swing's battles")
+    ] = 2,
 ) -> None:
     """Write a saved game's after-action report: the story with maps, charts, the decisive
-    moments by their exact odds, each side's luck and the proof (one self-contained file)."""
+    moments by their exact odds and the win-chance swing of the five least likely (played
+    on from before and after each roll), each side's luck and the proof (one file)."""
     from umpire.aar.html import report_file
     from umpire.cli.common import open_store
 
     store = open_store()
-    store.info(game)  # an unknown game: one line, before any work
-    path = report_file(store, game, out or Path(f"{game}-aar.html"))
+    info = store.info(game)  # an unknown game: one line, before any work
+    swing = None
+    if battles and info.module in ("battle", "quick_acw"):
+        swing = _swing_with_progress(store, battles, workers)
+    path = report_file(store, game, out or Path(f"{game}-aar.html"), swing=swing)
     typer.echo(f"Wrote {path} (after-action report of {game})")
+
+
+def _swing_with_progress(store: Any, battles: int, workers: int) -> Any:
+    """The lab's swing (:func:`umpire.lab.playon.swing`) on this store, one progress line
+    per decisive moment (each plays ``2 * battles`` battles)."""
+    from rich.console import Console
+
+    from umpire.lab.playon import swing
+
+    console = Console(stderr=True)
+
+    def measured(name: str, moment: Any) -> float | None:
+        with console.status(
+            f"win-chance swing of action {moment.action} ({moment.turn}): "
+            f"{2 * battles} battles played on"
+        ):
+            return swing(name, moment, n=battles, workers=workers, store=store)
+
+    return measured

@@ -379,22 +379,17 @@ def swing_seed(name: str, action: int) -> int:
 
 
 def swing(
-    name: str, moment: Any, *, n: int = SWING_N, workers: int = 1, store: Store | None = None
+    name: str, moment: Any, *, store: Store, n: int = SWING_N, workers: int = 1
 ) -> float | None:
     """The change in ``moment.side``'s win chance made by action ``moment.action`` (1-based,
     as ``umpire games show`` numbers actions) of the saved battle ``name``: the chance played
     on from the position after it less the chance from the position before it, ``n``
     battles each on the same fresh seeds. None for a game that is not a battle or a moment
-    with no side. The after-action report's ``SWING`` seam takes this function as it is
-    (``umpire.aar.collect.SWING.append(swing)``)."""
+    with no side. ``umpire aar`` hands it to the report as its ``SwingFn``."""
     side = getattr(moment, "side", "")
     at = int(getattr(moment, "action", 0))
     if side not in SIDES or at < 1:
         return None
-    if store is None:
-        from umpire.cli.common import open_store
-
-        store = open_store()
     info = store.info(name)
     if info.module not in BATTLE_MODULES:
         return None
