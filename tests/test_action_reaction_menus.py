@@ -1,0 +1,152 @@
+"""Issue 23 "The screen", seed 003 (Action/Reaction): the menus' odds hold every modifier
+known when the menu is drawn, exact against brute-force enumerations, and ``why N`` says
+what each entry holds. Each test names the seed section it checks."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from test_action_reaction_issue20 import WALL, ByPurpose, battle, said, unit
+from umpire.battle.engine import Battle, Request
+from umpire.battle.roles import Choice, explain
+from umpire.rules.action_reaction import artillery as ART
+from umpire.rules.action_reaction import menu as MN
+from umpire.rules.action_reaction import menu_odds as MO
+from umpire.rules.action_reaction import steps as S
+
+
+def _wall_fight(src: ByPurpose, smoke: int = 1, fog: int = 1) -> Battle:
+    """Union's line behind the stone wall (y 27), a Confederate line 6" beyond it; smoke
+    on both, fog on the field."""
+    text = WALL + unit("dfn", "union", 20, 26.4, 90) + unit("reb", "confederate", 20, 33, 270)
+    b = battle(text, src)
+    dfn, reb = b.state.units
+    S.book(b, dfn)["smoke"] = smoke
+    S.book(b, reb)["smoke"] = smoke
+    b.state.extra.setdefault("ar", {})["fog"] = fog
+    return b
+
+
+def _brute_volley(pieces: int, value: int, fixed: int) -> Fraction:
+    """Expected hits of ``pieces`` d10 (0-9) on the stick behind a stone wall, every d10
+    face and every face of the wall's 1d6 enumerated (XI.A.4.a.(2)(b), XVI.F)."""
+    total, count = 0, 0
+    for wall in range(1, 7):
+        for faces in product(range(10), repeat=pieces):
+            total += ART.stick_hits(faces, value, fixed + wall)
+            count += 1
+    return Fraction(total, count)
+
+
+def test_fire_menu_folds_smoke_fog_and_the_walls_die_in_exactly_xv_4_xvi_f() -> None:
+    """Seed 003 XV.4 'Firing and Movement Deductions (all are cumulative)', XII.E (smoke),
+    XII.D.1.b (fog), XVI.F 'Stone wall: ... Firing deduction, roll 1D6': the fire menu's
+    expected hits hold the smoke, the fog and the wall's 1d6 over its six faces, equal to
+    a brute-force enumeration; the entry names them, and the volley deducts the same."""
+    b = _wall_fight(ByPurpose([("behind a stone wall", 2)]))
+    dfn, reb = b.state.units
+    menu = MN.fire_choices(b, reb)
+    fire = next(c for c in menu if c.order == ("fire", dfn.i))
+    assert "before smoke and cover" not in fire.text
+    d = b.dist(reb.i, dfn.i)
+    value = ART.stick_value(d)
+    assert value is not None
+    assert f"{value} on the stick -2 smoke -1 fog 1 -1d6 stone wall)" in fire.text
+    exact = _brute_volley(S.fire_line(reb), value, 2 + 1)
+    assert MO.expected(MO.stick_odds_known(4, value, 3, ("stone_wall",))) == exact
+    per = int(S.cfg(b)["hits_per_piece"])
+    assert fire.odds["inflict"] == pytest.approx(float(exact) / per, abs=1e-12)
+    assert f"about {float(exact):.1f} hits" in fire.text
+    # the volley itself deducts what the menu folded in (the wall's die rolled now: a 2)
+    S.volley(b, reb, dfn)
+    assert f"{value} on the stick -2 smoke -1 fog 1 -2 stone wall)" in said(b)
+
+
+def test_canister_menu_folds_the_wall_and_the_accumulating_smoke_per_gun_xi_a_4_b() -> None:
+    """Seed 003 XI.A.4.a.(2) 'Take deductions for smoke, fog, terrain, walls, and fences'
+    and XI.A.4.b 'Account for accumulating smoke roll 1 D6 halved': a later canister shot's
+    expected hits hold, per gun, the wall's 1d6 and the smoke's 1D6 halved, every face
+    (by linearity: 9 d10 a gun, each hitting at or under the stick less the deductions)."""
+    text = WALL + unit("gun", "confederate", 20, 33, 270, type="artillery", stands=2)
+    text += unit("dfn", "union", 20, 26.4, 90)
+    b = battle(text, ByPurpose([]))
+    gun, dfn = b.state.units
+    S.book(b, gun).update({"smoke": 1, "canister_fired": True})
+    menu = MN.fire_choices(b, gun)
+    can = next(c for c in menu if c.order == ("fire", dfn.i, "canister"))
+    value = ART.stick_value(b.dist(gun.i, dfn.i))
+    assert value is not None
+    per_gun = Fraction(0)
+    for wall, smoke in product(range(1, 7), range(1, 7)):
+        need = value - 1 - wall - ART.halved(smoke)  # the firer's one smoke marker
+        per_gun += Fraction(9 * sum(1 for f in range(10) if f <= need), 10 * 36)
+    assert "-1 smoke -1d6 stone wall -1D6 halved accumulating smoke" in can.text
+    per = int(S.cfg(b)["hits_per_piece"])
+    assert can.odds["inflict"] == pytest.approx(float(2 * per_gun) / per, abs=1e-12)
+
+
+def test_charge_menu_reach_holds_the_stone_walls_die_xii_h_xvi_f() -> None:
+    """Seed 003 XII.H.3.a 'rolls 1 D6 for each stand and adds that to the regular movement
+    less deductions' with XVI.F 'Stone wall: Movement deduction, roll 1D10 ... if the number
+    exceeds the amount of movement left, the regiment may not move for the rest of the
+    turn': the charge menu's P(reaches) holds the wall's die, equal to the charges played
+    out on every face of the two stands' d6 and the wall's d10 (a charge stopped at the
+    wall never said '100%')."""
+    text = WALL + unit("dfn", "union", 20, 26.4, 90)
+    text += unit("reb", "confederate", 20, 36.0, 270, stands=2)
+    reached = 0
+    cases = list(product(range(1, 7), range(1, 7), range(1, 11)))
+    menu_p = None
+    for a, c, w in cases:
+        stands = iter((a, c))
+        src = ByPurpose(
+            [("charges dfn", lambda n, s=stands: [next(s)]), ("stone wall (movement)", w)]
+        )
+        b = battle(text, src)
+        dfn, reb = b.state.units
+        if menu_p is None:
+            choice = MN.charge_choice(b, reb, dfn)
+            assert choice is not None
+            menu_p = S.reach_odds(b, reb, dfn)
+            assert f"reaches {float(menu_p):.0%} through the stone wall;" in choice.text
+        S.resolve_charge(b, reb, dfn)
+        lines = said(b)
+        if "falls short" not in lines and "halts short" not in lines:
+            reached += 1
+    assert menu_p == Fraction(reached, len(cases))
+    assert 0 < menu_p < 1
+
+
+def _move_request(b: Battle, u_index: int) -> Request:
+    return Request("move", b.state.units[u_index].side, u_index, "move")
+
+
+def test_why_on_every_kind_of_entry_issue_23_the_screen() -> None:
+    """Issue 23 'Every menu entry can say why': in seed 003's terms, a move's allowance and
+    what cut it (XII.F, XII.D fog), the terrain on its path (XVI); a charge's parts (XII.H,
+    XIII, XIV); a fire order's stick number and deductions (XI.A.4, XV.4); who may fire."""
+    b = _wall_fight(ByPurpose([]), smoke=0, fog=2)
+    _, reb = b.state.units
+    req = _move_request(b, reb.i)
+    menu = MN.move_choices(b, reb)
+    why = {c.text: explain(b, req, c) for c in menu}
+    adv = next(t for t in why if t.startswith("advance") and "toward dfn" in t)
+    text = "\n".join(why[adv])
+    assert 'reb may move 7": 9" in line (XII.F.1.1) less 2" for fog (thickness 2, XII.D)' in text
+    over = Choice(("move", 22.0, 26.8, reb.theta, ""), "move over the wall", "move")
+    assert "the terrain dice on its path (stone wall; XVI)" in "\n".join(explain(b, req, over))
+    charge = next(t for t in why if t.startswith("charge"))
+    assert "plus the centre die of 1d6 for each of 4 stands (XII.H)" in "\n".join(why[charge])
+    assert "the terrain on its path is in that chance (stone wall, XVI)" in "\n".join(why[charge])
+    fire = next(c for c in MN.fire_choices(b, reb) if c.kind == "fire")
+    said_ = "\n".join(explain(b, Request("fire", "confederate", reb.i, "fire"), fire))
+    assert re.search(r"\d on the stick: the rifle stick's number at", said_)
+    assert "deductions in the odds (known now, XV.4 'all are cumulative'): -2 fog 2" in said_
+    assert "-1d6 stone wall" in said_
+    hold = MN.fire_choices(b, reb)[-1]
+    said_ = "\n".join(explain(b, Request("fire", "confederate", reb.i, "fire"), hold))
+    assert "only units that may fire and have a target are asked" in said_
