@@ -4,6 +4,7 @@ what each entry holds. Each test names the seed section it checks."""
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
 from itertools import product
@@ -13,6 +14,7 @@ import pytest
 from test_action_reaction_issue20 import WALL, ByPurpose, battle, said, unit
 from umpire.battle.engine import Battle, Request
 from umpire.battle.roles import Choice, explain
+from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import artillery as ART
 from umpire.rules.action_reaction import menu as MN
 from umpire.rules.action_reaction import menu_odds as MO
@@ -119,6 +121,9 @@ def test_charge_menu_reach_holds_the_stone_walls_die_xii_h_xvi_f() -> None:
             reached += 1
     assert menu_p == Fraction(reached, len(cases))
     assert 0 < menu_p < 1
+    # a chance short of sure never reads 100% (nor a possible one 0%)
+    assert MN.pct(Fraction(999, 1000)) == ">99%" and MN.pct(Fraction(1, 1000)) == "<1%"
+    assert MN.pct(Fraction(1)) == "100%" and MN.pct(Fraction(0)) == "0%"
 
 
 def _move_request(b: Battle, u_index: int) -> Request:
@@ -150,3 +155,73 @@ def test_why_on_every_kind_of_entry_issue_23_the_screen() -> None:
     hold = MN.fire_choices(b, reb)[-1]
     said_ = "\n".join(explain(b, Request("fire", "confederate", reb.i, "fire"), hold))
     assert "only units that may fire and have a target are asked" in said_
+
+
+def test_an_unlimbered_gun_moves_by_hand_only_to_its_front_xii_f_8() -> None:
+    """Seed 003 XII.F.8 'Unlimbered By Hand to the Front: The piece will move 1 inch to the
+    front' (reading by_hand_to_the_front): the menu offers no fall back or sideways step
+    for an unlimbered battery, the engine refuses one, and why says the 1" by hand."""
+    text = unit("gun", "union", 20, 10, 90, type="artillery", stands=2)
+    text += unit("reb", "confederate", 40, 30, 270)
+    b = battle(text, ByPurpose([]))
+    gun, _ = b.state.units
+    req = _move_request(b, gun.i)
+    menu = MN.move_choices(b, gun)
+    assert not [c for c in menu if c.text.startswith("fall back")]
+    for c in menu:
+        if c.kind == "move" and c.order[1:3] != (gun.x, gun.y):
+            assert S.to_front(b, gun, float(c.order[1]), float(c.order[2])), c.text
+            assert "by hand to the front (XII.F.8)" in "\n".join(explain(b, req, c))
+    with pytest.raises(IllegalActionError, match=r"only to the front \(003 XII\.F\.8"):
+        S.check_move(b, gun, 20, 9, gun.theta, "")  # 1" to its rear
+    with pytest.raises(IllegalActionError, match="only to the front"):
+        S.check_move(b, gun, 21, 10, gun.theta, "")  # 1" to its side
+    assert S.check_move(b, gun, 20, 11, gun.theta, "") == pytest.approx(1)
+
+
+@pytest.mark.parametrize("name", ["stone_wall", "stone_wall_cards"])
+def test_every_move_entry_is_within_the_allowance_why_reports_xii_f(name: str) -> None:
+    """Seed 003 XII.F (the rates less deductions) and XVI.C (only downhill adds): on the
+    shipped battles, every move entry of every menu goes no farther than the allowance
+    ``why`` reports for it (downhill: plus the most its die may add), and the engine
+    refuses a move half an inch beyond that on the same line."""
+    from umpire.ai import make_policy
+    from umpire.battle.roles import offered
+    from umpire.battle.run import play
+    from umpire.scenarios import load_scenario
+
+    checked = [0]
+
+    class Checking:
+        kind = "ai"
+
+        def __init__(self, seed: int) -> None:
+            self.inner = make_policy("random", seed)
+
+        def decide(self, b: Battle, req: Request) -> tuple[object, ...]:
+            if req.kind == "move":
+                u = b.state.units[req.actor]
+                for c in offered(b, req):
+                    if c.order[0] != "move":
+                        continue
+                    x, y = float(c.order[1]), float(c.order[2])
+                    dist = math.hypot(x - u.x, y - u.y)
+                    if dist < 1e-9:
+                        continue
+                    lines = "\n".join(explain(b, req, c))
+                    found = re.search(r'may move ([\d.]+)"', lines)
+                    assert found is not None, lines
+                    more = re.search(r'up to ([\d.]+)" farther', lines)
+                    most = float(found.group(1)) + (float(more.group(1)) if more else 0)
+                    assert dist <= most + 0.05, (c.text, lines)
+                    far = (most + 0.5) / dist
+                    with pytest.raises(IllegalActionError):
+                        S.check_move(
+                            b, u, u.x + (x - u.x) * far, u.y + (y - u.y) * far, u.theta, ""
+                        )
+                    checked[0] += 1
+            return self.inner.decide(b, req)
+
+    scen = load_scenario(name)
+    play(scen, 1, {"union": Checking(1), "confederate": Checking(2)})
+    assert checked[0] > 50

@@ -30,6 +30,7 @@ from umpire.rules.action_reaction.steps import (
     charge_dice,
     charge_terrain,
     check_move,
+    downhill_most,
     effects_mod,
     fire_line,
     fog,
@@ -142,12 +143,21 @@ def charge_choice(b: Battle, u: Unit, t: Unit) -> Choice | None:
     per = int(cfg(b)["hits_per_piece"])
     return Choice(
         ("charge", t.i),
-        f"charge {t.name}: reaches {goes_in:.0%}{_over(b, u, t)}; it gives way {float(away):.0%}, "
+        f"charge {t.name}: reaches {pct(reach)}{_over(b, u, t)}; it gives way {float(away):.0%}, "
         f"fires {float(fires):.0%}; if it stands, {u.name} wins the first strike "
         f"{first:.0%} ({n} against {m} dice)",
         "charge",
         {"p": win, "goes_in": goes_in, "inflict": win * n / per, "suffer": lost * m / per},
     )
+
+
+def pct(p: Fraction) -> str:
+    """A chance in whole percent that says 100% or 0% only when it is sure."""
+    if 0 < p < Fraction(1, 200):
+        return "<1%"
+    if Fraction(199, 200) <= p < 1:
+        return ">99%"
+    return f"{float(p):.0%}"
 
 
 def _over(b: Battle, u: Unit, t: Unit) -> str:
@@ -306,14 +316,26 @@ def _why_move(b: Battle, u: Unit, order: Order) -> list[str]:
         how = "unlimbered, by hand to the front (XII.F.8)"
     words = f'{u.name} may move {max(allow, 0):g}": {base:g}" {how}'
     lines = ["  " + words + (" less " + " and ".join(cuts) if cuts else "")]
+    if change == "prone":
+        lines.append(
+            "  going prone costs no movement (XII.F.1.3); prone, it must stand up (5 points, "
+            "XII.F.1.4, skirmishers free) before it moves again"
+        )
     if move_limit(b, u) == "no_advance":
         lines.append(
             f"  {u.name} is in reaction or shaken: no part of its move may come nearer its "
             "nearest enemy (reading in_reaction)"
         )
-    dist = _hypot(float(order[1]) - u.x, float(order[2]) - u.y)
+    x, y = float(order[1]), float(order[2])
+    dist = _hypot(x - u.x, y - u.y)
+    more = downhill_most(b, u, x, y, form, mounted, limbered) if dist > 1e-9 else 0.0
+    if more:
+        lines.append(
+            f'  down the hill it may be ordered up to {more:g}" farther: the 1D6 halved it '
+            "gains (XVI.C) is rolled as it goes, and it stops where the die lets it"
+        )
     if dist > 1e-9 and MV.deductions_apply(u.type, form, mounted, limbered):
-        met = obstacles(b, u, float(order[1]), float(order[2]), None)
+        met = obstacles(b, u, x, y, None)
         if met:
             said = ", ".join(_NAMES.get(k, k.replace("_", " ")) for _, k in met)
             lines.append(

@@ -836,6 +836,11 @@ def check_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -
             raise IllegalActionError(
                 f'{u.name} may move {max(allow, 0):.1f}" now{also}, not {dist:.1f}"'
             )
+    if u.type == "artillery" and not limbered and dist > 1e-9 and not to_front(b, u, x, y):
+        raise IllegalActionError(
+            f"{u.name} is unlimbered: by hand it moves only to the front (003 XII.F.8, "
+            "reading by_hand_to_the_front); limber to go elsewhere"
+        )
     if limit == "no_advance" and dist > 0 and b.advances(u, x, y):
         why = "in reaction" if book(b, u).get("react") else b.comp.status.label(u) or "held"
         raise IllegalActionError(
@@ -852,6 +857,15 @@ def check_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -
     if b.touching_box(u, (x, y, math.cos(th), math.sin(th), hw, hd)):
         raise IllegalActionError(f"{u.name} would touch an enemy: contact needs a charge")
     return dist
+
+
+def to_front(b: Battle, u: Unit, x: float, y: float) -> bool:
+    """Reading ``by_hand_to_the_front`` (XII.F.8 'Unlimbered By Hand to the Front: The piece
+    will move 1 inch to the front'): (x, y) lies ahead of ``u``, within its front arc."""
+    from umpire.board.geometry import local
+
+    fwd, lat = local(u.x, u.y, u.theta, x, y)
+    return fwd > 0 and math.degrees(math.atan2(abs(lat), fwd)) <= b.geo["fire_arc_degrees"] + 1e-9
 
 
 class Crossing(NamedTuple):
