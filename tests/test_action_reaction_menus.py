@@ -225,3 +225,28 @@ def test_every_move_entry_is_within_the_allowance_why_reports_xii_f(name: str) -
     scen = load_scenario(name)
     play(scen, 1, {"union": Checking(1), "confederate": Checking(2)})
     assert checked[0] > 50
+
+
+def test_consecutive_fire_menu_holds_the_range_called_xi_c_1() -> None:
+    """Seed 003 XI.C.1 'Call the range in inches toward the target' (reading called_range):
+    after the target moved, a battery's consecutive fire lands at the range of its last
+    shot; the menu says that range and how far off it is, and its odds are those of a
+    round landing there (on the true range: the odds the rounds always had)."""
+    for kind in ("solid_shot", "shell", "case"):
+        for cons in (False, True):
+            for within in range(4):
+                assert MO.round_odds_at(kind, cons, within, 0.0, 0.375) == S.round_odds(
+                    kind, cons, within
+                )
+    text = unit("gun", "union", 20, 5, 90, type="artillery", stands=2)
+    text += unit("reb", "confederate", 20, 35, 270)
+    b = battle(text, ByPurpose([]))
+    gun, reb = b.state.units
+    S.book(b, gun).update({"aim": reb.id, "aim_range": b.dist(gun.i, reb.i) + 1.5})
+    shell = next(c for c in MN.fire_choices(b, gun) if c.order == ("fire", reb.i, "shell"))
+    assert re.search(r'consecutive fire, range called [\d.]+" \(1.5" over\)\): about', shell.text)
+    within = sum(1 for k in (1, 2, 3) if k <= reb.hw)
+    want = 2 * MO.expected(MO.round_odds_at("shell", True, within, 1.5, reb.hd))
+    assert want != 2 * MO.expected(S.round_odds("shell", True, within))
+    per = int(S.cfg(b)["hits_per_piece"])
+    assert shell.odds["inflict"] == pytest.approx(float(want) / per, abs=1e-9)

@@ -22,7 +22,6 @@ from umpire.rules.action_reaction.steps import (
     CHANGES,
     FireStep,
     _charge_numbers,
-    _round_expected,
     after_change,
     allowance,
     book,
@@ -97,10 +96,8 @@ def fire_choices(b: Battle, u: Unit) -> list[Choice]:
                     how = f"{value} on the stick" + (f" {words}" if words else "")
                     how += " -1D6 halved accumulating smoke" if later else ""
                 else:  # XI.A.2-3, B, C: a round that flies takes no deductions
-                    within = sum(1 for k in (1, 2, 3) if k <= t.hw)
-                    cons = book(b, u).get("aim") == t.id
-                    e = n * odds(b, _round_expected, kind, cons, within)
-                    how = "consecutive fire" if cons else "first fire"
+                    e = n * float(MO.expected(_round(b, u, t, kind)))
+                    how = _called(b, u, t)
                 out.append(
                     Choice(
                         ("fire", t.i, kind),
@@ -125,6 +122,28 @@ def fire_choices(b: Battle, u: Unit) -> list[Choice]:
             )
     out.append(Choice(("hold",), "hold fire", "hold"))
     return out
+
+
+def _round(b: Battle, u: Unit, t: Unit, kind: str) -> dict[int, Fraction]:
+    """One gun's round at ``t`` now: first fire on the measured range, consecutive fire at
+    the range of the last shot (XI.C.1, reading ``called_range``), exact."""
+    within = sum(1 for k in (1, 2, 3) if k <= t.hw)
+    bk = book(b, u)
+    cons = bk.get("aim") == t.id
+    error = float(bk.get("aim_range", b.dist(u.i, t.i))) - b.dist(u.i, t.i) if cons else 0.0
+    return MO.round_odds_at(kind, cons, within, error, t.hd)
+
+
+def _called(b: Battle, u: Unit, t: Unit) -> str:
+    """First fire, or consecutive fire at the range called (and how far off it is)."""
+    bk = book(b, u)
+    if bk.get("aim") != t.id:
+        return "first fire"
+    rng = float(bk.get("aim_range", b.dist(u.i, t.i)))
+    off = rng - b.dist(u.i, t.i)
+    return f'consecutive fire, range called {rng:.1f}"' + (
+        f' ({abs(off):.1f}" {"over" if off > 0 else "short"})' if abs(off) >= 0.05 else ""
+    )
 
 
 def charge_choice(b: Battle, u: Unit, t: Unit) -> Choice | None:
@@ -389,7 +408,7 @@ def _why_fire(b: Battle, u: Unit, t: Unit, order: Order) -> list[str]:
     lines = []
     if u.type == "artillery" and kind != "canister":
         cons = book(b, u).get("aim") == t.id
-        how = "consecutive fire at the range called, XI.C" if cons else "first fire, XI.B"
+        how = _called(b, u, t) + (", XI.C.1" if cons else ", XI.B")
         lines.append(
             f"  {kind.replace('_', ' ')}: each gun's hand of 5d10, its flight, its left or right "
             f"and its burst or bounce, every face counted ({how}); "

@@ -119,3 +119,74 @@ def _through(left: float, gap: float, met: tuple[tuple[float, str], ...]) -> Fra
 def expected(dist: dict[int, Fraction]) -> Fraction:
     """The mean of a distribution, exact."""
     return sum((k * p for k, p in dist.items()), Fraction(0))
+
+
+@lru_cache(maxsize=1024)
+def round_odds_at(
+    kind: str, consecutive: bool, within: int, error: float, hd: float
+) -> dict[int, Fraction]:
+    """Exact P(hits) of one gun's round as ``steps.round_at`` fires it (reading
+    ``artillery_round``): the 5d10 hand (XI.B, C), its flight (a dud's d6, a 'both' settled
+    on a d6), the left or right d6 and its 1D6 halved inches (``within``: how many of 1, 2,
+    3 still strike, XI.A.1.a), the range called ``error`` inches beyond the target (XI.C.1,
+    reading ``called_range``: a long round lands 1D6 halved beyond it, a short one short of
+    it; beyond the half depth ``hd`` it misses, short by more than 2" it misses, short by up
+    to 2" a shell bursts forward and a shot must bounce), then the burst or the shot."""
+    on_line = Fraction(4, 6) + Fraction(2, 6) * Fraction(within, 3)
+    out: dict[int, Fraction] = {}
+
+    def add(dist: dict[int, Fraction], p: Fraction) -> None:
+        for h, q in dist.items():
+            out[h] = out.get(h, Fraction(0)) + p * q
+
+    for (result, fl), p in ART.result_odds(consecutive).items():
+        if result == "misfire":
+            add({0: Fraction(1)}, p)
+            continue
+        flights: dict[str, Fraction] = {fl: Fraction(1)}
+        if result == "dud":
+            flights = {"short": Fraction(1, 6), "long": Fraction(1, 6), "": Fraction(4, 6)}
+        elif fl == "both":
+            flights = {"short": Fraction(1, 2), "long": Fraction(1, 2)}
+        burst = kind in ("shell", "case") and result in ("burst", "hit")
+        add({0: Fraction(1)}, p * (1 - on_line))
+        for f, q in flights.items():
+            w = p * q * on_line
+            if f == "long" and not error:
+                add({0: Fraction(1)}, w)  # on the true range a long round passes over
+                continue
+            lands = (
+                [error]
+                if f not in ("long", "short")
+                else [error + h if f == "long" else error - h for h in (1, 1, 2, 2, 3, 3)]
+            )
+            for land in lands:
+                add(_strike(kind, burst, land, hd), w / len(lands))
+    return out
+
+
+def _strike(kind: str, burst: bool, land: float, hd: float) -> dict[int, Fraction]:
+    """What a round landing ``land`` inches beyond the target's centre does (``round_at``)."""
+    if land > hd:
+        return {0: Fraction(1)}
+    short = -land if land < -hd else 0.0
+    if short > 2:
+        return {0: Fraction(1)}
+    if burst:
+        return ART.burst_odds(kind)
+    return _shot(bool(short))
+
+
+@cache
+def _shot(short: bool) -> dict[int, Fraction]:
+    """XI.A.1: a solid shot's hits; a short one strikes only when its d10 bounces (even)."""
+    out: dict[int, Fraction] = {}
+    for bounce in ART.D10:
+        if short and bounce % 2:
+            out[0] = out.get(0, Fraction(0)) + Fraction(1, 10)
+            continue
+        n = int(ART.data()["solid_shot"]["dice_bounce" if bounce % 2 == 0 else "dice_no_bounce"])
+        for combo, q in ART.multisets(n):
+            hits = ART.solid_shot_hits(bounce, combo)[1]
+            out[hits] = out.get(hits, Fraction(0)) + q / 10
+    return out

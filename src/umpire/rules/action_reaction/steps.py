@@ -753,11 +753,6 @@ def odds(b: Battle, fn: Callable[..., _T], *args: Any) -> _T:
     return made
 
 
-def _round_expected(kind: str, consecutive: bool, within: int) -> float:
-    """The expected hits of one gun's round (:func:`round_odds`)."""
-    return expected(round_odds(kind, consecutive, within))
-
-
 # -- movement (XII.F-G) and charges (XII.H) ---------------------------------------------------
 
 
