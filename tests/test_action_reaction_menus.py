@@ -250,3 +250,18 @@ def test_consecutive_fire_menu_holds_the_range_called_xi_c_1() -> None:
     assert want != 2 * MO.expected(S.round_odds("shell", True, within))
     per = int(S.cfg(b)["hits_per_piece"])
     assert shell.odds["inflict"] == pytest.approx(float(want) / per, abs=1e-9)
+
+
+def test_the_web_tables_menu_says_why_each_entry_reads_so_issue_23() -> None:
+    """Issue 23 'Every menu entry can say why', on the web table (the same offers as the
+    terminal): each entry of the side to act carries the role's why lines (seed 003)."""
+    from umpire.battle.game import save_game
+    from umpire.scenarios import load_scenario
+    from umpire.web.battle_table import view
+
+    game = save_game(load_scenario("stone_wall"), 5, [])
+    side = view(game, None)["waiting"]["side"]
+    menu = view(game, side)["choices"]
+    assert menu and all("why" in c for c in menu)
+    text = "\n".join(line for c in menu for line in c["why"])
+    assert re.search(r'may move [\d.]+": 9" in line \(XII\.F\.1\.1\)|on the stick: the rifle', text)
