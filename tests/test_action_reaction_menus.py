@@ -238,6 +238,10 @@ def test_consecutive_fire_menu_holds_the_range_called_xi_c_1() -> None:
                 assert MO.round_odds_at(kind, cons, within, 0.0, 0.375) == S.round_odds(
                     kind, cons, within
                 )
+                for error, hd in ((0.0, 0.375), (1.5, 0.375), (-2.5, 1.5), (0.4, 0.5)):
+                    assert MO.round_expected_at(kind, cons, within, error, hd) == MO.expected(
+                        MO.round_odds_at(kind, cons, within, error, hd)
+                    )
     text = unit("gun", "union", 20, 5, 90, type="artillery", stands=2)
     text += unit("reb", "confederate", 20, 35, 270)
     b = battle(text, ByPurpose([]))
@@ -246,7 +250,7 @@ def test_consecutive_fire_menu_holds_the_range_called_xi_c_1() -> None:
     shell = next(c for c in MN.fire_choices(b, gun) if c.order == ("fire", reb.i, "shell"))
     assert re.search(r'consecutive fire, range called [\d.]+" \(1.5" over\)\): about', shell.text)
     within = sum(1 for k in (1, 2, 3) if k <= reb.hw)
-    want = 2 * MO.expected(MO.round_odds_at("shell", True, within, 1.5, reb.hd))
+    want = 2 * MO.round_expected_at("shell", True, within, 1.5, reb.hd)
     assert want != 2 * MO.expected(S.round_odds("shell", True, within))
     per = int(S.cfg(b)["hits_per_piece"])
     assert shell.odds["inflict"] == pytest.approx(float(want) / per, abs=1e-9)

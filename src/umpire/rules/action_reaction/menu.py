@@ -89,14 +89,14 @@ def fire_choices(b: Battle, u: Unit) -> list[Choice]:
                 n = sum(1 for g in book(b, u)["ammo"] if g.get(kind, 0) > 0)
                 if kind == "canister":
                     later = later_canister(book(b, u))
-                    dist = MO.stick_odds_known(
+                    mean = MO.stick_mean_none(
                         int(b.r["stick"]["canister_dice"]), value, fixed, rolled, later
-                    )
-                    e = n * float(MO.expected(dist))
+                    )[0]
+                    e = n * float(mean)
                     how = f"{value} on the stick" + (f" {words}" if words else "")
                     how += " -1D6 halved accumulating smoke" if later else ""
                 else:  # XI.A.2-3, B, C: a round that flies takes no deductions
-                    e = n * float(MO.expected(_round(b, u, t, kind)))
+                    e = n * float(_round(b, u, t, kind))
                     how = _called(b, u, t)
                 out.append(
                     Choice(
@@ -108,8 +108,8 @@ def fire_choices(b: Battle, u: Unit) -> list[Choice]:
                     )
                 )
         else:
-            dist = MO.stick_odds_known(fire_line(u), value, fixed, rolled)
-            e = float(MO.expected(dist))
+            mean, none = MO.stick_mean_none(fire_line(u), value, fixed, rolled)
+            e = float(mean)
             out.append(
                 Choice(
                     ("fire", t.i),
@@ -117,21 +117,21 @@ def fire_choices(b: Battle, u: Unit) -> list[Choice]:
                     + (f" {words}" if words else "")
                     + f"): about {e:.1f} hits",
                     "fire",
-                    {"inflict": e / per, "p": float(1 - dist.get(0, Fraction(0)))},
+                    {"inflict": e / per, "p": float(1 - none)},
                 )
             )
     out.append(Choice(("hold",), "hold fire", "hold"))
     return out
 
 
-def _round(b: Battle, u: Unit, t: Unit, kind: str) -> dict[int, Fraction]:
+def _round(b: Battle, u: Unit, t: Unit, kind: str) -> Fraction:
     """One gun's round at ``t`` now: first fire on the measured range, consecutive fire at
     the range of the last shot (XI.C.1, reading ``called_range``), exact."""
     within = sum(1 for k in (1, 2, 3) if k <= t.hw)
     bk = book(b, u)
     cons = bk.get("aim") == t.id
     error = float(bk.get("aim_range", b.dist(u.i, t.i))) - b.dist(u.i, t.i) if cons else 0.0
-    return MO.round_odds_at(kind, cons, within, error, t.hd)
+    return MO.round_expected_at(kind, cons, within, error, t.hd)
 
 
 def _called(b: Battle, u: Unit, t: Unit) -> str:

@@ -10,6 +10,7 @@ a die over the movement left there stopping the regiment, reading ``terrain_stal
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -64,6 +65,20 @@ def stick_odds_known(
 
 
 @cache
+def stick_mean_none(
+    dice: int, value: int, fixed: int, rolled: tuple[str, ...] = (), later: bool = False
+) -> tuple[Fraction, Fraction]:
+    """(expected hits, P(no hit)) of :func:`stick_odds_known`, exact and cheap: each d10
+    hits at or under the stick less the deduction, p = (need + 1) / 10."""
+    mean, none = Fraction(0), Fraction(0)
+    for ded, q in deduction_odds(fixed, rolled, later).items():
+        p = Fraction(min(10, max(0, value - ded + 1)), 10)
+        mean += q * dice * p
+        none += q * (1 - p) ** dice
+    return mean, none
+
+
+@cache
 def centre_odds(dice: tuple[tuple[int, int], ...]) -> dict[int, Fraction]:
     """XII.H.3-4: the exact distribution of the centre die of a charge, the highest of its
     rolls arranged centre out (``M.centre_out``); a column's d10 shows 0-9 (``d10_zero``)."""
@@ -94,26 +109,39 @@ def reach_odds_through(
     order met) is crossed as ``steps.terrain_cost`` crosses it (its die rolled; one beyond
     the movement left is not reached; a deduction over the movement left there stops the
     charge, XVI.E.1.a, F.1); it reaches when what is left covers ``gap``."""
+    sides = [_faces(kind) for _, kind in met]
+    ways = math.prod(len(f) for f in sides)
     total = Fraction(0)
     for centre, p in centre_odds(dice).items():
-        total += p * _through(base + centre, gap, met)
-    return total
+        total += p * _through(base + centre, gap, met, sides, 0)
+    return total / ways
 
 
-def _through(left: float, gap: float, met: tuple[tuple[float, str], ...]) -> Fraction:
-    """P(reaching ``gap`` with ``left`` inches before the obstacles ``met``)."""
-    if not met or (met[0][0] > 0 and met[0][0] >= left):  # none left, or not reached
-        return Fraction(1) if left >= gap - 1e-9 else Fraction(0)
-    (at, kind), rest = met[0], met[1:]
+def _faces(kind: str) -> tuple[int | None, ...]:
+    """The faces of ``kind``'s movement die (None: a fixed deduction)."""
     die = T.move_die(kind)
-    faces: list[int | None] = [None] if die is None else list(range(1, die[1] + 1))
+    return (None,) if die is None else tuple(range(1, die[1] + 1))
+
+
+def _through(
+    left: float,
+    gap: float,
+    met: tuple[tuple[float, str], ...],
+    sides: list[tuple[int | None, ...]],
+    k: int,
+) -> int:
+    """How many of the faces of the dice of ``met[k:]`` (all of them counted, the ones not
+    reached too) bring the charge to ``gap`` with ``left`` inches before ``met[k]``."""
+    if k == len(met) or (met[k][0] > 0 and met[k][0] >= left):  # none left, or not reached
+        return math.prod(len(f) for f in sides[k:]) if left >= gap - 1e-9 else 0
+    at, kind = met[k]
     there = max(0.0, left - at)
-    out = Fraction(0)
-    for face in faces:
+    out = 0
+    for face in sides[k]:
         going = T.movement(kind, there, face)
         if not going.stalled:
-            out += _through(left + (going.left - there), gap, rest)
-    return out / len(faces)
+            out += _through(left + (going.left - there), gap, met, sides, k + 1)
+    return out
 
 
 def expected(dist: dict[int, Fraction]) -> Fraction:
@@ -190,3 +218,52 @@ def _shot(short: bool) -> dict[int, Fraction]:
             hits = ART.solid_shot_hits(bounce, combo)[1]
             out[hits] = out.get(hits, Fraction(0)) + q / 10
     return out
+
+
+@lru_cache(maxsize=4096)
+def round_expected_at(
+    kind: str, consecutive: bool, within: int, error: float, hd: float
+) -> Fraction:
+    """The mean of :func:`round_odds_at`, worked out from the means of what strikes (the
+    menus need only it)."""
+    on_line = Fraction(4, 6) + Fraction(2, 6) * Fraction(within, 3)
+    total = Fraction(0)
+    for (burst, f), w in _flights(kind, consecutive).items():
+        if f == "long" and not error:
+            continue
+        lands = [error] if not f else [error + h if f == "long" else error - h for h in (1, 2, 3)]
+        for land in lands:
+            total += w * _strike_mean(kind, burst, land, hd) / len(lands)
+    return total * on_line
+
+
+@cache
+def _flights(kind: str, consecutive: bool) -> dict[tuple[bool, str], Fraction]:
+    """P(a round bursts (a shell's or case's burst or hit), its flight) of a hand that
+    fires (XI.B-C; a dud's flight on its d6, a 'both' settled on a d6)."""
+    out: dict[tuple[bool, str], Fraction] = {}
+    for (result, fl), p in ART.result_odds(consecutive).items():
+        if result == "misfire":
+            continue
+        flights: dict[str, Fraction] = {fl: Fraction(1)}
+        if result == "dud":
+            flights = {"short": Fraction(1, 6), "long": Fraction(1, 6), "": Fraction(4, 6)}
+        elif fl == "both":
+            flights = {"short": Fraction(1, 2), "long": Fraction(1, 2)}
+        burst = kind in ("shell", "case") and result in ("burst", "hit")
+        for f, q in flights.items():
+            out[burst, f] = out.get((burst, f), Fraction(0)) + p * q
+    return out
+
+
+def _strike_mean(kind: str, burst: bool, land: float, hd: float) -> Fraction:
+    """The mean of :func:`_strike`."""
+    if land > hd or (land < -hd and -land > 2):
+        return Fraction(0)
+    return _mean(kind if burst else "", land < -hd)
+
+
+@cache
+def _mean(kind: str, short: bool) -> Fraction:
+    """The mean hits of a burst of ``kind`` ("": a solid shot, ``short``: it must bounce)."""
+    return expected(ART.burst_odds(kind) if kind else _shot(short))

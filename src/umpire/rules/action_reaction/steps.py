@@ -451,29 +451,8 @@ def walls_covering(b: Battle, u: Unit, t: Unit) -> list[str]:
     """Reading ``wall_covers_target``: the XVI kinds of the walls on the line of fire from
     ``u`` that stand nearer the target than the firer (they cover it); a unit firing out
     from behind its own wall is not slowed by it."""
-    found = walls_between(b, u.x, u.y, t.x, t.y)
-    if not found:
-        return found
     half = _hypot(t.x - u.x, t.y - u.y) / 2
     return [kind for at, kind in walls_on_path(b, u.x, u.y, t.x, t.y) if at > half]
-
-
-def walls_between(b: Battle, x0: float, y0: float, x1: float, y1: float) -> list[str]:
-    """Reading ``walls_and_fences``: the XVI kinds of the walls a line crosses."""
-    import shapely
-
-    lo_x, hi_x = (x0, x1) if x0 < x1 else (x1, x0)
-    lo_y, hi_y = (y0, y1) if y0 < y1 else (y1, y0)
-    line = None
-    out = []
-    for kind, ax, bx, ay, by, wall in _walls(b):
-        if hi_x < ax or lo_x > bx or hi_y < ay or lo_y > by:
-            continue  # the boxes do not meet: the line cannot touch the wall
-        if line is None:
-            line = shapely.LineString([(x0, y0), (x1, y1)])
-        if line.intersects(wall):
-            out.append(kind)
-    return out
 
 
 def _walls(b: Battle) -> list[tuple[str, float, float, float, float, Any]]:
@@ -1130,12 +1109,18 @@ def _give_way(clear: bool, officers: int) -> tuple[Fraction, Fraction]:
     return p * away * (1 - hold), p * ro.get("fire", Fraction(0))
 
 
+@cache
+def _strike_odds(n: int, m: int) -> dict[str, Fraction]:
+    """:func:`loser_odds` kept (the charge menus ask it for every reach)."""
+    return loser_odds(n, m)
+
+
 def _charge_numbers(
     reach: Fraction, away: Fraction, n: int, m: int
 ) -> tuple[float, float, float, float]:
     """(P(win), P(reach), P(the defender wins the first strike), the attacker's losing
     chance) of a charge as floats: the exact products :func:`charge_choice` offers."""
-    strike = loser_odds(min(n, 12), min(m, 12))
+    strike = _strike_odds(min(n, 12), min(m, 12))
     win = reach * (1 - away) * strike["defender"]
     return (
         float(win),
