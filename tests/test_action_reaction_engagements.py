@@ -16,6 +16,7 @@ from umpire.dice import ScriptedSource
 from umpire.dice.sources import DiceSource
 from umpire.errors import DataFileError, IllegalActionError
 from umpire.rules.action_reaction import melee as M
+from umpire.rules.action_reaction import menu as MN
 from umpire.rules.action_reaction import officers as O
 from umpire.rules.action_reaction import steps as S
 from umpire.scenarios import parse_scenario
@@ -304,7 +305,7 @@ def test_charge_menu_reaction_odds_equal_enumeration_xiii_b(fog: int, officers: 
     b.state.extra.setdefault("ar", {})["fog"] = fog
     S.book(b, d)["off"] = officers
     assert S.give_way_odds(b, a, d) == _brute_give_way(fog == 0, officers)
-    choice = S.charge_choice(b, a, d)
+    choice = MN.charge_choice(b, a, d)
     assert choice is not None
     away, fires = _brute_give_way(fog == 0, officers)
     assert f"gives way {float(away):.0%}, fires {float(fires):.0%}" in choice.text

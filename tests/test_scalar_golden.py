@@ -92,13 +92,14 @@ MENUS = {
     "mcpherson_ridge": "a0259da6e0d7bba2",
     "standard": "c3bb0729fa32c0cb",
     "standard_five_step": "a30d31ed392b093a",
-    "stone_wall": "3221578313e26d29",
-    "stone_wall_cards": "0732fa31f41f1e20",
+    "stone_wall": "29f8f2b9ba4c859f",
+    "stone_wall_cards": "cf310db369b00f13",
 }
 """Recorded from the engine before the speed work (commit 40aec69), seed 0; mcpherson_cards
 again with seed 001's rulings of issue 20 (branch fix001); the seed 002 scenarios again when
 charges had to have a clear path (issue 20, branch fix002: charges through friends are no
-longer offered)."""
+longer offered); the seed 003 scenarios again when their menus folded every known
+deduction into the odds and their charges the terrain (issue 23, branch ar23)."""
 
 
 @pytest.mark.parametrize("name", sorted(MENUS))

@@ -42,7 +42,8 @@ def test_briefing_three_turns_why_status_quit_and_resume_keeps_the_side(
     assert picture is not None and Path(picture.group(1)).is_file()
     assert "20th Maine" in Path(picture.group(1)).read_text()
     # why 2: the allowance and what cut it, from the role (seed 003 XII.F, the fog XII.D).
-    assert '20th Maine may move 8": 9" line (XII.F) less 1" for fog (thickness 1, XII.D)' in out
+    allowance = '20th Maine may move 8": 9" in line (XII.F.1.1) less 1" for fog (thickness 1'
+    assert allowance + ", XII.D)" in out
     assert "not yet known for any order: the dice themselves" in out
     # ?: every entry explained; a charge's odds said with every modifier known now.
     assert "odds worked out with every modifier known now: the chance of the result" in out

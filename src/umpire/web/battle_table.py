@@ -13,7 +13,7 @@ from typing import Any
 
 from umpire.battle.engine import Battle, Request
 from umpire.battle.game import actor_id, pending
-from umpire.battle.roles import Choice, offered
+from umpire.battle.roles import Choice, explain, offered
 from umpire.battle.words import briefing
 from umpire.engine.game import Game
 from umpire.errors import IllegalActionError
@@ -133,7 +133,14 @@ def view(game: Game, side: str | None) -> dict[str, Any]:
     }
     if side == req.side:
         out["choices"] = [
-            {"i": k, "text": c.text, "kind": c.kind, "odds": _odds(c), "target": _target(c)}
+            {
+                "i": k,
+                "text": c.text,
+                "kind": c.kind,
+                "odds": _odds(c),
+                "target": _target(c),
+                "why": [line.strip() for line in explain(b, req, c)[1:]],  # issue 23: why
+            }
             for k, c in enumerate(choices(b, req))
         ]
     return out

@@ -28,6 +28,7 @@ from umpire.battle.roles import (
 )
 from umpire.errors import IllegalActionError, UmpireError
 from umpire.rules.action_reaction import ammo as A
+from umpire.rules.action_reaction import menu as MN
 from umpire.rules.action_reaction import movement as MV
 from umpire.rules.action_reaction import steps as S
 from umpire.rules.action_reaction.artillery import DATA, data
@@ -139,15 +140,15 @@ class ArCombat:
 
     def explain(self, b: Battle, req: Request, choice: Choice) -> list[str]:
         """Why a menu entry reads as it does: allowance and cuts, stick numbers."""
-        return S.explain(b, req, choice)
+        return MN.explain(b, req, choice)
 
     def options(self, b: Battle, req: Request) -> list[Choice]:
         """The legal orders with their exact odds."""
-        return S.options(b, req)
+        return MN.options(b, req)
 
     def offers(self, b: Battle, req: Request) -> list[Offer]:
         """The same menu before the moves' legality tests (the generic AI tests what it picks)."""
-        return S.offers(b, req)
+        return MN.offers(b, req)
 
     def check(self, b: Battle, req: Request, order: Order) -> None:
         """Refuse an illegal order with its reason, changing nothing."""
@@ -168,7 +169,7 @@ class ArCombat:
                 raise IllegalActionError(why)
             return
         if req.kind == "fire" and kind == "fire":
-            if int(order[1]) not in {c.order[1] for c in S.fire_choices(b, u) if c.kind == "fire"}:
+            if int(order[1]) not in {c.order[1] for c in MN.fire_choices(b, u) if c.kind == "fire"}:
                 raise IllegalActionError(S.why_not_fire(b, u, int(order[1])))
             if u.type == "artillery" and len(order) > 3:
                 tu = b.state.units[int(order[1])]

@@ -17,7 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from umpire.battle.effects import fx, fx_why
-from umpire.battle.roles import AutoStep, Choice, Offer, Order, Request, choices
+from umpire.battle.roles import AutoStep, Order
 from umpire.board.fmath import hypot as _hypot
 from umpire.dice.luck import Dist, by_faces, dist_of
 from umpire.errors import IllegalActionError
@@ -25,6 +25,7 @@ from umpire.rules.action_reaction import ammo as A
 from umpire.rules.action_reaction import artillery as ART
 from umpire.rules.action_reaction import fire as F
 from umpire.rules.action_reaction import melee as M
+from umpire.rules.action_reaction import menu_odds as MO
 from umpire.rules.action_reaction import movement as MV
 from umpire.rules.action_reaction import officers as O
 from umpire.rules.action_reaction import weather as W
@@ -414,6 +415,29 @@ def deductions(b: Battle, u: Unit, t: Unit, reaction: bool) -> tuple[int, list[s
     from umpire.rules.action_reaction import terrain as T
 
     out: list[tuple[int, str]] = []
+    for v, what in known_deductions(b, u, t):
+        if v is None:  # XVI.F: the stone wall's firing deduction is a die, rolled now
+            sides = T.fire_die(what) or 6
+            face = b.roll(1, sides, f"{t.name} behind a stone wall: the deduction (1d{sides})")[0]
+            out.append((T.fire_deduction(what, face), what.replace("_", " ")))
+        else:
+            out.append((v, what))
+    if reaction and cfg(b)["reaction_fire_halved"]:
+        half = ART.halved(b.roll(1, 6, f"{u.name}'s reaction fire: 1D6 halved")[0])
+        out.append((half, "reaction"))
+    mod = effects_mod(u, reaction)
+    if mod:
+        out.append((-mod, "effects"))
+    return sum(v for v, _ in out), [f"-{v} {w}" if v >= 0 else f"+{-v} {w}" for v, w in out]
+
+
+def known_deductions(b: Battle, u: Unit, t: Unit) -> list[tuple[int | None, str]]:
+    """The deductions of ``u``'s fire at ``t`` known before it fires, in order: smoke, fog,
+    woodlot, hill, each wall covering ``t`` (None and its XVI kind where a die decides it:
+    the stone wall's 1d6) and disruption; the menus fold the dice in (``menu_odds``)."""
+    from umpire.rules.action_reaction import terrain as T
+
+    out: list[tuple[int | None, str]] = []
     smoke = W.smoke_deduction(W.smoke_level(book(b, u)["smoke"], book(b, t)["smoke"]))
     if smoke:
         out.append((smoke, "smoke"))
@@ -427,52 +451,28 @@ def deductions(b: Battle, u: Unit, t: Unit, reaction: bool) -> tuple[int, list[s
     if hu != ht:
         out.append((T.fire_deduction("uphill" if ht > hu else "downhill"), "hill"))
     for kind in walls_covering(b, u, t):
-        if kind == "stone_wall":
-            face = b.roll(1, 6, f"{t.name} behind a stone wall: the deduction (1d6)")[0]
-            out.append((T.fire_deduction(kind, face), "stone wall"))
+        if T.fire_die(kind) is not None:
+            out.append((None, kind))
         else:
             out.append((T.fire_deduction(kind), kind.replace("_", " ")))
     if book(b, u).get("disr"):
         out.append((1, "disrupted"))
-    if reaction and cfg(b)["reaction_fire_halved"]:
-        half = ART.halved(b.roll(1, 6, f"{u.name}'s reaction fire: 1D6 halved")[0])
-        out.append((half, "reaction"))
-    if u.extra:
-        mod = int(fx(u, "fire_mod") or 0) + (
-            int(fx(u, "reaction_fire_mod") or 0) if reaction else 0
-        )
-        if mod:
-            out.append((-mod, "effects"))
-    return sum(v for v, _ in out), [f"-{v} {w}" if v >= 0 else f"+{-v} {w}" for v, w in out]
+    return out
+
+
+def effects_mod(u: Unit, reaction: bool) -> int:
+    """What effects add to ``u``'s stick (``fire_mod``; ``reaction_fire_mod`` in reaction)."""
+    if not u.extra:
+        return 0
+    return int(fx(u, "fire_mod") or 0) + (int(fx(u, "reaction_fire_mod") or 0) if reaction else 0)
 
 
 def walls_covering(b: Battle, u: Unit, t: Unit) -> list[str]:
     """Reading ``wall_covers_target``: the XVI kinds of the walls on the line of fire from
     ``u`` that stand nearer the target than the firer (they cover it); a unit firing out
     from behind its own wall is not slowed by it."""
-    found = walls_between(b, u.x, u.y, t.x, t.y)
-    if not found:
-        return found
     half = _hypot(t.x - u.x, t.y - u.y) / 2
     return [kind for at, kind in walls_on_path(b, u.x, u.y, t.x, t.y) if at > half]
-
-
-def walls_between(b: Battle, x0: float, y0: float, x1: float, y1: float) -> list[str]:
-    """Reading ``walls_and_fences``: the XVI kinds of the walls a line crosses."""
-    import shapely
-
-    lo_x, hi_x = (x0, x1) if x0 < x1 else (x1, x0)
-    lo_y, hi_y = (y0, y1) if y0 < y1 else (y1, y0)
-    line = None
-    out = []
-    for kind, ax, bx, ay, by, wall in _walls(b):
-        if hi_x < ax or lo_x > bx or hi_y < ay or lo_y > by:
-            continue  # the boxes do not meet: the line cannot touch the wall
-        if line is None:
-            line = shapely.LineString([(x0, y0), (x1, y1)])
-        if line.intersects(wall):
-            out.append(kind)
-    return out
 
 
 def _walls(b: Battle) -> list[tuple[str, float, float, float, float, Any]]:
@@ -762,61 +762,6 @@ def odds(b: Battle, fn: Callable[..., _T], *args: Any) -> _T:
     return made
 
 
-def _round_expected(kind: str, consecutive: bool, within: int) -> float:
-    """The expected hits of one gun's round (:func:`round_odds`)."""
-    return expected(round_odds(kind, consecutive, within))
-
-
-def _stick_expected(dice: int, value: int) -> tuple[float, Fraction]:
-    """(expected hits, P(no hit)) of ``dice`` d10 on the stick at ``value``, no deductions."""
-    dist = ART.stick_odds(dice, value, 0)
-    return expected(dist), dist.get(0, Fraction(0))
-
-
-def fire_choices(b: Battle, u: Unit) -> list[Choice]:
-    """Every legal fire order with its exact expected hits (and pieces, at 3 hits a piece)."""
-    out: list[Choice] = []
-    if not may_fire(b, u):
-        return [Choice(("hold",), "hold fire", "hold")]
-    per = int(cfg(b)["hits_per_piece"])
-    step = b.phase().step
-    found = step.shots(b, u) if isinstance(step, FireStep) else targets(b, u)
-    for t, d in found:
-        if u.type == "artillery":
-            for kind in rounds(b, u, t):
-                n = sum(1 for g in book(b, u)["ammo"] if g.get(kind, 0) > 0)
-                if kind == "canister":
-                    value = ART.stick_value(d) or 0
-                    e = n * odds(b, _stick_expected, int(b.r["stick"]["canister_dice"]), value)[0]
-                else:
-                    within = sum(1 for k in (1, 2, 3) if k <= t.hw)
-                    cons = book(b, u).get("aim") == t.id
-                    e = n * odds(b, _round_expected, kind, cons, within)
-                out.append(
-                    Choice(
-                        ("fire", t.i, kind),
-                        f"{n} gun{'s' if n > 1 else ''}: {kind.replace('_', ' ')} at {t.name} "
-                        f'({d:.1f}"): about {e:.1f} hits before smoke and cover',
-                        "fire",
-                        {"inflict": e / per, "p": min(1.0, e / per)},
-                    )
-                )
-        else:
-            value = ART.stick_value(d) or 0
-            e, none = odds(b, _stick_expected, fire_line(u), value)
-            out.append(
-                Choice(
-                    ("fire", t.i),
-                    f'fire at {t.name} ({d:.1f}", {value} on the stick): about {e:.1f} hits '
-                    f"before smoke and cover",
-                    "fire",
-                    {"inflict": e / per, "p": float(1 - none)},
-                )
-            )
-    out.append(Choice(("hold",), "hold fire", "hold"))
-    return out
-
-
 # -- movement (XII.F-G) and charges (XII.H) ---------------------------------------------------
 
 
@@ -895,6 +840,11 @@ def check_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -
             raise IllegalActionError(
                 f'{u.name} may move {max(allow, 0):.1f}" now{also}, not {dist:.1f}"'
             )
+    if u.type == "artillery" and not limbered and dist > 1e-9 and not to_front(b, u, x, y):
+        raise IllegalActionError(
+            f"{u.name} is unlimbered: by hand it moves only to the front (003 XII.F.8, "
+            "reading by_hand_to_the_front); limber to go elsewhere"
+        )
     if limit == "no_advance" and dist > 0 and b.advances(u, x, y):
         why = "in reaction" if book(b, u).get("react") else b.comp.status.label(u) or "held"
         raise IllegalActionError(
@@ -911,6 +861,15 @@ def check_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -
     if b.touching_box(u, (x, y, math.cos(th), math.sin(th), hw, hd)):
         raise IllegalActionError(f"{u.name} would touch an enemy: contact needs a charge")
     return dist
+
+
+def to_front(b: Battle, u: Unit, x: float, y: float) -> bool:
+    """Reading ``by_hand_to_the_front`` (XII.F.8 'Unlimbered By Hand to the Front: The piece
+    will move 1 inch to the front'): (x, y) lies ahead of ``u``, within its front arc."""
+    from umpire.board.geometry import local
+
+    fwd, lat = local(u.x, u.y, u.theta, x, y)
+    return fwd > 0 and math.degrees(math.atan2(abs(lat), fwd)) <= b.geo["fire_arc_degrees"] + 1e-9
 
 
 class Crossing(NamedTuple):
@@ -956,18 +915,9 @@ def terrain_cost(
 
     if not MV.deductions_apply(u.type, u.formation, u.mounted, u.limbered):
         return Crossing(allow, None, [])
-    board = b.setup.board
-    met: list[tuple[float, str]] = []
-    if board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y):
-        met.append((0.0, "woodlot"))
-    h0 = board.height_at(u.x, u.y)
-    h1 = board.height_at(to.x, to.y) if to is not None else board.height_at(x, y)
-    if h1 != h0:
-        met.append((0.0, "uphill" if h1 > h0 else "downhill"))
-    met += [(max(0.0, at - u.hd), kind) for at, kind in walls_on_path(b, u.x, u.y, x, y)]
     left = allow
     words: list[str] = []
-    for at, kind in met:
+    for at, kind in obstacles(b, u, x, y, to):
         die = T.move_die(kind)
         face = None
         if die is not None:
@@ -987,6 +937,20 @@ def terrain_cost(
             words.append(f'{name} loses {going.deduction}"')
         left += going.left - there
     return Crossing(left, None, words)
+
+
+def obstacles(b: Battle, u: Unit, x: float, y: float, to: Unit | None) -> list[tuple[float, str]]:
+    """XVI on a move toward (x, y) (a charge: to ``to``'s line): (inches the front walks to
+    it, kind) of the woodlots and hills (at once) and each wall or fence, in the order met."""
+    board = b.setup.board
+    met: list[tuple[float, str]] = []
+    if board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y):
+        met.append((0.0, "woodlot"))
+    h0 = board.height_at(u.x, u.y)
+    h1 = board.height_at(to.x, to.y) if to is not None else board.height_at(x, y)
+    if h1 != h0:
+        met.append((0.0, "uphill" if h1 > h0 else "downhill"))
+    return met + [(max(0.0, at - u.hd), k) for at, k in walls_on_path(b, u.x, u.y, x, y)]
 
 
 def downhill_most(
@@ -1135,16 +1099,28 @@ def _max_at_least(rolls: int, n: int, sides: int, need: int) -> Fraction:
 
 
 def reach_odds(b: Battle, u: Unit, t: Unit) -> Fraction:
-    """Exact P(the charge reaches) before terrain: the centre die covers the gap."""
+    """Exact P(the charge reaches): the centre die covers the gap (XII.H) through the
+    terrain on the front's path, each obstacle's die folded in (XVI, ``menu_odds``)."""
     dice = charge_dice(u)
     n, sides = dice[0]
-    gap = b.dist(u.i, t.i) - allowance(b, u, u.formation, u.mounted, u.limbered)
-    need = math.ceil(gap - 1e-9)
+    base = allowance(b, u, u.formation, u.mounted, u.limbered)
+    gap = b.dist(u.i, t.i)
+    met = charge_terrain(b, u, t)
+    if met:
+        return MO.reach_odds_through(tuple(dice), base, gap, met)
+    need = math.ceil(gap - base - 1e-9)
     if need <= (0 if sides == 10 else n):
         return Fraction(1)
     if sides == 10:  # a column's d10 shows 0-9
         return Fraction(max(0, 10 - need), 10)
     return _max_at_least(len(dice), n, sides, need)
+
+
+def charge_terrain(b: Battle, u: Unit, t: Unit) -> tuple[tuple[float, str], ...]:
+    """XVI on ``u``'s charge at ``t``: the obstacles its front meets, as it meets them."""
+    if not MV.deductions_apply(u.type, u.formation, u.mounted, u.limbered):
+        return ()
+    return tuple(obstacles(b, u, *charge_path_end(u, t), t))
 
 
 def give_way_odds(b: Battle, u: Unit, t: Unit) -> tuple[Fraction, Fraction]:
@@ -1163,42 +1139,24 @@ def _give_way(clear: bool, officers: int) -> tuple[Fraction, Fraction]:
     return p * away * (1 - hold), p * ro.get("fire", Fraction(0))
 
 
+@cache
+def _strike_odds(n: int, m: int) -> dict[str, Fraction]:
+    """:func:`loser_odds` kept (the charge menus ask it for every reach)."""
+    return loser_odds(n, m)
+
+
 def _charge_numbers(
     reach: Fraction, away: Fraction, n: int, m: int
 ) -> tuple[float, float, float, float]:
     """(P(win), P(reach), P(the defender wins the first strike), the attacker's losing
     chance) of a charge as floats: the exact products :func:`charge_choice` offers."""
-    strike = loser_odds(min(n, 12), min(m, 12))
+    strike = _strike_odds(min(n, 12), min(m, 12))
     win = reach * (1 - away) * strike["defender"]
     return (
         float(win),
         float(strike["defender"]),
         float(reach),
         float(reach * (1 - away) * strike["attacker"]),
-    )
-
-
-def charge_choice(b: Battle, u: Unit, t: Unit) -> Choice | None:
-    """A charge with its exact odds: P(reach), P(the defender gives way or fires), and of
-    the first strike for N against M when it stands."""
-    if may_charge(b, u, t):
-        return None
-    reach = reach_odds(b, u, t)
-    if u.formation == "column":
-        n, m = M.column_dice(t.stands)
-    else:
-        n = u.stands
-        m = min(t.stands, n + 1)
-    away, fires = give_way_odds(b, u, t)
-    win, first, goes_in, lost = odds(b, _charge_numbers, reach, away, n, m)
-    per = int(cfg(b)["hits_per_piece"])
-    return Choice(
-        ("charge", t.i),
-        f"charge {t.name}: reaches {goes_in:.0%}; it gives way {float(away):.0%}, "
-        f"fires {float(fires):.0%}; if it stands, {u.name} wins the first strike "
-        f"{first:.0%} ({n} against {m} dice)",
-        "charge",
-        {"p": win, "goes_in": goes_in, "inflict": win * n / per, "suffer": lost * m / per},
     )
 
 
@@ -1209,6 +1167,15 @@ def contact_spot(u: Unit, t: Unit) -> tuple[float, float, float]:
     th = math.atan2(dy, dx)
     gap = d - (t.hd + u.hd)
     return u.x + dx / d * max(0.0, gap), u.y + dy / d * max(0.0, gap), th
+
+
+def charge_path_end(u: Unit, t: Unit) -> tuple[float, float]:
+    """The end of the front's path to the defender's line (XVI's terrain is met on it)."""
+    x, y, _ = contact_spot(u, t)
+    d = _hypot(x - u.x, y - u.y)
+    if d > 1e-9:  # the front's path to the defender's line, not the ground under it
+        x, y = x + (x - u.x) / d * (u.hd + 0.1), y + (y - u.y) / d * (u.hd + 0.1)
+    return x, y
 
 
 def contact_place(b: Battle, u: Unit, t: Unit) -> str:
@@ -1278,10 +1245,7 @@ def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
         r = sum(b.roll(n, sides, f"{u.name} charges {t.name}: {n}d{sides}"))
         rolls.append(r % 10 if sides == 10 else r)  # reading d10_zero: a column's 0 is 0
     arranged = M.centre_out(rolls)
-    x, y, _ = contact_spot(u, t)
-    d = _hypot(x - u.x, y - u.y)
-    if d > 1e-9:  # the front's path to the defender's line, not the ground under it
-        x, y = x + (x - u.x) / d * (u.hd + 0.1), y + (y - u.y) / d * (u.hd + 0.1)
+    x, y = charge_path_end(u, t)
     cross = terrain_cost(b, u, x, y, base + max(arranged), t)
     ded = base + max(arranged) - cross.left
     dists = [base - ded + r for r in arranged]
@@ -1780,153 +1744,3 @@ class TurnEnd(AutoStep):
         for u in b.state.units:
             if u.alive and u.extra.get(KEY):
                 book(b, u).pop("still", None)
-
-
-def move_choices(b: Battle, u: Unit) -> list[Choice]:
-    """Charges with their odds, sensible moves, formation changes, hold."""
-    return choices(move_offers(b, u))
-
-
-def _legal_move(b: Battle, u: Unit, order: Order) -> Callable[[], bool]:
-    """The legality test of a move offer (:func:`check_move` without its message)."""
-
-    def test() -> bool:
-        try:
-            check_move(b, u, float(order[1]), float(order[2]), float(order[3]), str(order[4]))
-        except IllegalActionError:
-            return False
-        return True
-
-    return test
-
-
-def move_offers(b: Battle, u: Unit) -> list[Offer]:
-    """:func:`move_choices` before the moves' legality tests (run when a policy asks)."""
-    hold = Offer(("hold",), "hold", {}, "hold")
-    limit = move_limit(b, u)
-    if limit not in ("free", "no_advance") or book(b, u).get("still") == b.state.turn:
-        return [hold]
-    out: list[Offer] = []
-    enemies = sorted(
-        (v for v in b.state.units if v.alive and v.side != u.side),
-        key=lambda v: (v.x - u.x) ** 2 + (v.y - u.y) ** 2,
-    )
-    if troop(u) != "other":
-        for v in enemies[:6]:
-            c = charge_choice(b, u, v)
-            if c is not None:
-                out.append(Offer.of(c))
-    bk = book(b, u)
-    prone = bool(bk.get("prone"))
-    moves: list[tuple[Order, str]] = []
-    if prone:
-        moves.append((("move", u.x, u.y, u.theta, "stand"), "stand up"))
-    else:
-        allow = allowance(b, u, u.formation, u.mounted, u.limbered)
-        goals = [(v.x, v.y, 4.0, f"toward {v.name}") for v in enemies[:1]]
-        goals += [(o.x, o.y, 0.0, f"toward {o.name}") for o in b.setup.objectives]
-        for gx, gy, stop, words in goals:
-            d = _hypot(gx - u.x, gy - u.y)
-            for frac in (1.0, 0.5):
-                step = max(0.0, min(allow * frac, d - stop))
-                if d > 1e-9 and step > 0.1:
-                    th = math.atan2(gy - u.y, gx - u.x)
-                    moves.append(
-                        (
-                            (
-                                "move",
-                                u.x + (gx - u.x) / d * step,
-                                u.y + (gy - u.y) / d * step,
-                                th,
-                                "",
-                            ),
-                            f'advance {step:.1f}" {words}',
-                        )
-                    )
-        if enemies:
-            en = enemies[0]
-            d = _hypot(en.x - u.x, en.y - u.y) or 1.0
-            step = allow * 0.5
-            moves.append(
-                (
-                    (
-                        "move",
-                        u.x - (en.x - u.x) / d * step,
-                        u.y - (en.y - u.y) / d * step,
-                        u.theta,
-                        "",
-                    ),
-                    f'fall back {step:.1f}" facing the enemy',
-                )
-            )
-            th = math.atan2(en.y - u.y, en.x - u.x)
-            if abs(math.remainder(th - u.theta, 2 * math.pi)) > 0.05:
-                moves.append((("move", u.x, u.y, th, ""), f"wheel to face {en.name}"))
-        for change in CHANGES[1:]:
-            try:
-                after_change(u, change, prone)
-            except IllegalActionError:
-                continue
-            moves.append((("move", u.x, u.y, u.theta, change), f"{change} in place"))
-    for order, text in moves:
-        out.append(Offer(order, "move", {}, text, _legal_move(b, u, order)))
-    out.append(hold)
-    return out
-
-
-def options(b: Battle, req: Request) -> list[Choice]:
-    """The legal orders for a pending request, in words, with their odds."""
-    return choices(offers(b, req))
-
-
-def offers(b: Battle, req: Request) -> list[Offer]:
-    """:func:`options` before the moves' legality tests (the generic AI tests what it picks)."""
-    u = b.state.units[req.actor]
-    if req.kind == "fire":
-        return [Offer.of(c) for c in fire_choices(b, u)]
-    if req.kind == "move":
-        return move_offers(b, u)
-    return [Offer(("hold",), "hold", {}, "hold")]
-
-
-def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
-    """Why a menu entry reads as it does (issue 23), in seed 003's terms: a move's allowance
-    and what cut it (XII.F rates and change costs, XII.D fog), a stick number's meaning."""
-    lines = [f"{choice.text}:"]
-    order = choice.order
-    if req.kind == "move" and order[0] == "move" and 0 <= req.actor < len(b.state.units):
-        u = b.state.units[req.actor]
-        change = str(order[4]) if len(order) > 4 else ""
-        try:
-            form, mounted, limbered, cost = after_change(u, change, bool(book(b, u).get("prone")))
-        except IllegalActionError as exc:
-            return [*lines, f"  {exc}"]
-        base = MV.rate(u.type, form, mounted, limbered)
-        allow = allowance(b, u, form, mounted, limbered) - cost
-        cuts = []
-        if cost:
-            what = f"a formation change ({change})" if change else "standing up"
-            cuts.append(f'{cost:g}" for {what}')
-        thick = fog_at(b, u.x, u.y) if fog(b) else 0
-        if base - cost - allow > 1e-9:
-            cuts.append(f'{base - cost - allow:g}" for fog (thickness {thick}, XII.D)')
-        words = f'{u.name} may move {max(allow, 0):g}": {base:g}" {form} (XII.F)'
-        lines.append("  " + words + (" less " + " and ".join(cuts) if cuts else ""))
-        lines.append("  not yet known: the terrain dice, rolled as it moves through rough ground")
-    elif "on the stick" in choice.text:
-        lines.append(
-            "  N on the stick: the number the rifle stick shows at that distance; each firing "
-            "piece rolls a d10 and hits at or under N less the deductions (smoke, fog, "
-            "cover), seed 003 infantry fire"
-        )
-        if "before smoke and cover" in choice.text:
-            lines.append(
-                "  not yet known: the smoke and cover deductions at the moment of firing; "
-                "the hits shown are before them"
-            )
-    elif req.kind == "fire":
-        lines.append(
-            "  only units that may fire now are asked (may_fire): not routed or stalled, not "
-            "barred by an effect, no mounted cavalry, artillery unlimbered with rounds left"
-        )
-    return lines

@@ -74,6 +74,12 @@ def stall_odds(kind: str, left: float) -> Fraction:
     return Fraction(stalls, len(faces))
 
 
+def fire_die(kind: str) -> int | None:
+    """The sides of ``kind``'s firing die (XVI.F: the stone wall's 1d6), or None (fixed)."""
+    spec = str(_entry(kind)["fire"])
+    return int(spec.split("d")[1]) if "d" in spec else None
+
+
 def fire_deduction(kind: str, face: int | None = None) -> int:
     """XVI: the firing deduction of ``kind`` (the stone wall's is a rolled 1d6)."""
     spec = str(_entry(kind)["fire"])
