@@ -143,9 +143,28 @@ def test_swing_seam_fills_the_top_moments(tmp_path: Path) -> None:
         return -0.25
 
     rep = collect(store, "small", swing=fake)
-    assert len(asked) == min(5, len(rep.moments))
+    actions = list(dict.fromkeys((m.action, m.side) for m in rep.moments))
+    assert len(asked) == len(set(asked)) == min(5, len(actions))  # each action played on once
+    assert [m.swing is not None for m in rep.moments] == [
+        (m.action, m.side) in actions[:5] for m in rep.moments
+    ]
     assert "-25 points" in render(rep)
-    assert collect(store, "small").moments[0].swing is None
+    plain = collect(store, "small")
+    assert plain.moments[0].swing is None
+    assert "not measured: <code>umpire aar small</code>" in render(plain)
+
+
+def test_aar_command_measures_the_swing_by_playing_on(tmp_path: Path) -> None:
+    """Issue 24: `umpire aar` plays on from before and after each decisive action (the
+    lab's simulate --from) and prints the swing in points."""
+    from umpire.cli.main import main
+
+    db = str(tmp_path / "g.db")
+    assert main(["--db", db, "battle", "stone_wall", "--seed", "11", "--game", "w"]) == 0
+    out = tmp_path / "w.html"
+    assert main(["--db", db, "aar", "w", "-o", str(out), "--battles", "6", "--workers", "1"]) == 0
+    html = out.read_text()
+    assert html.count(" points (") >= 1 and "not measured" not in html
 
 
 def test_cli_builds_battle_cwb_and_book_reports(

@@ -88,8 +88,8 @@ it (:func:`umpire.lab.playon.swing`); the report knows only this shape."""
 
 def collect(store: Any, name: str, *, swing: SwingFn | None = None, swings: int = 5) -> Report:
     """The report of the saved game ``name`` (its module decides which kind); ``swing``
-    measures the win-chance swing of the ``swings`` least likely moments (left out when
-    None: it plays hundreds of battles)."""
+    measures the win-chance swing of the actions of the least likely moments, ``swings``
+    distinct actions at most (left out when None: it plays hundreds of battles)."""
     info = store.info(name)
     if info.module in ("battle", "quick_acw"):
         rep = _battle(store, name)
@@ -103,8 +103,16 @@ def collect(store: Any, name: str, *, swing: SwingFn | None = None, swings: int 
     rep.moments.sort(key=lambda m: (m.chance, m.action))
     rep.moments = rep.moments[:10]
     if swing is not None:
-        for m in rep.moments[:swings]:
-            m.swing = swing(name, m)
+        # a swing is the action's (all its dice): each action played on once, for the
+        # least likely moments of the first ``swings`` distinct actions
+        measured: dict[tuple[int, str], float | None] = {}
+        for m in rep.moments:
+            key = (m.action, m.side)
+            if key not in measured:
+                if len(measured) >= swings:
+                    continue
+                measured[key] = swing(name, m)
+            m.swing = measured[key]
     rep.proof = _proof(store, name)
     return rep
 
