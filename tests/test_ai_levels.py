@@ -350,3 +350,19 @@ def test_hard_work_per_decision_is_capped() -> None:
         _scan(scenario, 2, work, turns=99)
     assert 3 <= top["forks"] <= HardAI.FORKS
     assert top["menus"] <= HardAI.FORKS * (1 + HardAI.ENEMIES)
+
+
+def test_explain_says_hards_reason_where_it_differs_from_normal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 23: the AI's choices 'can be explained' (`--explain`): where hard chooses
+    otherwise than normal, its line says why first (a formation change and what it gains,
+    concentrated fire on a named target), then the order's odds."""
+    code, out, err = run(
+        capsys, "battle", "standard", "--seed", "5", "--no-save",
+        "--player", "confederate=hard", "--explain",
+    )  # fmt: skip
+    assert code == 0, err
+    lines = [s for s in out.splitlines() if "[hard confederate" in s]
+    assert any("] form column" in s and "expects to take" in s for s in lines)
+    assert any("] concentrates fire on " in s and "stands left" in s for s in lines)
