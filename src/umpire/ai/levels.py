@@ -164,6 +164,14 @@ class HardAI:
         extra = generic or self.SCRIPT_EXTRA
         if extra and order[0] != "hold" and any(c.kind == "hold" and c.legal() for c in opts):
             cands.append(HOLD)
+        shaken = b.status.move_limit(b, u) == "no_advance"
+        if shaken:  # may not advance: falling back out of reach keeps it from worse
+            # (seed 004: a second hit makes Shaken worse; seed 002's marker, 'rally',
+            # rallies by holding still, as normal does)
+            back = self.fall_back(b, u, en, opts)
+            if back is not None and back not in cands:
+                cands.append(back)
+                why[back] = "falls back to rally"
         # charges only where normal's rule (the side's personality) would take one: a
         # charge's expected exchange leaves out the risk of a rout breaking the side
         attack = personality(b.setup.scenario, req.side).attack
@@ -180,12 +188,6 @@ class HardAI:
             if cand not in cands:
                 cands.append(cand)
                 why[cand] = reason
-        shaken = b.status.move_limit(b, u) == "no_advance"
-        if shaken:  # may not advance: falling back out of reach keeps it from worse
-            back = self.fall_back(b, u, en, opts)
-            if back is not None and back not in cands:
-                cands.append(back)
-                why[back] = "falls back to rally"
         if d_en > self.NEAR and len(cands) == 1 + (HOLD in cands[1:]):
             return order  # far off and nothing but holding to weigh: normal's march
         moves = [c for c in opts if c.kind == "move"] if generic and d_en <= self.NEAR else []
