@@ -366,3 +366,21 @@ def test_explain_says_hards_reason_where_it_differs_from_normal(
     lines = [s for s in out.splitlines() if "[hard confederate" in s]
     assert any("] form column" in s and "expects to take" in s for s in lines)
     assert any("] concentrates fire on " in s and "stands left" in s for s in lines)
+
+
+def test_hard_skips_a_candidate_the_step_refuses() -> None:
+    """Issue 23: hard 'obeys every rule the person must'. In stone_wall_cards (seed 003's
+    movement) a menu move can pass its legality test and still be refused by the step
+    ('cannot end there: off the table or on another unit'); hard's fork meets the refusal,
+    drops that candidate, and the battle goes on with legal orders only."""
+    from umpire.lab import battle_seed
+
+    s = battle_seed(23, 150)
+    hard = make_policy("hard", s)
+    assert isinstance(hard, HardAI)
+    res = play(
+        load_scenario("stone_wall_cards"),
+        s,
+        {"union": hard, "confederate": make_policy("normal", s)},
+    )
+    assert hard.refused and res.winner in ("union", "confederate", "")

@@ -138,6 +138,8 @@ class HardAI:
         self.seen: dict[Order, tuple[float, float, float, bool, float]] = {}
         """Per candidate weighed: its move rate after, the stands it expects to inflict and
         to take, in cover, inches from its goal (the reason ``--explain`` gives)."""
+        self.refused: list[Order] = []
+        """Candidates the fork's step refused though the menu or check passed them."""
         self.forks = 0
         self.menus = 0
         """Work of the last decision: forks played, fire menus read (the cap's test)."""
@@ -369,7 +371,11 @@ class HardAI:
     def value(self, b: Battle, req: Request, order: Order, shaken: bool = False) -> float:
         """The position after ``order`` for the acting unit, one reply on."""
         f = self.fork(b)
-        f.apply(req, order)
+        try:
+            f.apply(req, order)
+        except IllegalActionError:  # a module's check passed what its step refuses
+            self.refused.append(order)
+            return -math.inf
         u = f.state.units[req.actor]
         if not u.alive:
             return -10.0
