@@ -7,16 +7,20 @@ side, its 95% interval above zero, no cell significantly worse; a hard battle at
 a normal one, no decision over a second.
 
 Run: PYTHONPATH=src .venv/bin/python benchmarks/bench_ai_levels.py [--n 200] [--level hard]
-     [--scenarios a,b] [--seed S] [--workers W]
-Plays on the scalar engine (the batch simulator plays only the shipped AI; the compiled
-build is used when ``umpire.lab.compiled`` finds one, as ``umpire simulate`` does).
+     [--scenarios a,b] [--seed S] [--workers W] [--engine auto|python|compiled]
+Plays on the scalar engine (the batch simulator plays only the shipped AI), on its
+mypyc-compiled build when ``umpire.lab.compiled`` finds one current (``--engine auto``, as
+``umpire simulate`` does; build it with ``benchmarks/build_mypyc.py --if-stale``): the
+script runs itself again with the build first on its import path, and says which it ran.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import platform
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -74,6 +78,29 @@ def cell(job: tuple[str, str, str, int, int]) -> dict[str, Any]:
     return {"scenario": name, "side": side, "wins": wins, "secs": secs, "slowest": slowest}
 
 
+def on_build(engine: str) -> None:
+    """Run again on the compiled build when ``engine`` asks for it and it is current."""
+    import umpire
+    from umpire.lab.compiled import choose
+
+    found = choose(engine, False)
+    if found is None or str(found) in umpire.__file__:
+        return
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(found), os.environ.get("PYTHONPATH", "")]),
+    }
+    os.execve(sys.executable, [sys.executable, *sys.argv], env)
+
+
+def engine_name() -> str:
+    """Which engine this process plays on: the compiled build or pure Python."""
+    from umpire.battle import engine
+
+    compiled = not engine.__file__.endswith(".py")
+    return f"compiled, {engine.__file__}" if compiled else "pure Python"
+
+
 def paired(a: list[int], b: list[int]) -> tuple[float, float, float]:
     """Mean of a - b and its 95% interval (normal approximation of the paired differences)."""
     d = [x - y for x, y in zip(a, b, strict=True)]
@@ -91,7 +118,9 @@ def main() -> None:
     ap.add_argument("--scenarios", default=",".join(SCENARIOS))
     ap.add_argument("--seed", type=int, default=23)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--engine", default="auto", help="auto, python or compiled (the build)")
     args = ap.parse_args()
+    on_build(args.engine)
     jobs = [
         (name, side, args.level, args.n, args.seed)
         for name in args.scenarios.split(",")
@@ -107,7 +136,9 @@ def main() -> None:
     lv = args.level
     print(
         f"{lv} against normal, paired with normal against normal; n={args.n} per cell, "
-        f"seed {args.seed}, scalar engine, {platform.node()} ({platform.processor() or '?'})"
+        f"seed {args.seed}, scalar engine ({engine_name()}), "
+        f"{platform.node()} ({platform.processor() or '?'}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()})"
     )
     print()
     print(f"| scenario | side | normal wins | {lv} wins | difference (95% CI) |")

@@ -91,6 +91,7 @@ def main() -> None:
         print(f"the compiled engine in {OUT / 'src'} is current")
         return
     t0 = time.perf_counter()
+    stamp = digest(ROOT / "src")  # of the sources copied: an edit during the build is stale
     if OUT.exists():
         shutil.rmtree(OUT)
     shutil.copytree(ROOT / "src", OUT / "src", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
@@ -109,7 +110,7 @@ def main() -> None:
         sys.exit(f"mypyc failed (exit {done.returncode}); the compiled engine is not built")
     print(f"compiled {len(HOT)} modules into {OUT / 'src'} in {time.perf_counter() - t0:.0f} s")
     prepare_kernels()
-    STAMP.write_text(digest(ROOT / "src") + "\n")  # last: a build that fails is never current
+    STAMP.write_text(stamp + "\n")  # last: a build that fails is never current
 
 
 WARM = (

@@ -38,7 +38,9 @@ def test_levels_are_policies_and_ai_means_normal() -> None:
 
 
 @pytest.mark.parametrize("level", ["easy", "hard"])
-@pytest.mark.parametrize("scenario", ["stone_wall", "mcpherson_cards"])
+@pytest.mark.parametrize(
+    "scenario", ["stone_wall", "mcpherson_cards", "standard", "mcpherson_ridge"]
+)
 def test_levels_play_only_legal_orders(level: str, scenario: str) -> None:
     """Issue 23: hard 'obeys every rule the person must': its orders replay to the same
     state (each was on the legal menu), and it differs from normal."""
@@ -238,3 +240,147 @@ def test_hard_looks_ahead_on_a_fork_and_leaves_the_battle_alone() -> None:
         differ += order != normal.decide(b, req)
         b.apply(req, order)
     assert differ > 0
+
+
+def _scan(scenario: str, seed: int, found: Any, turns: int = 12) -> Any:
+    """Play ``scenario`` with hard deciding for both sides beside normal (the battle follows
+    hard's orders, each checked legal by the engine) until ``found(b, req, hard, order,
+    normal_order)`` returns something; that is returned (None when nothing was found)."""
+    from umpire.battle.engine import Recorder
+    from umpire.battle.run import new_battle
+    from umpire.dice import SeededSource
+
+    b = new_battle(load_scenario(scenario), Recorder(SeededSource(seed)))
+    hard, normal = make_policy("hard", seed), make_policy("normal", seed)
+    assert isinstance(hard, HardAI)
+    while b.state.turn <= turns:
+        req = b.next_request()
+        if req is None:
+            break
+        order = hard.decide(b, req)
+        got = found(b, req, hard, order, normal.decide(b, req))
+        if got is not None:
+            return got
+        b.apply(req, order)  # the engine raises on an illegal order
+    return None
+
+
+def test_hard_changes_formation_where_it_pays_in_a_seed_002_battle() -> None:
+    """Issue 23: hard 'uses terrain and formations (in 20 standard battles today the AI
+    never changed formation, mounted, dismounted, limbered or unlimbered)'; seed 002
+    MOVEMENT: 'Move—including changing formation', at half movement. In `standard` (seed
+    002's scripted general is normal there) hard changes formation where normal does not,
+    by the rules (the combat role's check passes), and says why."""
+
+    def changed(b: Any, req: Any, hard: HardAI, order: Any, normal: Any) -> Any:
+        if order[0] == "move" and len(order) > 4 and order[4] and order != normal:
+            b.comp.combat.check(b, req, order)  # legal: raises otherwise
+            return order, hard.why
+        return None
+
+    got = _scan("standard", 5, changed)
+    assert got is not None
+    _, why = got
+    assert why.startswith(("form ", "mount", "dismount", "limber", "unlimber")), why
+    assert any(w in why for w in ("expects to", "a move after it", "cover", "from its goal"))
+
+
+def test_hard_concentrates_fire_on_the_target_it_can_finish_or_break() -> None:
+    """Issue 23: hard 'concentrates fire'; seed 002 FIRE: 'Any unit reduced to less than
+    1/2 of its original stands is removed': where normal fires elsewhere, hard's target is
+    one it may finish, or already damaged or marked, and the menu's odds say so."""
+
+    def concentrated(b: Any, req: Any, hard: HardAI, order: Any, normal: Any) -> Any:
+        if req.kind == "fire" and order != normal:
+            return b, order, normal, hard.why
+        return None
+
+    got = _scan("mcpherson_ridge", 5, concentrated)
+    assert got is not None
+    b, order, normal, why = got
+    t, n = b.state.units[order[1]], b.state.units[normal[1]]
+    assert why.startswith(f"concentrates fire on {t.name}: ")
+    assert "to finish it" in why or t.stands < t.stands0 or b.status.label(t)
+    assert (t.stands / t.stands0, not b.status.label(t)) <= (n.stands / n.stands0, True)
+
+
+def test_hard_pulls_back_a_shaken_unit_where_that_rallies_it() -> None:
+    """Issue 23: hard 'pulls back shaken units to rally'. Seed 004 (the status ladder:
+    Shaken may not advance, and a second hit makes it worse, 'Shaken + Stop = Retreat'):
+    a shaken unit falls back out of the enemy's reach. Seed 002 TURN ORDER: 'Rally—remove
+    Morale Markers from 1st player's units that did not move': there holding still is what
+    rallies, and hard holds as normal does."""
+
+    def fell_back(b: Any, req: Any, hard: HardAI, order: Any, normal: Any) -> Any:
+        if req.kind == "move" and hard.why.startswith("falls back to rally"):
+            return b, req, order
+        return None
+
+    got = _scan("mcpherson_cards", 5, fell_back)
+    assert got is not None
+    b, req, order = got
+    u = b.state.units[req.actor]
+    assert b.status.move_limit(b, u) == "no_advance"
+    en = b.nearest_enemy(u)
+    assert en is not None
+    before = ((en.x - u.x) ** 2 + (en.y - u.y) ** 2) ** 0.5
+    after = ((en.x - order[1]) ** 2 + (en.y - order[2]) ** 2) ** 0.5
+    assert after > before + 1.0
+
+    def moved_marked(b: Any, req: Any, hard: HardAI, order: Any, normal: Any) -> Any:
+        if req.kind == "move" and b.status.move_limit(b, b.state.units[req.actor]) == "rally":
+            return order
+        return None
+
+    assert _scan("standard", 5, moved_marked) == ("hold",)
+
+
+def test_hard_work_per_decision_is_capped() -> None:
+    """Issue 23: 'no single decision takes over a second at the terminal': hard's work per
+    decision is bounded whatever the crowd: at most FORKS forks, and per fork its own fire
+    menu and ENEMIES enemies' (counted, not timed), in the most crowded shipped battles."""
+    top = {"forks": 0, "menus": 0}
+
+    def work(b: Any, req: Any, hard: HardAI, order: Any, normal: Any) -> Any:
+        top["forks"] = max(top["forks"], hard.forks)
+        top["menus"] = max(top["menus"], hard.menus)
+        return None
+
+    for scenario in ("standard", "stone_wall_cards"):
+        _scan(scenario, 2, work, turns=99)
+    assert 3 <= top["forks"] <= HardAI.FORKS
+    assert top["menus"] <= HardAI.FORKS * (1 + HardAI.ENEMIES)
+
+
+def test_explain_says_hards_reason_where_it_differs_from_normal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 23: the AI's choices 'can be explained' (`--explain`): where hard chooses
+    otherwise than normal, its line says why first (a formation change and what it gains,
+    concentrated fire on a named target), then the order's odds."""
+    code, out, err = run(
+        capsys, "battle", "standard", "--seed", "5", "--no-save",
+        "--player", "confederate=hard", "--explain",
+    )  # fmt: skip
+    assert code == 0, err
+    lines = [s for s in out.splitlines() if "[hard confederate" in s]
+    assert any("] form column" in s and "expects to take" in s for s in lines)
+    assert any("] concentrates fire on " in s and "stands left" in s for s in lines)
+
+
+def test_hard_skips_a_candidate_the_step_refuses() -> None:
+    """Issue 23: hard 'obeys every rule the person must'. In stone_wall_cards (seed 003's
+    movement) a menu move can pass its legality test and still be refused by the step
+    ('cannot end there: off the table or on another unit'); hard's fork meets the refusal,
+    drops that candidate, and the battle goes on with legal orders only."""
+    from umpire.lab import battle_seed
+
+    s = battle_seed(23, 150)
+    hard = make_policy("hard", s)
+    assert isinstance(hard, HardAI)
+    res = play(
+        load_scenario("stone_wall_cards"),
+        s,
+        {"union": hard, "confederate": make_policy("normal", s)},
+    )
+    assert hard.refused and res.winner in ("union", "confederate", "")

@@ -19,6 +19,7 @@ from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.menus import best_left
 from umpire.battle.roles import Offer, combat_offers, offers
 from umpire.board.fmath import hypot
+from umpire.errors import IllegalActionError
 
 HOLD: Order = ("hold",)
 UNIT_KINDS = ("move", "fire")
@@ -30,6 +31,11 @@ EASY_NOISE = 0.5
 """P(easy picks among its better orders at random rather than normal's best)."""
 EASY_TOP = 3
 """How many of the better orders easy picks among."""
+
+
+def _change(order: Order) -> str:
+    """The formation change a move order makes ("" for none, or no such field)."""
+    return str(order[4]) if order[0] == "move" and len(order) > 4 and order[4] else ""
 
 
 def _legal(opts: list[Offer], kind: str) -> list[Offer]:
@@ -67,57 +73,126 @@ class EasyAI:
 
 
 class HardAI:
-    """Looks one step ahead on its moves; plays its other decisions as ``normal``.
+    """Looks one step ahead on its moves and concentrates its fire; else ``normal``.
 
-    For a unit's move it takes a few candidates (normal's order, holding, the legal charges
-    and the moves best by normal's own measure), plays each on a fork of the battle (a copy
-    of the state with private dice: the real dice are never drawn) and weighs the position
-    it leads to: the stands the unit can expect to inflict from there by the menu's exact
-    fire odds, against those the enemy's likely reply (every enemy in range firing at it)
-    can expect to take, more for a weak unit; cover; its posture's goal. A charge adds its
-    exact expected exchange (P it goes in times stands inflicted, less stands lost). This
-    is expectimax's first ply with the enemy's reply as its expected fire (issue 23).
+    For a unit's move it takes a few candidates (normal's order, holding, the legal charges,
+    the formation changes the menu offers, in place or on the march, a shaken unit's fall
+    back, and the moves best by normal's own measure), plays each on a fork of the battle (a
+    copy of the state with private dice: the real dice are never drawn) and weighs the
+    position it leads to: the stands the unit can expect to inflict from there by the menu's
+    exact fire odds, against those the enemy's likely reply (the nearest enemies in reach
+    firing at it) can expect to take, more for a weak or shaken unit; cover; its posture's
+    goal; far from the enemy, how far it can move next turn (a column marches, a line
+    fights). A charge adds its exact expected exchange (P it goes in times stands
+    inflicted, less stands lost). This is expectimax's first ply with the enemy's reply as
+    its expected fire (issue 23). The work per decision is capped (``FORKS`` forks,
+    ``ENEMIES`` enemies weighed per fork), whatever the crowd.
+
+    Where a module's own general is ``normal`` (seed 002's script) hard keeps that
+    general's moves and adds only the formation changes, charges, holding and falling back.
     """
 
     kind = "hard"
 
     MOVES = 3
-    """Moves besides normal's weighed per decision (the cost grows with them)."""
+    """Moves besides normal's weighed per decision (the generic AI's compositions)."""
+    CHARGES = 3
+    """Charges weighed per decision at most (the likeliest to go in)."""
+    FORKS = 8
+    """Forks (candidate orders played ahead) per decision at most: the cap on its work."""
+    ENEMIES = 4
+    """Enemies whose reply is weighed per fork at most (the nearest in their reach)."""
     PRESS = 0.2
     """Value per inch nearer the nearest enemy in attack posture: presses the attack (0.05
     left the attacking Confederates holding back: mcpherson_cards -34 points at n=200;
     0.2 gave +27 there at n=30)."""
+    MARCH = 18.0
+    """Farther than this from the nearest enemy a unit marches: next turn's move counts."""
+    TEMPO = 0.5
+    """Value of an inch of next turn's move when marching, relative to an inch now."""
     KEEP = 0.1
     """The margin by which another candidate must beat normal's order (expected stands)."""
+    SCRIPT_KEEP = 0.3
+    """The margin under a module's own general (seed 002's script): it plays its own
+    compositions well, so only a clear gain overrides it (0.1 measured -7 points for the
+    defending Union in mcpherson_ridge at n=100, 0.3 -6 and +16 for the Confederates)."""
     NEAR = 24.0
-    """Look ahead only when an enemy is this near, in inches; farther, play as normal."""
+    """Look ahead only when an enemy is this near, in inches (unless a change is offered)."""
+    FINISH = 1.0
+    """Fire: a shot that may finish the target counts this much more (normal: 0.5)."""
+    BREAK = 0.5
+    """Fire: the weight of the target's damage so far (stands lost over its first)."""
+    CONCENTRATE = True
+    """Fire: weigh targets by finishing and damage (else normal's target)."""
+    SCRIPT_EXTRA = False
+    """Under a module's own general: weigh holding and charges against its order too."""
+    CHANGES = True
+    """Moves: weigh the formation changes the menu offers."""
+    SHAKEN = 3.0
+    """How much more a shaken unit (no advance) weighs the enemy's fire at it."""
 
     def __init__(self, normal: Any, seed: int = 0):
         self.normal = normal
         self.rng = random.Random(seed)
         self.why = ""
+        self.seen: dict[Order, tuple[float, float, float, bool, float]] = {}
+        """Per candidate weighed: its move rate after, the stands it expects to inflict and
+        to take, in cover, inches from its goal (the reason ``--explain`` gives)."""
+        self.refused: list[Order] = []
+        """Candidates the fork's step refused though the menu or check passed them."""
+        self.forks = 0
+        self.menus = 0
+        """Work of the last decision: forks played, fire menus read (the cap's test)."""
 
     def decide(self, b: Battle, req: Request) -> Order:
         """The candidate leading to the best position, else normal's order."""
+        self.why = ""
+        self.forks = self.menus = 0
+        self.seen = {}
         order: Order = self.normal.decide(b, req)
-        if req.kind != "move" or not self.generic(b):
+        if req.kind == "fire":
+            return self.fire(b, req, order) if self.CONCENTRATE else order
+        if req.kind != "move":
             return order
         u = b.state.units[req.actor]
         en = b.nearest_enemy(u)
-        if en is None or hypot(en.x - u.x, en.y - u.y) > self.NEAR:
+        if en is None:
             return order
+        d_en = hypot(en.x - u.x, en.y - u.y)
+        generic = self.generic(b)
         opts = offers(b, req)
         cands: list[Order] = [order]
-        if order[0] != "hold" and any(c.kind == "hold" and c.legal() for c in opts):
+        why: dict[Order, str] = {}
+        extra = generic or self.SCRIPT_EXTRA
+        if extra and order[0] != "hold" and any(c.kind == "hold" and c.legal() for c in opts):
             cands.append(HOLD)
+        shaken = b.status.move_limit(b, u) == "no_advance"
+        if shaken:  # may not advance: falling back out of reach keeps it from worse
+            # (seed 004: a second hit makes Shaken worse; seed 002's marker, 'rally',
+            # rallies by holding still, as normal does)
+            back = self.fall_back(b, u, en, opts)
+            if back is not None and back not in cands:
+                cands.append(back)
+                why[back] = "falls back to rally"
         # charges only where normal's rule (the side's personality) would take one: a
         # charge's expected exchange leaves out the risk of a rout breaking the side
         attack = personality(b.setup.scenario, req.side).attack
         charges = [
-            c for c in opts if c.kind == "charge" and c.odds.get("p", 0.0) > attack and c.legal()
+            c for c in opts if extra and c.kind == "charge" and c.odds.get("p", 0.0) > attack
         ]
-        cands += [c.order for c in charges if c.order not in cands]
-        moves = [c for c in opts if c.kind == "move"]
+        charges.sort(key=lambda c: -c.odds.get("p", 0.0))
+        charges = [c for c in charges[: self.CHARGES] if c.legal()]
+        for c in charges:
+            if c.order not in cands:
+                cands.append(c.order)
+                why[c.order] = f"presses the attack ({c.odds.get('p', 0.0):.0%} to drive it off)"
+        for cand, reason in self.changes(b, req, u, opts, order) if self.CHANGES else []:
+            if cand not in cands:
+                cands.append(cand)
+                why[cand] = reason
+        if d_en > self.NEAR and len(cands) == 1 + (HOLD in cands[1:]):
+            return order  # far off and nothing but holding to weigh: normal's march
+        moves = [c for c in opts if c.kind == "move"] if generic and d_en <= self.NEAR else []
         if moves:
             tx, ty = en.x, en.y
             board = b.setup.board
@@ -128,7 +203,7 @@ class HardAI:
             ]
             done = [False] * len(moves)
             took = 0
-            while took < self.MOVES:
+            while took < self.MOVES and len(cands) < self.FORKS:
                 k = best_left(score, done)
                 if k < 0:
                     break
@@ -136,6 +211,7 @@ class HardAI:
                 if moves[k].legal() and moves[k].order not in cands:
                     cands.append(moves[k].order)
                     took += 1
+        cands = cands[: self.FORKS]
         if len(cands) == 1:
             return order
         gains = {
@@ -146,17 +222,137 @@ class HardAI:
         best = order
         top = -math.inf
         for k, cand in enumerate(cands):
-            v = self.value(b, req, cand) + gains.get(cand, 0.0)
+            v = self.value(b, req, cand, shaken) + gains.get(cand, 0.0)
             if k == 0:
-                v += self.KEEP  # normal's choice wins ties and near-ties
+                v += self.KEEP if generic else self.SCRIPT_KEEP  # normal's wins near-ties
             if v > top:
                 best, top = cand, v
+        if best != order:
+            gain = self.gain_why(best, order)
+            said = why.get(best, "")
+            self.why = f"{said}: {gain}" if said and gain else said or gain
+        return best
+
+    def gain_why(self, order: Order, normal: Order) -> str:
+        """What the chosen order gains over normal's, from the fork's figures: a longer
+        move next turn (a march), more fire, less enemy fire, cover, or ground."""
+        mine = self.seen.get(order)
+        was = self.seen.get(normal)
+        if mine is None or was is None:
+            return ""
+        if mine[0] > was[0] + 1e-6 and mine[1] <= was[1]:
+            return f'{mine[0]:.0f}" a move after it, not {was[0]:.0f}"'
+        if mine[1] > was[1] + 0.05:
+            return f"expects to inflict {mine[1]:.1f} stands, not {was[1]:.1f}"
+        if mine[2] < was[2] - 0.05:
+            return f"expects to take {mine[2]:.1f} stands, not {was[2]:.1f}"
+        if mine[3] and not was[3]:
+            return "into cover"
+        return f'{mine[4]:.0f}" from its goal, not {was[4]:.0f}"'
+
+    def changes(
+        self, b: Battle, req: Request, u: Any, opts: list[Offer], order: Order
+    ) -> list[tuple[Order, str]]:
+        """Formation changes worth weighing: those the menu offers in place (a line to
+        fight, dismounted to fire, unlimbered), and each of them made on the march along
+        normal's move or the menu's advance (column to march, mounted, limbered), as long
+        as the rules allow (the combat role's ``check``); the change's kind comes from the
+        menu, so any module offering changes gets them."""
+        here = [
+            c
+            for c in opts
+            if c.kind == "move"
+            and _change(c.order)
+            and abs(float(c.order[1]) - u.x) < 1e-9
+            and abs(float(c.order[2]) - u.y) < 1e-9
+        ]
+        if not here:
+            return []
+        out: list[tuple[Order, str]] = []
+        for c in here:
+            if c.legal():
+                out.append((c.order, c.words()))
+        # the march: along normal's own move; where normal moves nowhere (turns, holds)
+        # and the side attacks, along the menu's first move (a unit that cannot move as it
+        # stands, an unlimbered battery, is not sent forward: that measured worse in
+        # `standard`, -19 points for the Confederates at n=100)
+        trips: list[Order] = []
+        if order[0] == "move" and not _change(order):
+            trips.append(order)
+        if b.setup.posture.get(req.side, "attack") == "attack":
+            trips += [
+                c.order
+                for c in opts
+                if c.kind == "move" and not _change(c.order) and c.order not in trips
+            ]
+        trips = [t for t in trips if hypot(float(t[1]) - u.x, float(t[2]) - u.y) > 1e-6][:1]
+        rate = b.comp.combat.move_rate(b, u)
+        for c in here:
+            change = str(c.order[4])
+            for trip in trips:
+                dx, dy = float(trip[1]) - u.x, float(trip[2]) - u.y
+                d = hypot(dx, dy)
+                for f in (1.5, 1.0, 0.75, 0.5, 0.25):
+                    step = min(d if d < rate * 0.99 else math.inf, max(rate, 4.0) * f)
+                    x, y = u.x + dx / d * step, u.y + dy / d * step
+                    cand: Order = ("move", x, y, float(trip[3]), change)
+                    try:
+                        b.comp.combat.check(b, req, cand)
+                    except IllegalActionError:
+                        continue
+                    said = c.words().replace(" in place", "")
+                    out.append((cand, f'{said} on the march ({step:.0f}")'))
+                    break
+        return out
+
+    def fall_back(self, b: Battle, u: Any, en: Any, opts: list[Offer]) -> Order | None:
+        """The legal move that ends farthest from the nearest enemy (a shaken unit's)."""
+        best: Order | None = None
+        far = hypot(en.x - u.x, en.y - u.y)
+        for c in opts:
+            if c.kind != "move":
+                continue
+            d = hypot(en.x - float(c.order[1]), en.y - float(c.order[2]))
+            if d > far + 1.0 and c.legal():
+                best, far = c.order, d
+        return best
+
+    def fire(self, b: Battle, req: Request, order: Order) -> Order:
+        """Concentrated fire: the target it can finish or break, or one already hit
+        (marked), counts more than its expected loss alone (normal: finishing counts half
+        again); the menu's exact odds (``inflict``, ``finish``, ``p``)."""
+        best: Order = order
+        top = -math.inf
+        units = b.state.units
+        pick: Offer | None = None
+        for c in offers(b, req):
+            if c.kind != "fire" or not c.legal():
+                continue
+            v = units[int(c.order[1])]
+            val = c.odds.get("inflict", c.odds.get("p", 0.0))
+            val *= 1.0 + (self.FINISH if c.odds.get("finish") else 0.0)
+            lost = 1.0 - v.stands / v.stands0 if v.stands0 else 0.0
+            val *= 1.0 + self.BREAK * lost + (0.25 if b.status.label(v) else 0.0)
+            if val > top:
+                best, top, pick = c.order, val, c
+        if best != order and pick is not None:
+            v = units[int(best[1])]
+            if pick.odds.get("finish"):
+                self.why = (
+                    f"concentrates fire on {v.name}: {pick.odds.get('p', 0.0):.0%} to finish it"
+                )
+            else:
+                left = f"{v.stands} of {v.stands0} stands left"
+                mark = b.status.label(v)
+                self.why = f"concentrates fire on {v.name}: " + (
+                    f"{mark}, {left}" if mark else left
+                )
         return best
 
     def generic(self, b: Battle) -> bool:
         """Does the generic odds AI play this composition as ``normal``? Where a module's
-        own general plays (seed 002's script in pure quick ACW battles) the lookahead
-        measured worse (issue 23 report: mcpherson_ridge, standard): hard plays it."""
+        own general plays (seed 002's script in pure quick ACW battles) hard keeps its
+        moves and weighs only changes, charges, holding and falling back against them."""
         from umpire.ai.odds_ai import OddsAI
 
         pick = getattr(self.normal, "policy_for", None)
@@ -167,28 +363,41 @@ class HardAI:
         from umpire.battle.setup import new_state
         from umpire.dice import SeededSource
 
+        self.forks += 1
         st = new_state(b.setup.scenario, b.comp)
         st.load_json(b.state.to_json())
         return Battle(b.setup, st, SeededSource(self.rng.getrandbits(48)))
 
-    def value(self, b: Battle, req: Request, order: Order) -> float:
+    def value(self, b: Battle, req: Request, order: Order, shaken: bool = False) -> float:
         """The position after ``order`` for the acting unit, one reply on."""
         f = self.fork(b)
-        f.apply(req, order)
+        try:
+            f.apply(req, order)
+        except IllegalActionError:  # a module's check passed what its step refuses
+            self.refused.append(order)
+            return -math.inf
         u = f.state.units[req.actor]
         if not u.alive:
             return -10.0
         mine = 0.0
+        self.menus += 1
         for c in combat_offers(f, Request("fire", u.side, u.i, "fire")):
             if c.kind == "fire" and c.legal():
                 mine = max(mine, c.odds.get("inflict", 0.0))
         theirs = 0.0
         target: Order = ("fire", u.i)
+        combat = f.comp.combat
+        near: list[tuple[float, int]] = []
         for e in f.state.units:
             if not e.alive or e.side == u.side:
                 continue
-            if hypot(e.x - u.x, e.y - u.y) > self.NEAR:
-                continue
+            d = hypot(e.x - u.x, e.y - u.y)
+            if d <= self.NEAR and d <= combat.reach(f, e) + 2.0:
+                near.append((d, e.i))
+        near.sort()
+        for _, ei in near[: self.ENEMIES]:
+            e = f.state.units[ei]
+            self.menus += 1
             for c in combat_offers(f, Request("fire", e.side, e.i, "fire")):
                 if c.order == target and c.legal():
                     theirs += c.odds.get("inflict", 0.0)
@@ -197,16 +406,29 @@ class HardAI:
         gone = sum(1 for w in f.state.units if w.side == side and not w.alive)
         margin = f.setup.break_fraction[side] * f.setup.units0[side] - gone
         weak = (1.0 + 1.0 / max(1, u.stands)) * (1.0 + 2.0 / max(1.0, margin))
+        if shaken:
+            weak *= self.SHAKEN
         v = mine - theirs * weak
         if f.setup.board.in_cover(u.x, u.y):
-            v += 0.3
+            v += 0.3  # (cover: recorded below for the reason)
         posture = f.setup.posture.get(u.side, "attack")
+        en = f.nearest_enemy(u)
+        rate = combat.move_rate(f, u)
+        if _change(order) and abs(u.x - float(order[1])) + abs(u.y - float(order[2])) < 1e-9:
+            rate = combat.move_rate(b, b.state.units[req.actor])  # changed in place: no march
+        goal = 0.0
         if posture == "defend" and f.setup.objectives:
-            v -= 0.05 * min(hypot(o.x - u.x, o.y - u.y) for o in f.setup.objectives)
-        else:
-            en = f.nearest_enemy(u)
-            if en is not None:
-                v -= self.PRESS * hypot(en.x - u.x, en.y - u.y)
+            goal = min(hypot(o.x - u.x, o.y - u.y) for o in f.setup.objectives)
+            v -= 0.05 * goal
+        elif en is not None:
+            stop = 10.0 if u.type == "artillery" else 0.0
+            d = hypot(en.x - u.x, en.y - u.y)
+            goal = max(0.0, d - stop)
+            v -= self.PRESS * goal
+            # marching: next turn's move counts for the way left beyond fighting distance
+            v += self.PRESS * self.TEMPO * min(rate, max(0.0, d - self.MARCH))
+        cover = f.setup.board.in_cover(u.x, u.y)
+        self.seen[order] = (rate, mine, theirs, cover, goal)
         return v
 
 
@@ -266,7 +488,11 @@ class Explained:
         who = ""
         if req.kind in UNIT_KINDS:
             who = f" {b.state.units[req.actor].name}"
-        line = f"  [{self.kind} {self.side}{who}] {explain(b, req, order)}"
+        why = explain(b, req, order)
+        own = str(getattr(self.inner, "why", ""))
+        if own:  # hard's reason where it chose otherwise than normal, then the odds
+            why = f"{own} ({why})"
+        line = f"  [{self.kind} {self.side}{who}] {why}"
         if self.tell is not None:
             self.tell(line)
         else:
