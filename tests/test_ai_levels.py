@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from test_acw_cli import run
+from test_acw_cli import feed, run
 from umpire.ai import KINDS, make_policy
 from umpire.ai.levels import EasyAI, HardAI
 from umpire.battle.run import play
@@ -133,6 +133,23 @@ def test_battle_explain_says_why(capsys: pytest.CaptureFixture[str]) -> None:
     assert "[hard union 20th Maine] charges: " in out
     assert "to go in" in out and "expected loss" in out and 'objective 6" away' in out
     assert "[normal confederate" in out or "[ai confederate" in out
+
+
+def test_explain_at_the_prompt_of_an_unsaved_battle(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23 `--explain` with a person at the prompt and `--no-save`: the AI's lines come
+    before the person's next prompt (they went only into the narrative, printed at the end,
+    so a person who quit never saw one)."""
+    asked = feed(monkeypatch, ["hold"] * 12 + ["quit"])
+    code, out, err = run(
+        capsys, "battle", "stone_wall", "--seed", "5", "--no-save",
+        "--human", "union", "--player", "confederate=hard", "--explain",
+    )  # fmt: skip
+    assert code == 0, err
+    assert len(asked) == 13
+    before_quit = out[: out.index("Quit: the battle stops here")]
+    assert before_quit.count("[hard confederate ") >= 3, before_quit[-2000:]
 
 
 @pytest.mark.parametrize("level", ["easy", "hard"])

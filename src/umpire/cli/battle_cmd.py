@@ -292,8 +292,12 @@ def battle(
     if explain:
         from umpire.ai.levels import Explained
 
+        # with a person at the prompt a line is said as the AI decides (the narrative of an
+        # unsaved battle is printed only at its end); AI against AI, in the narrative
+        tell = (lambda line: typer.echo(line, err=as_json)) if "human" in kinds.values() else None
         pols = {
-            side: p if kinds[side] == "human" else Explained(p, side) for side, p in pols.items()
+            side: p if kinds[side] == "human" else Explained(p, side, tell)
+            for side, p in pols.items()
         }
     from umpire.ai.human import PlayerCommand
 
