@@ -385,13 +385,31 @@ def test_explain_says_hards_reason_where_it_differs_from_normal(
     assert any("] concentrates fire on " in s and "stands left" in s for s in lines)
 
 
-def test_hard_skips_a_candidate_the_step_refuses() -> None:
-    """Issue 23: hard 'obeys every rule the person must'. In stone_wall_cards (seed 003's
-    movement) a menu move can pass its legality test and still be refused by the step
-    ('cannot end there: off the table or on another unit'); hard's fork meets the refusal,
-    drops that candidate, and the battle goes on with legal orders only."""
+def test_hard_skips_a_candidate_the_step_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: hard 'obeys every rule the person must'. Should a module's check pass a
+    candidate that its step then refuses (seed 003 did, when a base grown in place was not
+    told to the engine: now the engine's caches-current invariant), hard's fork meets the
+    refusal, drops that candidate, and the battle goes on with legal orders only."""
+    from umpire.battle.engine import Battle
+    from umpire.errors import IllegalActionError
     from umpire.lab import battle_seed
 
+    real_fork, real_apply = HardAI.fork, Battle.apply
+    refusing: set[int] = set()
+
+    def refusing_fork(self: HardAI, b: Battle) -> Battle:
+        f = real_fork(self, b)
+        if self.forks % 3 == 0:  # every third candidate is refused by its step
+            refusing.add(id(f))
+        return f
+
+    def apply(self: Battle, req: Any, order: Any) -> Any:
+        if id(self) in refusing:
+            raise IllegalActionError("refused by the step (test)")
+        return real_apply(self, req, order)
+
+    monkeypatch.setattr(HardAI, "fork", refusing_fork)
+    monkeypatch.setattr(Battle, "apply", apply)
     s = battle_seed(23, 150)
     hard = make_policy("hard", s)
     assert isinstance(hard, HardAI)

@@ -146,6 +146,39 @@ def test_overlapping_bases_are_found_by_the_engine_invariant() -> None:
     assert any(x.invariant == "engine:no-overlap" and u.name in x.text for x in watch.violations)
 
 
+def test_a_base_changed_behind_the_engines_back_is_caught() -> None:
+    """The engine's ``caches-current`` invariant: a unit whose base grows (a formation
+    change) without the engine being told keeps its old radius and box in the caches every
+    later ruling reads; the step is reported, and the overlap it hides is found from the
+    state itself."""
+    scen = load_scenario("stone_wall")
+    b = new_battle(scen, SeededSource(1), narrate=True)
+    u = next(w for w in b.state.units if w.type == "foot")
+    b.box(u)  # cached as it stands
+    u.formation = "column" if u.formation == "line" else "line"
+    u.resize()  # and nobody calls b.changed(u)
+    watch = Watch(b.comp)
+    watch.begin(b)
+    watch.end(b, u.side, "test", "", None, None)
+    texts = [x.text for x in watch.violations if x.invariant == "engine:caches-current"]
+    assert any(f"{u.name}'s base radius is kept as" in t for t in texts), texts
+    assert any(f"{u.name}'s base is kept where it no longer is" in t for t in texts), texts
+
+
+def test_a_formation_change_on_a_stalled_move_keeps_the_bases_apart() -> None:
+    """Seed 003 XII.F, reading ``no_room_to_change``: a move the ground stops at once made
+    its formation change where the unit stood without checking the room and without telling
+    the engine (4th Texas into line over 15th Alabama at turn 9 of this battle; the hard
+    AI's forks met later moves that the stale caches let through). Every step keeps every
+    invariant now."""
+    from umpire.lab.conformance import check_battle
+
+    got = check_battle(load_scenario("stone_wall"), 4, ("random", "hard"))
+    assert got.violations == [], [str(v) for v in got.violations]
+    got = check_battle(load_scenario("stone_wall"), 3, ("random", "hard"))
+    assert got.violations == [], [str(v) for v in got.violations]
+
+
 def test_a_passed_charge_that_never_arrives_is_caught() -> None:
     """Seed 002 charge paragraph ("To move into contact with an enemy, you must roll your
     charge # ... If successful, the charged unit must roll to see if they stand"): the

@@ -341,6 +341,37 @@ class Battle:
         self.memo.clear()
         self.kept.clear()  # the versions start again from 0
 
+    def stale(self) -> list[str]:
+        """The cached geometry that no longer matches the state (a base's radius, its box,
+        the contact lists): each a unit that changed without :meth:`changed` being told.
+        Empty when the caches are current; the engine's ``caches-current`` invariant."""
+        out: list[str] = []
+        adj = self._adj
+        for u in self.state.units:
+            i = u.i
+            r = _hypot(u.hw, u.hd)
+            if self.rad[i] != r:
+                out.append(f"{u.name}'s base radius is kept as {self.rad[i]:.2f}, not {r:.2f}")
+            b = self._boxes[i]
+            if b is not None and b != (u.x, u.y, math.cos(u.theta), math.sin(u.theta), u.hw, u.hd):
+                out.append(f"{u.name}'s base is kept where it no longer is")
+            if adj is not None and u.alive:
+                fresh = [
+                    v.i
+                    for v in self.state.units
+                    if v.alive
+                    and v.side != u.side
+                    and box_distance(self.fresh_box(u), self.fresh_box(v)) <= self.geo["contact"]
+                ]
+                if sorted(adj[i]) != fresh:
+                    out.append(f"{u.name}'s contacts are kept as {sorted(adj[i])}, not {fresh}")
+        return out
+
+    @staticmethod
+    def fresh_box(u: Unit) -> Box:
+        """``u``'s base as the state gives it now (no cache)."""
+        return (u.x, u.y, math.cos(u.theta), math.sin(u.theta), u.hw, u.hd)
+
     def versions(self) -> list[int]:
         """Each unit's version, bumped by :meth:`changed` (read only): a rule module stamps
         an answer about a few units with theirs and keeps it in ``kept`` across changes of

@@ -162,15 +162,19 @@ def _no_overlap(seen: StepSeen) -> list[str]:
 
     b = seen.battle
     alive = [u for u in b.state.units if u.alive]
+    boxes = [b.fresh_box(u) for u in alive]  # from the state, not the engine's caches
     out: list[str] = []
     for k, u in enumerate(alive):
-        bu = b.box(u)
-        for v in alive[k + 1 :]:
-            if b.dist(u.i, v.i) > 0.0:
-                continue
-            if box_overlap(bu, b.box(v), 1e-3):
-                out.append(f"{u.name} and {v.name} overlap")
+        for m in range(k + 1, len(alive)):
+            if box_overlap(boxes[k], boxes[m], 1e-3):
+                out.append(f"{u.name} and {alive[m].name} overlap")
     return out
+
+
+def _caches_current(seen: StepSeen) -> list[str]:
+    """The engine's cached geometry (bases' radii and boxes, contacts) matches the state: a
+    rule that changes a base without telling the engine would rule on where it was."""
+    return seen.battle.stale()
 
 
 def _actor_in_scope(seen: StepSeen) -> list[str]:
@@ -227,6 +231,7 @@ def _stands_sane(seen: StepSeen) -> list[str]:
 
 
 CORE: tuple[Invariant, ...] = (
+    Invariant("caches-current", "engine", "the cached geometry matches the state", _caches_current),
     Invariant("no-overlap", "engine", "bases on the table never overlap", _no_overlap),
     Invariant("actor-in-scope", "engine", "only the phase's units are asked", _actor_in_scope),
     Invariant("actor-side", "engine", "a side orders only its own units", _actor_side),

@@ -1002,13 +1002,26 @@ def do_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -> N
         cross = terrain_cost(b, u, x, y, allow)
         if cross.stop is not None or cross.left <= 0:
             bk["still"] = b.state.turn
+            was = u.formation, u.mounted, u.limbered
             u.formation, u.mounted, u.limbered = form, mounted, limbered
             u.resize()
+            b.changed(u)  # its base's size changed even where it does not move
             went = stop_short(b, u, x, y, cross.stop or 0.0)
+            kept = ""
+            if went <= 0 and change and not b.free_at(u, u.x, u.y, u.theta, u.hw, u.hd):
+                # reading no_room_to_change: the new base would overlap another where the
+                # unit stands, so the change is not made (the move was checked at its end)
+                u.formation, u.mounted, u.limbered = was
+                u.resize()
+                b.changed(u)
+                kept, change = (
+                    f"; no room to {change} where it stands, so it stays {u.formation}",
+                    "",
+                )
             u.moved = went > 0 or bool(change)
             where = f'moves {went:.1f}" and halts' if went > 0 else "cannot get over the ground"
             why = ", ".join([*cross.words, cross.why] if cross.why else cross.words)
-            say(b, f"{u.name} {where} ({why}): it may not move for the rest of the turn")
+            say(b, f"{u.name} {where} ({why}){kept}: it may not move for the rest of the turn")
             return
         left = cross.left
         if left < dist:
