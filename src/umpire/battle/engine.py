@@ -356,12 +356,14 @@ class Battle:
             if b is not None and b != (u.x, u.y, math.cos(u.theta), math.sin(u.theta), u.hw, u.hd):
                 out.append(f"{u.name}'s base is kept where it no longer is")
             if adj is not None and u.alive:
+                tol = self.geo["contact"]
                 fresh = [
                     v.i
                     for v in self.state.units
                     if v.alive
                     and v.side != u.side
-                    and box_distance(self.fresh_box(u), self.fresh_box(v)) <= self.geo["contact"]
+                    and _hypot(v.x - u.x, v.y - u.y) <= r + _hypot(v.hw, v.hd) + tol + 1e-6
+                    and box_distance(self.fresh_box(u), self.fresh_box(v)) <= tol
                 ]
                 if sorted(adj[i]) != fresh:
                     out.append(f"{u.name}'s contacts are kept as {sorted(adj[i])}, not {fresh}")

@@ -163,11 +163,15 @@ def _no_overlap(seen: StepSeen) -> list[str]:
     b = seen.battle
     alive = [u for u in b.state.units if u.alive]
     boxes = [b.fresh_box(u) for u in alive]  # from the state, not the engine's caches
+    rad = [math.hypot(u.hw, u.hd) for u in alive]
     out: list[str] = []
     for k, u in enumerate(alive):
         for m in range(k + 1, len(alive)):
+            v = alive[m]
+            if math.hypot(v.x - u.x, v.y - u.y) > rad[k] + rad[m] + 1e-6:
+                continue  # the bounding circles do not meet
             if box_overlap(boxes[k], boxes[m], 1e-3):
-                out.append(f"{u.name} and {alive[m].name} overlap")
+                out.append(f"{u.name} and {v.name} overlap")
     return out
 
 
