@@ -419,3 +419,19 @@ def test_hard_skips_a_candidate_the_step_refuses(monkeypatch: pytest.MonkeyPatch
         {"union": hard, "confederate": make_policy("normal", s)},
     )
     assert hard.refused and res.winner in ("union", "confederate", "")
+
+
+def test_explain_names_the_leader_and_why_he_joins_a_unit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 23 `--explain` on a leader's decision (it said only "places a leader"): the
+    leader by name, the unit he joins and how far, and, where it is so, that the unit is the
+    nearest of his own to their middle (the rule both the generic and seed 002's AI play)."""
+    code, out, err = run(
+        capsys, "battle", "mcpherson_cards", "--seed", "3", "--no-save",
+        "--player", "confederate=hard", "--explain",
+    )  # fmt: skip
+    assert code == 0, err
+    lines = [s for s in out.splitlines() if "[hard confederate Brig. Gen. " in s]
+    assert lines and "places a leader" not in out
+    assert any(" joins " in s and "the nearest of his" in s for s in lines), lines[:3]

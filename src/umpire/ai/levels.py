@@ -466,6 +466,23 @@ def explain(b: Battle, req: Request, order: Order) -> str:
             x, y = float(order[1]), float(order[2])
         d = min(math.hypot(ob.x - x, ob.y - y) for ob in b.setup.objectives)
         parts.append(f'objective {d:.0f}" away')
+    if req.kind == "leader":
+        ld = b.state.leaders[req.actor]
+        if order[0] == "leader" and len(order) > 3 and 0 <= int(order[3]) < len(b.state.units):
+            joined = b.state.units[int(order[3])]
+            d = math.hypot(float(order[1]) - ld.x, float(order[2]) - ld.y)
+            line = f'joins {joined.name} ({d:.1f}" away)'
+            mine = [u for u in b.state.units if u.alive and u.leader == ld.i]
+            if mine:
+                cx = sum(u.x for u in mine) / len(mine)
+                cy = sum(u.y for u in mine) / len(mine)
+                mid = min(mine, key=lambda u: math.hypot(u.x - cx, u.y - cy))
+                if mid.i == joined.i:
+                    line += f": the nearest of his {len(mine)} units to their middle"
+            return line
+        if order[0] == "leader":
+            return f"rides to ({float(order[1]):.1f}, {float(order[2]):.1f})"
+        return "stays where he is"
     if order[0] in ("move", "hold") and not parts[:-1]:
         posture = b.setup.posture.get(req.side, "attack")
         parts.insert(0, f"posture {posture}")
@@ -488,6 +505,8 @@ class Explained:
         who = ""
         if req.kind in UNIT_KINDS:
             who = f" {b.state.units[req.actor].name}"
+        elif req.kind == "leader":
+            who = f" {b.state.leaders[req.actor].name}"
         why = explain(b, req, order)
         own = str(getattr(self.inner, "why", ""))
         if own:  # hard's reason where it chose otherwise than normal, then the odds
