@@ -221,6 +221,14 @@ def render(rep: Report) -> str:
         p.append("<ul class=luck>" + "".join(_luck(lk) for lk in rep.luck) + "</ul>")
     else:
         p.append("<p>No roll of this game carries its exact odds.</p>")
+    if rep.kind == "battle":
+        p.append(
+            f"<p class=average>{escape(rep.average)}</p>"
+            if rep.average
+            else "<p class=average>With average dice: <small>not measured: "
+            f"<code>umpire aar {escape(rep.name)}</code> plays battles from the start to "
+            "measure whether the result would likely have changed</small></p>"
+        )
     p.append("<h2>Decisive moments</h2>")
     if rep.moments:
         p.append(
@@ -332,10 +340,11 @@ def write(text: str, path: Path) -> None:
         raise
 
 
-def report_file(store: Any, name: str, path: Path, swing: Any = None) -> Path:
+def report_file(store: Any, name: str, path: Path, swing: Any = None, average: Any = None) -> Path:
     """Collect, render and write the report of game ``name`` to ``path`` (``swing``: the
-    decisive moments' win-chance swing, a :data:`umpire.aar.collect.SwingFn`)."""
+    decisive moments' win-chance swing, a :data:`umpire.aar.collect.SwingFn`; ``average``:
+    the "with average dice" line, an :data:`umpire.aar.collect.AverageFn`)."""
     from umpire.aar.collect import collect
 
-    write(render(collect(store, name, swing=swing)), path)
+    write(render(collect(store, name, swing=swing, average=average)), path)
     return path
