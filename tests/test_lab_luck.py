@@ -197,4 +197,9 @@ def test_with_average_dice_line_against_a_recount(tmp_path: Path) -> None:
     args = ["--db", str(db), "aar", "w", "-o", str(out), "--battles", "0", "--average", "24"]
     assert main(args) == 0
     html = out.read_text()
+    from umpire.aar.collect import collect
+
+    own = _brute_luck(collect(store, "w").tallies)
+    words = ", ".join(f"{s.title()} {own[s]:.0f}" for s in SIDES if own[s] is not None)
+    assert f"weighted by rolls; 50 is average dice): {words}</p>" in html
     assert f"<p class=average>{line.replace(chr(39), '&#x27;')}</p>" in html

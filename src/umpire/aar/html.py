@@ -222,6 +222,16 @@ def render(rep: Report) -> str:
     else:
         p.append("<p>No roll of this game carries its exact odds.</p>")
     if rep.kind == "battle":
+        from umpire.dice.luck import side_luck
+
+        each = [(s, x) for s, x in side_luck(rep.tallies).items() if x is not None]
+        if each:
+            p.append(
+                "<p>Each side's luck in one number (the mean of its percentiles above, "
+                "weighted by rolls; 50 is average dice): "
+                + ", ".join(f"{escape(side_words(s))} {x:.0f}" for s, x in each)
+                + "</p>"
+            )
         p.append(
             f"<p class=average>{escape(rep.average)}</p>"
             if rep.average

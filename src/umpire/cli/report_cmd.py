@@ -60,3 +60,12 @@ def report_cmd(
     html = render(loaded, lucks, f"umpire report {run_id} --luck 200")
     atomic_write(out, html)  # whole or not at all: a failure leaves no half-written report
     typer.echo(f"Wrote {out} (lab run {run_id}, {len(html) // 1024} KiB, one file)")
+    for a in lucks or []:
+        won, n = a.lucky_won()
+        share = f"{100 * won / n:.0f}% of {n}" if n else "none"
+        left = f"; {len(a.differed)} left out (their replay differs)" if a.differed else ""
+        fail = f"; not played again: {a.failed}" if a.failed else ""
+        typer.echo(
+            f"  luck, {a.label}: {len(a.replayed)} battles played again, the luckier side "
+            f"won {share}{left}{fail}"
+        )

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from umpire.dice.luck import Tally, luck_of
+from umpire.dice.luck import Tally, side_luck
 from umpire.errors import UmpireError
 from umpire.lab import wilson
 from umpire.lab.play import SIDES, Record
@@ -61,18 +61,6 @@ AVERAGE_BAND = (35.0, 65.0)
 
 AVERAGE_N = 400
 """Battles ``umpire aar`` plays from the start for the "with average dice" line."""
-
-
-def side_luck(tallies: Sequence[Tally]) -> dict[str, float | None]:
-    """Each side's luck (reading ``luck_side``): the rolls-weighted mean of the mid-rank
-    percentiles of its kinds of score; None for a side with no tallied roll."""
-    acc: dict[str, list[float]] = {s: [0.0, 0.0] for s in SIDES}
-    for lk in luck_of(tallies):
-        if lk.side not in acc or lk.kind.startswith("events"):
-            continue
-        acc[lk.side][0] += lk.percentile * lk.rolls
-        acc[lk.side][1] += lk.rolls
-    return {s: (w / n if n else None) for s, (w, n) in acc.items()}
 
 
 def lucky_battle(
