@@ -162,7 +162,8 @@ def test_aar_command_measures_the_swing_by_playing_on(tmp_path: Path) -> None:
     db = str(tmp_path / "g.db")
     assert main(["--db", db, "battle", "stone_wall", "--seed", "11", "--game", "w"]) == 0
     out = tmp_path / "w.html"
-    assert main(["--db", db, "aar", "w", "-o", str(out), "--battles", "6", "--workers", "1"]) == 0
+    args = ["--db", db, "aar", "w", "-o", str(out), "--battles", "6", "--workers", "1"]
+    assert main([*args, "--average", "10"]) == 0
     html = out.read_text()
     assert html.count(" points (") >= 1 and "not measured" not in html
 

@@ -41,7 +41,7 @@ def run_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def report(db: Path, out: Path, run: str = "latest") -> int:
-    return main(["--db", str(db), "report", run, "-o", str(out)])
+    return main(["--db", str(db), "report", run, "-o", str(out), "--luck", "0"])
 
 
 def test_report_holds_the_runs_own_numbers_and_charts(run_db: Path, tmp_path: Path) -> None:
@@ -113,3 +113,17 @@ def test_report_of_a_scalar_run_lists_every_event_that_fired(tmp_path: Path) -> 
         assert f"<td>{name}</td><td>{100 * battles / 6:.2f}%</td>" in html, name
     # results, turns, stands lost, leaders lost, events (no side broke: no chart of it)
     assert "<h2>Distributions</h2>" in html and html.count("data:image/png") >= 5
+
+
+def test_luck_section_replays_batch_battles_on_the_scalar_engine(
+    run_db: Path, tmp_path: Path
+) -> None:
+    """Issue 24, the lab report's luck section: a batch-path run's battles (the shipped rules
+    and a variant) played again from their seeds on the scalar engine with the tallies on
+    reach the run's records, and the section says how many were played."""
+    out = tmp_path / "luck.html"
+    assert main(["--db", str(run_db), "report", "latest", "-o", str(out), "--luck", "6"]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert "<h2>Luck</h2>" in html and "The first 6 battles of each arm" in html
+    assert html.count("<td>6 of 80</td>") == 2
+    assert html.count("all reached the run&#x27;s record") == 2

@@ -76,6 +76,9 @@ class Report:
     moments: list[Moment] = field(default_factory=list)
     luck: list[Luck] = field(default_factory=list)
     tallies: list[Tally] = field(default_factory=list)
+    average: str = ""
+    """Battles: whether the result would likely have changed with average dice (see
+    :data:`AverageFn`); empty when not measured."""
     proof: dict[str, Any] = field(default_factory=dict)
 
 
@@ -86,10 +89,25 @@ rather than before it (``umpire simulate --from GAME@ACTION``), or None. The lab
 it (:func:`umpire.lab.playon.swing`); the report knows only this shape."""
 
 
-def collect(store: Any, name: str, *, swing: SwingFn | None = None, swings: int = 5) -> Report:
+AverageFn = Callable[[str], str | None]
+"""The "with average dice" line of a saved battle (the game's name): battles played from
+its start on fresh dice, the winner's share among those in which both sides' dice ran near
+average (``umpire.lab.luck.average_line``). The lab provides it; the report knows only this
+shape."""
+
+
+def collect(
+    store: Any,
+    name: str,
+    *,
+    swing: SwingFn | None = None,
+    swings: int = 5,
+    average: AverageFn | None = None,
+) -> Report:
     """The report of the saved game ``name`` (its module decides which kind); ``swing``
     measures the win-chance swing of the actions of the least likely moments, ``swings``
-    distinct actions at most (left out when None: it plays hundreds of battles)."""
+    distinct actions at most, and ``average`` the "with average dice" line of a battle
+    (each left out when None: they play hundreds of battles)."""
     info = store.info(name)
     if info.module in ("battle", "quick_acw"):
         rep = _battle(store, name)
@@ -113,6 +131,8 @@ def collect(store: Any, name: str, *, swing: SwingFn | None = None, swings: int 
                     continue
                 measured[key] = swing(name, m)
             m.swing = measured[key]
+    if average is not None and rep.kind == "battle":
+        rep.average = average(name) or ""
     rep.proof = _proof(store, name)
     return rep
 
@@ -504,4 +524,4 @@ def _book(store: Any, name: str) -> Report:
     return rep
 
 
-__all__ = ["Moment", "Report", "SwingFn", "TurnStory", "collect", "saved_state"]
+__all__ = ["AverageFn", "Moment", "Report", "SwingFn", "TurnStory", "collect", "saved_state"]

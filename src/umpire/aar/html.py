@@ -221,6 +221,24 @@ def render(rep: Report) -> str:
         p.append("<ul class=luck>" + "".join(_luck(lk) for lk in rep.luck) + "</ul>")
     else:
         p.append("<p>No roll of this game carries its exact odds.</p>")
+    if rep.kind == "battle":
+        from umpire.dice.luck import side_luck
+
+        each = [(s, x) for s, x in side_luck(rep.tallies).items() if x is not None]
+        if each:
+            p.append(
+                "<p>Each side's luck in one number (the mean of its percentiles above, "
+                "weighted by rolls; 50 is average dice): "
+                + ", ".join(f"{escape(side_words(s))} {x:.0f}" for s, x in each)
+                + "</p>"
+            )
+        p.append(
+            f"<p class=average>{escape(rep.average)}</p>"
+            if rep.average
+            else "<p class=average>With average dice: <small>not measured: "
+            f"<code>umpire aar {escape(rep.name)}</code> plays battles from the start to "
+            "measure whether the result would likely have changed</small></p>"
+        )
     p.append("<h2>Decisive moments</h2>")
     if rep.moments:
         p.append(
@@ -332,10 +350,11 @@ def write(text: str, path: Path) -> None:
         raise
 
 
-def report_file(store: Any, name: str, path: Path, swing: Any = None) -> Path:
+def report_file(store: Any, name: str, path: Path, swing: Any = None, average: Any = None) -> Path:
     """Collect, render and write the report of game ``name`` to ``path`` (``swing``: the
-    decisive moments' win-chance swing, a :data:`umpire.aar.collect.SwingFn`)."""
+    decisive moments' win-chance swing, a :data:`umpire.aar.collect.SwingFn`; ``average``:
+    the "with average dice" line, an :data:`umpire.aar.collect.AverageFn`)."""
     from umpire.aar.collect import collect
 
-    write(render(collect(store, name, swing=swing)), path)
+    write(render(collect(store, name, swing=swing, average=average)), path)
     return path

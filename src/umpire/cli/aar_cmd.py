@@ -24,13 +24,26 @@ def aar_cmd(
             "rolls of a battle, for its win-chance swing (0: leave the swing out)",
         ),
     ] = 200,
+    average: Annotated[
+        int,
+        typer.Option(
+            "--average",
+            min=0,
+            max=100_000,
+            help="Battles played from a battle's start on fresh dice with every roll's odds "
+            "kept, for 'whether the result would likely have changed with average dice' "
+            "(0: leave it out)",
+        ),
+    ] = 400,
     workers: Annotated[
         int, typer.Option("--workers", min=1, max=256, help="Processes for the swing's battles")
     ] = 2,
 ) -> None:
     """Write a saved game's after-action report: the story with maps, charts, the decisive
     moments by their exact odds and the win-chance swing of the five least likely (played
-    on from before and after each roll), each side's luck and the proof (one file)."""
+    on from before and after each roll), each side's luck, whether the result would likely
+    have changed with average dice (battles played from the start) and the proof (one
+    file)."""
     from umpire.aar.html import report_file
     from umpire.cli.common import open_store
 
@@ -39,7 +52,10 @@ def aar_cmd(
     swing = None
     if battles and info.module in ("battle", "quick_acw"):
         swing = _swing_with_progress(store, battles, workers)
-    path = report_file(store, game, out or Path(f"{game}-aar.html"), swing=swing)
+    avg = None
+    if average and info.module in ("battle", "quick_acw"):
+        avg = _average_with_progress(store, average)
+    path = report_file(store, game, out or Path(f"{game}-aar.html"), swing=swing, average=avg)
     typer.echo(f"Wrote {path} (after-action report of {game})")
 
 
@@ -58,5 +74,30 @@ def _swing_with_progress(store: Any, battles: int, workers: int) -> Any:
             f"{2 * battles} battles played on"
         ):
             return swing(name, moment, n=battles, workers=workers, store=store)
+
+    return measured
+
+
+def _average_with_progress(store: Any, battles: int) -> Any:
+    """The lab's "with average dice" line (:func:`umpire.lab.luck.average_line`) on this
+    store, with a status line counting the battles played."""
+    from rich.console import Console
+
+    from umpire.lab.luck import average_line
+
+    console = Console(stderr=True)
+
+    def measured(name: str) -> str | None:
+        with console.status(
+            f"with average dice: 0 of {battles} battles played from the start"
+        ) as st:
+
+            def tick(done: int) -> None:
+                if done % 10 == 0 or done == battles:
+                    st.update(
+                        f"with average dice: {done} of {battles} battles played from the start"
+                    )
+
+            return average_line(store, name, battles, progress=tick)
 
     return measured

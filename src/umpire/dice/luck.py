@@ -28,6 +28,7 @@ __all__ = [
     "dist_of",
     "luck_of",
     "mean",
+    "side_luck",
     "tail",
 ]
 
@@ -236,3 +237,20 @@ def luck_of(tallies: Sequence[Tally]) -> list[Luck]:
             )
         )
     return out
+
+
+def side_luck(
+    tallies: Sequence[Tally], sides: Sequence[str] = ("confederate", "union")
+) -> dict[str, float | None]:
+    """Each side's luck in one game as one number (reading ``luck_side``, docs/lab.md): the
+    mean of the mid-rank percentiles of its kinds of score, each weighted by its rolls (50
+    is average dice; kinds of different sizes on one scale). Counts that are neither good
+    nor bad (``events ...``) and tallies of no side in ``sides`` are left out; a side with
+    no tallied roll has None."""
+    acc: dict[str, list[float]] = {s: [0.0, 0.0] for s in sides}
+    for lk in luck_of(tallies):
+        if lk.side not in acc or lk.kind.startswith("events"):
+            continue
+        acc[lk.side][0] += lk.percentile * lk.rolls
+        acc[lk.side][1] += lk.rolls
+    return {s: (w / n if n else None) for s, (w, n) in acc.items()}

@@ -232,7 +232,7 @@ def simulate_from(
             "simulator starts only from a scenario's opening)\n"
         )
     try:
-        with _bar(label, n, quiet=as_json) as tick:
+        with progress_bar(label, n, quiet=as_json) as tick:
             res = play_on(
                 pos, None, n, run_seed, players, k, cluster=cluster, engine=built, progress=tick
             )
@@ -254,7 +254,7 @@ def simulate_from(
 
 
 @contextmanager
-def _bar(name: str, total: int, quiet: bool) -> Iterator[Callable[[int], None]]:
+def progress_bar(name: str, total: int, quiet: bool) -> Iterator[Callable[[int], None]]:
     """A progress bar on standard error (battles/s, time left) told the battles done so far;
     nothing when quiet or not at a terminal."""
     if quiet or not sys.stderr.isatty():

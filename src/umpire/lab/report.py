@@ -11,9 +11,12 @@ from __future__ import annotations
 import base64
 import io
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from umpire.lab.results import Run
+
+if TYPE_CHECKING:
+    from umpire.lab.luck import ArmLuck
 
 __all__ = ["render"]
 
@@ -277,8 +280,10 @@ code{background:#eee;padding:0 .2rem}.meta td:first-child{font-weight:600}
 """
 
 
-def render(run: Run) -> str:
-    """The whole report of a complete run, as one HTML document."""
+def render(run: Run, luck: list[ArmLuck] | None = None, luck_cmd: str = "") -> str:
+    """The whole report of a complete run, as one HTML document; ``luck``: each arm's
+    replayed battles for the luck section (:func:`umpire.lab.luck.run_luck`; None leaves
+    it out and ``luck_cmd`` says how to have it)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -335,6 +340,7 @@ def render(run: Run) -> str:
         parts.append("<p>No side broke in any battle (each ended at its last turn).</p>")
     if any(a["summary"].get("events") for a in arms):
         parts.append(_events_chart(arms))
+    parts.append(_luck_section(run, arms, sides, luck, luck_cmd))
     parts.append("<h2>Each arm</h2>")
     parts.extend(_arm_section(k, a, sides) for k, a in enumerate(arms))
     parts.append("<h2>Battles to look at</h2>")
@@ -371,3 +377,160 @@ def _battles(run: Run) -> str:
         for what, r in picks
     ]
     return _table(["which", "battle", "winner", "turns", "stands lost", "play it again"], rows)
+
+
+def _quantile(xs: list[int], q: float) -> int:
+    """The ``q`` quantile of whole numbers (the nearest rank: a value that occurred)."""
+    ys = sorted(xs)
+    return ys[min(len(ys) - 1, max(0, int(q * len(ys) + 0.5) - 1))] if ys else 0
+
+
+def _margin(r: dict[str, Any]) -> int:
+    """The union's margin in one battle: the Confederate stands lost less the Union's."""
+    return int(r["losses"]["confederate"]) - int(r["losses"]["union"])
+
+
+def _wins(w: int, n: int) -> str:
+    from umpire.lab import wilson
+
+    if not n:
+        return "-"
+    lo, hi = wilson(w, n)
+    return f"{w} of {n} ({100 * w / n:.0f}%, 95% interval {100 * lo:.0f}%-{100 * hi:.0f}%)"
+
+
+def _luck_section(
+    run: Run,
+    arms: list[dict[str, Any]],
+    sides: list[str],
+    luck: list[ArmLuck] | None,
+    luck_cmd: str,
+) -> str:
+    """Luck (issue 24): the spread the dice alone give (every battle of an arm has the same
+    rules and AI, only the seed differs) and, from a replayed sample, how often the side
+    whose dice ran above their expectation won."""
+    out = ["<h2>Luck</h2>"]
+    out.append(
+        "<p>Within an arm every battle has the same rules and the same AI; only the seed "
+        "differs. So the spread of its results is the spread the dice alone produce.</p>"
+    )
+    rows = []
+    for k, recs in enumerate(run.battles):
+        if not recs:
+            continue
+        m = [_margin(r) for r in recs]
+        mean = sum(m) / len(m)
+        sd = (sum((x - mean) ** 2 for x in m) / max(1, len(m) - 1)) ** 0.5
+        row = [arms[k]["label"], f"{mean:+.2f}", f"{sd:.2f}"]
+        row.append(f"{_quantile(m, 0.05):+d} to {_quantile(m, 0.95):+d}")
+        for side in sides:
+            lost = [int(r["losses"][side]) for r in recs]
+            row.append(f"{_quantile(lost, 0.05)} to {_quantile(lost, 0.95)}")
+        rows.append(row)
+    out.append(
+        _table(
+            [
+                "arm",
+                "union margin, mean",
+                "sd",
+                "middle 90% of battles",
+                *[f"{s} stands lost, middle 90%" for s in sides],
+            ],
+            rows,
+            "luck",
+        )
+    )
+    out.append(
+        "<p>The union margin is the Confederate stands lost less the Union's (above 0: the "
+        "Union came off better); the middle 90% runs from the 5th to the 95th percentile of "
+        "the arm's battles.</p>"
+    )
+    hists = []
+    for k, recs in enumerate(run.battles):
+        h: dict[str, int] = {}
+        for r in recs:
+            h[str(_margin(r))] = h.get(str(_margin(r)), 0) + 1
+        hists.append((arms[k]["label"], h))
+    out.append(
+        _hist_chart("Union margin (stands), same rules, other seeds", "margin", [("", hists)])
+    )
+    if luck is None:
+        out.append(
+            "<p>Who the dice favoured is left out of this report: "
+            f"<code>{escape(luck_cmd or 'umpire report RUN --luck 200')}</code> replays a "
+            "sample of each arm's battles to measure it.</p>"
+        )
+        return "\n".join(out)
+    sample = max((len(a.replayed) + len(a.differed) for a in luck), default=0)
+    out.append(
+        f"<h3>Whose dice ran above their expectation</h3><p>The first {sample} battles of "
+        "each arm (by index) were played again on the scalar engine from their seeds with "
+        "every roll's exact odds kept (the same battles, die for die). A side's luck in a "
+        "battle is the mean of the percentiles of its kinds of score (fire hits, tests "
+        "passed, melee dice, ...) in their exact distributions, weighted by their rolls: 50 "
+        "is average dice, above 50 its dice ran above their expectation (reading "
+        "<code>luck_side</code>, docs/lab.md). Draws and battles of equal luck are left out "
+        "of the luckier side's share.</p>"
+    )
+    rows = []
+    for a in luck:
+        won, n = a.lucky_won()
+        note = ""
+        if a.failed:
+            note = f"not replayed: {a.failed}"
+        elif a.differed:
+            shown = ", ".join(map(str, a.differed[:8])) + (" ..." if len(a.differed) > 8 else "")
+            many = len(a.differed) != 1
+            note = (
+                f"{len(a.differed)} replayed battle{'s' if many else ''} did not reach the "
+                f"run's record and {'are' if many else 'is'} left out: {shown}"
+            )
+        row = [a.label, f"{len(a.replayed)} of {a.battles}", _wins(won, n)]
+        for side in sides:
+            wa, na, wb, nb = a.above_won(side)
+            row.append(f"above: won {_wins(wa, na)}; below: won {_wins(wb, nb)}")
+        rows.append([*row, note or "all reached the run's record"])
+    out.append(
+        _table(
+            [
+                "arm",
+                "battles replayed",
+                "the luckier side won",
+                *[f"{s}: its dice above / below expectation" for s in sides],
+                "checked",
+            ],
+            rows,
+            "luck",
+        )
+    )
+    out.append(_luck_chart(luck))
+    return "\n".join(out)
+
+
+def _luck_chart(luck: list[ArmLuck]) -> str:
+    """Each replayed battle: the union's luck less the Confederates' against the union
+    margin, one colour per arm."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    for k, a in enumerate(luck):
+        pts = [
+            (float(lk["union"]) - float(lk["confederate"]), _margin(rec))
+            for rec, lk in a.replayed
+            if lk["union"] is not None and lk["confederate"] is not None
+        ]
+        ax.scatter(
+            [x for x, _ in pts],
+            [y for _, y in pts],
+            s=10,
+            alpha=0.6,
+            label=a.label,
+            color=_colour(k),
+        )
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.axvline(0, color="black", linewidth=0.6)
+    ax.set_xlabel("union luck less confederate luck (percentile points)")
+    ax.set_ylabel("union margin (stands)")
+    ax.set_title("The dice against the result, replayed battles")
+    ax.legend(fontsize=7)
+    return _png(fig)
