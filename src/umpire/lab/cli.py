@@ -400,37 +400,15 @@ def _play(
             results.add(store.conn, run_id, arm, recs)
 
     t0 = time.perf_counter()
-    if not quiet and sys.stderr.isatty():
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeRemainingColumn,
-        )
+    done = [0]
+    with progress_bar(name, n * arms, quiet) as told:
 
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]} battles/s"),
-            TextColumn("time left"),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        ) as bar:
-            task = bar.add_task(f"{name}", total=n * arms, rate="-")
+        def tick(arm: int, start: int, recs: list[Any]) -> None:
+            keep(arm, start, recs)
+            done[0] += len(recs)
+            told(done[0])
 
-            def tick(arm: int, start: int, recs: list[Any]) -> None:
-                keep(arm, start, recs)
-                done = bar.tasks[0].completed + len(recs)
-                secs = time.perf_counter() - t0
-                bar.update(task, advance=len(recs), rate=f"{done / secs:,.0f}" if secs else "-")
-
-            run(todo, tick, workers=workers, cluster=cluster, engine=engine)
-    else:
-        run(todo, keep, workers=workers, cluster=cluster, engine=engine)
+        run(todo, tick, workers=workers, cluster=cluster, engine=engine)
     return got, time.perf_counter() - t0
 
 

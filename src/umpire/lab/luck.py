@@ -75,21 +75,14 @@ def lucky_battle(
     them (a tally never rolls)."""
     from umpire.battle.engine import Recorder
     from umpire.battle.game import battle_from
-    from umpire.battle.run import new_battle, result_of
+    from umpire.battle.run import new_battle
     from umpire.dice import SeededSource
+    from umpire.lab.playon import play_to_end
 
     rec = Recorder(SeededSource(seed))
     b = new_battle(scen, rec) if state is None else battle_from(copy.deepcopy(dict(state)), rec)
     b.luck = []
-    orders: list[list[Any]] = []
-    while True:
-        req = b.next_request()
-        if req is None:
-            break
-        order = policies[req.side].decide(b, req)
-        b.apply(req, order)
-        orders.append([req.actor, *order])
-    return result_of(b, seed, rec.faces, orders), list(b.luck)
+    return play_to_end(b, rec, seed, policies), list(b.luck)
 
 
 def _policies(seed: int, players: Mapping[str, str]) -> dict[str, Any]:

@@ -229,11 +229,18 @@ def play_from(
     ``source``: tests continue a saved battle on its own dice with it)."""
     from umpire.battle.engine import Recorder
     from umpire.battle.game import battle_from
-    from umpire.battle.run import result_of
     from umpire.dice import SeededSource
 
     rec = Recorder(SeededSource(seed) if source is None else source)
     b = battle_from(copy.deepcopy(dict(state)), rec)
+    return play_to_end(b, rec, seed, policies)
+
+
+def play_to_end(b: Any, rec: Any, seed: int, policies: Mapping[str, Policy]) -> Result:
+    """Answer every request of battle ``b`` (rolling through the Recorder ``rec``) with the
+    sides' policies, to its end; its result under ``seed``."""
+    from umpire.battle.run import result_of
+
     orders: list[list[Any]] = []
     while True:
         req = b.next_request()
