@@ -240,3 +240,20 @@ def test_web_table_offers_the_report_when_the_game_ends(tmp_path: Path) -> None:
     got = c.get(links["spectator"] + "/aar")
     assert got.status_code == 200 and "attachment" in got.headers["content-disposition"]
     assert "After-action report: Book" in got.text and "The proof" in got.text
+
+
+def test_an_events_decision_is_named_in_words_not_by_its_module_id(tmp_path: Path) -> None:
+    """Issue 24's decisive moments give 'the order' of each: a seed 001 event's own decision
+    (a reaction such as Impetuous's counter-charge) read "solo-events:reaction: ..." there,
+    the module's internal id; now its point in words."""
+    from umpire.aar.collect import _order_words
+    from umpire.battle.run import new_battle
+    from umpire.dice import SeededSource
+
+    scen = load_scenario("mcpherson_cards")
+    b = new_battle(scen, SeededSource(1))
+    req = b.next_request()
+    assert req is not None
+    event_req = req._replace(kind="event", step="solo-events:reaction")
+    words = _order_words(b, event_req, ["hold"])
+    assert "solo-events:" not in words and words.startswith(f"{req.side.title()}: reaction: ")

@@ -319,6 +319,8 @@ def _order_words(b: Any, req: Any, order: list[Any]) -> str:
     except Exception:  # a menu that cannot be worked out here: the plain words instead
         text = ""
     who = actor_id(b, req)
+    if ":" in who:  # a step's own decision (an event's): its point, not the module's id
+        who = who.rpartition(":")[2].replace("_", " ")
     if req.kind in ("move", "fire"):
         who = b.state.units[req.actor].name
     elif req.kind == "leader":
