@@ -17,18 +17,11 @@ from typing import Annotated, Any
 
 import typer
 
-from umpire.cli.common import (
-    ask_cup,
-    ask_faces,
-    console,
-    make_source,
-    open_store,
-    print_json,
-    to_jsonable,
-)
+from umpire.cli.common import ask_cup, ask_faces, make_source, open_store
 from umpire.engine import Decision, Option, PromptPolicy
 from umpire.engine.decisions import PickFn
 from umpire.errors import UmpireError
+from umpire.rules.ruling import console, print_json, to_jsonable
 
 cwb_app = typer.Typer(no_args_is_help=True)
 order_app = typer.Typer(no_args_is_help=True)
