@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 from umpire.errors import UmpireError
 
 # The ruling helpers live below the rule modules (umpire.rules.ruling); re-exported here.
+from umpire.rules.ruling import CommandKit, hand_kit
 from umpire.rules.ruling import (
     console as console,
 )
@@ -166,3 +167,6 @@ def print_events(record: Any, as_json: bool = False) -> None:
     for event in record.events:
         if event.kind != "change":
             console().print(describe_event(event.to_json()), markup=False)
+
+
+hand_kit(CommandKit(open_store, make_source, ask_faces, ask_cup))  # the rule modules' commands

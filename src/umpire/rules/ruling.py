@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -113,3 +115,31 @@ def show_ruling(out: dict[str, Any], as_json: bool) -> None:
                 typer.echo(f"  {line}")
         else:
             typer.echo(f"{name}: {words(v)}")
+
+
+@dataclass(frozen=True, slots=True)
+class CommandKit:
+    """What the CLI hands a rule module's commands (the command seam): the save file chosen
+    by ``--db``, a new game's dice source, and the prompts for typed dice and cup draws.
+    The commands reach these through :func:`kit`, so no rule module imports the CLI."""
+
+    open_store: Callable[[], Any]
+    make_source: Callable[[int | None, str], Any]
+    ask_faces: Callable[[int, int, str], str]
+    ask_cup: Callable[[list[str], str], str]
+
+
+_kit: CommandKit | None = None
+
+
+def hand_kit(given: CommandKit) -> None:
+    """The CLI's side of the seam (``umpire.cli.common`` calls it once on import)."""
+    global _kit
+    _kit = given
+
+
+def kit() -> CommandKit:
+    """The kit the CLI handed over; a module command run without the CLI is refused."""
+    if _kit is None:
+        raise UmpireError("this command runs under the umpire CLI (no command kit handed over)")
+    return _kit
