@@ -526,7 +526,7 @@ def test_render_svg_and_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     assert text.startswith("<svg") and text.rstrip().endswith("</svg>")
     from html import escape
 
-    from umpire.board.render import short_name
+    from umpire.battle.render import short_name
     from umpire.scenarios import load_scenario
 
     scen = load_scenario("mcpherson_ridge")

@@ -16,9 +16,9 @@ from umpire.ai import KINDS, make_policy
 from umpire.ai.levels import EasyAI, HardAI
 from umpire.battle.run import play
 from umpire.cli.battle_cmd import assign_players
+from umpire.cli.lab_cmd import parse_players
 from umpire.errors import UmpireError
 from umpire.lab.arms import SHIPPED
-from umpire.lab.cli import parse_players
 from umpire.lab.conformance import check_battle
 from umpire.lab.play import run_task
 from umpire.lab.runner import plan, tasks

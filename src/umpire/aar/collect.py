@@ -331,8 +331,8 @@ def _order_words(b: Any, req: Any, order: list[Any]) -> str:
 
 
 def _map(b: Any, paths: dict[int, list[tuple[float, float]]]) -> str:
-    """The field as board/render.py draws it, with each unit's path this turn beneath."""
-    from umpire.board.render import COLOURS, svg
+    """The field as battle/render.py draws it, with each unit's path this turn beneath."""
+    from umpire.battle.render import COLOURS, svg
 
     scale = 12.0
     text = svg(b, scale)

@@ -1,6 +1,6 @@
 """The after-action report as ONE self-contained HTML file (issue 24).
 
-No network: the maps are inline SVG (``board/render.py``'s drawing), the charts inline SVG
+No network: the maps are inline SVG (``battle/render.py``'s drawing), the charts inline SVG
 made by matplotlib, the style inline; no script, no font, no link leaves the file.
 """
 

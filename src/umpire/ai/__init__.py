@@ -12,24 +12,12 @@ Levels (issue 23): ``normal`` (``ai`` is its other name) is the shipped AI; ``ea
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from umpire.ai.per_rules import PerRules, for_composition
-from umpire.battle.engine import Battle, Order, Request
+from umpire.battle.policy import Policy
 
 LEVELS = ("easy", "normal", "hard")
 """The AI's levels; ``ai`` means ``normal``."""
 KINDS = ("ai", *LEVELS, "random", "human")
-
-
-class Policy(Protocol):
-    """Answers one engine request with an order."""
-
-    kind: str
-
-    def decide(self, b: Battle, req: Request) -> Order:
-        """The order for ``req``."""
-        ...
 
 
 __all__ = ["KINDS", "LEVELS", "PerRules", "Policy", "for_composition", "make_policy"]

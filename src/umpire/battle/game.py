@@ -21,7 +21,7 @@ from umpire.battle.state import State
 from umpire.scenarios import Scenario
 
 if TYPE_CHECKING:
-    from umpire.ai import Policy
+    from umpire.battle.policy import Policy
     from umpire.engine.context import Context
     from umpire.engine.game import Game
 

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from umpire.ai import Policy
 from umpire.battle.engine import Battle, Order, Recorder, Roller
+from umpire.battle.policy import Policy
 from umpire.battle.setup import build
 from umpire.scenarios import Scenario
 

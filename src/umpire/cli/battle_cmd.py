@@ -620,7 +620,7 @@ def battle_over(store: Any, name: str) -> bool:
 def _picture(b: Any, store: Any, name: str) -> str | None:
     """Draw the field for the briefing (SVG, in ``pictures/`` beside the save file); its
     path, or None when it cannot be written (the briefing goes on without it)."""
-    from umpire.board.render import write
+    from umpire.battle.render import write
 
     path = Path(store.path).parent / "pictures" / f"{name}.svg"
     try:
@@ -694,7 +694,7 @@ def render(
     size: str = typer.Option("1200x900", "--size", help="The PNG's size in pixels, WxH"),
 ) -> None:
     """Draw the battlefield as SVG or PNG: unit names, terrain names, a legend and a scale."""
-    from umpire.board.render import write
+    from umpire.battle.render import write
 
     if out.suffix.lower() not in (".svg", ".png"):
         raise UmpireError(f"output must end in .svg or .png, not '{out.suffix}'")

@@ -6,45 +6,38 @@ commands such as ``umpire roll`` start fast.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
-from fractions import Fraction
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from umpire.errors import UmpireError
 
-if TYPE_CHECKING:
-    from rich.console import Console
-
-
-def to_jsonable(value: Any) -> Any:
-    """Turn fractions, tuples and dataclass-like values into plain JSON values."""
-    if isinstance(value, Fraction):
-        return f"{value.numerator}/{value.denominator}"
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [to_jsonable(v) for v in value]
-    return value
-
-
-def print_json(value: Any) -> None:
-    """Print a value as indented JSON on standard output."""
-    sys.stdout.write(json.dumps(to_jsonable(value), indent=2, ensure_ascii=False) + "\n")
-
-
-_console: Console | None = None
-
-
-def console() -> Console:
-    """The shared rich console on standard output (created on first use)."""
-    global _console
-    if _console is None:
-        from rich.console import Console
-
-        _console = Console(highlight=False, soft_wrap=True)
-    return _console
+# The ruling helpers live below the rule modules (umpire.rules.ruling); re-exported here.
+from umpire.rules.ruling import CommandKit, hand_kit
+from umpire.rules.ruling import (
+    console as console,
+)
+from umpire.rules.ruling import (
+    dice_seed as dice_seed,
+)
+from umpire.rules.ruling import (
+    percent as percent,
+)
+from umpire.rules.ruling import (
+    print_json as print_json,
+)
+from umpire.rules.ruling import (
+    show_ruling as show_ruling,
+)
+from umpire.rules.ruling import (
+    to_jsonable as to_jsonable,
+)
+from umpire.rules.ruling import (
+    typed_faces as typed_faces,
+)
+from umpire.rules.ruling import (
+    words as words,
+)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -60,74 +53,6 @@ def _emit(message: str, code: int) -> int:
 def report(error: UmpireError) -> int:
     """Print an UmpireError as one line on standard error; return its exit code."""
     return _emit(str(error), error.exit_code)
-
-
-def percent(p: Fraction) -> str:
-    """A probability as a percentage with two decimals."""
-    return f"{float(p) * 100:.2f}%"
-
-
-def dice_seed(seed: int | None) -> int:
-    """The seed for rolled dice: the one given, else a fresh random one (the output prints it)."""
-    if seed is None:
-        import secrets
-
-        return secrets.randbits(32)
-    return seed
-
-
-def typed_faces(
-    text: str, n: int | None, sides: int, option: str, *, zero_low: bool = False
-) -> list[int]:
-    """Faces typed in a resolve option (``--roll "3 5"`` or ``--roll 3,5``), read as the
-    dice prompt reads them (:func:`umpire.dice.sources.read_faces`); a refusal names the
-    option."""
-    from umpire.dice.sources import read_faces
-
-    try:
-        return read_faces(text, n, sides, zero_low=zero_low)
-    except UmpireError as exc:
-        raise UmpireError(f"{option}: {exc}") from None
-
-
-def words(value: Any) -> str:
-    """A value of a ruling in words: lists as faces ``3 5``, mappings as ``key value; ...``,
-    booleans as yes/no (never a Python repr)."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, Fraction):
-        return f"{value} = {percent(value)}"
-    if isinstance(value, dict):
-        return "; ".join(f"{str(k).replace('_', ' ')} {words(v)}" for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return " ".join(words(v) for v in value) if value else "none"
-    return str(value)
-
-
-def show_ruling(out: dict[str, Any], as_json: bool) -> None:
-    """Print a table ruling: JSON, or one line a field in words (field names with spaces,
-    odds as fractions and percentages, modifiers one a line with their source)."""
-    if as_json:
-        print_json(out)
-        return
-    import typer
-
-    for k, v in out.items():
-        name = k.replace("_", " ")
-        if k == "odds":
-            typer.echo("odds:")
-            for outcome, p in v.items():
-                typer.echo(f"  P({outcome}) = {p} = {percent(Fraction(p))}")
-        elif isinstance(v, list) and v and isinstance(v[0], dict) and "value" in v[0]:
-            typer.echo(f"{name}:")
-            for m in v:
-                typer.echo(f"  {m['value']:+d} {m['text']} [{m['source']}]")
-        elif isinstance(v, list) and v and all(isinstance(x, str) for x in v):
-            typer.echo(f"{name}:")
-            for line in v:
-                typer.echo(f"  {line}")
-        else:
-            typer.echo(f"{name}: {words(v)}")
 
 
 _db_path: str | None = None
@@ -242,3 +167,6 @@ def print_events(record: Any, as_json: bool = False) -> None:
     for event in record.events:
         if event.kind != "change":
             console().print(describe_event(event.to_json()), markup=False)
+
+
+hand_kit(CommandKit(open_store, make_source, ask_faces, ask_cup))  # the rule modules' commands

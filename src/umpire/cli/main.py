@@ -49,8 +49,8 @@ def _register() -> None:
         ("umpire.cli.dice_cmd", "roll_cmd", "roll"),
         ("umpire.cli.serve_cmd", "serve_cmd", "serve"),
         ("umpire.cli.serve_cmd", "host_key_cmd", "host-key"),
-        ("umpire.lab.cli", "simulate_cmd", "simulate"),
-        ("umpire.lab.cli", "runs_cmd", "runs"),
+        ("umpire.cli.lab_cmd", "simulate_cmd", "simulate"),
+        ("umpire.cli.lab_cmd", "runs_cmd", "runs"),
         ("umpire.cli.report_cmd", "report_cmd", "report"),
         ("umpire.cli.aar_cmd", "aar_cmd", "aar"),
     ]

@@ -51,7 +51,7 @@ def report_cmd(
     loaded = load_run(conn, run_id)
     lucks = None
     if luck:
-        from umpire.lab.cli import progress_bar
+        from umpire.cli.lab_cmd import progress_bar
         from umpire.lab.luck import run_luck
 
         total = sum(min(luck, len(b)) for b in loaded.battles)

@@ -1,6 +1,6 @@
 """The lab: many battles of one scenario, AI against AI, under one or more rule variants.
 
-``umpire simulate`` (``umpire.lab.cli``) plays N battles per arm. Battle ``i`` of a run
+``umpire simulate`` (``umpire.cli.lab_cmd``) plays N battles per arm. Battle ``i`` of a run
 seeded ``S`` has its own dice seed, :func:`battle_seed` (S, i), and is exactly
 ``umpire battle SCENARIO --seed battle_seed(S, i)`` AI against AI, whichever path plays
 it: the batch simulator where a module offers one for the scenario's rules (its

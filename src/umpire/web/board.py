@@ -15,11 +15,11 @@ import math
 from html import escape
 
 from umpire.battle.engine import Battle, Request
+from umpire.battle.render import COLOURS, scene
+from umpire.battle.render import short_name as short_name  # the map's labels, shared
+from umpire.battle.render import short_names as short_names
 from umpire.battle.state import Unit
 from umpire.board.geometry import corners
-from umpire.board.render import COLOURS, scene
-from umpire.board.render import short_name as short_name  # the map's labels, shared
-from umpire.board.render import short_names as short_names
 
 FILL = {"union": "#2f4fa3", "confederate": "#8f8f8f"}
 

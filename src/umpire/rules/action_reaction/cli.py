@@ -14,8 +14,8 @@ from typing import Any
 
 import typer
 
-from umpire.cli.common import dice_seed, show_ruling, typed_faces
 from umpire.errors import IllegalActionError, UnknownNameError
+from umpire.rules.ruling import dice_seed, show_ruling, typed_faces
 
 resolve_app = typer.Typer(help="Seed 003 (Action/Reaction) rulings with exact odds.")
 

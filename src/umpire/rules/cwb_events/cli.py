@@ -17,18 +17,10 @@ from typing import Annotated, Any
 
 import typer
 
-from umpire.cli.common import (
-    ask_cup,
-    ask_faces,
-    console,
-    make_source,
-    open_store,
-    print_json,
-    to_jsonable,
-)
 from umpire.engine import Decision, Option, PromptPolicy
 from umpire.engine.decisions import PickFn
 from umpire.errors import UmpireError
+from umpire.rules.ruling import console, kit, print_json, to_jsonable
 
 cwb_app = typer.Typer(no_args_is_help=True)
 order_app = typer.Typer(no_args_is_help=True)
@@ -282,9 +274,9 @@ def _run(
     """
     from umpire.engine.context import watching
 
-    store = open_store()
+    store = kit().open_store()
     name, chosen = pick_game(store, game)
-    loaded = store.load(name, physical=ask_faces, draw=ask_cup)
+    loaded = store.load(name, physical=kit().ask_faces, draw=kit().ask_cup)
     if loaded.module.id != "cwb_events":
         raise UmpireError(f"game '{name}' is a {loaded.module.id} game, not a cwb game")
     _say_game(name, chosen, as_json)
@@ -340,12 +332,12 @@ def new_cmd(
     from umpire.rules.cwb_events.hexes import MapLayout
 
     start = stamp(parse_date(date) * 1440 + parse_time(time))
-    source = make_source(seed, dice)
+    source = kit().make_source(seed, dice)
     scenario = default_scenario(start, oob)
     if maps is not None:
         scenario["maps"] = MapLayout.load(maps).to_json()
     g = Game.new("cwb_events", scenario, source)
-    open_store().create(game, g)
+    kit().open_store().create(game, g)
     c = console()
     side = g.state["clock"]["side"]
     c.print(f"cwb game '{game}' started at {start}, {side.capitalize()} player turn.")
@@ -766,9 +758,9 @@ def status_cmd(game: GameOpt = None, as_json: JsonOpt = False) -> None:
     """Leaders (and who replaced the lost), orders, limits used, effects in force, panic."""
     from rich.table import Table
 
-    store = open_store()
+    store = kit().open_store()
     name, chosen = pick_game(store, game)
-    g = store.load(name, physical=ask_faces, draw=ask_cup)
+    g = store.load(name, physical=kit().ask_faces, draw=kit().ask_cup)
     if g.module.id != "cwb_events":
         raise UmpireError(f"game '{name}' is a {g.module.id} game, not a cwb game")
     _say_game(name, chosen, as_json)

@@ -11,8 +11,8 @@ from typing import Any
 
 import typer
 
-from umpire.cli.common import dice_seed, show_ruling, typed_faces
 from umpire.errors import IllegalActionError, UnknownNameError
+from umpire.rules.ruling import dice_seed, show_ruling, typed_faces
 
 resolve_app = typer.Typer(help="Table assistant: resolve one fire, charge or melee with odds.")
 

@@ -196,7 +196,7 @@ def simulate_cmd(
         results.finish(store.conn, run_id, seconds, out)
     out["run"] = run_id
     if as_json:
-        from umpire.cli.common import print_json
+        from umpire.rules.ruling import print_json
 
         print_json(out)
         return
@@ -246,7 +246,7 @@ def simulate_from(
         "engine": "python" if built is None else f"compiled ({built})",
     }
     if as_json:
-        from umpire.cli.common import print_json
+        from umpire.rules.ruling import print_json
 
         print_json(out)
         return
@@ -555,7 +555,7 @@ def runs_cmd(
 
     rows = list_runs(open_store().conn)
     if as_json:
-        from umpire.cli.common import print_json
+        from umpire.rules.ruling import print_json
 
         print_json(rows)
         return
@@ -576,13 +576,13 @@ def show_keys(scen: Any, name: str, as_json: bool) -> None:
 
     rows = vary_keys(scen)
     if as_json:
-        from umpire.cli.common import print_json
+        from umpire.rules.ruling import print_json
 
         print_json([{"key": k, "now": v, "what": w} for k, v, w in rows])
         return
     from rich.table import Table
 
-    from umpire.cli.common import console
+    from umpire.rules.ruling import console
 
     table = Table(
         title=f"--vary keys of {name} (umpire simulate {name} --vary KEY=VALUE,...)",
