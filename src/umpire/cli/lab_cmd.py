@@ -289,6 +289,31 @@ def progress_bar(name: str, total: int, quiet: bool) -> Iterator[Callable[[int],
         yield tick
 
 
+def summary_lines(s: dict[str, Any], tails: dict[str, str]) -> None:
+    """A run's summary in lines (``simulate`` and ``simulate --from`` alike): each result
+    with its interval, the turns, and each side's losses followed by ``tails[side]``."""
+    echo = typer.echo
+    for o, v in s["results"].items():
+        what = "draws" if o == "draw" else f"{o} wins"
+        echo(f"  {what:17s} {v['wins']:7d}  {v['rate']:7.2%}  {_pct(*v['ci95'])}")
+    t = s["turns"]
+    lo, hi = t["ci95"]
+    echo(f"  turns            mean {t['mean']:.2f} (95% CI {lo:.2f} - {hi:.2f})")
+    for side in ("confederate", "union"):
+        lost, rem, ld = (s["stands_lost"][side], s["units_removed"][side], s["leaders_lost"][side])
+        echo(
+            f"  {side:12s} stands lost {lost['mean']:.2f} (95% CI {lost['ci95'][0]:.2f} - "
+            f"{lost['ci95'][1]:.2f}), units removed {rem['mean']:.2f}, leaders lost "
+            f"{ld['mean']:.2f}{tails.get(side, '')}"
+        )
+
+
+def _broke(br: dict[str, Any]) -> str:
+    """'; broke in 51.5% (t1: 1, ...)': how often and when a side's army broke."""
+    turns = ", ".join(f"t{t_}: {c}" for t_, c in br["turn"].items()) or "never"
+    return f"; broke in {br['rate']:.1%} ({turns})"
+
+
 def show_from(out: dict[str, Any], fresh: bool) -> None:
     """A --from result in words, as ``umpire simulate`` says a run's."""
     echo = typer.echo
@@ -307,19 +332,7 @@ def show_from(out: dict[str, Any], fresh: bool) -> None:
     )
     echo("  each battle on fresh dice: battle i's seed is umpire.lab.battle_seed(seed, i)")
     s = out["summary"]
-    for o, v in s["results"].items():
-        what = "draws" if o == "draw" else f"{o} wins"
-        echo(f"  {what:17s} {v['wins']:7d}  {v['rate']:7.2%}  {_pct(*v['ci95'])}")
-    t = s["turns"]
-    lo, hi = t["ci95"]
-    echo(f"  turns            mean {t['mean']:.2f} (95% CI {lo:.2f} - {hi:.2f})")
-    for side in ("confederate", "union"):
-        lost, rem, ld = (s["stands_lost"][side], s["units_removed"][side], s["leaders_lost"][side])
-        echo(
-            f"  {side:12s} stands lost {lost['mean']:.2f} (95% CI {lost['ci95'][0]:.2f} - "
-            f"{lost['ci95'][1]:.2f}), units removed {rem['mean']:.2f}, leaders lost "
-            f"{ld['mean']:.2f} (whole battle, the played part too)"
-        )
+    summary_lines(s, dict.fromkeys(s["stands_lost"], " (whole battle, the played part too)"))
     rate = out["battles_per_second"] or 0.0
     engine = out["config"].get("engine", "python").split(" ")[0]
     echo(
@@ -478,25 +491,7 @@ def show(out: dict[str, Any], fresh: bool, first: int) -> None:
     for k, arm in enumerate(out["arms"]):
         s = arm["summary"]
         echo(f"{letters[k % 26]}: {arm['label']} ({arm['path']} path)")
-        for o, v in s["results"].items():
-            what = "draws" if o == "draw" else f"{o} wins"
-            echo(f"  {what:17s} {v['wins']:7d}  {v['rate']:7.2%}  {_pct(*v['ci95'])}")
-        t = s["turns"]
-        lo, hi = t["ci95"]
-        echo(f"  turns            mean {t['mean']:.2f} (95% CI {lo:.2f} - {hi:.2f})")
-        for side in ("confederate", "union"):
-            lost, rem, ld, br = (
-                s["stands_lost"][side],
-                s["units_removed"][side],
-                s["leaders_lost"][side],
-                s["broke"][side],
-            )
-            turns = ", ".join(f"t{t_}: {c}" for t_, c in br["turn"].items()) or "never"
-            echo(
-                f"  {side:12s} stands lost {lost['mean']:.2f} (95% CI {lost['ci95'][0]:.2f} - "
-                f"{lost['ci95'][1]:.2f}), units removed {rem['mean']:.2f}, leaders lost "
-                f"{ld['mean']:.2f}; broke in {br['rate']:.1%} ({turns})"
-            )
+        summary_lines(s, {side: _broke(br) for side, br in s["broke"].items()})
         if s["events"]:
             top = sorted(s["events"].items(), key=lambda kv: -kv[1]["battles"])[:8]
             echo(
