@@ -422,7 +422,8 @@ def test_the_player_is_told_it_is_their_turn(server: str, browser: Any) -> None:
     union.wait_for_function("() => document.title.startsWith('▶ Your turn')")
     assert union.evaluate("window.__told.length") >= 1
     assert union.evaluate("window.__buzz") == 200
-    assert not conf.title().startswith("▶")
+    # the Confederate page learns of the Union's turn by its own live update: wait for it
+    conf.wait_for_function("() => !document.title.startsWith('▶')", timeout=20_000)
     shot(union, "your-turn")
     ctx.close()
 
