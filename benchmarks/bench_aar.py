@@ -32,8 +32,8 @@ def main() -> None:
     from umpire.ai import make_policy
     from umpire.battle.engine import Battle
     from umpire.battle.run import new_battle, play
+    from umpire.battle.scenario import load_scenario
     from umpire.dice import ScriptedSource
-    from umpire.scenarios import load_scenario
 
     lucky = "luck" in Battle.__slots__
     print(

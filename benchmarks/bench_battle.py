@@ -29,10 +29,10 @@ from bench_scalar import run  # this folder is on the path when a script runs
 from umpire import jit
 from umpire.ai import make_policy
 from umpire.battle.run import play
+from umpire.battle.scenario import load_scenario
 from umpire.dice import SeededSource
 from umpire.dice.bulk import Dice
 from umpire.lab import run_batch
-from umpire.scenarios import load_scenario
 
 GOAL = 500.0
 GOAL_BATCH = 1500.0  # issue 11's goal for the batch path

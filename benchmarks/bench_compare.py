@@ -23,7 +23,7 @@ CHILD = r"""
 import sys, time
 from umpire.ai import make_policy
 from umpire.battle.run import play
-from umpire.scenarios import load_scenario
+from umpire.battle.scenario import load_scenario
 scen = load_scenario(sys.argv[1])
 n = int(sys.argv[2])
 pols = {"union": make_policy("ai"), "confederate": make_policy("ai")}

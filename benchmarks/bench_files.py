@@ -79,8 +79,8 @@ def scenario_text(n: int) -> str:
 
 def measure(repeat: int) -> dict[str, Any]:
     """Every figure, on the ``umpire`` this process imports."""
+    from umpire.battle.scenario import parse_scenario
     from umpire.errors import UmpireError
-    from umpire.scenarios import parse_scenario
     from umpire.store import verify_export
 
     try:

@@ -34,7 +34,8 @@ if "--compiled" in sys.argv:  # before the engine is imported
 
 from umpire.ai import make_policy
 from umpire.battle.run import play
-from umpire.scenarios import load_scenario, shipped
+from umpire.battle.scenario import load_scenario
+from umpire.scenarios import shipped
 
 GOAL = 150.0
 

@@ -34,10 +34,10 @@ from typing import Any
 
 import numpy as np
 
+from umpire.battle.scenario import load_scenario
 from umpire.lab.arms import SHIPPED, parse_vary
 from umpire.lab.compiled import choose
 from umpire.lab.runner import plan, run, tasks
-from umpire.scenarios import load_scenario
 
 TARGET = 20_000
 

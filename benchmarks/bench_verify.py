@@ -78,7 +78,7 @@ def battle_game(n: int) -> Game:
     """The standard scenario, AI against AI (seed 1): a whole battle (its state is bounded)."""
     from umpire.ai import make_policy
     from umpire.battle.game import play_game
-    from umpire.scenarios import load_scenario
+    from umpire.battle.scenario import load_scenario
 
     pols = {"union": make_policy("ai"), "confederate": make_policy("ai")}
     return play_game(load_scenario("standard"), 1, pols)

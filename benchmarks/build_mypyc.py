@@ -114,7 +114,7 @@ def main() -> None:
 
 
 WARM = (
-    "from umpire.lab import prepare_batch; from umpire.scenarios import load_scenario; "
+    "from umpire.lab import prepare_batch; from umpire.battle.scenario import load_scenario; "
     "prepare_batch(load_scenario('standard'))"
 )
 """Played on the build: the batch simulator's numba kernels, compiled and cached for the

@@ -26,10 +26,10 @@ from typing import Any
 from umpire.ai import make_policy
 from umpire.battle.engine import Battle, Recorder
 from umpire.battle.run import new_battle
+from umpire.battle.scenario import load_scenario
 from umpire.battle.state import Unit
 from umpire.dice import SeededSource
 from umpire.rules.quick_acw import steps as S
-from umpire.scenarios import load_scenario
 
 COUNT: Counter[str] = Counter()
 ORDER = (

@@ -48,7 +48,8 @@ LARGE_ONLY = {
 def scenario(key: str):  # type: ignore[no-untyped-def]
     """The scenario of a composition key (shipped, the suite's, or large-run only)."""
     from test_conformance_suite import TEST_COMPOSITIONS, scenario_of
-    from umpire.scenarios import SHIPPED, parse_scenario
+    from umpire.battle.scenario import parse_scenario
+    from umpire.scenarios import SHIPPED
 
     if key in LARGE_ONLY:
         base, table = LARGE_ONLY[key]
@@ -56,7 +57,7 @@ def scenario(key: str):  # type: ignore[no-untyped-def]
         return parse_scenario(text.replace('rules = "quick_acw"', table, 1))
     if key in TEST_COMPOSITIONS:
         return scenario_of(key)
-    from umpire.scenarios import load_scenario
+    from umpire.battle.scenario import load_scenario
 
     return load_scenario(key)
 

@@ -17,8 +17,8 @@ from typing import Any
 from umpire.ai import make_policy
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.run import play
+from umpire.battle.scenario import load_scenario
 from umpire.lab import battle_seed
-from umpire.scenarios import load_scenario
 
 
 class Counted:

@@ -22,10 +22,10 @@ from umpire.aar.html import render
 from umpire.ai import make_policy
 from umpire.battle.game import new_game, pending_actor
 from umpire.battle.run import play
+from umpire.battle.scenario import load_scenario
 from umpire.battle.setup import setup_for
 from umpire.cli.main import main
 from umpire.rules.quick_acw import rules as R
-from umpire.scenarios import load_scenario
 from umpire.store import Store
 
 FIRE = re.compile(r"fires at .* \(needs (\d+)\+, modifiers ([+-]\d+)\)$")

@@ -16,10 +16,10 @@ from umpire.battle.engine import Battle, Recorder
 from umpire.battle.game import save_game
 from umpire.battle.roles import Request
 from umpire.battle.run import new_battle, play, replay, state_hash
+from umpire.battle.scenario import load_scenario
 from umpire.cli.main import main
 from umpire.dice import SeededSource
 from umpire.errors import IllegalActionError
-from umpire.scenarios import load_scenario
 
 SCENARIOS = ("stone_wall", "stone_wall_cards")
 

@@ -12,6 +12,7 @@ import pytest
 
 from umpire.battle.engine import Battle
 from umpire.battle.run import new_battle
+from umpire.battle.scenario import parse_scenario
 from umpire.dice import ScriptedSource
 from umpire.dice.sources import DiceSource
 from umpire.errors import DataFileError, IllegalActionError
@@ -19,7 +20,6 @@ from umpire.rules.action_reaction import melee as M
 from umpire.rules.action_reaction import menu as MN
 from umpire.rules.action_reaction import officers as O
 from umpire.rules.action_reaction import steps as S
-from umpire.scenarios import parse_scenario
 
 HEAD = """name = "t"
 [rules]

@@ -13,12 +13,12 @@ import pytest
 
 from umpire.battle.engine import Battle
 from umpire.battle.run import new_battle
+from umpire.battle.scenario import parse_scenario
 from umpire.dice.sources import DiceSource
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import artillery as A
 from umpire.rules.action_reaction import movement as MV
 from umpire.rules.action_reaction import steps as S
-from umpire.scenarios import parse_scenario
 
 HEAD = """name = "t"
 [rules]

@@ -188,7 +188,7 @@ def test_every_move_entry_is_within_the_allowance_why_reports_xii_f(name: str) -
     from umpire.ai import make_policy
     from umpire.battle.roles import offered
     from umpire.battle.run import play
-    from umpire.scenarios import load_scenario
+    from umpire.battle.scenario import load_scenario
 
     checked = [0]
 
@@ -260,7 +260,7 @@ def test_the_web_tables_menu_says_why_each_entry_reads_so_issue_23() -> None:
     """Issue 23 'Every menu entry can say why', on the web table (the same offers as the
     terminal): each entry of the side to act carries the role's why lines (seed 003)."""
     from umpire.battle.game import save_game
-    from umpire.scenarios import load_scenario
+    from umpire.battle.scenario import load_scenario
     from umpire.web.battle_table import view
 
     game = save_game(load_scenario("stone_wall"), 5, [])

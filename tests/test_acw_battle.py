@@ -8,10 +8,10 @@ import pytest
 
 from umpire.battle.engine import Battle, Request
 from umpire.battle.run import new_battle
+from umpire.battle.scenario import load_scenario, parse_scenario
 from umpire.dice import ScriptedSource
 from umpire.errors import DataFileError, IllegalActionError, UnknownNameError
 from umpire.rules.quick_acw import steps as S
-from umpire.scenarios import load_scenario, parse_scenario
 
 HEAD = """name = "test"
 [table]

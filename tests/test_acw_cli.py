@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from umpire.battle.scenario import load_scenario
 from umpire.cli.main import main
-from umpire.scenarios import load_scenario
 
 # A small battle: one unit a side, 26" apart, three turns, no leaders.
 TINY = """name = "Tiny"
@@ -527,7 +527,7 @@ def test_render_svg_and_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     from html import escape
 
     from umpire.battle.render import short_name
-    from umpire.scenarios import load_scenario
+    from umpire.battle.scenario import load_scenario
 
     scen = load_scenario("mcpherson_ridge")
     for u in scen.units:

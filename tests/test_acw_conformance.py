@@ -9,9 +9,9 @@ from umpire.ai import make_policy
 from umpire.battle.engine import Recorder
 from umpire.battle.game import play_game
 from umpire.battle.run import new_battle, play, replay, state_hash
+from umpire.battle.scenario import load_scenario
 from umpire.board.geometry import corners
 from umpire.dice import SeededSource
-from umpire.scenarios import load_scenario
 
 
 def check_invariants(b) -> None:  # type: ignore[no-untyped-def]

@@ -15,6 +15,7 @@ from test_acw_cli import feed, run
 from umpire.ai import KINDS, make_policy
 from umpire.ai.levels import EasyAI, HardAI
 from umpire.battle.run import play
+from umpire.battle.scenario import load_scenario
 from umpire.cli.battle_cmd import assign_players
 from umpire.cli.lab_cmd import parse_players
 from umpire.errors import UmpireError
@@ -22,7 +23,6 @@ from umpire.lab.arms import SHIPPED
 from umpire.lab.conformance import check_battle
 from umpire.lab.play import run_task
 from umpire.lab.runner import plan, tasks
-from umpire.scenarios import load_scenario
 
 
 def test_levels_are_policies_and_ai_means_normal() -> None:

@@ -132,7 +132,7 @@ def _reference_samples(b: Board, seg: tuple[float, float, float, float]) -> tupl
 
 def test_terrain_walks_equal_plain_sampling() -> None:
     """path_rough and sight_clear (box pre-filter, skipping walk) equal plain sampling."""
-    from umpire.scenarios import load_scenario
+    from umpire.battle.scenario import load_scenario
 
     rng = random.Random(7)
     for name in ("standard", "mcpherson_ridge"):

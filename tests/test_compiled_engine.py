@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from umpire.battle.scenario import load_scenario
 from umpire.cli.main import main
 from umpire.errors import UmpireError
 from umpire.lab import compiled
 from umpire.lab.arms import SHIPPED
 from umpire.lab.runner import plan, run, tasks
-from umpire.scenarios import load_scenario
 
 SRC = Path(compiled.__file__).resolve().parents[2]
 

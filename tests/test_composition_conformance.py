@@ -16,8 +16,9 @@ from umpire.ai import make_policy
 from umpire.battle.engine import Recorder
 from umpire.battle.game import play_game
 from umpire.battle.run import new_battle, play, replay, state_hash
+from umpire.battle.scenario import parse_scenario
 from umpire.dice import SeededSource
-from umpire.scenarios import SHIPPED, parse_scenario
+from umpire.scenarios import SHIPPED
 
 BASE = (SHIPPED / "mcpherson_ridge.toml").read_text(encoding="utf-8")
 

@@ -23,7 +23,7 @@ import pytest
 
 from umpire.ai import make_policy
 from umpire.battle.run import play, state_hash
-from umpire.scenarios import load_scenario
+from umpire.battle.scenario import load_scenario
 
 BEFORE = json.loads((Path(__file__).parent / "data" / "quick_acw_battles.json").read_text())
 

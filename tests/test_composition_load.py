@@ -14,7 +14,8 @@ import pytest
 from test_acw_cli import one_line_error, run, saved
 from umpire.battle.compose import CompositionError, compose, spec_of
 from umpire.battle.roles import RulesSpec
-from umpire.scenarios import SHIPPED, parse_scenario
+from umpire.battle.scenario import parse_scenario
+from umpire.scenarios import SHIPPED
 
 BASE = (SHIPPED / "mcpherson_ridge.toml").read_text(encoding="utf-8")
 

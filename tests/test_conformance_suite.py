@@ -22,11 +22,12 @@ import pytest
 
 from umpire.battle.invariants import CORE, Invariant, StepSeen, Watch
 from umpire.battle.run import new_battle
+from umpire.battle.scenario import load_scenario, parse_scenario
 from umpire.battle.setup import setup_for
 from umpire.dice import SeededSource
 from umpire.lab.conformance import Summary, check_many
 from umpire.rules import role_module, role_module_ids
-from umpire.scenarios import SHIPPED, load_scenario, parse_scenario, shipped
+from umpire.scenarios import SHIPPED, shipped
 
 BASE_TEXT = (SHIPPED / "mcpherson_ridge.toml").read_text(encoding="utf-8")
 

@@ -11,10 +11,10 @@ import pytest
 from umpire.battle.effects import clear_fx, set_fx
 from umpire.battle.roles import Request
 from umpire.battle.run import new_battle
+from umpire.battle.scenario import parse_scenario
 from umpire.dice import ScriptedSource
 from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import steps as S
-from umpire.scenarios import parse_scenario
 
 SCEN = """name = "Effects"
 [table]

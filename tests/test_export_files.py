@@ -242,7 +242,7 @@ def test_a_battle_scenario_field_is_named(
 ) -> None:
     """A battle export whose scenario breaks the scenario model (a unit's facing of 1e400, a
     count as text): refused in one line naming the scenario's field, nothing stored."""
-    from umpire.scenarios import load_scenario
+    from umpire.battle.scenario import load_scenario
 
     store = Store(tmp_path / "b.db")
     scenario = load_scenario("standard").to_json()

@@ -252,8 +252,8 @@ def test_seed003_resolve_counts_losses_as_the_battle(
     (3 hits a piece): `resolve infantry-fire` says the pieces the battle's take_hits takes
     (before: one piece a hit)."""
     from umpire.battle.run import new_battle
+    from umpire.battle.scenario import parse_scenario
     from umpire.rules.action_reaction import steps as S
-    from umpire.scenarios import parse_scenario
 
     head = (
         'name = "t"\n[rules]\nsequence = "action-reaction"\ncombat = "action-reaction"\n'

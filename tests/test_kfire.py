@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 from umpire import jit
+from umpire.battle.scenario import load_scenario
 from umpire.board import ksight
 from umpire.dice.bulk import Dice
 from umpire.lab import run_batch
 from umpire.rules.quick_acw.batch import vrules as V
 from umpire.rules.quick_acw.batch.sim import Sim
 from umpire.rules.quick_acw.batch.static import static_for
-from umpire.scenarios import load_scenario
 
 pytestmark = pytest.mark.skipif(not jit.ENABLED, reason="numba missing or UMPIRE_JIT=0")
 

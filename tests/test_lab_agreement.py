@@ -22,13 +22,13 @@ import pytest
 
 from umpire.ai import make_policy
 from umpire.battle.run import play
+from umpire.battle.scenario import load_scenario
 from umpire.dice.bulk import Dice
 from umpire.errors import DiceSourceError
 from umpire.lab import batch_seed, run_batch, wilson
 from umpire.rules.quick_acw.batch.sim import Sim
 from umpire.rules.quick_acw.batch.static import static_for
 from umpire.rules.quick_acw.rules import rules
-from umpire.scenarios import load_scenario
 
 N = 400
 SE = 4.0

@@ -23,13 +23,13 @@ from umpire.ai import make_policy
 from umpire.battle.engine import Recorder
 from umpire.battle.game import battle_from
 from umpire.battle.run import new_battle, play
+from umpire.battle.scenario import load_scenario
 from umpire.cli.main import main
 from umpire.dice import SeededSource
 from umpire.dice.luck import Tally
 from umpire.lab import battle_seed, wilson
 from umpire.lab.luck import AVERAGE_BAND, average_dice, average_seed
 from umpire.lab.results import load_run
-from umpire.scenarios import load_scenario
 from umpire.store import Store
 
 SIDES = ("confederate", "union")

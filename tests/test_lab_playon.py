@@ -12,6 +12,7 @@ import pytest
 from umpire.ai import make_policy
 from umpire.battle.game import save_game
 from umpire.battle.run import play
+from umpire.battle.scenario import load_scenario, parse_scenario
 from umpire.cli.common import open_store
 from umpire.cli.main import main
 from umpire.lab import battle_seed
@@ -19,7 +20,7 @@ from umpire.lab.arms import SHIPPED as SHIPPED_RULES
 from umpire.lab.play import SIDES, run_task
 from umpire.lab.playon import game_position, load_position, play_on
 from umpire.lab.runner import plan, tasks
-from umpire.scenarios import SHIPPED, Scenario, load_scenario, parse_scenario, shipped
+from umpire.scenarios import SHIPPED, Scenario, shipped
 
 BASE = (SHIPPED / "mcpherson_ridge.toml").read_text(encoding="utf-8")
 COMPOSITIONS = {

@@ -12,13 +12,13 @@ import random
 import numpy as np
 import pytest
 
+from umpire.battle.scenario import load_scenario
 from umpire.board import vgeom as G
 from umpire.board.geometry import box_distance, box_of, box_overlap, crosses_any, segment_hits_box
 from umpire.rules.quick_acw import odds
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw.batch import vrules as V
 from umpire.rules.quick_acw.steps import range_bounds
-from umpire.scenarios import load_scenario
 
 T = V.tables()
 N = 3000

@@ -13,6 +13,7 @@ import pytest
 
 from umpire.ai import make_policy
 from umpire.battle.run import play
+from umpire.battle.scenario import load_scenario
 from umpire.cli.main import main
 from umpire.lab import battle_seed, wilson
 from umpire.lab.arms import SHIPPED
@@ -20,7 +21,7 @@ from umpire.lab.play import SIDES, Task, run_task
 from umpire.lab.results import list_runs, load_run
 from umpire.lab.runner import plan, run, tasks
 from umpire.rules.data import Overlay
-from umpire.scenarios import Scenario, load_scenario
+from umpire.scenarios import Scenario
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -372,8 +373,8 @@ def test_prepare_batch_gets_the_batch_path_ready_and_skips_the_others(
     """The lab gets a batch simulator ready before its workers start (its kernels compiled
     once); a composition without one (seed 003's stone_wall) has nothing to prepare."""
     from umpire import jit
+    from umpire.battle.scenario import load_scenario
     from umpire.lab import prepare_batch
-    from umpire.scenarios import load_scenario
 
     assert prepare_batch(load_scenario("stone_wall")) is False
     monkeypatch.setattr(jit, "ENABLED", False)

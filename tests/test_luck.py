@@ -11,9 +11,9 @@ import pytest
 
 from umpire.ai import make_policy
 from umpire.battle.run import new_battle, play
+from umpire.battle.scenario import load_scenario
 from umpire.dice import ScriptedSource
 from umpire.dice.luck import Tally, bernoulli, by_faces, convolve, dist_of, luck_of, mean
-from umpire.scenarios import load_scenario
 
 
 def _brute(tallies: list[Tally]) -> tuple[Fraction, Fraction, Fraction]:

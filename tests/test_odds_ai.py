@@ -17,8 +17,8 @@ from umpire.ai.random_policy import RandomPolicy
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.roles import Choice, Offer, offered
 from umpire.battle.run import new_battle, play
+from umpire.battle.scenario import load_scenario
 from umpire.dice import SeededSource
-from umpire.scenarios import load_scenario
 
 
 def test_fire_takes_the_best_expected_loss_and_values_a_kill() -> None:

@@ -13,6 +13,7 @@ import pytest
 from umpire import jit
 from umpire.battle.engine import Battle, Request
 from umpire.battle.run import new_battle
+from umpire.battle.scenario import parse_scenario
 from umpire.battle.state import Unit
 from umpire.dice import ScriptedSource
 from umpire.dice.bulk import Dice
@@ -23,7 +24,7 @@ from umpire.rules.quick_acw.ai import ScriptedAI, charge_chance
 from umpire.rules.quick_acw.batch.sim import Sim
 from umpire.rules.quick_acw.batch.static import static_for
 from umpire.rules.quick_acw.roles import MODULE
-from umpire.scenarios import Scenario, parse_scenario
+from umpire.scenarios import Scenario
 
 HEAD = """name = "test"
 [table]

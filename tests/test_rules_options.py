@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from umpire.battle.compose import spec_of
+from umpire.battle.scenario import load_scenario, parse_scenario
 from umpire.errors import DataFileError
-from umpire.scenarios import load_scenario, parse_scenario, resolve_path
+from umpire.scenarios import resolve_path
 
 
 def _with(text: str, marker: str, extra: str) -> str:

@@ -23,7 +23,8 @@ import pytest
 from umpire.ai import make_policy
 from umpire.battle.roles import offered
 from umpire.battle.run import play, state_hash
-from umpire.scenarios import load_scenario, shipped
+from umpire.battle.scenario import load_scenario
+from umpire.scenarios import shipped
 
 GOLDEN = Path(__file__).parent / "data" / "scalar_golden.json"
 SEEDS = range(20)

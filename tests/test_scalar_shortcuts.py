@@ -30,10 +30,10 @@ import pytest
 from umpire.ai import make_policy
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.run import play
+from umpire.battle.scenario import load_scenario
 from umpire.dice import ScriptedSource
 from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import steps as S
-from umpire.scenarios import load_scenario
 
 
 class Checking:

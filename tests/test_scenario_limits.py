@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from umpire.battle.scenario import parse_scenario
 from umpire.cli.main import main
 from umpire.errors import DataFileError
 from umpire.scenarios import (
@@ -19,7 +20,6 @@ from umpire.scenarios import (
     MAX_TEXT,
     MAX_UNITS,
     SHIPPED,
-    parse_scenario,
 )
 
 STANDARD = (SHIPPED / "standard.toml").read_text(encoding="utf-8")

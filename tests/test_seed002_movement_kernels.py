@@ -15,13 +15,13 @@ import numpy as np
 import pytest
 
 from umpire import jit
+from umpire.battle.scenario import load_scenario
 from umpire.board import kgeom
 from umpire.board import vgeom as G
 from umpire.board.kterrain import paths_rough
 from umpire.lab import run_batch
 from umpire.rules.quick_acw.batch import kmove as K
 from umpire.rules.quick_acw.batch.static import static_for
-from umpire.scenarios import load_scenario
 
 FIELDS = ("winner", "turns", "losses", "removed", "leaders_lost", "faces")
 

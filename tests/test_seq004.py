@@ -16,10 +16,11 @@ from umpire.battle.effects import fx
 from umpire.battle.game import play_game
 from umpire.battle.roles import RulesSpec
 from umpire.battle.run import new_battle, play
+from umpire.battle.scenario import parse_scenario
 from umpire.dice import ScriptedSource, SeededSource
 from umpire.errors import DataFileError
 from umpire.rules.sequence_cards.ladder import effect_for_margin, escalate
-from umpire.scenarios import SHIPPED, parse_scenario
+from umpire.scenarios import SHIPPED
 from umpire.store.sqlite import Store
 
 RUNGS = ("stop", "shaken", "retreat", "lose", "route")

@@ -21,9 +21,9 @@ from umpire.ai import make_policy
 from umpire.battle.engine import Battle
 from umpire.battle.roles import Request
 from umpire.battle.run import new_battle
+from umpire.battle.scenario import load_scenario, parse_scenario
 from umpire.dice import SeededSource
 from umpire.errors import IllegalActionError
-from umpire.scenarios import load_scenario, parse_scenario
 
 
 def run_until(

@@ -20,12 +20,13 @@ from umpire.battle.effects import fx, set_fx
 from umpire.battle.engine import Battle, Recorder
 from umpire.battle.roles import Request, RulesSpec, offered
 from umpire.battle.run import new_battle, play, replay, state_hash
+from umpire.battle.scenario import parse_scenario
 from umpire.dice import ScriptedSource
 from umpire.errors import DataFileError, IllegalActionError
 from umpire.rules.solo_events import MODULE
 from umpire.rules.solo_events.events import KEY, SoloEvents, would_break
 from umpire.rules.solo_events.mapping import MAPPING, line_of, load_mapping
-from umpire.scenarios import SHIPPED, parse_scenario
+from umpire.scenarios import SHIPPED
 
 HEAD = """name = "Solo events test"
 [rules]

@@ -16,9 +16,9 @@ from fractions import Fraction
 from typing import Any
 
 from umpire.battle.run import new_battle
+from umpire.battle.scenario import parse_scenario
 from umpire.dice import ScriptedSource, SeededSource, parse
 from umpire.rules.solo_events.events import KEY
-from umpire.scenarios import parse_scenario
 
 SCEN = """name = "Solo odds"
 [rules]

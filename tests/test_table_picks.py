@@ -20,12 +20,12 @@ import pytest
 
 from umpire.battle.game import pending, pending_actor
 from umpire.battle.roles import offered
+from umpire.battle.scenario import load_scenario
 from umpire.cli.main import main
 from umpire.dice import PhysicalSource, ScriptedSource, SeededSource
 from umpire.engine import Game
 from umpire.engine.context import Context
 from umpire.rules import get_module
-from umpire.scenarios import load_scenario
 from umpire.store import Store
 from umpire.store.verify import verify_export
 

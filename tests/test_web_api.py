@@ -429,7 +429,7 @@ def test_a_game_saved_at_the_command_line_opens_at_a_table(
     client: TestClient, tmp_path: Path
 ) -> None:
     from umpire.battle.game import save_game
-    from umpire.scenarios import load_scenario
+    from umpire.battle.scenario import load_scenario
 
     store = Store(tmp_path / "web.db")
     store.create("cli-battle", save_game(load_scenario("stone_wall"), 5, []))

@@ -16,9 +16,10 @@ from fastapi.testclient import TestClient
 from umpire.ai import make_policy
 from umpire.battle.game import pending
 from umpire.battle.run import new_battle
+from umpire.battle.scenario import load_scenario
 from umpire.dice import SeededSource
 from umpire.errors import IllegalActionError
-from umpire.scenarios import load_scenario, shipped
+from umpire.scenarios import shipped
 from umpire.web.app import create_app
 from umpire.web.board import short_name, short_names
 

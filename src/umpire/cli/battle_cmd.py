@@ -195,7 +195,8 @@ def battle(
     """Play a battle to the end, print the narrative and the result, and save it."""
     from umpire.ai import make_policy
     from umpire.battle.run import play, state_hash
-    from umpire.scenarios import load_scenario, resolve_path
+    from umpire.battle.scenario import load_scenario
+    from umpire.scenarios import resolve_path
 
     if dice not in ("seeded", "physical"):
         raise UmpireError(f"unknown --dice '{dice}' (seeded, physical)")
@@ -642,8 +643,9 @@ def _quit_saved(name: str, game: Any) -> None:
 def _battle_at(source: str, turn: int | None) -> Any:
     """A battle to draw: a --log file, a scenario (its set-up) or a saved game."""
     from umpire.battle.run import new_battle, replay
+    from umpire.battle.scenario import load_scenario
     from umpire.dice import ScriptedSource
-    from umpire.scenarios import Scenario, load_scenario, shipped
+    from umpire.scenarios import Scenario, shipped
 
     p = Path(source)
     if p.suffix == ".json" and p.is_file():

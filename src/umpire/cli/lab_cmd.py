@@ -100,11 +100,12 @@ def simulate_cmd(
     side's win chance playing on from a saved position."""
     import secrets
 
+    from umpire.battle.scenario import load_scenario
     from umpire.lab import battle_seed
     from umpire.lab.arms import SHIPPED, parse_rules_data, parse_vary
     from umpire.lab.compiled import choose
     from umpire.lab.runner import default_workers, plan, tasks
-    from umpire.scenarios import load_scenario, resolve_path
+    from umpire.scenarios import resolve_path
 
     if n < 1 or n > MAX_N:
         raise UmpireError(f"-n must be between 1 and {MAX_N}, got {n}")

@@ -176,7 +176,7 @@ def _arm_overlay(arm: Mapping[str, Any]) -> Any:
 def _run_scenario(run: Run) -> Any:
     """The run's scenario, as ``umpire simulate`` was given it (its replay command names
     it), else by the stored name."""
-    from umpire.scenarios import load_scenario
+    from umpire.battle.scenario import load_scenario
 
     words = str(run.config.get("replay", "")).split()
     for name in ([words[2]] if len(words) > 2 and words[:2] == ["umpire", "battle"] else []) + [

@@ -2,12 +2,13 @@
 
 A scenario holds the table, terrain, sides (posture), leaders, units, objectives,
 victory conditions and the turn limit. The shipped scenarios live in
-``umpire/data/scenarios/*.toml``; ``load_scenario`` takes a path or a shipped name.
+``umpire/data/scenarios/*.toml``. This package is the data model, below the tactical
+engine; a scenario is loaded for play, checked against its rules, by
+``umpire.battle.scenario.load_scenario`` (a path or a shipped name).
 """
 
 from __future__ import annotations
 
-import math
 import re
 import tomllib
 from pathlib import Path
@@ -181,7 +182,7 @@ class Scenario(_Strict):
         return out
 
 
-def _locate(text: str, loc: tuple[Any, ...]) -> int | None:
+def locate(text: str, loc: tuple[Any, ...]) -> int | None:
     """The line of a pydantic error location such as ('units', 3, 'type') in TOML text."""
     lines = text.splitlines()
     start, end = 0, len(lines)
@@ -217,7 +218,7 @@ def _locate(text: str, loc: tuple[Any, ...]) -> int | None:
 
 
 def _line_of_item(text: str, key: str, index: int) -> int | None:
-    return _locate(text, (key, index))
+    return locate(text, (key, index))
 
 
 _ENTRY = re.compile(r"^[ \t]*\[\[[ \t]*(units|leaders|terrain|objectives)[ \t]*\]\]", re.M)
@@ -251,8 +252,12 @@ def _count_entries(text: str, file: str) -> None:
             raise DataFileError(_limit_message(key), file=file, line=line)
 
 
-def parse_scenario(text: str, file: str = "<scenario>") -> Scenario:
-    """Parse and validate scenario text; raise DataFileError naming file:line.
+def parse_scenario_unchecked(text: str, file: str = "<scenario>") -> Scenario:
+    """Parse and validate scenario text as data; raise DataFileError naming file:line.
+
+    Unchecked: the rules are not composed and the units not placed. A battle loads a
+    scenario through ``umpire.battle.scenario.parse_scenario``/``load_scenario``, which
+    call this and then check it against its rules (this package sits below ``battle``).
 
     The limits (``MAX_*``: docs/scenarios.md, "Limits") are checked on the text and the
     parsed values before anything is built from them.
@@ -302,114 +307,8 @@ def parse_scenario(text: str, file: str = "<scenario>") -> Scenario:
             at = (loc[0], most)  # the first entry past the limit
         elif err["type"] == "finite_number":
             msg = f"must be a finite number, not {err.get('input')!r}"
-        raise DataFileError(f"{where}: {msg}", file=file, line=_locate(text, at)) from None
-    _check(scen, text, file)
+        raise DataFileError(f"{where}: {msg}", file=file, line=locate(text, at)) from None
     return scen
-
-
-def _check(s: Scenario, text: str, file: str) -> None:
-    """Semantic checks: the rules compose, unique ids, known leaders, units placed well."""
-    from umpire.battle.compose import compose_for
-    from umpire.battle.setup import unit_from_spec
-    from umpire.errors import UmpireError
-
-    try:
-        comp = compose_for(s)
-        for role in (comp.sequence, comp.combat, comp.status, *comp.events):
-            validate = getattr(role, "validate", None)
-            if validate is not None:
-                validate(s)
-    except UmpireError as exc:
-        raise DataFileError(f"rules: {exc}", file=file, line=_locate(text, ("rules",))) from None
-    bases = comp.combat.bases
-
-    ids: set[str] = set()
-    lids = {ld.id for ld in s.leaders}
-    for i, ld in enumerate(s.leaders):
-        if ld.attached and ld.attached not in {u.id for u in s.units}:
-            raise DataFileError(
-                f"leaders.{i}: attached to unknown unit '{ld.attached}'",
-                file=file,
-                line=_locate(text, ("leaders", i, "attached")),
-            )
-    built = []
-    for i, u in enumerate(s.units):
-        if u.id in ids:
-            raise DataFileError(
-                f"units.{i}: duplicate unit id '{u.id}'",
-                file=file,
-                line=_locate(text, ("units", i, "id")),
-            )
-        ids.add(u.id)
-        if u.leader and u.leader not in lids:
-            raise DataFileError(
-                f"units.{i}: unknown leader '{u.leader}'",
-                file=file,
-                line=_locate(text, ("units", i, "leader")),
-            )
-        if u.type != "cavalry" and u.mounted:
-            raise DataFileError(
-                f"units.{i}: only cavalry can be mounted",
-                file=file,
-                line=_locate(text, ("units", i, "mounted")),
-            )
-        if u.formation not in comp.combat.formations:
-            raise DataFileError(
-                f"units.{i}: unknown formation '{u.formation}' for {comp.combat.id} "
-                f"({', '.join(comp.combat.formations)})",
-                file=file,
-                line=_locate(text, ("units", i, "formation")),
-            )
-        if u.type != "artillery" and u.limbered:
-            raise DataFileError(
-                f"units.{i}: only artillery can be limbered",
-                file=file,
-                line=_locate(text, ("units", i, "limbered")),
-            )
-        unit = unit_from_spec(i, u, -1, bases)
-        from umpire.board.geometry import corners
-
-        for cx, cy in corners(*unit.box()):
-            if not (0 <= cx <= s.table.width and 0 <= cy <= s.table.height):
-                raise DataFileError(
-                    f"units.{i}: unit '{u.id}' is off the table "
-                    f'({s.table.width:g}" x {s.table.height:g}")',
-                    file=file,
-                    line=_locate(text, ("units", i, "x")),
-                )
-        built.append(unit)
-    import numpy as np
-
-    from umpire.board.geometry import overlaps
-
-    for i, a in enumerate(built):
-        others = built[:i]
-        if not others:
-            continue
-        ov = overlaps(
-            *a.box(),
-            np.array([o.x for o in others]),
-            np.array([o.y for o in others]),
-            np.array([o.theta for o in others]),
-            np.array([o.hw for o in others]),
-            np.array([o.hd for o in others]),
-        )
-        if ov.any():
-            j = int(np.argmax(ov))
-            raise DataFileError(
-                f"units.{i}: unit '{a.id}' overlaps unit '{others[j].id}'",
-                file=file,
-                line=_locate(text, ("units", i)),
-            )
-    for i, o in enumerate(s.objectives):
-        if not (0 <= o.x <= s.table.width and 0 <= o.y <= s.table.height):
-            raise DataFileError(
-                f"objectives.{i}: objective '{o.name}' is off the table",
-                file=file,
-                line=_locate(text, ("objectives", i)),
-            )
-    if not math.isfinite(s.table.width * s.table.height):
-        raise DataFileError("table size must be finite", file=file)
 
 
 def shipped() -> list[str]:
@@ -428,9 +327,3 @@ def resolve_path(name_or_path: str) -> Path:
     raise UnknownNameError(
         f"no scenario '{name_or_path}' (not a file; shipped: {', '.join(shipped())})"
     )
-
-
-def load_scenario(name_or_path: str) -> Scenario:
-    """Load and validate a scenario file or a shipped scenario by name."""
-    path = resolve_path(name_or_path)
-    return parse_scenario(path.read_text(encoding="utf-8"), str(path))

@@ -141,7 +141,8 @@ class Service:
     # -- creating ---------------------------------------------------------------------------
     def scenarios(self) -> list[dict[str, str]]:
         """The shipped scenarios a battle can start from."""
-        from umpire.scenarios import load_scenario, shipped
+        from umpire.battle.scenario import load_scenario
+        from umpire.scenarios import shipped
 
         out = []
         for name in shipped():
@@ -185,8 +186,9 @@ class Service:
                 "title": title or module.name,
             }
         elif kind == "battle":
+            from umpire.battle.scenario import load_scenario
             from umpire.rules import get_module
-            from umpire.scenarios import load_scenario, shipped
+            from umpire.scenarios import shipped
 
             if scenario not in shipped():
                 raise UmpireError(
