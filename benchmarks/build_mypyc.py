@@ -44,6 +44,7 @@ HOT = [
     "umpire/board/geometry.py",
     "umpire/board/terrain.py",
     "umpire/dice/stream.py",
+    "umpire/sides.py",
     "umpire/ai/odds_ai.py",
     "umpire/ai/per_rules.py",
     "umpire/rules/quick_acw/steps.py",

@@ -17,10 +17,11 @@ from umpire.cli.common import open_store
 from umpire.cli.main import main
 from umpire.lab import battle_seed
 from umpire.lab.arms import SHIPPED as SHIPPED_RULES
-from umpire.lab.play import SIDES, run_task
+from umpire.lab.play import run_task
 from umpire.lab.playon import game_position, load_position, play_on
 from umpire.lab.runner import plan, tasks
 from umpire.scenarios import SHIPPED, Scenario, shipped
+from umpire.sides import SIDES
 
 BASE = (SHIPPED / "mcpherson_ridge.toml").read_text(encoding="utf-8")
 COMPOSITIONS = {

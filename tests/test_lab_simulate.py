@@ -17,11 +17,12 @@ from umpire.battle.scenario import load_scenario
 from umpire.cli.main import main
 from umpire.lab import battle_seed, wilson
 from umpire.lab.arms import SHIPPED
-from umpire.lab.play import SIDES, Task, run_task
+from umpire.lab.play import Task, run_task
 from umpire.lab.results import list_runs, load_run
 from umpire.lab.runner import plan, run, tasks
 from umpire.rules.data import Overlay
 from umpire.scenarios import Scenario
+from umpire.sides import SIDES
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

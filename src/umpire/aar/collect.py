@@ -19,8 +19,7 @@ from typing import Any
 
 from umpire.dice.luck import Luck, Tally, dist_of, luck_of, tail
 from umpire.errors import UmpireError
-
-SIDES = ("union", "confederate")
+from umpire.sides import SIDES_UNION_FIRST
 
 
 @dataclass(slots=True)
@@ -236,7 +235,7 @@ class _Watch:
 
     def _count(self, b: Any, turn: int) -> None:
         st = b.state
-        for s in SIDES:
+        for s in SIDES_UNION_FIRST:
             stands = sum(u.stands for u in st.units if u.side == s and u.alive)
             self.rep.strength.setdefault(s, []).append((turn, stands))
             gone = sum(1 for ld in st.leaders if ld.side == s and not ld.alive)
@@ -360,7 +359,7 @@ def _map(b: Any, paths: dict[int, list[tuple[float, float]]]) -> str:
 
 def _side_of(purpose: str) -> str:
     low = purpose.lower()
-    for s in SIDES:
+    for s in SIDES_UNION_FIRST:
         if low.startswith(s) or f" {s} " in f" {low} ":
             return s
     return "table"

@@ -39,6 +39,7 @@ from umpire.dice.luck import Dist, Tally
 from umpire.dice.sources import stream_of
 from umpire.dice.stream import Stream
 from umpire.errors import IllegalActionError
+from umpire.sides import SIDES
 
 # math's functions that mypyc has no native form of, held in C statics (``Final``): a
 # call then skips looking the name up in ``math`` (the same functions, the same floats).
@@ -75,8 +76,6 @@ class Recorder:
         self.faces.extend(out)
         return out
 
-
-SIDES = ("confederate", "union")
 
 NEAR_TIE: Final = 1.000000000001  # 1 + 1e-12 (a literal: the mypyc build inlines it)
 """How far above the best ``dx * dx + dy * dy`` a squared distance may still tie it when

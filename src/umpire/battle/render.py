@@ -15,6 +15,7 @@ from pathlib import Path
 
 from umpire.battle.engine import Battle
 from umpire.board.geometry import corners
+from umpire.sides import SIDES
 
 COLOURS = {
     "woods": (90, 140, 80),
@@ -46,7 +47,6 @@ LEGEND = (
 )
 """The legend's colour keys, in order: sides first, then the terrain kinds."""
 
-SIDES = ("union", "confederate")
 
 SCALE_INCHES = 6
 """The scale bar's length in table inches (a common move allowance)."""

@@ -91,11 +91,14 @@ def tally_of(b: Battle) -> tuple[dict[str, int], set[str]]:
 
 def result_of(b: Battle, seed: int | None, faces: list[int], orders: list[list[Any]]) -> Result:
     """Summarise a finished (or stopped) battle."""
-    from umpire.battle.victory import SIDES, broken_sides
+    from umpire.battle.victory import broken_sides
+    from umpire.sides import SIDES
 
     st = b.state
     removed = {s: sum(1 for u in st.units if u.side == s and not u.alive) for s in b.sides()}
-    leaders = {s: sum(1 for ld in st.leaders if ld.side == s and not ld.alive) for s in SIDES}
+    leaders: dict[str, int] = {
+        s: sum(1 for ld in st.leaders if ld.side == s and not ld.alive) for s in SIDES
+    }
     tally, quit = tally_of(b)
     down = set(broken_sides(b)) | quit if st.over else set()
     broke: dict[str, int | None] = {s: st.turn if s in down else None for s in SIDES}

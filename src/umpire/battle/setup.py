@@ -12,8 +12,7 @@ from umpire.battle.state import Bases, Leader, Objective, State, Unit
 from umpire.board import Board, Feature
 from umpire.rules.data import on_change
 from umpire.scenarios import Scenario, UnitSpec
-
-SIDES = ("confederate", "union")
+from umpire.sides import SIDES
 
 
 def unit_from_spec(i: int, u: UnitSpec, leader: int, bases: Bases) -> Unit:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from umpire.sides import SIDES
+
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
-
-SIDES = ("confederate", "union")
 
 
 def is_broken(units0: int, removed: int, fraction: float) -> bool:
@@ -35,7 +35,7 @@ def broken_sides(b: Battle) -> list[str]:
                 alive_first += 1
             elif side == second:
                 alive_second += 1
-    out = []
+    out: list[str] = []
     for side in SIDES:
         alive = alive_first if side == first else alive_second
         n0 = b.setup.units0[side]
@@ -65,7 +65,7 @@ def end_check(b: Battle) -> None:
 def objective_points(b: Battle) -> dict[str, int]:
     """Default ``victory``: each side's points for the objectives it alone holds now."""
     st = b.state
-    points = dict.fromkeys(SIDES, 0)
+    points: dict[str, int] = dict.fromkeys(SIDES, 0)
     for ob in b.setup.objectives:
         near = {
             u.side for u in st.units if u.alive and math.hypot(u.x - ob.x, u.y - ob.y) <= ob.radius

@@ -14,8 +14,8 @@ import typer
 
 from umpire.cli.common import print_json
 from umpire.errors import UmpireError, UnknownNameError
+from umpire.sides import SIDES
 
-SIDES = ("confederate", "union")
 BATTLE_MODULES = ("battle", "quick_acw")
 """Game module ids of saved battles (``quick_acw``: saves from before the composable engine)."""
 POLICIES = ("ai", "easy", "normal", "hard", "random", "human")

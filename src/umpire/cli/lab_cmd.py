@@ -349,7 +349,7 @@ SIM_POLICIES = ("ai", "easy", "normal", "hard", "random")
 def parse_players(texts: list[str]) -> list[tuple[str, str]]:
     """``--player SIDE=POLICY`` as (side, policy) pairs, the shipped AI's sides left out
     (``ai`` and ``normal`` are it); a wrong entry is a one-line error naming it."""
-    from umpire.lab.play import SIDES
+    from umpire.sides import SIDES
 
     kinds: dict[str, str] = {}
     for text in texts:
@@ -431,7 +431,7 @@ def _who(out: dict[str, Any]) -> str:
     players = out.get("config", {}).get("players") or {}
     if not players:
         return "AI against AI"
-    from umpire.lab.play import SIDES
+    from umpire.sides import SIDES
 
     return " against ".join(f"{s} {players.get(s, 'normal')}" for s in SIDES)
 

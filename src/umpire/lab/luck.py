@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 from umpire.dice.luck import Tally, side_luck
 from umpire.errors import UmpireError
 from umpire.lab import wilson
-from umpire.lab.play import SIDES, Record
+from umpire.lab.play import Record
+from umpire.sides import SIDES
 
 if TYPE_CHECKING:
     from umpire.battle.run import Result

@@ -15,8 +15,7 @@ from typing import Any
 from umpire.errors import UmpireError
 from umpire.rules.data import Overlay, install
 from umpire.scenarios import Scenario
-
-SIDES = ("confederate", "union")
+from umpire.sides import SIDES
 
 Record = dict[str, Any]
 """One battle: ``i``, ``seed``, ``winner`` (a side or ``draw``), ``turns``, per side
@@ -103,7 +102,7 @@ def _scalar(task: Task) -> list[Record]:
     out = []
     kinds = dict(task.players)
     for k, seed in enumerate(task.seeds):
-        pols = {side: make_policy(kinds.get(side, "ai"), seed) for side in SIDES}
+        pols: dict[str, Any] = {side: make_policy(kinds.get(side, "ai"), seed) for side in SIDES}
         if task.position is None:
             res = play(task.scen, seed, pols)
         else:

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from umpire.errors import UmpireError, UnknownNameError
-from umpire.lab.play import SIDES, Record
+from umpire.lab.play import Record
+from umpire.sides import SIDES
 
 if TYPE_CHECKING:
     from pathlib import Path

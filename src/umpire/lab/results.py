@@ -18,7 +18,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from umpire.errors import UmpireError, UnknownNameError
-from umpire.lab.play import SIDES, Record
+from umpire.lab.play import Record
+from umpire.sides import SIDES
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS lab_runs(

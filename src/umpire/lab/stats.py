@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from umpire.lab import Z95, wilson
-from umpire.lab.play import SIDES, Record
+from umpire.lab.play import Record
+from umpire.sides import SIDES
 
 OUTCOMES = (*SIDES, "draw")
 

@@ -19,8 +19,6 @@ from umpire.engine.game import Game
 from umpire.errors import IllegalActionError
 from umpire.web.board import battle_svg, short_names
 
-SIDES = ("union", "confederate")
-
 
 def choices(b: Battle, req: Request) -> list[Choice]:
     """The legal orders of the pending decision (the same list the CLI numbers)."""

@@ -20,6 +20,7 @@ from umpire.battle.game import pending
 from umpire.engine.game import Game
 from umpire.errors import IllegalActionError, UmpireError
 from umpire.rules import TABLE_MODULES, table_module
+from umpire.sides import SIDES_UNION_FIRST
 from umpire.store import Store
 from umpire.web import battle_table as BT
 from umpire.web import book_table as BK
@@ -37,7 +38,7 @@ def roles_of(kind: str) -> list[str]:
     """The seats that play a kind of table: a module's sides, a battle's, the dice book's."""
     if kind in TABLE_MODULES:
         return list(table_module(kind).sides)
-    return list(BT.SIDES) if kind == "battle" else [BK.ROLE]
+    return list(SIDES_UNION_FIRST) if kind == "battle" else [BK.ROLE]
 
 
 class StaleError(UmpireError):
@@ -195,7 +196,7 @@ class Service:
                     f"unknown scenario '{scenario}' (shipped: {', '.join(shipped())})"
                 )
             scen = load_scenario(scenario)
-            who = {s: (players or {}).get(s, "human") for s in BT.SIDES}
+            who = {s: (players or {}).get(s, "human") for s in SIDES_UNION_FIRST}
             for side, p in who.items():
                 if p not in PLAYERS:
                     raise UmpireError(f"{side}: unknown player '{p}' ({', '.join(PLAYERS)})")

@@ -21,6 +21,7 @@ from umpire.engine import Decision, Option, PromptPolicy
 from umpire.engine.decisions import PickFn
 from umpire.errors import UmpireError
 from umpire.rules.ruling import console, kit, print_json, to_jsonable
+from umpire.sides import SIDES_UNION_FIRST
 
 cwb_app = typer.Typer(no_args_is_help=True)
 order_app = typer.Typer(no_args_is_help=True)
@@ -38,7 +39,6 @@ PolicyOpt = Annotated[
         help="Who answers the choices: prompt (the players, at the terminal) or random.",
     ),
 ]
-SIDES = ("union", "confederate")
 
 
 # ------------------------------------------------------------------ which game
@@ -186,9 +186,9 @@ def _policies(policy: str, state: dict[str, Any]) -> dict[str, Any]:
     from umpire.engine import RandomPolicy
 
     if policy == "prompt":
-        return {s: TablePolicy(state) for s in SIDES}
+        return {s: TablePolicy(state) for s in SIDES_UNION_FIRST}
     if policy == "random":
-        return {s: RandomPolicy() for s in SIDES}
+        return {s: RandomPolicy() for s in SIDES_UNION_FIRST}
     raise UmpireError(f"unknown policy '{policy}' (prompt, random)")
 
 
@@ -632,7 +632,7 @@ def _status(st: dict[str, Any]) -> dict[str, Any]:
                 "until": e.get("until", "the end of this player turn"),
             }
         )
-    for side in SIDES:
+    for side in SIDES_UNION_FIRST:
         p = st["panic"][side]
         if p["panicked"]:
             retreats = [o["id"] for o in st["orders"].values() if o.get("panic")]
@@ -677,7 +677,7 @@ def _status(st: dict[str, Any]) -> dict[str, Any]:
                 "until": "the end of this player turn",
             }
         )
-    for side in SIDES:
+    for side in SIDES_UNION_FIRST:
         leaders = {
             post: [
                 {

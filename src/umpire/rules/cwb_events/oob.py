@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from umpire.errors import DataFileError, UnknownNameError
+from umpire.sides import SIDES_UNION_FIRST
 
 from .clock import parse_stamp
 
 DATA = Path(__file__).resolve().parent / "data"
-SIDES = ("union", "confederate")
 RATING_HELP = "brigade ratings are 'command-morale' such as '0-1'; others one number"
 
 
@@ -159,7 +159,7 @@ def build_roster(data: Mapping[str, Any], file: str = "oob.toml", text: str = ""
         raise b.fail(f"the order of battle must be a table, not {type(data).__name__}")
     for army in b.tables(data.get("army"), "army"):
         side = army.get("side")
-        if side not in SIDES:
+        if side not in SIDES_UNION_FIRST:
             raise b.fail(f"army side must be union or confederate, not {side!r}", "[[army]]")
         at = b.time(army.get("arrives"), f"{side} army", 0)
         lid = b.leader(army.get("commander"), side, "army", f"army:{side}", at)
@@ -169,12 +169,12 @@ def build_roster(data: Mapping[str, Any], file: str = "oob.toml", text: str = ""
             "original": lid,
             "seniority": [str(s) for s in army.get("seniority", [])],
         }
-    for side in SIDES:
+    for side in SIDES_UNION_FIRST:
         if side not in b.armies:
             raise b.fail(f"no [[army]] for side {side}")
     for corps in b.tables(data.get("corps"), "corps"):
         side, cid = corps.get("side"), str(corps.get("id", ""))
-        if side not in SIDES or not cid:
+        if side not in SIDES_UNION_FIRST or not cid:
             raise b.fail(f"corps needs side and id (got {side!r}, {cid!r})", "[[corps]]")
         if cid in b.corps:
             raise b.fail(f"duplicate corps id '{cid}'", f'id = "{cid}"')

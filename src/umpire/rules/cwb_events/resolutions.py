@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from umpire.rules.odds import Odds, Param, Resolution, Why, table_odds
+from umpire.sides import SIDES_UNION_FIRST
 
 MODULE = "cwb-events"
-SIDES = ("union", "confederate")
 CASUALTY = {
     "army_casualty": "cwb_army_casualty",  # Meade/Lee is a Casualty: 1-5 W, 6 K
     "corps_loss": "cwb_leader_casualty",  # Check for corps commander loss: 1-4 W, 5-6 K
@@ -116,7 +116,7 @@ RESOLUTIONS: tuple[Resolution, ...] = (
         "events",
         "000 Checking for Random Events",
         "a side's random event, with the Leader, casualty, fire and panic rolls after it",
-        (Param("side", "str", "union", "the phasing side", SIDES), _ROW),
+        (Param("side", "str", "union", "the phasing side", SIDES_UNION_FIRST), _ROW),
         _events,
     ),
     Resolution(

@@ -12,11 +12,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from umpire.errors import UnknownNameError
+from umpire.sides import SIDES_UNION_FIRST
 
 from .clock import date_of
 from .hexes import MapLayout
 
-SIDES = ("union", "confederate")
 ARMY_NAME = {"union": "Meade", "confederate": "Lee"}
 DELAYS = ("A", "D1", "D2", "D3", "D4", "D5", "D6", "Dt")
 LOST = ("wounded", "killed", "arrested")
@@ -31,7 +31,7 @@ def enemy(side: str) -> str:
 def check_side(side: str) -> str:
     """Refuse anything but ``union`` or ``confederate``."""
     s = str(side).lower()
-    if s not in SIDES:
+    if s not in SIDES_UNION_FIRST:
         raise UnknownNameError(f"unknown side '{side}' (sides: union, confederate)")
     return s
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-SIDES = ("union", "confederate")
+from umpire.sides import SIDES_UNION_FIRST
 
 
 def start(options: Mapping[str, str]) -> dict[str, Any]:
@@ -35,7 +35,7 @@ def view(state: dict[str, Any], viewer: str | None) -> dict[str, Any]:
             or [["", "nothing in force", ""]],
         }
     )
-    for side in SIDES:
+    for side in SIDES_UNION_FIRST:
         s = st["sides"][side]
         rows = []
         for post in ("army", "corps", "division"):

@@ -17,6 +17,7 @@ from umpire.errors import IllegalActionError
 from umpire.rules.odds import Odds, Outcome, Param, Resolution, Why, joint, outcomes
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw.odds import dist, fire_odds, morale_odds, p_at_least
+from umpire.sides import SIDES
 
 MODULE = "quick-acw"
 FIRERS = ("foot", "dismounted_cavalry", "artillery")
@@ -232,7 +233,7 @@ def _leader_loss(v: Mapping[str, Any]) -> Odds:
 
 
 def _side(name: str, default: str, what: str) -> Param:
-    return Param(name, "str", default, what, R.SIDES)
+    return Param(name, "str", default, what, SIDES)
 
 
 def _morale_params(pre: str, side: str, what: str) -> tuple[Param, ...]:

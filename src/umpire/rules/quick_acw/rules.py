@@ -16,7 +16,6 @@ from typing import Any, NamedTuple
 from umpire.errors import DataFileError, UnknownNameError
 
 DATA = Path(__file__).parent / "data"
-SIDES = ("confederate", "union")
 TYPES = ("foot", "cavalry", "artillery")
 FORMATIONS = ("line", "column")
 

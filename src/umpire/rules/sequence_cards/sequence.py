@@ -19,6 +19,7 @@ from umpire.battle.roles import AutoStep, Composition, Phase, RulesSpec, Step
 from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import SURELY
 from umpire.rules.sequence_cards.ladder import Ladder, ladder
+from umpire.sides import SIDES
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 # call then skips looking the name up in ``math`` (the same functions, the same floats).
 _atan2: Final = math.atan2
 
-SIDES = ("confederate", "union")
 RIFLES = "rifles: fire or move"
 
 

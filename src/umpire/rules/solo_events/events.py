@@ -28,6 +28,7 @@ from umpire.rules.solo_events.mapping import (
     load_mapping,
     shipped,
 )
+from umpire.sides import SIDES
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle, Order
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
 KEY = "solo_events"
 """This module's part of ``state.extra``."""
 
-SIDES = ("confederate", "union")
 
 FLANKS = ("left", "right")
 """The flanks a retrograde wheel may pivot on (reading ``retrograde_wheel``)."""
