@@ -26,25 +26,14 @@ from umpire.battle.scenario import load_scenario, parse_scenario
 from umpire.battle.setup import setup_for
 from umpire.dice import SeededSource
 from umpire.lab.conformance import Summary, check_many
-from umpire.rules import role_module, role_module_ids
+from umpire.rules import SPECS, role_module, role_module_ids
 from umpire.scenarios import SHIPPED, shipped
 
 BASE_TEXT = (SHIPPED / "mcpherson_ridge.toml").read_text(encoding="utf-8")
 
-TEST_COMPOSITIONS = {
-    "002+ladder": '[rules]\nstatus = "five-step"',
-    "five-step+MM": '[rules]\nsequence = "five-step"\nstatus = "quick-acw"',
-    "card-draw-brigade": '[rules]\nsequence = "card-draw"\ncards = "brigade"',
-    "002+001": '[rules]\nevents = ["solo-events"]\nattacker = "confederate"',
-    "five-step+001": (
-        '[rules]\nsequence = "five-step"\nevents = ["solo-events"]\nattacker = "union"'
-    ),
-    "card-draw+001": (
-        '[rules]\nsequence = "card-draw"\ncards = "regiment"\nevents = ["solo-events"]\n'
-        'attacker = "confederate"'
-    ),
-}
-"""McPherson's Ridge under other ``[rules]`` tables: compositions no shipped scenario uses."""
+TEST_COMPOSITIONS = {name: text for spec in SPECS for name, text in spec.conformance.items()}
+"""McPherson's Ridge under other ``[rules]`` tables: compositions no shipped scenario uses,
+each declared by the module it exercises (``[conformance]`` of its ``module.toml``)."""
 
 SHIPPED_SEEDS = range(24)
 TEST_SEEDS = range(10)

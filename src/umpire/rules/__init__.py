@@ -1,7 +1,10 @@
 """Rule modules: one subpackage per seed text, each data files plus small pure functions.
 
-Modules are registered here by import path and loaded on first use, so commands that
-need none of them start fast.
+Each rule module registers itself once, in its package's ``module.toml`` (its games,
+roles, commands, resolvers, odds, web tables and conformance compositions: see
+:class:`ModuleSpec` and docs/engine-api.md). This registry reads those files and reaches
+the modules by import path, loading them on first use, so commands that need none of them
+start fast and the import contracts see no edge from here into a rule module.
 """
 
 from __future__ import annotations
@@ -9,57 +12,117 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from umpire.errors import UnknownNameError
+from umpire.errors import DataFileError, UnknownNameError
 
 if TYPE_CHECKING:
     from umpire.battle.roles import RoleModule
     from umpire.engine.context import ActionFn
     from umpire.rules.labels import Labelled
 
-REGISTRY: dict[str, str] = {
-    "session": "umpire.rules.session:MODULE",
-    "cwb_events": "umpire.rules.cwb_events:MODULE",
+RULES = Path(__file__).parent
+"""Where the rule module packages live: each is a package with a ``module.toml``."""
+
+CORE_GAMES: dict[str, str] = {
     "battle": "umpire.battle.module:MODULE",
     "quick_acw": "umpire.battle.module:LEGACY",
 }
-"""Game module id -> ``"package.path:ATTRIBUTE"``: what a saved game is a game of.
+"""Game modules that are not rule modules: ``battle`` is the tactical engine, whose rules
+are composed per scenario from the role modules; ``quick_acw`` is its old id, kept so that
+older saves load and verify."""
 
-``battle`` is the tactical engine, whose rules are composed per scenario from the role
-modules below; ``quick_acw`` is its old id, kept so that older saves load and verify.
-"""
+_KEYS = {"games", "roles", "commands", "resolvers", "odds", "tables", "conformance"}
 
-ROLE_REGISTRY: dict[str, str] = {
-    "quick-acw": "umpire.rules.quick_acw.roles:MODULE",
-    "five-step": "umpire.rules.sequence_cards:FIVE_STEP",
-    "card-draw": "umpire.rules.sequence_cards:CARD_DRAW",
-    "solo-events": "umpire.rules.solo_events:MODULE",
-    "action-reaction": "umpire.rules.action_reaction.roles:MODULE",
-}
+
+@dataclass(frozen=True)
+class ModuleSpec:
+    """One rule module's registration, read from its ``module.toml`` (its one place).
+
+    Every place is a full ``"package.path:ATTRIBUTE"`` string, loaded on first use; the
+    registry reaches modules only by these strings, so the import contracts see no edge.
+    """
+
+    package: str
+    """The package under ``umpire.rules`` (``quick_acw``)."""
+    games: dict[str, str] = field(default_factory=dict)
+    """Game module id -> where its module object is (what a saved game is a game of)."""
+    roles: dict[str, str] = field(default_factory=dict)
+    """Role module id (what a scenario's ``[rules]`` names) -> where its object is."""
+    commands: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Command groups it adds to ``umpire``: name -> (where the Typer app is, help)."""
+    resolvers: tuple[str, ...] = ()
+    """Typer apps whose commands join ``umpire resolve`` (its table rulings)."""
+    odds: tuple[str, ...] = ()
+    """Where it lists its exact-odds resolutions (``umpire odds``)."""
+    tables: dict[str, str] = field(default_factory=dict)
+    """Kinds of web table -> the game module (of ``games``) that fills them."""
+    conformance: dict[str, str] = field(default_factory=dict)
+    """Compositions the conformance suite plays (name -> a ``[rules]`` table in TOML)."""
+
+
+def read_spec(package: str) -> ModuleSpec:
+    """The registration of ``umpire.rules.<package>`` from its ``module.toml``."""
+    import tomllib
+
+    path = RULES / package / "module.toml"
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    unknown = set(raw) - _KEYS
+    if unknown:
+        raise DataFileError(
+            f"unknown keys {', '.join(sorted(unknown))} (known: {', '.join(sorted(_KEYS))})",
+            file=str(path),
+        )
+    base = f"umpire.rules.{package}"
+
+    def at(place: str) -> str:
+        sub, sep, attr = place.partition(":")
+        if not sep or not attr:
+            raise DataFileError(f"'{place}' is not 'submodule:ATTRIBUTE'", file=str(path))
+        return f"{base}.{sub}:{attr}" if sub else f"{base}:{attr}"
+
+    return ModuleSpec(
+        package=package,
+        games={k: at(v) for k, v in raw.get("games", {}).items()},
+        roles={k: at(v) for k, v in raw.get("roles", {}).items()},
+        commands={k: (at(v["at"]), str(v["help"])) for k, v in raw.get("commands", {}).items()},
+        resolvers=tuple(at(v) for v in raw.get("resolvers", [])),
+        odds=tuple(at(v) for v in raw.get("odds", [])),
+        tables=dict(raw.get("tables", {})),
+        conformance={k: str(v) for k, v in raw.get("conformance", {}).items()},
+    )
+
+
+MODULE_PACKAGES: tuple[str, ...] = (
+    "session",
+    "cwb_events",
+    "quick_acw",
+    "sequence_cards",
+    "solo_events",
+    "action_reaction",
+)
+"""The rule module packages under ``umpire.rules``, the one list (in the order ``rules
+list``, ``umpire resolve`` and ``umpire odds`` show them); each registers itself in its
+``module.toml``. tests/test_registration.py holds pyproject.toml's contracts to it."""
+
+SPECS: tuple[ModuleSpec, ...] = tuple(read_spec(p) for p in MODULE_PACKAGES)
+"""Every rule module's registration, in package order; the tables below are read from it."""
+
+REGISTRY: dict[str, str] = {g: t for s in SPECS for g, t in s.games.items()} | CORE_GAMES
+"""Game module id -> ``"package.path:ATTRIBUTE"``: what a saved game is a game of."""
+
+ROLE_REGISTRY: dict[str, str] = {r: t for s in SPECS for r, t in s.roles.items()}
 """Role module id -> where it lives: the modules a scenario's ``[rules]`` can name."""
 
-COMMANDS: dict[str, tuple[str, str]] = {
-    "cwb": (
-        "umpire.rules.cwb_events.cli:cwb_app",
-        "Gettysburg command-phase assistant (seed 000).",
-    ),
-}
+COMMANDS: dict[str, tuple[str, str]] = {c: t for s in SPECS for c, t in s.commands.items()}
 """Command groups that rule modules add to ``umpire``: name -> (where, help)."""
 
-RESOLVERS: tuple[str, ...] = (
-    "umpire.rules.quick_acw.cli:resolve_app",
-    "umpire.rules.action_reaction.cli:resolve_app",
-)
+RESOLVERS: tuple[str, ...] = tuple(t for s in SPECS for t in s.resolvers)
 """Typer apps whose commands join ``umpire resolve`` (each module's table rulings)."""
 
-ODDS: tuple[str, ...] = (
-    "umpire.rules.quick_acw.resolutions:RESOLUTIONS",
-    "umpire.rules.action_reaction.resolutions:RESOLUTIONS",
-    "umpire.rules.sequence_cards.resolutions:RESOLUTIONS",
-    "umpire.rules.cwb_events.resolutions:RESOLUTIONS",
-    "umpire.rules.solo_events.resolutions:RESOLUTIONS",
-)
+ODDS: tuple[str, ...] = tuple(t for s in SPECS for t in s.odds)
 """Where each module lists its exact-odds resolutions (``umpire odds``; see
 :mod:`umpire.rules.odds` for the shape)."""
 
@@ -109,7 +172,7 @@ class AtTable(Protocol):
         ...
 
 
-TABLE_MODULES: dict[str, str] = {"cwb": "cwb_events"}
+TABLE_MODULES: dict[str, str] = {k: g for s in SPECS for k, g in s.tables.items()}
 """Kinds of web table -> the game module that fills them (through :class:`AtTable`)."""
 
 
