@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Any
 from umpire.dice.sources import check_entropy
 from umpire.engine.context import Context
 from umpire.engine.decisions import Decision, Policy, RandomPolicy, ScriptedPolicy
-from umpire.engine.events import JSON, Event, Path, apply_change, copy_state, state_hash
+from umpire.engine.events import (
+    JSON,
+    Event,
+    Path,
+    apply_change,
+    copy_state,
+    parse_path,
+    state_hash,
+)
 from umpire.engine.statehash import StateHasher
 from umpire.errors import (
     DiceSourceError,
@@ -261,6 +269,9 @@ class Game:
         for record in self.actions[:upto]:
             faces = [f for e in record.events for d in e.data.get("draws", []) for f in d[2]]
             answers = [e.data for e in record.events if e.kind == "decision"]
+            # An action logged in the earlier form may replay in this version's: its logged
+            # changes must then give the state re-execution gives (see _earlier_form).
+            pre = copy_state(hasher.state) if _earlier_shape(record.events) else None
             source = ScriptedSource(faces)
             ctx = Context(
                 hasher.state,
@@ -296,10 +307,14 @@ class Game:
                     f"this version's; its rolls, choices and changes agree"
                 )
                 mine = theirs
-            if mine != theirs and _earlier_form(mine, theirs):
+            if mine != theirs and pre is not None and _earlier_form(mine, theirs):
+                for e in record.events:
+                    if e.kind == "change":
+                        d = e.data
+                        apply_change(pre, str(d["op"]), parse_path(d["path"]), d.get("value"))
                 if hasher.unsaved:
                     hasher = StateHasher(copy_state(hasher.state))
-                if hasher.hexdigest() == record.state_hash:
+                if hasher.hexdigest() == record.state_hash == state_hash(pre):
                     earlier += 1
                     mine = theirs
             if mine != theirs:
@@ -448,18 +463,20 @@ def _substance(event: dict[str, JSON]) -> dict[str, JSON]:
     return {k: v for k, v in event.items() if k not in _WORDS}
 
 
+def _earlier_shape(events: Sequence[Event]) -> bool:
+    """Are an action's changes logged in the earlier form (the battle's saved path before
+    issue 25): every change after its last roll, lookup, draw or decision (notes may
+    follow)? A game saved since logs each change as it is made."""
+    kinds = [e.kind for e in events[1:]]
+    if "change" not in kinds:
+        return False
+    return all(k in ("change", "note") for k in kinds[kinds.index("change") :])
+
+
 def _earlier_form(logged: list[dict[str, JSON]], replayed: list[dict[str, JSON]]) -> bool:
-    """Do two actions' events differ only in how their changes are logged, the logged ones
-    in the earlier form? That form (the battle's saved path before issue 25) logs every
-    change after the action's last roll, lookup, draw or decision; a game saved since
-    logs each change as it is made. Everything else must agree (wording aside), and the
-    caller checks that the resulting state's hash is the one recorded.
-    """
-    kinds = [e.get("kind") for e in logged]
-    if "change" in kinds:
-        first = kinds.index("change")
-        if any(k not in ("change", "note") for k in kinds[first:]):
-            return False  # a change before a roll or a decision: not the earlier form
+    """Do two actions' events differ only in where their changes stand? Everything but the
+    changes must agree (wording aside); the caller checks that the logged changes give the
+    state re-execution gives, and that its hash is the one recorded."""
     return [_substance(e) for e in logged if e.get("kind") != "change"] == [
         _substance(e) for e in replayed if e.get("kind") != "change"
     ]

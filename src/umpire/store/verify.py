@@ -604,7 +604,10 @@ def _no_dice(n: int, sides: int, purpose: str) -> str:
 
 
 def _wording(notes: list[str]) -> list[str]:
-    """At most three wording notes, then how many more (a long game may have hundreds)."""
-    if len(notes) <= 3:
-        return notes
-    return [*notes[:3], f"... and {len(notes) - 3} more actions whose wording differs"]
+    """At most three wording notes, then how many more (a long game may have hundreds);
+    re-execution's other notes (changes logged in an earlier form) after them."""
+    words = [n for n in notes if "the wording of its log differs" in n]
+    other = [n for n in notes if "the wording of its log differs" not in n]
+    if len(words) <= 3:
+        return words + other
+    return [*words[:3], f"... and {len(words) - 3} more actions whose wording differs", *other]
