@@ -10,7 +10,10 @@ touching this file.
 
 The same :class:`Battle` runs on two paths: the fast path mutates the compact state
 and draws dice straight from the game's source (recording the faces), the saved-game
-path runs each decision inside an engine action (see ``umpire.battle.game``).
+path runs each decision inside an engine action (see ``umpire.battle.game``). A base
+changes through the change operations (``place``, ``reshape``, ``take_off``, ``restore``;
+``record`` for a unit's other fields): each keeps the cached geometry current and, on the
+saved path, logs the unit through the ``journal`` as it changes.
 """
 
 from __future__ import annotations
@@ -406,9 +409,9 @@ class Battle:
         saved path the unit is logged as it now is.
         """
         i = u.i
-        j = self.journal
-        if j is not None:
-            j.unit(u)
+        log = self.journal
+        if log is not None:
+            log.unit(u)
         if not u.alive:
             self._gone += 1
         self._boxes[i] = None
@@ -682,12 +685,12 @@ class Battle:
         u.x, u.y = x, y
         if theta is not None:
             u.theta = theta
-        j = self.journal
+        log = self.journal
         for ld in self.state.leaders:
             if ld.alive and ld.attached == u.i:
                 ld.x, ld.y = x, y
-                if j is not None:
-                    j.leader(ld)
+                if log is not None:
+                    log.leader(ld)
         self.changed(u)
 
     def reshape(
@@ -715,43 +718,43 @@ class Battle:
     def take_off(self, u: Unit) -> None:
         """Take ``u`` off the table; a leader attached to it is detached where he stands."""
         u.alive = False
-        j = self.journal
+        log = self.journal
         for ld in self.state.leaders:
             if ld.attached == u.i:
                 ld.attached = -1
-                if j is not None:
-                    j.leader(ld)
+                if log is not None:
+                    log.leader(ld)
         self.changed(u)
 
     def record(self, u: Unit) -> None:
         """After a change to ``u`` that spoils no cached answer (its marker, its flags, its
         ``extra``): on the saved path, log it as it now is (the fast path does nothing)."""
-        j = self.journal
-        if j is not None:
-            j.unit(u)
+        log = self.journal
+        if log is not None:
+            log.unit(u)
 
     def record_leader(self, ld: Leader) -> None:
         """After a change to leader ``ld``: on the saved path, log him as he now is."""
-        j = self.journal
-        if j is not None:
-            j.leader(ld)
+        log = self.journal
+        if log is not None:
+            log.leader(ld)
 
     def restore(self, snapshot: dict[str, Any]) -> None:
         """Put the state back as ``snapshot`` (``State.to_json``) has it and forget every
         cached answer: a trial that is undone. On the saved path the units and leaders
         the undo changes are logged."""
         st = self.state
-        j = self.journal
-        was = st.to_json() if j is not None else None
+        log = self.journal
+        was = st.to_json() if log is not None else None
         st.load_json(snapshot)
         self.dirty()
-        if j is not None and was is not None:
+        if log is not None and was is not None:
             for u, old in zip(st.units, was["units"], strict=True):
                 if u.to_json() != old:
-                    j.unit(u)
+                    log.unit(u)
             for ld, old in zip(st.leaders, was["leaders"], strict=True):
                 if ld.to_json() != old:
-                    j.leader(ld)
+                    log.leader(ld)
 
     def push_away(
         self, u: Unit, frm: Unit, dist: float, face_away: bool, ignore: Sequence[int] = ()

@@ -3,9 +3,12 @@
 The engine's state holds the scenario and the compact battle state as JSON. Action
 ``start`` runs the automatic steps up to the first decision; action ``order`` applies
 one decision (refused with IllegalActionError, nothing logged, if illegal) and runs on
-to the next. Dice go through ``ctx.roll`` (logged with their faces), changes through
-``ctx.set``, narrative through ``ctx.say``; so saves, undo, fork, export and replay
-work through the foundation. The rules code is the same as the fast path's.
+to the next. Dice go through ``ctx.roll`` (logged with their faces); a unit or a leader
+changed by the Battle's change operations is logged at once as an engine ``set`` through
+:class:`ContextJournal`; the cursor and the battle's own keys, and what a rule module
+still changes without the operations, are logged at the end of the action (``_close``);
+narrative through ``ctx.say``. So saves, undo, fork, export and replay work through the
+foundation. The rules code is the same as the fast path's.
 """
 
 from __future__ import annotations
