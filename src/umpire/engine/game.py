@@ -254,7 +254,10 @@ class Game:
         (``hashes``) whose state's hash is not the recorded one. The wording of a log (a
         roll's purpose, a narrative line, a prompt) is not a rule: a game saved by an
         earlier version whose words have changed since still verifies, and the returned
-        notes say at which actions the words differ.
+        notes say at which actions the words differ. Neither is where a change stands among
+        an action's rolls, when the log has the earlier form (every change at the action's
+        end: :func:`_earlier_shape`): such an action verifies when its logged changes give
+        the re-executed state and the recorded hash, and one note counts them.
 
         One state serves the whole run (no copy per action) and its hash is kept up to date
         change by change, so the time grows with the log's length, not with its square.

@@ -461,7 +461,8 @@ def verify_export(
     replayed = Game(module, dict(export.scenario), kind, {}, records, None)
     try:
         # check_replay has matched every recorded hash, and re-execution must give the very
-        # change events logged, so it need not hash the states a second time.
+        # change events logged (or, for an action in the earlier form, hashes that one
+        # state itself), so it need not hash the states a second time.
         report.notes.extend(_wording(replayed.reexecute(hashes=False)))
     except VerifyError as exc:
         raise VerifyError(exc.message, file=file) from None
