@@ -274,7 +274,7 @@ class Game:
             answers = [e.data for e in record.events if e.kind == "decision"]
             # An action logged in the earlier form may replay in this version's: its logged
             # changes must then give the state re-execution gives (see _earlier_form).
-            pre = copy_state(hasher.state) if _earlier_shape(record.events) else None
+            undo = _Journal(hasher) if _earlier_shape(record.events) else None
             source = ScriptedSource(faces)
             ctx = Context(
                 hasher.state,
@@ -282,7 +282,7 @@ class Game:
                 {},
                 default_policy=_Replayer(answers),
                 at_table=self.at_table or bool(record.events[0].data.get("at_table")),
-                apply=hasher.apply,
+                apply=hasher.apply if undo is None else undo.apply,
             )
             act = self.module.actions().get(record.name)
             if act is None:
@@ -310,14 +310,19 @@ class Game:
                     f"this version's; its rolls, choices and changes agree"
                 )
                 mine = theirs
-            if mine != theirs and pre is not None and _earlier_form(mine, theirs):
+            if (
+                mine != theirs
+                and undo is not None
+                and _earlier_form(mine, theirs)
+                and _digest(hasher) == record.state_hash
+            ):
+                # the re-executed state is the recorded one: so must the logged changes' be
+                undo.rollback()
                 for e in record.events:
                     if e.kind == "change":
                         d = e.data
-                        apply_change(pre, str(d["op"]), parse_path(d["path"]), d.get("value"))
-                if hasher.unsaved:
-                    hasher = StateHasher(copy_state(hasher.state))
-                if hasher.hexdigest() == record.state_hash == state_hash(pre):
+                        hasher.apply(str(d["op"]), parse_path(d["path"]), d.get("value"))
+                if _digest(hasher) == record.state_hash:
                     earlier += 1
                     mine = theirs
             if mine != theirs:
@@ -464,6 +469,13 @@ _WORDS = frozenset({"purpose", "prompt", "text"})
 def _substance(event: dict[str, JSON]) -> dict[str, JSON]:
     """An event without its wording: what re-execution must reproduce exactly."""
     return {k: v for k, v in event.items() if k not in _WORDS}
+
+
+def _digest(hasher: StateHasher) -> str:
+    """The hash of the hasher's state as a save would record it (a JSON round trip)."""
+    if hasher.unsaved:
+        return state_hash(copy_state(hasher.state))
+    return hasher.hexdigest()
 
 
 def _earlier_shape(events: Sequence[Event]) -> bool:
