@@ -79,7 +79,7 @@ def test_saved_game_path_equals_fast_path(key: str) -> None:
 def test_a_module_state_that_empties_is_deleted_from_the_saved_state() -> None:
     """The saved-game path writes ``extra`` only when not empty; when a module's state
     empties, the saved state must lose it too (else replay and view would disagree)."""
-    from umpire.battle.game import _save
+    from umpire.battle.game import _close
     from umpire.dice import ScriptedSource
     from umpire.engine.context import Context
 
@@ -89,6 +89,6 @@ def test_a_module_state_that_empties_is_deleted_from_the_saved_state() -> None:
     before = b.state.to_json()
     b.state.extra.clear()
     ctx = Context({"battle": before, "scenario": {}}, ScriptedSource([]), {})
-    _save(ctx, before, b)
+    _close(ctx, b)
     assert "extra" not in ctx.state["battle"]
     assert ctx.state["battle"] == b.state.to_json()

@@ -10,7 +10,10 @@ touching this file.
 
 The same :class:`Battle` runs on two paths: the fast path mutates the compact state
 and draws dice straight from the game's source (recording the faces), the saved-game
-path runs each decision inside an engine action (see ``umpire.battle.game``).
+path runs each decision inside an engine action (see ``umpire.battle.game``). A base
+changes through the change operations (``place``, ``reshape``, ``take_off``, ``restore``;
+``record`` for a unit's other fields): each keeps the cached geometry current and, on the
+saved path, logs the unit through the ``journal`` as it changes.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any, Final, Protocol
 
 from umpire.battle.roles import Order, Phase, Request, Step
 from umpire.battle.setup import Setup
-from umpire.battle.state import State, Unit
+from umpire.battle.state import Leader, State, Unit
 from umpire.battle.victory import end_check, final
 from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import (
@@ -77,6 +80,19 @@ class Recorder:
         return out
 
 
+class Journal(Protocol):
+    """Where the saved path logs the battle's changes as they are made (see
+    ``umpire.battle.game``): the whole JSON entry of a unit or a leader, after a change."""
+
+    def unit(self, u: Unit) -> None:
+        """Log unit ``u`` as it is now."""
+        ...
+
+    def leader(self, ld: Leader) -> None:
+        """Log leader ``ld`` as he is now."""
+        ...
+
+
 NEAR_TIE: Final = 1.000000000001  # 1 + 1e-12 (a literal: the mypyc build inlines it)
 """How far above the best ``dx * dx + dy * dy`` a squared distance may still tie it when
 summed as ``dx ** 2 + dy ** 2`` (the two differ by a few ulps): see ``nearest_enemy``."""
@@ -103,6 +119,7 @@ class Battle:
         "_ver",
         "comp",
         "geo",
+        "journal",
         "kept",
         "lines",
         "luck",
@@ -162,6 +179,9 @@ class Battle:
         # the luck tallies (umpire.dice.luck): None in play, so a ruling pays one test per
         # roll; a list when an after-action report replays the battle (see note)
         self.luck: list[Tally] | None = None
+        # the saved path's recorder (umpire.battle.changes.Journal): each change operation
+        # below logs what it changed through it; None on the fast path (one test per change)
+        self.journal: Journal | None = None
         self._last_roll: tuple[str, tuple[int, ...]] = ("", ())
         self.dirty()
 
@@ -380,12 +400,17 @@ class Battle:
         return self._ver
 
     def changed(self, u: Unit) -> None:
-        """Forget what involves ``u``: call after it moves, changes size or leaves.
+        """Forget what involves ``u``: the change operations below call it after ``u`` moves,
+        changes size or leaves (a module that changes a base itself calls it too).
 
         Distances and sight lines carry the versions of the units they depend on, so
-        this is cheap; the contact lists are kept exact at once (``u``'s pairs only).
+        this is cheap; the contact lists are kept exact at once (``u``'s pairs only). On the
+        saved path the unit is logged as it now is.
         """
         i = u.i
+        log = self.journal
+        if log is not None:
+            log.unit(u)
         if not u.alive:
             self._gone += 1
         self._boxes[i] = None
@@ -649,15 +674,86 @@ class Battle:
                 return True
         return False
 
+    # -- change operations ------------------------------------------------------------
+    # What changes a base goes through these: each makes the change, forgets the cached
+    # answers it spoils (``changed``) and, on the saved path, logs the unit and the
+    # leaders it touched through ``journal`` as engine changes, as they happen. The fast
+    # path pays one test of ``journal`` per change.
     def place(self, u: Unit, x: float, y: float, theta: float | None = None) -> None:
         """Move a unit's base (and an attached leader with it)."""
         u.x, u.y = x, y
         if theta is not None:
             u.theta = theta
+        log = self.journal
         for ld in self.state.leaders:
             if ld.alive and ld.attached == u.i:
                 ld.x, ld.y = x, y
+                if log is not None:
+                    log.leader(ld)
         self.changed(u)
+
+    def reshape(
+        self,
+        u: Unit,
+        *,
+        stands: int = -1,
+        formation: str = "",
+        mounted: bool | None = None,
+        limbered: bool | None = None,
+    ) -> None:
+        """Give ``u`` another number of stands (``stands`` >= 0), formation, mount or limber
+        (those given), and the base they make, about its centre."""
+        if stands >= 0:
+            u.stands = stands
+        if formation:
+            u.formation = formation
+        if mounted is not None:
+            u.mounted = mounted
+        if limbered is not None:
+            u.limbered = limbered
+        u.resize()
+        self.changed(u)
+
+    def take_off(self, u: Unit) -> None:
+        """Take ``u`` off the table; a leader attached to it is detached where he stands."""
+        u.alive = False
+        log = self.journal
+        for ld in self.state.leaders:
+            if ld.attached == u.i:
+                ld.attached = -1
+                if log is not None:
+                    log.leader(ld)
+        self.changed(u)
+
+    def record(self, u: Unit) -> None:
+        """After a change to ``u`` that spoils no cached answer (its marker, its flags, its
+        ``extra``): on the saved path, log it as it now is (the fast path does nothing)."""
+        log = self.journal
+        if log is not None:
+            log.unit(u)
+
+    def record_leader(self, ld: Leader) -> None:
+        """After a change to leader ``ld``: on the saved path, log him as he now is."""
+        log = self.journal
+        if log is not None:
+            log.leader(ld)
+
+    def restore(self, snapshot: dict[str, Any]) -> None:
+        """Put the state back as ``snapshot`` (``State.to_json``) has it and forget every
+        cached answer: a trial that is undone. On the saved path the units and leaders
+        the undo changes are logged."""
+        st = self.state
+        log = self.journal
+        was = st.to_json() if log is not None else None
+        st.load_json(snapshot)
+        self.dirty()
+        if log is not None and was is not None:
+            for u, old in zip(st.units, was["units"], strict=True):
+                if u.to_json() != old:
+                    log.unit(u)
+            for ld, old in zip(st.leaders, was["leaders"], strict=True):
+                if ld.to_json() != old:
+                    log.leader(ld)
 
     def push_away(
         self, u: Unit, frm: Unit, dist: float, face_away: bool, ignore: Sequence[int] = ()

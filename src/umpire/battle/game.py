@@ -3,9 +3,12 @@
 The engine's state holds the scenario and the compact battle state as JSON. Action
 ``start`` runs the automatic steps up to the first decision; action ``order`` applies
 one decision (refused with IllegalActionError, nothing logged, if illegal) and runs on
-to the next. Dice go through ``ctx.roll`` (logged with their faces), changes through
-``ctx.set``, narrative through ``ctx.say``; so saves, undo, fork, export and replay
-work through the foundation. The rules code is the same as the fast path's.
+to the next. Dice go through ``ctx.roll`` (logged with their faces); a unit or a leader
+changed by the Battle's change operations is logged at once as an engine ``set`` through
+:class:`ContextJournal`; the cursor and the battle's own keys, and what a rule module
+still changes without the operations, are logged at the end of the action (``_close``);
+narrative through ``ctx.say``. So saves, undo, fork, export and replay work through the
+foundation. The rules code is the same as the fast path's.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from umpire.battle.engine import Battle, Request
 from umpire.battle.setup import new_state, setup_for
-from umpire.battle.state import State
+from umpire.battle.state import Leader, State, Unit
 from umpire.scenarios import Scenario
 
 if TYPE_CHECKING:
@@ -86,17 +89,53 @@ def battle_from(state: Mapping[str, Any], roller: Any = None, narrate: bool = Fa
     return Battle(setup_for(scen), st, roller or NoDice(), narrate=narrate)
 
 
-def _save(ctx: Context, before: Mapping[str, Any], b: Battle) -> None:
+class ContextJournal:
+    """The saved path's :class:`~umpire.battle.engine.Journal`: a unit or a leader the
+    battle's change operations touch is logged at once, as an engine ``set`` of its JSON
+    entry through the action's context (which applies it to the game's state)."""
+
+    __slots__ = ("ctx",)
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+
+    def unit(self, u: Unit) -> None:
+        """Log unit ``u`` as it is now."""
+        self.ctx.set(["battle", "units", u.i], u.to_json())
+
+    def leader(self, ld: Leader) -> None:
+        """Log leader ``ld`` as he is now."""
+        self.ctx.set(["battle", "leaders", ld.i], ld.to_json())
+
+
+def _saved_battle(ctx: Context) -> Battle:
+    """The battle inside an action: dice through the context, changes logged as made."""
+    b = battle_from(ctx.state, ContextRoller(ctx), narrate=True)
+    b.journal = ContextJournal(ctx)
+    return b
+
+
+def _close(ctx: Context, b: Battle) -> None:
+    """End an action: log what the change operations did not.
+
+    The cursor and the battle's own keys (turn, step, actors, contacts, losses, the end,
+    the roles' ``extra``) are written once, at the end of the action, when they changed.
+    A unit or a leader is logged by the change operations as it changes; one a rule module
+    changed without them (a flag, a stand count written directly) is logged here, by
+    comparing with the game's state, which the operations have kept up to date. When every
+    module changes state only through the operations this finds no unit and no leader.
+    """
+    now = ctx.state["battle"]
     after = b.state.to_json()
     changes: list[tuple[list[str | int], Any]] = []
     for key, value in after.items():
         if key in ("units", "leaders"):
-            for i, (old, new) in enumerate(zip(before[key], value, strict=True)):
+            for i, (old, new) in enumerate(zip(now[key], value, strict=True)):
                 if old != new:
                     changes.append((["battle", key, i], new))
-        elif before.get(key) != value:
+        elif now.get(key) != value:
             changes.append((["battle", key], value))
-    gone = [key for key in before if key not in after]  # ``extra`` written only when not empty
+    gone = [key for key in now if key not in after]  # ``extra`` written only when not empty
     for path, value in changes:
         ctx.set(path, value)
     for key in gone:
@@ -107,18 +146,16 @@ def _save(ctx: Context, before: Mapping[str, Any], b: Battle) -> None:
 
 def act_start(ctx: Context, params: dict[str, Any]) -> None:
     """Run the automatic steps up to the first decision."""
-    before = ctx.state["battle"]  # battle_from copies it; _save diffs before changing
-    b = battle_from(ctx.state, ContextRoller(ctx), narrate=True)
+    b = _saved_battle(ctx)
     b.next_request()
-    _save(ctx, before, b)
+    _close(ctx, b)
 
 
 def act_order(ctx: Context, params: dict[str, Any]) -> None:
     """Apply one decision, then run on to the next decision."""
     from umpire.errors import IllegalActionError
 
-    before = ctx.state["battle"]
-    b = battle_from(ctx.state, ContextRoller(ctx), narrate=True)
+    b = _saved_battle(ctx)
     req = b.next_request()
     if req is None:
         raise IllegalActionError("the battle is over")
@@ -135,7 +172,7 @@ def act_order(ctx: Context, params: dict[str, Any]) -> None:
     except (ValueError, TypeError, IndexError):
         raise IllegalActionError(f"cannot read the order {order!r}") from None
     b.next_request()
-    _save(ctx, before, b)
+    _close(ctx, b)
 
 
 def actor_id(b: Battle, req: Request) -> str:

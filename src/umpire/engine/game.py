@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Any
 from umpire.dice.sources import check_entropy
 from umpire.engine.context import Context
 from umpire.engine.decisions import Decision, Policy, RandomPolicy, ScriptedPolicy
-from umpire.engine.events import JSON, Event, Path, apply_change, copy_state, state_hash
+from umpire.engine.events import (
+    JSON,
+    Event,
+    Path,
+    apply_change,
+    copy_state,
+    parse_path,
+    state_hash,
+)
 from umpire.engine.statehash import StateHasher
 from umpire.errors import (
     DiceSourceError,
@@ -246,7 +254,10 @@ class Game:
         (``hashes``) whose state's hash is not the recorded one. The wording of a log (a
         roll's purpose, a narrative line, a prompt) is not a rule: a game saved by an
         earlier version whose words have changed since still verifies, and the returned
-        notes say at which actions the words differ.
+        notes say at which actions the words differ. Neither is where a change stands among
+        an action's rolls, when the log has the earlier form (every change at the action's
+        end: :func:`_earlier_shape`): such an action verifies when its logged changes give
+        the re-executed state and the recorded hash, and one note counts them.
 
         One state serves the whole run (no copy per action) and its hash is kept up to date
         change by change, so the time grows with the log's length, not with its square.
@@ -255,11 +266,15 @@ class Game:
         from umpire.engine.statehash import StateHasher
 
         notes: list[str] = []
+        earlier = 0  # actions whose changes are logged in the earlier form (_earlier_form)
         # Each action sees the state as a saved game holds it (a JSON round trip), as in play.
         hasher = StateHasher(copy_state(self.module.initial_state(copy_state(self.scenario))))
         for record in self.actions[:upto]:
             faces = [f for e in record.events for d in e.data.get("draws", []) for f in d[2]]
             answers = [e.data for e in record.events if e.kind == "decision"]
+            # An action logged in the earlier form may replay in this version's: its logged
+            # changes must then give the state re-execution gives (see _earlier_form).
+            undo = _Journal(hasher) if _earlier_shape(record.events) else None
             source = ScriptedSource(faces)
             ctx = Context(
                 hasher.state,
@@ -267,7 +282,7 @@ class Game:
                 {},
                 default_policy=_Replayer(answers),
                 at_table=self.at_table or bool(record.events[0].data.get("at_table")),
-                apply=hasher.apply,
+                apply=hasher.apply if undo is None else undo.apply,
             )
             act = self.module.actions().get(record.name)
             if act is None:
@@ -295,6 +310,21 @@ class Game:
                     f"this version's; its rolls, choices and changes agree"
                 )
                 mine = theirs
+            if (
+                mine != theirs
+                and undo is not None
+                and _earlier_form(mine, theirs)
+                and _digest(hasher) == record.state_hash
+            ):
+                # the re-executed state is the recorded one: so must the logged changes' be
+                undo.rollback()
+                for e in record.events:
+                    if e.kind == "change":
+                        d = e.data
+                        hasher.apply(str(d["op"]), parse_path(d["path"]), d.get("value"))
+                if _digest(hasher) == record.state_hash:
+                    earlier += 1
+                    mine = theirs
             if mine != theirs:
                 for i, (a, b) in enumerate(zip(mine, theirs, strict=False)):
                     if a != b:
@@ -309,6 +339,12 @@ class Game:
                 hasher = StateHasher(copy_state(hasher.state))
             if hashes and hasher.hexdigest() != record.state_hash:
                 raise VerifyError(f"action {record.no} ({record.name}): state hash differs")
+        if earlier:
+            notes.append(
+                f"{earlier} action{'s' if earlier != 1 else ''} log their changes in an earlier "
+                f"form (all at the end of the action, not as they were made); their rolls, "
+                f"choices and resulting states agree with this version's"
+            )
         return notes
 
     def truncated(self, upto: int) -> Game:
@@ -433,6 +469,32 @@ _WORDS = frozenset({"purpose", "prompt", "text"})
 def _substance(event: dict[str, JSON]) -> dict[str, JSON]:
     """An event without its wording: what re-execution must reproduce exactly."""
     return {k: v for k, v in event.items() if k not in _WORDS}
+
+
+def _digest(hasher: StateHasher) -> str:
+    """The hash of the hasher's state as a save would record it (a JSON round trip)."""
+    if hasher.unsaved:
+        return state_hash(copy_state(hasher.state))
+    return hasher.hexdigest()
+
+
+def _earlier_shape(events: Sequence[Event]) -> bool:
+    """Are an action's changes logged in the earlier form (the battle's saved path before
+    issue 25): every change after its last roll, lookup, draw or decision (notes may
+    follow)? A game saved since logs each change as it is made."""
+    kinds = [e.kind for e in events[1:]]
+    if "change" not in kinds:
+        return False
+    return all(k in ("change", "note") for k in kinds[kinds.index("change") :])
+
+
+def _earlier_form(logged: list[dict[str, JSON]], replayed: list[dict[str, JSON]]) -> bool:
+    """Do two actions' events differ only in where their changes stand? Everything but the
+    changes must agree (wording aside); the caller checks that the logged changes give the
+    state re-execution gives, and that its hash is the one recorded."""
+    return [_substance(e) for e in logged if e.get("kind") != "change"] == [
+        _substance(e) for e in replayed if e.get("kind") != "change"
+    ]
 
 
 def _dice_count(record: ActionRecord) -> int:

@@ -461,7 +461,8 @@ def verify_export(
     replayed = Game(module, dict(export.scenario), kind, {}, records, None)
     try:
         # check_replay has matched every recorded hash, and re-execution must give the very
-        # change events logged, so it need not hash the states a second time.
+        # change events logged (or, for an action in the earlier form, hashes that one
+        # state itself), so it need not hash the states a second time.
         report.notes.extend(_wording(replayed.reexecute(hashes=False)))
     except VerifyError as exc:
         raise VerifyError(exc.message, file=file) from None
@@ -604,7 +605,10 @@ def _no_dice(n: int, sides: int, purpose: str) -> str:
 
 
 def _wording(notes: list[str]) -> list[str]:
-    """At most three wording notes, then how many more (a long game may have hundreds)."""
-    if len(notes) <= 3:
-        return notes
-    return [*notes[:3], f"... and {len(notes) - 3} more actions whose wording differs"]
+    """At most three wording notes, then how many more (a long game may have hundreds);
+    re-execution's other notes (changes logged in an earlier form) after them."""
+    words = [n for n in notes if "the wording of its log differs" in n]
+    other = [n for n in notes if "the wording of its log differs" not in n]
+    if len(words) <= 3:
+        return words + other
+    return [*words[:3], f"... and {len(words) - 3} more actions whose wording differs", *other]

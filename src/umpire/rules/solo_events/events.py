@@ -557,17 +557,15 @@ class _SetAside:
 def would_break(b: Battle, u: Unit) -> bool:
     """Would one more disorder break ``u``? Tried on the host and undone (reading
     ``disorganized_no_break``): broken = removed, or no longer allowed to fire (a rout)."""
-    st = b.state
-    snapshot = st.to_json()
-    narrate, roller = b.narrate, b.roller
-    b.narrate, b.roller = False, _SetAside()
+    snapshot = b.state.to_json()
+    narrate, roller, journal = b.narrate, b.roller, b.journal
+    b.narrate, b.roller, b.journal = False, _SetAside(), None  # nothing said, drawn or logged
     try:
         b.status.on_setback(b, u, "disorder", None)
         broke = not u.alive or not b.status.may_fire(b, u)
     finally:
-        st.load_json(snapshot)
-        b.narrate, b.roller = narrate, roller
-        b.dirty()
+        b.restore(snapshot)  # the state and every cached answer as before the trial
+        b.narrate, b.roller, b.journal = narrate, roller, journal
     return broke
 
 
