@@ -20,9 +20,9 @@ from umpire.ai import make_policy
 from umpire.battle.engine import Battle, Recorder
 from umpire.battle.game import save_game
 from umpire.battle.run import new_battle, play
+from umpire.battle.scenario import load_scenario
 from umpire.dice import SeededSource
 from umpire.engine.game import VerifyError
-from umpire.scenarios import load_scenario
 
 OLD_SAVE = Path(__file__).parent / "data" / "battle_saved_before_composition.json"
 
