@@ -24,14 +24,16 @@ from numpy.typing import NDArray
 
 from umpire import jit
 from umpire.board import ksight
+from umpire.board.kboard import Terrain
 from umpire.board.kgeom import (
+    HAIR,
     distance,
+    distance_le,
     point_box_sq,
     quick_distance,
     segment_hits_box,
 )
-from umpire.board.vgeom import HAIR, Terrain
-from umpire.rules.quick_acw.batch import vrules as V
+from umpire.rules.quick_acw.batch import tables as V
 
 I = NDArray[np.int64]  # noqa: E741
 I8 = NDArray[np.int8]
@@ -259,6 +261,24 @@ def contacts(
                     )  # fmt: skip
                 adj[i, a, b] = d <= tol
     return d2, adj
+
+
+@jit.kernel
+def touching(r: I, ua: I, ub: I, geo: tuple[F, F, F, F, F, F, F], alive: B, tol: float) -> B:
+    """Do the bases of units ``ua[q]`` and ``ub[q]`` touch in battle ``r[q]`` (the scalar
+    contact lists): bounding circles, then the nearest-point distance."""
+    x, y, c, s, hw, hd, rad = geo
+    out = np.zeros(r.shape[0], dtype=np.bool_)
+    for q in range(r.shape[0]):
+        b, a, v = r[q], ua[q], ub[q]
+        dx, dy = x[b, v] - x[b, a], y[b, v] - y[b, a]
+        lim = rad[b, a] + tol + rad[b, v]
+        if dx * dx + dy * dy <= lim * lim * (1 + 1e-9) and alive[b, a] and alive[b, v]:
+            out[q] = distance_le(
+                x[b, a], y[b, a], c[b, a], s[b, a], hw[b, a], hd[b, a],
+                x[b, v], y[b, v], c[b, v], s[b, v], hw[b, v], hd[b, v], tol,
+            )  # fmt: skip
+    return out
 
 
 @jit.kernel

@@ -764,20 +764,26 @@ def moves(
         MOVED[b, v] = MOVED[b, v] or dist > 1e-9 or chg[q] != 0
 
 
+@jit.inline
+def crosses(x0: float, y0: float, x1: float, y1: float, segs: F) -> bool:
+    """Does the segment properly cross any of ``segs`` (k, 4) (``geometry.crosses_any``)?"""
+    for k in range(segs.shape[0]):
+        ax, ay, bx, by = segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3]
+        d1 = (bx - ax) * (y0 - ay) - (by - ay) * (x0 - ax)
+        d2 = (bx - ax) * (y1 - ay) - (by - ay) * (x1 - ax)
+        d3 = (x1 - x0) * (ay - y0) - (y1 - y0) * (ax - x0)
+        d4 = (x1 - x0) * (by - y0) - (y1 - y0) * (bx - x0)
+        if d1 * d2 < 0 and d3 * d4 < 0:
+            return True
+    return False
+
+
 @jit.kernel
 def crossings(x0: F, y0: F, x1: F, y1: F, segs: F) -> B:
-    """Does each segment properly cross any of ``segs`` (k, 4) (``vgeom.crosses_any``)?"""
+    """:func:`crosses` of each segment."""
     out = np.zeros(x0.shape[0], dtype=np.bool_)
     for q in range(x0.shape[0]):
-        for k in range(segs.shape[0]):
-            ax, ay, bx, by = segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3]
-            d1 = (bx - ax) * (y0[q] - ay) - (by - ay) * (x0[q] - ax)
-            d2 = (bx - ax) * (y1[q] - ay) - (by - ay) * (x1[q] - ax)
-            d3 = (x1[q] - x0[q]) * (ay - y0[q]) - (y1[q] - y0[q]) * (ax - x0[q])
-            d4 = (x1[q] - x0[q]) * (by - y0[q]) - (y1[q] - y0[q]) * (bx - x0[q])
-            if d1 * d2 < 0 and d3 * d4 < 0:
-                out[q] = True
-                break
+        out[q] = crosses(x0[q], y0[q], x1[q], y1[q], segs)
     return out
 
 
@@ -818,6 +824,74 @@ def move_inches(
         factor = factor * 1.0
     out: float = move_open[key] * factor
     return out
+
+
+@jit.inline
+def base_half(ut: int, form: int, stands: int, base_w: F, base_d: F) -> tuple[float, float]:
+    """(half frontage, half depth) of a base (``state.base_size``, default ``stand_sizes``)."""
+    w, dp = base_w[ut], base_d[ut]
+    n = max(np.int64(stands), 1)
+    if ut != ART and form == COLUMN:
+        return w / 2, n * dp / 2
+    return n * w / 2, dp / 2
+
+
+@jit.kernel
+def resize(
+    r: I,
+    u: I,
+    utype: I,
+    form: NDArray[np.int8],
+    stands: NDArray[np.int16],
+    base_w: F,
+    base_d: F,
+    HW: F,
+    HD: F,
+    RAD: F,
+    R32: F32,
+) -> None:
+    """The bases of units ``u[q]`` in battles ``r[q]`` from type, formation and stands, with
+    their radius (``math.hypot``) in double and single precision."""
+    for q in range(r.shape[0]):
+        b, v = r[q], u[q]
+        hw, hd = base_half(utype[v], form[b, v], stands[b, v], base_w, base_d)
+        HW[b, v], HD[b, v] = hw, hd
+        RAD[b, v] = jit.hypot(hw, hd)
+        R32[b, v] = np.float32(RAD[b, v])
+
+
+@jit.kernel
+def hypots(dx: F, dy: F) -> F:
+    """``math.hypot`` of each pair."""
+    out = np.empty(dx.shape[0])
+    for q in range(dx.shape[0]):
+        out[q] = jit.hypot(dx[q], dy[q])
+    return out
+
+
+@jit.kernel
+def allowances(
+    r: I,
+    u: int,
+    ut: int,
+    form: NDArray[np.int8],
+    mounted: B,
+    limbered: B,
+    cmd: B,
+    lost: B,
+    move_open: F,
+    move_rough: F,
+    costs: F,
+) -> tuple[F, F]:
+    """Unit ``u``'s move as it stands, in the open and on rough ground, per battle ``r``."""
+    m = r.shape[0]
+    open_, rough = np.empty(m), np.empty(m)
+    for q in range(m):
+        b = r[q]
+        key = move_key(ut, form[b, u], mounted[b, u], limbered[b, u])
+        open_[q] = move_inches(move_open, move_rough, costs, key, False, cmd[b, u], lost[b, u], 0)
+        rough[q] = move_inches(move_open, move_rough, costs, key, True, cmd[b, u], lost[b, u], 0)
+    return open_, rough
 
 
 @jit.kernel
@@ -908,12 +982,7 @@ def advance_plan(
         mkey = 4 if (ut == ART and c == FORMATION) else move_key(ut, f, mt, lim)
         allow0[q] = move_inches(move_open, move_rough, costs, mkey, False, cmd, lost, c)
         allow1[q] = move_inches(move_open, move_rough, costs, mkey, True, cmd, lost, c)
-        w, dp = base_w[ut], base_d[ut]
-        n = max(np.int64(stands_a[b, u]), 1)
-        if ut != ART and f == COLUMN:
-            hw[q], hd[q] = w / 2, n * dp / 2
-        else:
-            hw[q], hd[q] = n * w / 2, dp / 2
+        hw[q], hd[q] = base_half(ut, f, stands_a[b, u], base_w, base_d)
     return chg, form2, mounted2, gx, gy, want, ca, sa, cf, sf, allow0, allow1, hw, hd, fj, mj
 
 
@@ -986,6 +1055,75 @@ def leaders(
     return looked
 
 
+@jit.inline
+def melee_mod(
+    b: int,
+    u: int,
+    e: int,
+    attacking: bool,
+    flank: bool,
+    X: F,
+    Y: F,
+    units: tuple[NDArray[np.int8], B, B, NDArray[np.int8], NDArray[np.int16]],
+    side: I,
+    utype: I,
+    mods: I,
+    conf: int,
+    board: tuple[I, float, int, int, F],
+) -> int:
+    """Seed 002 MELEE "Add" list plus the stands fighting, summed (``rules.melee_modifiers``)
+    for unit ``u`` against ``e`` in battle ``b``. ``units``: bonus, marker, mounted, form,
+    stands; ``mods``: mounted cavalry attacking, wall or stream (defending, across the
+    line between the centres), infantry column, uphill, Confederates attacking, marker;
+    ``board``: the hill levels, cell, nx, ny and the walls and streams."""
+    bonus, marker, mounted, form, stands = units
+    level, cell, nx, ny, segs = board
+    ux, uy, ex, ey = X[b, u], Y[b, u], X[b, e], Y[b, e]
+    total = np.int64(stands[b, u])
+    if attacking and utype[u] == CAV and mounted[b, u]:
+        total += mods[0]
+    if not attacking and crosses(ux, uy, ex, ey, segs):
+        total += mods[1]
+    if utype[u] == FOOT and form[b, u] == COLUMN:
+        total += mods[2]
+    total += bonus[b, u]
+    if level[cell_of(ux, uy, cell, nx, ny)] > level[cell_of(ex, ey, cell, nx, ny)]:
+        total += mods[3]
+    if attacking and side[u] == conf:
+        total += mods[4]
+    if marker[b, u]:
+        total += mods[5]
+    if attacking and flank:
+        total += stands[b, u]
+    out: int = total
+    return out
+
+
+@jit.kernel
+def melee_mods(
+    r: I,
+    u: I,
+    e: I,
+    attacking: B,
+    flank: B,
+    X: F,
+    Y: F,
+    units: tuple[NDArray[np.int8], B, B, NDArray[np.int8], NDArray[np.int16]],
+    side: I,
+    utype: I,
+    mods: I,
+    conf: int,
+    board: tuple[I, float, int, int, F],
+) -> I:
+    """:func:`melee_mod` of unit ``u[q]`` against ``e[q]`` in battle ``r[q]``."""
+    out = np.empty(r.shape[0], dtype=np.int64)
+    for q in range(r.shape[0]):
+        out[q] = melee_mod(
+            r[q], u[q], e[q], attacking[q], flank[q], X, Y, units, side, utype, mods, conf, board
+        )
+    return out
+
+
 @jit.kernel
 def charge_odds(
     r: I,
@@ -994,74 +1132,30 @@ def charge_odds(
     flank: B,
     X: F,
     Y: F,
-    bonus: NDArray[np.int8],
-    marker: B,
-    mounted: B,
-    form: NDArray[np.int8],
-    stands: NDArray[np.int16],
+    units: tuple[NDArray[np.int8], B, B, NDArray[np.int8], NDArray[np.int16]],
     side: I,
     utype: I,
     morale: I,
     morale_marker: int,
     mods: I,
     conf: int,
-    level: I,
-    cell: float,
-    nx: int,
-    ny: int,
-    segs: F,
+    board: tuple[I, float, int, int, F],
     table: F,
     lo: int,
     hi: int,
     clip: int,
 ) -> F:
-    """``Sim.charge_chance`` for unit ``u`` charging ``tu[q]`` in battle ``r[q]``: the two
-    morale needs, the melee modifiers (``vrules.melee_modifier``; ``mods``: mounted
-    cavalry attacking, wall or stream, infantry column, uphill, Confederates attacking,
-    marker) with the defender's wall or stream (:func:`crossings`) and the hill levels,
-    then ``vrules.charge_favourable``'s table."""
+    """``scripted.charge_chance`` for unit ``u`` charging ``tu[q]`` in battle ``r[q]``: the
+    two morale needs, the melee modifiers (:func:`melee_mod`), then ``odds``'
+    charge table (``tables.charge_table``)."""
+    bonus, marker = units[0], units[1]
     out = np.empty(r.shape[0])
     for q in range(r.shape[0]):
         b, t = r[q], tu[q]
-        ux, uy, tx, ty = X[b, u], Y[b, u], X[b, t], Y[b, t]
         n_a = morale[side[u]] - (bonus[b, u] + (morale_marker if marker[b, u] else 0))
         n_d = morale[side[t]] - (bonus[b, t] + (morale_marker if marker[b, t] else 0))
-        hu = level[cell_of(ux, uy, cell, nx, ny)]
-        ht = level[cell_of(tx, ty, cell, nx, ny)]
-        obstacle = False
-        for k in range(segs.shape[0]):
-            ax, ay, bx, by = segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3]
-            d1 = (bx - ax) * (ty - ay) - (by - ay) * (tx - ax)
-            d2 = (bx - ax) * (uy - ay) - (by - ay) * (ux - ax)
-            d3 = (ux - tx) * (ay - ty) - (uy - ty) * (ax - tx)
-            d4 = (ux - tx) * (by - ty) - (uy - ty) * (bx - tx)
-            if d1 * d2 < 0 and d3 * d4 < 0:
-                obstacle = True
-                break
-        ma = np.int64(stands[b, u])
-        if utype[u] == CAV and mounted[b, u]:
-            ma += mods[0]
-        if utype[u] == FOOT and form[b, u] == COLUMN:
-            ma += mods[2]
-        ma += bonus[b, u]
-        if hu > ht:
-            ma += mods[3]
-        if side[u] == conf:
-            ma += mods[4]
-        if marker[b, u]:
-            ma += mods[5]
-        if flank[q]:
-            ma += stands[b, u]
-        md = np.int64(stands[b, t])
-        if obstacle:
-            md += mods[1]
-        if utype[t] == FOOT and form[b, t] == COLUMN:
-            md += mods[2]
-        md += bonus[b, t]
-        if ht > hu:
-            md += mods[3]
-        if marker[b, t]:
-            md += mods[5]
+        ma = melee_mod(b, u, t, True, flank[q], X, Y, units, side, utype, mods, conf, board)
+        md = melee_mod(b, t, u, False, False, X, Y, units, side, utype, mods, conf, board)
         i = min(max(n_a, lo), hi) - lo
         j = min(max(n_d, lo), hi) - lo
         k = min(max(ma - md, -clip), clip) + clip
@@ -1121,12 +1215,7 @@ def holds(
         allow = move_inches(move_open, move_rough, costs, key, rgh, cmd_a[b, u], lost_a[b, u], c)
         if not dist <= allow + 1e-6:
             continue
-        w, dp = base_w[ut], base_d[ut]
-        n = max(np.int64(stands_a[b, u]), 1)
-        if ut != ART and f == COLUMN:
-            hw, hd = w / 2, n * dp / 2
-        else:
-            hw, hd = n * w / 2, dp / 2
+        hw, hd = base_half(ut, f, stands_a[b, u], base_w, base_d)
         t = th[q]
         out[q] = room_of(
             b, u, x[q], y[q], math.cos(t), math.sin(t), hw, hd, dist > 0, nb,
