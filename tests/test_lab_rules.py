@@ -15,9 +15,12 @@ import pytest
 
 from umpire.rules.quick_acw import odds
 from umpire.rules.quick_acw import rules as R
+from umpire.rules.quick_acw.batch import kbases as KB
+from umpire.rules.quick_acw.batch import kcharge as KC
 from umpire.rules.quick_acw.batch import kfire as KF
 from umpire.rules.quick_acw.batch import kmove as K
 from umpire.rules.quick_acw.batch import tables as V
+from umpire.rules.quick_acw.batch.arrays import Bases, Board, Units, moves_of
 
 T = V.tables()
 N = 3000
@@ -79,7 +82,7 @@ def test_fire_class_and_movement_rates_002_movement(rng: random.Random) -> None:
     the bases (default ``stand_sizes``)."""
     from umpire.battle.state import base_size
 
-    costs = np.array([T.cost_command, T.cost_leader, T.cost_formation, T.cost_mount])
+    mv = moves_of(T)
     for _ in range(N):
         ut, form = rng.choice(V.TYPES), rng.choice(V.FORMS)
         mounted, limbered, rough, cmd, lost = (rng.random() < 0.5 for _ in range(5))
@@ -92,10 +95,10 @@ def test_fire_class_and_movement_rates_002_movement(rng: random.Random) -> None:
         k = R.move_key(ut, form, mounted, limbered)
         assert V.MOVE_KEYS[key] == k
         chg = (None, "formation", "mount").index(change)
-        got = K.move_inches(T.move_open, T.move_rough, costs, key, rough, cmd, lost, chg)
+        got = K.move_inches(mv, key, rough, cmd, lost, chg)
         assert got == R.move_inches(k, rough, cmd, lost, change)  # the same float
         stands = rng.randint(0, 8)
-        assert K.base_half(u, f, stands, T.base_w, T.base_d) == base_size(
+        assert KB.base_half(u, f, stands, T.base_w, T.base_d) == base_size(
             ut, form, stands, R.rules().bases
         )
 
@@ -118,7 +121,10 @@ def test_morale_charge_odds_002_morale(rng: random.Random) -> None:
 def test_melee_modifiers_and_result_002_melee(rng: random.Random) -> None:
     """002 MELEE: stands fighting, every modifier (the wall or stream across the line
     between the centres, the hill levels under them), the difference table (# = retreat)."""
-    x, y = arr([[0.5, 1.5]], float), arr([[0.5, 1.5]], float)  # cells 0 and 3 of a 2x2 board
+    at = arr([[0.5, 1.5]], float)  # the two centres in cells 0 and 3 of a 2x2 board
+    f32, no = np.zeros((1, 2), np.float32), np.zeros((1, 2))
+    bases = Bases(at, at, no, no, no, no, no, no, f32, f32, f32, np.ones((1, 2), bool),
+                  np.zeros((1, 2), np.int32))  # fmt: skip
     mods = np.array(
         [
             T.melee_mods[k]
@@ -148,21 +154,25 @@ def test_melee_modifiers_and_result_002_melee(rng: random.Random) -> None:
             rng.choice([None, 1, 2, 3]),
             rng.random() < 0.5,
         )
-        units = (
-            arr([[f.leader_bonus or 0, 0]], np.int8),
-            arr([[f.marker, False]], bool),
-            arr([[f.mounted, False]], bool),
+        us = Units(
             arr([[V.FORMS.index(f.formation), 0]], np.int8),
+            arr([[f.mounted, False]], bool),
+            *(np.zeros((1, 2), bool),),
             arr([[f.stands, 4]], np.int16),
+            arr([[f.marker, False]], bool),
+            *(np.zeros((1, 2), bool) for _ in range(3)),
+            arr([[f.leader_bonus or 0, 0]], np.int8),
         )
         side = arr([SIDES.index(f.side), 1 - SIDES.index(f.side)], np.int64)
         utype = arr([V.TYPES.index(f.unit_type), 0], np.int64)
         level = arr([1 if f.uphill else 0, 0, 0, 0], np.int64)
         segs = arr([[0.0, 2.0, 2.0, 0.0]] if f.defending_obstacle else [], float).reshape(-1, 4)
-        board = (level, 1.0, 2, 2, segs)
-        got = K.melee_mods(
-            arr([0]), arr([0]), arr([1]), arr([f.attacking]), arr([f.flank_or_rear]),
-            x, y, units, side, utype, mods, conf, board,
+        none = np.zeros(0, dtype=np.int64)
+        bd = Board(2.0, 2.0, 1.0, 2, 2, none.astype(bool), none.astype(bool), none, none, level,
+                   segs, segs)  # fmt: skip
+        got = KC.melee_mods(
+            bases, us, bd, (side, utype, mods, conf), arr([0]), arr([0]), arr([1]),
+            arr([f.attacking]), arr([f.flank_or_rear]),
         )  # fmt: skip
         assert got[0] == sum(m.value for m in R.melee_modifiers(f))
     diff = arr(list(range(-40, 41)))
@@ -188,5 +198,5 @@ def test_exact_math_helpers_are_the_math_modules(rng: random.Random) -> None:
     """The kernels' math.hypot and math.atan2 give math's own answers."""
     dx = arr([rng.uniform(-30, 30) for _ in range(N)], float)
     dy = arr([rng.uniform(-30, 30) for _ in range(N)], float)
-    assert K.hypots(dx, dy).tolist() == [math.hypot(a, b) for a, b in zip(dx, dy, strict=True)]
-    assert K.atan2s(dy, dx).tolist() == [math.atan2(b, a) for a, b in zip(dx, dy, strict=True)]
+    assert KB.hypots(dx, dy).tolist() == [math.hypot(a, b) for a, b in zip(dx, dy, strict=True)]
+    assert KB.atan2s(dy, dx).tolist() == [math.atan2(b, a) for a, b in zip(dx, dy, strict=True)]

@@ -19,7 +19,7 @@ from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import menu as M
 from umpire.rules.quick_acw import steps as S
 from umpire.rules.quick_acw.ai import ScriptedAI, charge_chance
-from umpire.rules.quick_acw.batch import kmove as K
+from umpire.rules.quick_acw.batch import kcharge as KC
 from umpire.rules.quick_acw.batch.sim import Sim
 from umpire.rules.quick_acw.batch.static import static_for
 from umpire.rules.quick_acw.roles import MODULE
@@ -243,8 +243,7 @@ def test_batch_charge_path_as_the_scalar_002_charge_paragraph(text: str, clear: 
     assert (S.charge_option(b, c, u) is not None) == clear
     sim = sim_of(text)
     r = np.array([0])
-    geo = (sim.x, sim.y, sim.c, sim.s, sim.hw, sim.hd, sim.rad)
-    reach = K.charge_reach(r, 0, np.array([1]), np.array([99.0]), 99.0, *geo, sim.alive)
+    reach = KC.charge_reach(sim.bases(), r, 0, np.array([1]), np.array([99.0]), 99.0)
     _, _, cx, cy, nx, ny, _ = reach
     cdist = np.hypot(cx - sim.x[0, 0], cy - sim.y[0, 0])
     cth = np.arctan2(-ny, -nx)

@@ -13,6 +13,7 @@ import pytest
 
 from umpire.board import geometry, kgeom
 from umpire.board.kterrain import paths_rough
+from umpire.rules.quick_acw.batch import kbases as KB
 from umpire.rules.quick_acw.batch import kmove as K
 from umpire.rules.quick_acw.batch.static import static_for
 from umpire.scenarios import load_scenario
@@ -57,15 +58,14 @@ def test_advance_and_command_kernels_agree_under_varied_costs(text: str) -> None
 
 
 def test_kernel_constants_are_the_simulators() -> None:
-    """The unit types, formations, changes and the AI's numbers ``kmove`` keeps as
-    constants (numba freezes them) are ``tables``'s and the scripted AI's."""
-    from umpire.rules.quick_acw.batch import sim
+    """The unit types, formations and changes the kernels keep as constants (numba
+    freezes them) are ``tables``'s."""
     from umpire.rules.quick_acw.batch import tables as V
 
     assert (K.FOOT, K.CAV, K.ART) == (V.FOOT, V.CAV, V.ART)
     assert (K.LINE, K.COLUMN) == (V.LINE, V.COLUMN)
+    assert (KB.ART, KB.COLUMN) == (V.ART, V.COLUMN)
     assert (K.NO_CHANGE, K.FORMATION, K.MOUNT) == (V.NO_CHANGE, V.FORMATION, V.MOUNT)
-    assert (K.FORM_LINE_WITHIN, K.MOUNT_BEYOND) == (sim.FORM_LINE_WITHIN, sim.MOUNT_BEYOND)
 
 
 def random_box(rng: random.Random) -> tuple[float, ...]:
@@ -107,7 +107,7 @@ def test_kernel_geometry_matches_the_scalar_geometry_on_random_bases() -> None:
     segs = [tuple(rng.uniform(0, 8) for _ in range(4)) for _ in range(5)]
     x1 = [box[0] + 3 * box[2] for box in a]
     y1 = [box[1] + 3 * box[3] for box in a]
-    got = K.crossings(np.array(x0), np.array(y0), np.array(x1), np.array(y1), np.array(segs))
+    got = KB.crossings(np.array(x0), np.array(y0), np.array(x1), np.array(y1), np.array(segs))
     want = [geometry.crosses_any(*p, segs) for p in zip(x0, y0, x1, y1, strict=True)]
     assert got.tolist() == want and got.any()
 

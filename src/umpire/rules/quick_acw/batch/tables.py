@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from itertools import product
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from umpire.rules.quick_acw import odds
-from umpire.rules.quick_acw.rules import Rules, rules
+from umpire.rules.quick_acw.rules import FireFacts, Rules, fire_modifiers, rules
 
 I = NDArray[np.signedinteger[Any]]  # noqa: E741
 F = NDArray[np.float64]
@@ -182,44 +183,27 @@ def fire_runs(t: Tables) -> tuple[I, I]:
     return need, run
 
 
-def fire_modifier(
-    t: Tables,
-    firer_side: I,
-    fc: I,
-    firer_form: I,
-    firer_marker: B,
-    target_type: I,
-    target_mounted: B,
-    target_form: I,
-    target_cover: B,
-) -> I:
-    """Seed 002 FIRE "Die Roll Modifiers", summed (``rules.fire_modifiers``)."""
-    m = t.fire_mods
-    union = t.sides.index("union")
-    total = np.where(target_cover, m["target_cover"], 0)
-    total = total + np.where(target_type == ART, m["target_artillery"], 0)
-    total = total + np.where(
-        (target_type == CAV) & ~target_mounted, m["target_dismounted_cavalry"], 0
-    )
-    total = total + np.where(firer_marker, m["firer_marker"], 0)
-    total = total + np.where(firer_side == union, m["union_firing"], 0)
-    total = total + np.where(
-        (target_type == FOOT) & (target_form == COLUMN), m["target_foot_column"], 0
-    )
-    total = total + np.where((target_type == CAV) & target_mounted, m["target_mounted_cavalry"], 0)
-    out: I = total + np.where((fc <= 1) & (firer_form == LINE), m["firer_line"], 0)
-    return out
-
-
 @cache
 def fire_modifier_table(t: Tables) -> I:
-    """:func:`fire_modifier` over every combination of its codes, flat in the order of
-    :func:`fire_modifier_of`'s index (576 sums, so a shot's modifier is one look-up)."""
-    g = np.indices((2, 3, 2, 2, 3, 2, 2, 2)).reshape(8, -1)
-    out: I = fire_modifier(
-        t, g[0], g[1], g[2], g[3].astype(bool), g[4], g[5].astype(bool), g[6], g[7].astype(bool)
+    """Seed 002 FIRE "Die Roll Modifiers" summed by the scalar ``rules.fire_modifiers`` for
+    every combination of firer side, fire class, firer formation and marker, target type,
+    mounted, formation and cover (codes in that order, flat: 576 sums, so a shot's
+    modifier is one look-up in ``kfire.shots``)."""
+    two = (False, True)
+    combos = product(range(2), range(3), range(2), two, range(3), two, range(2), two)
+    return np.array(
+        [
+            sum(
+                m.value
+                for m in fire_modifiers(
+                    FireFacts(t.sides[s], FIRE_CLASSES[f], FORMS[a], k, TYPES[u], mt, FORMS[b], c),
+                    t.r,
+                )
+            )
+            for s, f, a, k, u, mt, b, c in combos
+        ],
+        dtype=np.int64,
     )
-    return out
 
 
 @cache
