@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from umpire.rules.quick_acw.batch import kfire as KF
 from umpire.rules.quick_acw.batch import tables as V
-from umpire.rules.quick_acw.batch.state import B, I, State, _g
+from umpire.rules.quick_acw.batch.state import B, I, State, _g, _nz
 
 I8 = NDArray[np.int8]
 FINISH_BONUS = 1.5  # the AI's value of a shot that may finish a unit off
@@ -88,7 +88,7 @@ class Fire(State):
         else:
             adj = self.geo[1]
             if adj.any():
-                pi, pa, pb = np.nonzero(adj)
+                pi, pa, pb = _nz(adj)
                 adj[pi, pa, pb] = self.touching(pi, s0[pa], s1[pb])
         return self.geo
 

@@ -15,7 +15,7 @@ from umpire.rules.quick_acw.batch import kbases as KB
 from umpire.rules.quick_acw.batch import kcharge as KC
 from umpire.rules.quick_acw.batch import kmove as KM
 from umpire.rules.quick_acw.batch import tables as V
-from umpire.rules.quick_acw.batch.state import B, F, I, State, _g, _s, _sub
+from umpire.rules.quick_acw.batch.state import B, F, I, State, _g, _nz, _s, _sub
 
 CHARGE_LOOK = 20.0  # the scripted AI looks at charges within 20"
 MELEE_MODS = (
@@ -147,15 +147,15 @@ class Melee(State):
         cont = self.cont[:, SU]
         charged = cont >= 0
         if adj.any():  # contacts found at the offensive fire: bases only shrank or left since
-            pi, pa, pb = np.nonzero(adj)
+            pi, pa, pb = _nz(adj)
             adj = adj.copy()
             adj[pi, pa, pb] = self.touching(pi, SU[pa], EU[pb])
             # a charge's own pair is not fought twice
-            ci, cu = np.nonzero(charged)
+            ci, cu = _nz(charged)
             adj[ci, cu, np.searchsorted(EU, cont[ci, cu])] = False
         self.cont[:] = -1
-        ci, cu = np.nonzero(charged)
-        ti, tu, te = np.nonzero(adj)
+        ci, cu = _nz(charged)
+        ti, tu, te = _nz(adj)
         if len(ci) + len(ti) == 0:
             self.cont_flank[:] = False
             return

@@ -182,7 +182,7 @@ class State:
         _s(self.marker, r, u, False)
         att = self.latt[r] == u[:, None]
         if att.any():
-            ri, li = np.nonzero(att)
+            ri, li = _nz(att)
             self.latt[r[ri], li] = -1
             self._refresh_bonus(r[ri])
 
@@ -229,7 +229,7 @@ class State:
         dy = self.y[r] - _g(self.y, r, u)[:, None]
         lim = self.rad[r] + (self.t.geometry["contact"] + SLACK) + _g(self.rad, r, u)[:, None]
         near = opp & self.alive[r] & (dx * dx + dy * dy <= lim * lim)
-        pi, pv = np.nonzero(near)
+        pi, pv = _nz(near)
         if len(pi):
             keep = self.touching(r[pi], u[pi], pv)
             pi, pv = pi[keep], pv[keep]
@@ -271,7 +271,7 @@ class State:
         order = np.cumsum(att, axis=1) * att  # 1 = the first leader attached, ...
         lost_rows: list[I] = []
         for k in range(1, int(order.max()) + 1):
-            ri, li = np.nonzero(order == k)
+            ri, li = _nz(order == k)
             face = self.dice.roll(self.ids[r[ri]], 1)[:, 0]
             lost = V.leader_lost(self.t, face)
             if not lost.any():
@@ -373,3 +373,12 @@ def _g(a: NDArray[Any], r: I, u: I | int) -> NDArray[Any]:
 def _s(a: NDArray[Any], r: I, u: I | int, v: Any) -> None:
     """``a[r, u] = v`` as a flat put."""
     np.put(a, r * a.shape[1] + u, v)
+
+
+def _nz(mask: B) -> tuple[I, ...]:
+    """``np.nonzero`` (row-major order) through ``flatnonzero``: several times faster on
+    the mostly empty masks of contacts, and at once where there is nothing."""
+    if not mask.any():
+        return tuple(np.zeros(0, dtype=np.int64) for _ in mask.shape)
+    out: tuple[I, ...] = np.unravel_index(np.flatnonzero(mask), mask.shape)
+    return out
