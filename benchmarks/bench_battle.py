@@ -4,10 +4,11 @@
 Two implementations of the same rules and AI are timed in one process on one core:
 
 - the scalar engine (``umpire.battle.run.play``, one battle at a time, seeds 0..N-1);
-- the batch simulator (``umpire.lab.run_batch``, N battles in lock step with numpy), on one
-  bulk dice stream per batch and, as ``umpire simulate`` plays it, on one ``SeededSource``
-  stream per battle (``Dice.per_battle``: the scalar engine's own battles); and again with
-  its numba kernels switched off (``umpire.jit.ENABLED``), when they are on.
+- the batch simulator (``umpire.lab.run_batch``, N battles in lock step on numba's
+  kernels), on one bulk dice stream per batch and, as ``umpire simulate`` plays it, on
+  one ``SeededSource`` stream per battle (``Dice.per_battle``: the scalar engine's own
+  battles). Without numba (``umpire.jit.ENABLED`` False) there is no batch path: the lab
+  plays the scalar engine, and only it is timed.
 
 For each it prints battles/s/core and the dice per second it consumed, and beside them
 the raw dice rates of numpy's generator and of umpire's ``SeededSource`` measured in the
@@ -98,15 +99,13 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="timed runs; the best is kept")
     args = ap.parse_args()
     s_secs, s_dice, orders = scalar(args.scenario, args.n, args.repeat)
+    if not jit.ENABLED:
+        print(f"scalar engine: {args.n / s_secs:8.1f} battles/s/core ({args.n} battles)")
+        print("batch simulator: not played (numba is not available; the lab plays the scalar")
+        print("engine, the same battles)")
+        return
     b_secs, b_dice = batch(args.scenario, args.lab_n, args.batch, args.repeat)
     p_secs, _ = batch(args.scenario, args.lab_n, args.batch, args.repeat, per_battle=True)
-    n_secs = None
-    if jit.ENABLED:  # the same batches on the numpy forms alone, for the kernels' ratio
-        jit.ENABLED = False
-        try:
-            n_secs, _ = batch(args.scenario, args.lab_n, args.batch, args.repeat)
-        finally:
-            jit.ENABLED = True
     raw_np = numpy_rate()
     raw_seeded = seeded_rate()
     s_rate, b_rate = args.n / s_secs, args.lab_n / b_secs
@@ -121,13 +120,6 @@ def main() -> None:
         f"batch simulator: {b_rate:8.1f} battles/s/core ({args.lab_n} battles in batches of "
         f"{args.batch}; {b_secs / args.lab_n * 1000:.2f} ms per battle)"
     )
-    if n_secs is not None:
-        print(
-            f"batch simulator, numpy forms only (no numba kernels): {args.lab_n / n_secs:8.1f} "
-            f"battles/s/core; the kernels' gain {n_secs / b_secs:.2f}x"
-        )
-    else:
-        print("batch simulator: numba kernels off (numba missing or UMPIRE_JIT=0)")
     p_rate = args.lab_n / p_secs
     print(
         f"batch simulator, a dice stream per battle (the lab's path): {p_rate:8.1f} "

@@ -1,8 +1,8 @@
-"""The fire step's compiled kernels (``kfire``, ``ksight``) against the numpy forms they
-stand in for: the same answers on random states, the same battles (seed 002 FIRE).
+"""The fire step's compiled kernels (``kfire``, ``ksight``): their short cuts answer as the
+long way on random states, their sight lines as the scalar board (seed 002 FIRE).
 
-Skipped where numba is missing or switched off (``UMPIRE_JIT=0``): then the numpy forms
-are the only ones played.
+Skipped where numba is missing or switched off (``UMPIRE_JIT=0``): the batch simulator
+is not played then (the lab plays the scalar engine).
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ from umpire import jit
 from umpire.battle.scenario import load_scenario
 from umpire.board import ksight
 from umpire.dice.bulk import Dice
-from umpire.lab import run_batch
-from umpire.rules.quick_acw.batch import vrules as V
+from umpire.rules.quick_acw.batch import tables as V
 from umpire.rules.quick_acw.batch.sim import Sim
 from umpire.rules.quick_acw.batch.static import static_for
 
@@ -48,12 +47,11 @@ def scatter(sim: Sim, rng: np.random.Generator, spread: float) -> None:
 
 
 @pytest.mark.parametrize("name", ["standard", "mcpherson_ridge"])
-def test_candidate_targets_as_the_numpy_form_002_fire(
-    name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """002 FIRE: arc, range band (the exact range near a band top), cover, walls and the
-    modifiers of every firer and target, contacts, and the shots measured again after
-    bases shrink: the kernels' answers are the numpy forms', on random states."""
+def test_candidate_targets_measured_again_as_afresh_002_fire(name: str) -> None:
+    """002 FIRE: every firer's candidate targets (arc, range band, cover, walls, modifiers)
+    are the same from the kept pair geometry as made afresh, and the shots measured again
+    at a target whose base shrank (``kfire.reband``) are those made afresh, on random
+    states (the fire step's two short cuts)."""
     st = static_for(load_scenario(name))
     rng = np.random.default_rng(11)
     for spread in (3.0, 8.0, 20.0):
@@ -66,34 +64,33 @@ def test_candidate_targets_as_the_numpy_form_002_fire(
                 st.utype[st.by_side[f]][None, :], sim.mounted[:, fs], sim.limbered[:, fs]
             )
             actor = sim.alive[:, fs] & (fc >= 0)
+            sim.geo = None
+            d2, adj = sim._pair_geometry()
+            if f == 1:
+                d2, adj = d2.transpose(0, 2, 1), adj.transpose(0, 2, 1)
+            known = sim.fire_matrix(rows, f, fc, actor, (d2, adj))
+            fresh = sim.fire_matrix(rows, f, fc, actor)
+            for a, b in zip(known, fresh, strict=True):
+                assert a.dtype == b.dtype and np.array_equal(a, b)
+            need, mod = known[0].copy(), known[1].copy()
+            assert (need > 0).any()
             # a target per battle that loses a stand, and the firers measured again
             tcol = rng.integers(0, len(st.by_side[1 - f]), sim.n)
             after = int(rng.integers(0, len(st.by_side[f])))
             tu = st.by_side[1 - f][tcol]
-            got = {}
-            for on in (True, False):
-                monkeypatch.setattr(jit, "ENABLED", on)
-                sim.geo = None
-                d2, adj = sim._pair_geometry()
-                if f == 1:
-                    d2, adj = d2.transpose(0, 2, 1), adj.transpose(0, 2, 1)
-                known = sim.fire_matrix(rows, f, fc, actor, (d2, adj))
-                fresh = sim.fire_matrix(rows, f, fc, actor)
-                need, mod = known[0].copy(), known[1].copy()
-                sim.stands[rows, tu] -= 1
-                sim._resize(rows, tu)
-                sim._reband(rows, tcol, f, fc, need, mod, after)
-                sim.stands[rows, tu] += 1
-                sim._resize(rows, tu)
-                got[on] = (*known, *fresh, need, mod)
-            assert (got[True][0] > 0).any()
-            for a, b in zip(got[True], got[False], strict=True):
-                assert a.dtype == b.dtype and np.array_equal(a, b)
+            sim.stands[rows, tu] -= 1
+            sim._resize(rows, tu)
+            sim._reband(rows, tcol, f, fc, need, mod, after)
+            again = sim.fire_matrix(rows, f, fc, actor)
+            free = ~known[3][rows, :, tcol].any(1)  # a target in contact: all made afresh
+            want_n, want_m = again[0][rows, after:, tcol], again[1][rows, after:, tcol]
+            assert np.array_equal(need[rows, after:, tcol][free], want_n[free])
+            assert np.array_equal(mod[rows, after:, tcol][free], want_m[free])
 
 
 def test_sight_lines_as_the_board_002_fire() -> None:
     """002 FIRE line of sight (``los_centre_to_centre``): the compiled walk answers as the
-    numpy walk and the scalar board, on random lines and on lines along cell edges."""
+    scalar board, on random lines and on lines along cell edges."""
     for name in ("standard", "mcpherson_ridge"):
         T = static_for(load_scenario(name)).terrain
         rng = np.random.default_rng(5)
@@ -106,26 +103,8 @@ def test_sight_lines_as_the_board_002_fire() -> None:
         y1[q] = y0[q] + np.round(rng.uniform(1, 60, q.sum())) * T.cell / 2
         x1[q] = x0[q]
         got = ksight.sight_clear_many(x0, y0, x1, y1, *ksight.sight_args(T))
-        assert np.array_equal(got, T.sight_clear(x0, y0, x1, y1))
         assert 0.2 < got.mean() < 1.0  # both answers occur
-        for k in range(0, m, 40):
+        for k in range(0, m, 5):
             assert got[k] == T.board.sight_clear(
                 float(x0[k]), float(y0[k]), float(x1[k]), float(y1[k])
             )
-
-
-@pytest.mark.parametrize(("name", "n", "seed"), [("standard", 300, 3), ("mcpherson_ridge", 300, 4)])
-def test_battles_as_the_numpy_form_002_fire(
-    name: str, n: int, seed: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """002 FIRE: whole batches with the kernels and with the numpy forms end the same,
-    battle by battle and die by die."""
-    scen = load_scenario(name)
-    out = {}
-    for on in (True, False):
-        monkeypatch.setattr(jit, "ENABLED", on)
-        out[on] = run_batch(scen, n, seed)
-    a, b = out[True], out[False]
-    for field in ("winner", "turns", "losses", "removed", "leaders_lost", "dice_each"):
-        assert np.array_equal(getattr(a, field), getattr(b, field)), field
-    assert np.array_equal(a.faces, b.faces)

@@ -20,6 +20,7 @@ import random
 import numpy as np
 import pytest
 
+from umpire import jit
 from umpire.ai import make_policy
 from umpire.battle.run import play
 from umpire.battle.scenario import load_scenario
@@ -32,6 +33,12 @@ from umpire.rules.quick_acw.rules import rules
 
 N = 400
 SE = 4.0
+
+pytestmark = pytest.mark.skipif(
+    not jit.ENABLED,
+    reason="the batch simulator runs on numba's kernels; without them the lab plays the "
+    "scalar engine (tests/test_lab_simulate.py)",
+)
 
 
 def numpy_trig_is_libm() -> bool:
@@ -106,7 +113,7 @@ def test_a_batch_replays_exactly_from_its_faces() -> None:
 
 def test_batch_end_state_keeps_the_rules_invariants() -> None:
     """No negative stands, removal below half, markers only on units in play, no overlap."""
-    from umpire.board import vgeom as G
+    from umpire.board.kgeom import overlap
 
     st = static_for(load_scenario("standard"))
     sim = Sim(st, 200, Dice.seeded(11))
@@ -119,15 +126,14 @@ def test_batch_end_state_keeps_the_rules_invariants() -> None:
     assert (sim.stands >= 0).all()
     assert ((sim.stands * 2 >= st.stands0[None, :]) | ~sim.alive).all()
     assert not (sim.marker & ~sim.alive).any()
-    r, a = np.nonzero(sim.alive)
-    for u in range(st.n_units):
-        rows = r[a == u]
-        others = sim.alive[rows].copy()
-        others[:, u] = False
-        ri, vj = np.nonzero(others)
-        if len(ri):
-            ov = G.overlap(sim.box(rows[ri], np.full(len(ri), u)), sim.box(rows[ri], vj))
-            assert not ov.any()
+    box = (sim.x, sim.y, sim.c, sim.s, sim.hw, sim.hd)
+    for r in range(sim.n):
+        units = np.flatnonzero(sim.alive[r]).tolist()
+        for i, a in enumerate(units):
+            for b in units[i + 1 :]:
+                pa = [float(v[r, a]) for v in box]
+                pb = [float(v[r, b]) for v in box]
+                assert not overlap(*pa, *pb, 1e-6)
 
 
 def test_batch_seeds_and_wilson_ends() -> None:

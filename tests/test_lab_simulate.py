@@ -382,3 +382,32 @@ def test_prepare_batch_gets_the_batch_path_ready_and_skips_the_others(
     assert prepare_batch(load_scenario("standard")) is False
     monkeypatch.setattr(jit, "ENABLED", True)
     assert prepare_batch(load_scenario("standard")) is True
+
+
+def test_without_numba_the_lab_says_so_and_plays_the_scalar_engine(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The batch simulator runs on numba's kernels only (issue 25: no numpy middle layer).
+    Where they are off the lab says so in one line and plays the same battles on the scalar
+    engine; ``--path batch`` and ``run_batch`` refuse in one line."""
+    from umpire import jit
+    from umpire.errors import UmpireError
+    from umpire.lab import run_batch
+
+    scen = load_scenario("standard")
+    want = simulate(scen, 6, 3, path="auto")[0]
+    assert {r["path"] for r in want} == {"batch"}
+    monkeypatch.setattr(jit, "ENABLED", False)
+    got = simulate(scen, 6, 3, path="auto")[0]
+    assert {r["path"] for r in got} == {"scalar"}
+    assert [{**r, "path": ""} for r in got] == [{**r, "path": ""} for r in want]
+    code, _, err = cli(
+        capsys, "--db", str(tmp_path / "u.db"), "simulate", "standard", "-n", "3", "--no-save"
+    )
+    assert code == 0, err
+    note = "numba is not available: playing on the scalar engine (the same battles, slower)"
+    assert f"umpire: {note}" in err.splitlines()
+    code, _, err = cli(capsys, "simulate", "standard", "-n", "3", "--path", "batch", "--no-save")
+    assert code != 0 and err.count("\n") == 1 and "--path batch: numba is not available" in err
+    with pytest.raises(UmpireError, match="numba is not available: the batch simulator runs"):
+        run_batch(scen, 4, 1)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from umpire import jit
 from umpire.battle.engine import Battle, Request
 from umpire.battle.run import new_battle
 from umpire.battle.scenario import parse_scenario
@@ -21,6 +20,7 @@ from umpire.errors import IllegalActionError
 from umpire.rules.quick_acw import menu as M
 from umpire.rules.quick_acw import steps as S
 from umpire.rules.quick_acw.ai import ScriptedAI, charge_chance
+from umpire.rules.quick_acw.batch import kcharge as KC
 from umpire.rules.quick_acw.batch.sim import Sim
 from umpire.rules.quick_acw.batch.static import static_for
 from umpire.rules.quick_acw.roles import MODULE
@@ -236,32 +236,24 @@ def sim_of(text: str) -> Sim:
     return Sim(static_for(scenario(text)), 1, Dice.per_battle([0]))
 
 
-@pytest.mark.parametrize("kernels", [True, False])
 @pytest.mark.parametrize(("text", "clear"), [(BLOCKED, False), (CLEAR, True)])
-def test_batch_charge_path_as_the_scalar_002_charge_paragraph(
-    monkeypatch: pytest.MonkeyPatch, kernels: bool, text: str, clear: bool
-) -> None:
-    """The batch simulator's charges walk the same path test (default ``charge_path_clear``),
-    with the kernels and with the numpy forms."""
-    monkeypatch.setattr(jit, "ENABLED", kernels)
+def test_batch_charge_path_as_the_scalar_002_charge_paragraph(text: str, clear: bool) -> None:
+    """The batch simulator's charges walk the same path test (default ``charge_path_clear``)."""
     b = battle(text, [])
     c, u = b.state.units[:2]
     assert (S.charge_option(b, c, u) is not None) == clear
     sim = sim_of(text)
-    r, uu, tu = np.array([0]), np.array([0]), np.array([1])
-    cx, cy, nx, ny, _ = sim.contact_point(r, uu, tu)
+    r = np.array([0])
+    reach = KC.charge_reach(sim.bases(), r, 0, np.array([1]), np.array([99.0]), 99.0)
+    _, _, cx, cy, nx, ny, _ = reach
     cdist = np.hypot(cx - sim.x[0, 0], cy - sim.y[0, 0])
     cth = np.arctan2(-ny, -nx)
     assert sim._charge_path_clear(r, 0, cx, cy, cdist, cth).tolist() == [clear]
 
 
-@pytest.mark.parametrize("kernels", [True, False])
-def test_batch_keeps_contact_as_the_scalar_002_melee(
-    monkeypatch: pytest.MonkeyPatch, kernels: bool
-) -> None:
+def test_batch_keeps_contact_as_the_scalar_002_melee() -> None:
     """The batch simulator closes up a column that loses a stand in contact, to the same
     place as the scalar engine (default ``contact_kept_when_stands_lost``)."""
-    monkeypatch.setattr(jit, "ENABLED", kernels)
     b, c, _ = column_in_contact()
     S.lose_stands(b, c, 1, "fire")
     sim = sim_of(COLUMN)

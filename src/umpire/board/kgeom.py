@@ -14,7 +14,8 @@ import math
 
 from umpire import jit
 from umpire.board.geometry import EPS
-from umpire.board.vgeom import HAIR
+
+HAIR = 1e-9  # decisions within a hair of a threshold are taken again exactly
 
 Corners = tuple[float, float, float, float, float, float, float, float]
 

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from umpire import jit
-from umpire.board.vgeom import Terrain
+from umpire.board.kboard import Terrain
 
 I = NDArray[np.int64]  # noqa: E741
 

@@ -166,6 +166,8 @@ def simulate_cmd(
         + "".join(f" --player {s}={k}" for s, k in players),
         "players": {s: k for s, k in players},
     }
+    if p.note is not None and not as_json:
+        sys.stderr.write(f"umpire: {p.note}\n")
     if players and not as_json:
         who = ", ".join(f"{s}={k}" for s, k in players)
         sys.stderr.write(

@@ -20,7 +20,15 @@ from typing import Any
 
 from umpire.scenarios import Scenario
 
-__all__ = ["Z95", "batch_seed", "batch_simulator", "battle_seed", "run_batch", "wilson"]
+__all__ = [
+    "Z95",
+    "batch_seed",
+    "batch_simulator",
+    "batch_unavailable",
+    "battle_seed",
+    "run_batch",
+    "wilson",
+]
 
 Z95 = 1.959963984540054
 """The two-sided 95% normal quantile."""
@@ -54,6 +62,12 @@ def batch_simulator(scen: Scenario, *, need: bool = True) -> Any:
         f"no batch simulator plays these rules ({comp.describe()}); "
         "the batch simulator covers pure quick-acw battles"
     )
+
+
+def batch_unavailable(sim: Any) -> str | None:
+    """Why a batch simulator cannot run in this process (its ``unavailable()``), or None."""
+    why = getattr(sim, "unavailable", None)
+    return why() if why is not None else None
 
 
 def prepare_batch(scen: Scenario) -> bool:

@@ -40,6 +40,7 @@ class Plan:
     scens: tuple[Scenario, ...]
     paths: tuple[str, ...]
     arms: tuple[Arm, ...]
+    note: str | None = None  # one line for the user: why the batch path was not taken
 
 
 def plan(
@@ -53,7 +54,9 @@ def plan(
     ``path``: ``auto`` (the batch simulator wherever a module offers one), ``scalar``,
     or ``batch`` (refused where there is none). ``players``: sides played by a policy
     other than the shipped AI; the batch simulator plays only the shipped AI, so then
-    every arm plays on the scalar engine (``batch`` is refused).
+    every arm plays on the scalar engine (``batch`` is refused). Where the batch
+    simulator cannot run here (no numba), ``auto`` plays on the scalar engine, which plays
+    the same battles, and the plan's ``note`` says so; ``batch`` is refused.
     """
     if players:
         if path == "batch":
@@ -64,9 +67,10 @@ def plan(
             )
         path = "scalar"
     from umpire.battle.compose import compose_for
-    from umpire.lab import batch_simulator
+    from umpire.lab import batch_simulator, batch_unavailable
 
     scens, paths = [], []
+    note = None
     try:
         for arm in arms:
             install(arm.overlay)
@@ -82,11 +86,17 @@ def plan(
                     f"{arm.label}: the rules do not load ({type(exc).__name__}: {exc})"
                 ) from None
             has = batch_simulator(s, need=path == "batch") if path != "scalar" else None
+            why = batch_unavailable(has) if has is not None else None
+            if why is not None:
+                if path == "batch":
+                    raise UmpireError(f"--path batch: {why} (--path scalar or auto)")
+                note = f"{why}: playing on the scalar engine (the same battles, slower)"
+                has = None
             scens.append(s)
             paths.append("batch" if has is not None else "scalar")
     finally:
         install(Overlay())
-    return Plan(tuple(scens), tuple(paths), tuple(arms))
+    return Plan(tuple(scens), tuple(paths), tuple(arms), note)
 
 
 def chunks(n: int, path: str, workers: int) -> list[tuple[int, int]]:

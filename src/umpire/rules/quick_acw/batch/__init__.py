@@ -1,9 +1,11 @@
-"""The batch simulator of quick ACW: N battles of one scenario in lock step with numpy.
+"""The batch simulator of quick ACW: N battles of one scenario in lock step.
 
 A second implementation of the scalar engine's seed 002 rules and of the scripted AI
 (``umpire.rules.quick_acw.ai``): given the scalar engine's dice it plays the very same
 battles (docs/battle.md, "The lab"). The lab reaches it through the module's
-``batch`` seam, never by importing it.
+``batch`` seam, never by importing it. It runs on numba's compiled kernels only: where
+they are off (``umpire.jit.ENABLED``) :func:`unavailable` says why, and the lab plays the
+same battles on the scalar engine.
 """
 
 from __future__ import annotations
@@ -15,15 +17,22 @@ from numpy.typing import NDArray
 
 from umpire import jit
 from umpire.dice.bulk import Dice
+from umpire.errors import UmpireError
 from umpire.rules.quick_acw.batch.sim import Outcome, Sim
 from umpire.rules.quick_acw.batch.static import static_for
 from umpire.rules.quick_acw.rules import rules
 from umpire.scenarios import Scenario
 
-__all__ = ["SIDES", "Outcome", "prepare", "run_batch"]
+__all__ = ["SIDES", "Outcome", "prepare", "run_batch", "unavailable"]
 
 SIDES = rules().order
 """The sides in the order the outcome arrays number them."""
+
+
+def unavailable() -> str | None:
+    """Why the batch simulator cannot run here (its kernels need numba, Python 3.11 and
+    ``UMPIRE_JIT`` not 0), or None where it can."""
+    return None if jit.ENABLED else "numba is not available"
 
 
 def run_batch(
@@ -39,8 +48,15 @@ def run_batch(
 
     Dice from ``SeededSource(seed)``, or the kept ``faces`` of an earlier batch (the
     batch is then played again exactly), or any :class:`~umpire.dice.bulk.Dice`.
-    ``on_finish(k)`` is told whenever ``k`` more battles have ended.
+    ``on_finish(k)`` is told whenever ``k`` more battles have ended. Refused where the
+    kernels are off (:func:`unavailable`).
     """
+    why = unavailable()
+    if why is not None:
+        raise UmpireError(
+            f"{why}: the batch simulator runs on compiled kernels; "
+            "the scalar engine plays the same battles"
+        )
     if dice is None:
         if faces is not None:
             dice = Dice.replay(faces)

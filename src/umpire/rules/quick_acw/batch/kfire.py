@@ -1,16 +1,14 @@
 """Compiled kernels (numba, through :mod:`umpire.jit`) for the batch simulator's fire step.
 
-Seed 002 FIRE as ``Sim.fire_step`` plays it: every firer's candidate targets (arc, range
-band, cover, walls, modifiers: ``Sim.fire_matrix``/``Sim.fire_pairs``), the pick of the
-best target a firer can see (``Sim.sees``: terrain, then friendly bases across the line,
-with the same sight cache), and the shots measured again when a target's base shrinks
-(``Sim._reband``). Each kernel loops over battles, firers and targets with early exits
-where the numpy forms mask every element; the formulas are the numpy forms' (which are
-the scalar engine's), in the same order of operations, with the exact value (math.hypot
-through :func:`umpire.jit.hypot`, math.atan2) wherever the numpy form takes it near a
-threshold, so both forms play the same battles. The dice stay outside: the kernels only
-choose what is rolled for. ``Sim`` calls them where ``umpire.jit.ENABLED`` (read at each
-call: tests and benchmarks switch it off to compare the forms), else its numpy forms.
+Seed 002 FIRE as ``FireStep`` plays it with the scripted AI: every firer's candidate
+targets (arc, range band, cover, walls, modifiers: :func:`fire_matrix`), the pick of the
+best target a firer can see (:func:`pick`: terrain, then friendly bases across the line,
+with a sight cache), and the shots measured again when a target's base shrinks
+(:func:`reband`). Each kernel loops over battles, firers and targets with early exits;
+the formulas are the scalar engine's in its order of operations, with the exact value
+(math.hypot through :func:`umpire.jit.hypot`, math.atan2) wherever it decides, so a
+battle here is the scalar engine's. The dice stay outside: the kernels only choose what
+is rolled for.
 """
 
 from __future__ import annotations
@@ -24,29 +22,33 @@ from numpy.typing import NDArray
 
 from umpire import jit
 from umpire.board import ksight
+from umpire.board.kboard import Terrain
 from umpire.board.kgeom import (
+    HAIR,
     distance,
+    distance_le,
     point_box_sq,
     quick_distance,
     segment_hits_box,
 )
-from umpire.board.vgeom import HAIR, Terrain
-from umpire.rules.quick_acw.batch import vrules as V
+from umpire.rules.quick_acw.batch import tables as V
+from umpire.rules.quick_acw.batch.arrays import Bases, Board, Units
+from umpire.rules.quick_acw.batch.kbases import crosses
 
 I = NDArray[np.int64]  # noqa: E741
 I8 = NDArray[np.int8]
 F = NDArray[np.float64]
 B = NDArray[np.bool_]
 
-UNSEEN, SEEN, BLOCKED = 0, 1, 2  # as sim.py
-SLACK = 1e-3  # as sim.py: inches added to single-precision prefilters
+UNSEEN, SEEN, BLOCKED = 0, 1, 2  # a candidate shot's line of sight: not looked at yet
+SLACK = 1e-3  # inches added to single-precision prefilters (as ``kbases``)
 RAD2DEG = 180.0 / math.pi  # numpy's degrees() factor
 
 
 @cache
 def rule_args(t: V.Tables) -> tuple[Any, ...]:
     """The FIRE numbers the kernels read: max range per class, band tops, the FIRE
-    table, its runs (``vrules.fire_runs``), the modifier sums, tan and degrees of the arc."""
+    table, its runs (``tables.fire_runs``), the modifier sums, tan and degrees of the arc."""
     need_at, run = V.fire_runs(t)
     return (
         np.ascontiguousarray(t.max_range, dtype=np.float64),
@@ -61,27 +63,21 @@ def rule_args(t: V.Tables) -> tuple[Any, ...]:
 
 
 @cache
-def terrain_args(T: Terrain) -> tuple[Any, ...]:
-    """The board's cover raster and walls, then the sight walk's numbers (``ksight``)."""
-    return (
-        np.ascontiguousarray(T.cover),
-        np.ascontiguousarray(T.walls, dtype=np.float64).reshape(-1, 4),
-        *ksight.sight_args(T),
-    )
+def sight_of(T: Terrain) -> tuple[Any, ...]:
+    """The sight walk's numbers (``ksight.sight_args``)."""
+    return ksight.sight_args(T)
 
 
 @cache
 def es_table(r: Any) -> F:
-    """``vrules.expected_stands_table`` (the AI's exact expected stands by need - mod)."""
+    """``tables.expected_stands_table`` (the AI's exact expected stands by need - mod)."""
     return np.ascontiguousarray(V.expected_stands_table(r), dtype=np.float64)
-
-
-# -- geometry of one pair of bases (vgeom's formulas, one pair at a time) ----------------
 
 
 @jit.inline
 def _place(bands: F, d: float) -> int:
-    """``vrules.band_place(range_band(d))``: the band tops (plus 1e-9) below ``d``."""
+    """The FIRE column of range ``d`` (``rules.range_band``; the number of bands past the
+    last): the band tops (plus 1e-9) below ``d``."""
     n = 0
     for i in range(len(bands)):
         if bands[i] + 1e-9 < d:
@@ -89,26 +85,16 @@ def _place(bands: F, d: float) -> int:
     return n
 
 
-# -- one shot: seed 002 FIRE for one firer and target (``Sim.fire_pairs``) ----------------
+# -- one shot: seed 002 FIRE for one firer and target -----------------------------------
 
 
 @jit.inline
 def _band(
-    bands: F,
-    x: float,
-    y: float,
-    c: float,
-    s: float,
-    hw: float,
-    hd: float,
-    ox: float,
-    oy: float,
-    oc: float,
-    os_: float,
-    ohw: float,
-    ohd: float,
-) -> int:
-    """``Sim._band``: the FIRE column of the exact range (-1 beyond the last)."""
+    bands: F, x: float, y: float, c: float, s: float, hw: float, hd: float, ox: float,
+    oy: float, oc: float, os_: float, ohw: float, ohd: float,
+) -> int:  # fmt: skip
+    """The FIRE column of the exact range between two bases (-1 beyond the last): the
+    corner-to-box form, the scalar's nearest-point form within a hair of a band top."""
     d = quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
     for i in range(len(bands)):
         if abs(d - (bands[i] + 1e-9)) < HAIR:
@@ -125,24 +111,20 @@ def shots(
     tus: I,
     fcs: I,
     known: bool,
-    geo: tuple[F, F, F, F, F, F, F],
-    form: I8,
-    marker: B,
-    mounted: B,
+    bs: Bases,
+    un: Units,
     utype: I,
     side: I,
     R: tuple[Any, ...],
-    cover: B,
-    walls: F,
-    cell: float,
-    nx: int,
-    ny: int,
+    bd: Board,
 ) -> tuple[I, I]:
-    """``Sim.fire_pairs`` for the pairs (battle, firer, target, fire class): (needed,
-    modifier) each, (0, 0) for no shot. ``known``: the pairs are in arc, only their
+    """``steps.targets`` but the line of sight, for the pairs (battle, firer, target, fire
+    class): (needed, modifier) each, (0, 0) for no shot. ``known``: the pairs are in arc, only their
     range and cover moved. (One loop over every pair: arrays handed to a compiled helper
     per pair would cost more in reference counts than the shot itself.)"""
-    x, y, c, s, hw, hd, rad = geo
+    x, y, c, s, hw, hd, rad = bs.x, bs.y, bs.c, bs.s, bs.hw, bs.hd, bs.rad
+    form, marker, mounted = un.form, un.marker, un.mounted
+    cover, walls, cell, nx, ny = bd.cover, bd.walls, bd.cell, bd.nx, bd.ny
     bands, fire_table, need_at, run, modtab, tan_arc, half = R[1:]
     n = len(rows)
     need = np.zeros(n, dtype=np.int64)
@@ -198,15 +180,7 @@ def shots(
             if nn == 0:
                 nn = 1.0
             ex, ey = tx + ddx / nn * rch, ty + ddy / nn * rch
-            for w in range(walls.shape[0]):
-                ax, ay, bx, by = walls[w, 0], walls[w, 1], walls[w, 2], walls[w, 3]
-                e1 = (bx - ax) * (ty - ay) - (by - ay) * (tx - ax)
-                e2 = (bx - ax) * (ey - ay) - (by - ay) * (ex - ax)
-                e3 = (ex - tx) * (ay - ty) - (ey - ty) * (ax - tx)
-                e4 = (ex - tx) * (by - ty) - (ey - ty) * (bx - tx)
-                if e1 * e2 < 0 and e3 * e4 < 0:
-                    cov = True
-                    break
+            cov = crosses(tx, ty, ex, ey, walls)
         k = (side[fu] * 3 + fc) * 2 + form[row, fu]
         k = (k * 2 + marker[row, fu]) * 3 + utype[tu]
         k = ((k * 2 + mounted[row, tu]) * 2 + form[row, tu]) * 2 + cov
@@ -216,21 +190,11 @@ def shots(
 
 
 @jit.kernel
-def contacts(
-    rows: I,
-    A: I,
-    Bu: I,
-    x32: NDArray[np.float32],
-    y32: NDArray[np.float32],
-    r32: NDArray[np.float32],
-    alive: B,
-    tol: float,
-    geo: tuple[F, F, F, F, F, F, F],
-) -> tuple[NDArray[np.float32], B]:
+def contacts(bs: Bases, rows: I, A: I, Bu: I, tol: float) -> tuple[NDArray[np.float32], B]:
     """The squared centre distances (single precision) and contacts of units ``A`` and
-    ``Bu`` in battles ``rows`` (``Sim.adjacency``: bounding circles, then the exact
-    nearest-point distance, ``vgeom.distance_le``)."""
-    x, y, c, s, hw, hd = geo[:6]
+    ``Bu`` in battles ``rows``: bounding circles, then the nearest-point distance."""
+    x, y, c, s, hw, hd = bs.x, bs.y, bs.c, bs.s, bs.hw, bs.hd
+    x32, y32, r32, alive = bs.x32, bs.y32, bs.r32, bs.alive
     m, na, nb = len(rows), len(A), len(Bu)
     d2 = np.empty((m, na, nb), dtype=np.float32)
     adj = np.zeros((m, na, nb), dtype=np.bool_)
@@ -248,35 +212,19 @@ def contacts(
                 lim = ra + r32[row, ub]
                 if not (dd <= lim * lim and alive[row, ua] and alive[row, ub]):
                     continue
-                d = quick_distance(
+                adj[i, a, b] = distance_le(
                     x[row, ua], y[row, ua], c[row, ua], s[row, ua], hw[row, ua], hd[row, ua],
-                    x[row, ub], y[row, ub], c[row, ub], s[row, ub], hw[row, ub], hd[row, ub],
+                    x[row, ub], y[row, ub], c[row, ub], s[row, ub], hw[row, ub], hd[row, ub], tol,
                 )  # fmt: skip
-                if abs(d - tol) < HAIR:
-                    d = distance(
-                        x[row, ua], y[row, ua], c[row, ua], s[row, ua], hw[row, ua], hd[row, ua],
-                        x[row, ub], y[row, ub], c[row, ub], s[row, ub], hw[row, ub], hd[row, ub],
-                    )  # fmt: skip
-                adj[i, a, b] = d <= tol
     return d2, adj
 
 
 @jit.kernel
 def candidates(
-    rows: I,
-    FU: I,
-    TU: I,
-    fc: I,
-    actor: B,
-    d2: NDArray[np.float32],
-    adj: B,
-    r32: NDArray[np.float32],
-    alive: B,
-    max_range: F,
-    at: I,
-    los: I8,
-) -> int:
-    """``Sim.fire_matrix``'s candidates: firers in contact at what they touch (they need
+    rows: I, FU: I, TU: I, fc: I, actor: B, d2: NDArray[np.float32], adj: B,
+    r32: NDArray[np.float32], alive: B, max_range: F, at: I, los: I8,
+) -> int:  # fmt: skip
+    """``fire_matrix``'s candidates: firers in contact at what they touch (they need
     no line of sight: SEEN in ``los``), the others at the targets no one touches, within
     the longest range from the nearest corners; their flat places go into ``at``, in
     order, and their number is returned."""
@@ -321,36 +269,17 @@ def candidates(
 
 @jit.kernel
 def fire_matrix(
-    rows: I,
-    FU: I,
-    TU: I,
-    fc: I,
-    actor: B,
-    d2: NDArray[np.float32],
-    adj: B,
-    geo: tuple[F, F, F, F, F, F, F],
-    r32: NDArray[np.float32],
-    alive: B,
-    form: I8,
-    marker: B,
-    mounted: B,
-    utype: I,
-    side: I,
-    R: tuple[Any, ...],
-    cover: B,
-    walls: F,
-    cell: float,
-    nx: int,
-    ny: int,
-) -> tuple[I8, I8, I8]:
-    """``Sim.fire_matrix`` after its contacts: per battle ``rows[i]``, firer and target,
+    bs: Bases, us: Units, rows: I, FU: I, TU: I, fc: I, actor: B, d2: NDArray[np.float32],
+    adj: B, utype: I, side: I, R: tuple[Any, ...], bd: Board,
+) -> tuple[I8, I8, I8]:  # fmt: skip
+    """Every firer's candidate shots after the contacts: per battle ``rows[i]``, firer and target,
     (needed, modifier) with 0 = none, and the line of sight (SEEN for engaged firers)."""
     m, nf, nt = len(rows), len(FU), len(TU)
     need = np.zeros((m, nf, nt), dtype=np.int8)
     mod = np.zeros((m, nf, nt), dtype=np.int8)
     los = np.zeros((m, nf, nt), dtype=np.int8)
     at = np.empty(m * nf * nt, dtype=np.int64)  # (pages untouched beyond the candidates)
-    got = candidates(rows, FU, TU, fc, actor, d2, adj, r32, alive, R[0], at, los)
+    got = candidates(rows, FU, TU, fc, actor, d2, adj, bs.r32, bs.alive, R[0], at, los)
     pr, pf = np.empty(got, dtype=np.int64), np.empty(got, dtype=np.int64)
     pt, pc = np.empty(got, dtype=np.int64), np.empty(got, dtype=np.int64)
     for q in range(got):
@@ -358,8 +287,7 @@ def fire_matrix(
         i, a = divmod(ia, nf)
         pr[q], pf[q], pt[q], pc[q] = rows[i], FU[a], TU[b], fc[i, a]
     nd, md = shots(
-        pr, pf, pt, pc, False, geo, form, marker, mounted, utype, side, R, cover, walls, cell,
-        nx, ny,
+        pr, pf, pt, pc, False, bs, us, utype, side, R, bd,
     )  # fmt: skip
     fneed, fmod = need.ravel(), mod.ravel()
     for q in range(got):
@@ -370,28 +298,10 @@ def fire_matrix(
 
 @jit.kernel
 def reband(
-    r: I,
-    tcol: I,
-    after: int,
-    FU: I,
-    TU: I,
-    fc: I,
-    need: I8,
-    mod: I8,
-    geo: tuple[F, F, F, F, F, F, F],
-    form: I8,
-    marker: B,
-    mounted: B,
-    utype: I,
-    side: I,
-    R: tuple[Any, ...],
-    cover: B,
-    walls: F,
-    cell: float,
-    nx: int,
-    ny: int,
-) -> None:
-    """``Sim._reband``: measure again the shots of firers ``after``.. at the targets
+    bs: Bases, us: Units, r: I, tcol: I, after: int, FU: I, TU: I, fc: I, need: I8,
+    mod: I8, utype: I, side: I, R: tuple[Any, ...], bd: Board,
+) -> None:  # fmt: skip
+    """Measure again the shots of firers ``after``.. at the targets
     ``tcol`` (one per battle ``r``) whose bases shrank."""
     nf = len(FU)
     cap = len(r) * max(nf - after, 0)
@@ -407,54 +317,34 @@ def reband(
                 pa[got], pk[got] = a, tc
                 got += 1
     nd, md = shots(
-        pr[:got], pf[:got], pt[:got], pc[:got], True, geo, form, marker, mounted, utype, side,
-        R, cover, walls, cell, nx, ny,
+        pr[:got], pf[:got], pt[:got], pc[:got], True, bs, us, utype, side, R, bd,
     )  # fmt: skip
     for q in range(got):
         need[pr[q], pa[q], pk[q]] = nd[q]
         mod[pr[q], pa[q], pk[q]] = md[q] if nd[q] > 0 else 0
 
 
-# -- the line of sight (``Sim.sees``) and the pick of a target ---------------------------
+# -- the line of sight (``Battle.sees``) and the pick of a target ------------------------
 
 
 @jit.kernel
 def pick(
-    kk: int,
-    FU: I,
-    TU: I,
-    actor: B,
-    need: I8,
-    mod: I8,
-    los: I8,
-    alive_t: B,
-    bonus: F,
-    es: F,
-    es_lo: int,
-    ids: I,
-    local: I,
-    ns: int,
-    nb: int,
-    geo: tuple[F, F, F, F, F, F, F],
-    x32: NDArray[np.float32],
-    y32: NDArray[np.float32],
-    r32: NDArray[np.float32],
-    alive: B,
-    ver: NDArray[np.int32],
-    cache: I,
+    bs: Bases, kk: int, FU: I, TU: I, actor: B, need: I8, mod: I8, los: I8, alive_t: B,
+    bonus: F, es: F, es_lo: int, ids: I, local: I, ns: int, nb: int, cache: I,
     S: tuple[Any, ...],
-) -> tuple[I, I]:
-    """The target firer ``kk`` of every battle shoots at (``Sim.fire_step``'s pick): the
+) -> tuple[I, I]:  # fmt: skip
+    """The target firer ``kk`` of every battle shoots at (``ScriptedAI``'s pick): the
     candidate of highest value (exact expected stands, times the finishing bonus) that
     he sees, the line of sight looked at in order of value; (battles, target columns),
     in battle order, battles with no shot left out. Sight answers go into ``los``.
 
-    The sight test is ``Sim.sees``: terrain, then friendly bases across the line. The
-    terrain's answer is kept as ``Sim.sees`` keeps it, by battle number ``ids`` (of
-    ``nb``) and pair with both units' position versions, packed in one number (firer's
+    The sight test is ``Battle.sees``: terrain, then friendly bases across the line. The
+    terrain's answer is kept (as the scalar engine's memo by end points) by battle
+    ``ids`` (of ``nb``) and pair with both units' position versions, packed in one number (firer's
     version << 32 | target's << 1 | clear; -1 none) and laid out by pair, then battle, so
     the battles of one call read it in order."""
-    x, y, c, s, hw, hd = geo[:6]
+    x, y, c, s, hw, hd = bs.x, bs.y, bs.c, bs.s, bs.hw, bs.hd
+    x32, y32, r32, alive, ver = bs.x32, bs.y32, bs.r32, bs.alive, bs.ver
     cell, nx, ny, level, block, fields, bb, hb, max_level, limit = S
     n, nt = need.shape[0], need.shape[2]
     rows = np.empty(n, dtype=np.int64)

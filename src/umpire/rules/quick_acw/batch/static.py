@@ -8,9 +8,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from umpire.battle.setup import new_state, setup_for
-from umpire.board.vgeom import Terrain
+from umpire.board.kboard import Terrain
 from umpire.rules.data import on_change
-from umpire.rules.quick_acw.batch.vrules import FORMS, TYPES, Tables, tables
+from umpire.rules.quick_acw.batch.tables import FORMS, TYPES, Tables, tables
 from umpire.rules.quick_acw.rules import rules
 from umpire.scenarios import Scenario
 

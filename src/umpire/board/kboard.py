@@ -1,0 +1,72 @@
+"""A board as arrays for the compiled kernels (``kterrain``, ``ksight``, the batch simulator).
+
+The same :class:`~umpire.board.terrain.Board` the scalar engine reads, rasterised once per
+scenario, so every kernel's answer is read from the same cells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from umpire.board.terrain import Board
+
+F = NDArray[np.float64]
+B = NDArray[np.bool_]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Terrain:
+    """A board's rasters, cell boxes and walk fields as arrays, as the kernels read them.
+
+    Built from the same :class:`~umpire.board.terrain.Board` the scalar engine uses
+    (rasterised once per scenario), so every answer is read from the same cells.
+    """
+
+    board: Board
+    cell: float
+    nx: int
+    ny: int
+    width: float
+    height: float
+    rough: B
+    cover: B
+    block: B
+    level: NDArray[np.int64]
+    max_level: int
+    fields: NDArray[np.int64]  # row 0: rough; row 1 + k: woods/town and hills above k
+    rough_boxes: NDArray[np.int64]  # (k, 4): imin, imax, jmin, jmax
+    block_boxes: NDArray[np.int64]
+    hill_boxes: NDArray[np.int64]  # (k, 5): level, imin, imax, jmin, jmax
+    walls: F
+    obstacles: F  # walls and streams
+    see_woods: float
+
+    @staticmethod
+    def of(board: Board) -> Terrain:
+        """The arrays of ``board`` (its rasters, cell boxes and skip fields)."""
+        keys = [-1, *range(board.max_level + 1)]
+        fields = np.array([board.skip_field(k) for k in keys], dtype=np.int64)
+        boxes = board.cell_boxes()
+        return Terrain(
+            board,
+            board.cell,
+            board.nx,
+            board.ny,
+            board.width,
+            board.height,
+            board.rough.ravel().copy(),
+            board.cover.ravel().copy(),
+            board.block.ravel().copy(),
+            board.level.ravel().astype(np.int64),
+            int(board.max_level),
+            fields,
+            np.array(boxes["rough"], dtype=np.int64).reshape(-1, 4),
+            np.array(boxes["block"], dtype=np.int64).reshape(-1, 4),
+            np.array(boxes["hill"], dtype=np.int64).reshape(-1, 5),
+            board.walls.reshape(-1, 4).astype(float),
+            np.concatenate([board.walls, board.streams]).reshape(-1, 4).astype(float),
+            float(board.see_woods),
+        )

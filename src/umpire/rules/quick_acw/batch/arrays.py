@@ -1,0 +1,121 @@
+"""The bundles of arrays the batch simulator's kernels take (numba passes a NamedTuple of
+arrays as one argument): the state of N battles and the fixed numbers they are read with.
+
+Per battle and unit (``Bases``, ``Units``) or leader (``Leaders``), rows are battles; the
+``Sim`` holds the arrays and hands them over bundled (:meth:`Sim.bases` and so on).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from umpire.board.kboard import Terrain
+from umpire.rules.quick_acw.batch.tables import Tables
+
+F = NDArray[np.float64]
+F32 = NDArray[np.float32]
+B = NDArray[np.bool_]
+I = NDArray[np.int64]  # noqa: E741
+I8 = NDArray[np.int8]
+I16 = NDArray[np.int16]
+I32 = NDArray[np.int32]
+
+
+class Bases(NamedTuple):
+    """Every unit's base: centre, facing (its cos and sin), half width and depth, bounding
+    radius, single-precision copies for the prefilters, on the table or not, and a version
+    bumped when it moves (the sight cache's key)."""
+
+    x: F
+    y: F
+    th: F
+    c: F
+    s: F
+    hw: F
+    hd: F
+    rad: F
+    x32: F32
+    y32: F32
+    r32: F32
+    alive: B
+    ver: I32
+
+
+class Units(NamedTuple):
+    """Every unit's state but its base: formation (0 line, 1 column), mounted, limbered,
+    stands, marker, moved this turn, in command, leader lost, attached leader's bonus."""
+
+    form: I8
+    mounted: B
+    limbered: B
+    stands: I16
+    marker: B
+    moved: B
+    in_cmd: B
+    lost_ldr: B
+    bonus: I8
+
+
+class Leaders(NamedTuple):
+    """Every leader's position, attached unit (-1 none) and whether he is still alive."""
+
+    x: F
+    y: F
+    att: I16
+    alive: B
+
+
+class Board(NamedTuple):
+    """The table and the terrain the kernels look up (``kboard.Terrain``)."""
+
+    width: float
+    height: float
+    cell: float
+    nx: int
+    ny: int
+    rough: B
+    cover: B
+    field: I  # the rough ground's skip field (``kterrain.path_rough``)
+    rough_boxes: I
+    level: I
+    obstacles: F  # walls and streams, (k, 4)
+    walls: F
+
+
+class Moves(NamedTuple):
+    """Seed 002 MOVEMENT as the kernels read it: open and rough rates per move key, the
+    costs (out of command, leader lost, formation change, mount), the bases per type, the
+    contact distance and the step of a slide."""
+
+    move_open: F
+    move_rough: F
+    costs: F
+    base_w: F
+    base_d: F
+    contact: float
+    step: float
+
+
+@cache
+def board_of(T: Terrain) -> Board:
+    """The kernels' view of a board."""
+    return Board(
+        float(T.width), float(T.height), float(T.cell), int(T.nx), int(T.ny), T.rough,
+        T.cover, T.fields[0], T.rough_boxes, T.level, T.obstacles,
+        np.ascontiguousarray(T.walls, dtype=np.float64).reshape(-1, 4),
+    )  # fmt: skip
+
+
+@cache
+def moves_of(t: Tables) -> Moves:
+    """The kernels' view of the MOVEMENT numbers."""
+    costs = np.array([t.cost_command, t.cost_leader, t.cost_formation, t.cost_mount])
+    return Moves(
+        np.asarray(t.move_open, dtype=float), np.asarray(t.move_rough, dtype=float), costs,
+        np.asarray(t.base_w, dtype=float), np.asarray(t.base_d, dtype=float),
+        float(t.geometry["contact"]), float(t.geometry["retreat_step"]),
+    )  # fmt: skip

@@ -1,0 +1,118 @@
+"""Seed 002 Defensive and Offensive Fire in the batch simulator, as ``FireStep`` plays it
+with the scripted AI's choice of target.
+
+Every firer's candidate targets (arc, range band, cover and walls, modifiers) are found
+at the start of the step (``kfire.fire_matrix``); the line of sight, the dearest test, is
+looked at only for the target the AI would pick, in the order of its value, until one is
+seen (``kfire.pick``: the best target it can see, as the scalar AI's). A target that
+loses stands is measured again (its base shrinks: ``kfire.reband``), and a battle where a
+unit in contact changed is looked at afresh (who touches whom may have changed).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from umpire.rules.quick_acw.batch import kfire as KF
+from umpire.rules.quick_acw.batch import tables as V
+from umpire.rules.quick_acw.batch.state import B, I, State, _g, _nz
+
+I8 = NDArray[np.int8]
+FINISH_BONUS = 1.5  # the AI's value of a shot that may finish a unit off
+UNSEEN, SEEN, BLOCKED = KF.UNSEEN, KF.SEEN, KF.BLOCKED  # a candidate shot's line of sight
+
+
+class Fire(State):
+    """The fire steps."""
+
+    def fire_step(self, f: int) -> None:
+        """Seed 002 Defensive/Offensive Fire of side ``f``: every eligible unit in turn fires
+        at the target of highest value it sees: exact expected stands, times 1.5 where one
+        more stand lost removes it (both kept current as targets lose stands or leave)."""
+        st = self.S
+        FU, TU = st.by_side[f], st.by_side[1 - f]
+        fs, ts = st.span[f], st.span[1 - f]
+        fc = V.fire_class(st.utype[FU][None, :], self.mounted[:, fs], self.limbered[:, fs])
+        actor = self.alive[:, fs] & (fc >= 0)
+        d2, adj = self._pair_geometry()
+        if f == 1:
+            d2, adj = d2.transpose(0, 2, 1), adj.transpose(0, 2, 1)
+        need, mod, los, adj = self.fire_matrix(np.arange(self.n), f, fc, actor, (d2, adj))
+        if f == self._first:
+            self.touch = adj  # for this player's melee step
+        contact: B = np.any(adj, axis=1)
+        alive_t = self.alive[:, ts].copy()
+        stands0 = st.stands0[TU][None, :]
+        bonus = np.where(V.is_removed(self.t, self.stands[:, ts] - 1, stands0), FINISH_BONUS, 1.0)
+        es, bs, sight = KF.es_table(self.t.r), self.bases(), KF.sight_of(self.T)
+        for kk in range(len(FU)):
+            r, pick = KF.pick(
+                bs, kk, FU, TU, actor, need, mod, los, alive_t, bonus, es, V.ES_LO, self.ids,
+                st.local, self.los_n, self.n0, self.los[f], sight,
+            )  # fmt: skip
+            if len(r) == 0:
+                continue
+            tg = TU[pick]
+            roll = self.dice.roll(self.ids[r], 2).sum(1)
+            lost = V.fire_stands_lost(self.t, roll, need[r, kk, pick], mod[r, kk, pick])
+            hit = lost > 0
+            r, tg, pick, lost = r[hit], tg[hit], pick[hit], lost[hit]
+            if len(r) == 0:
+                continue
+            self.lose_stands(r, tg, lost, contact[r, pick])
+            self.add_marker(r, tg)
+            alive_t[r, pick] = _g(self.alive, r, tg)
+            left = _g(self.stands, r, tg) - 1
+            bonus[r, pick] = np.where(V.is_removed(self.t, left, st.stands0[tg]), FINISH_BONUS, 1.0)
+            dirty = contact[r, pick]
+            if dirty.any():
+                d = r[dirty]
+                need[d], mod[d], los[d], adj[d] = self.fire_matrix(d, f, fc[d], actor[d])
+                contact[d] = adj[d].any(1)
+                alive_t[d] = self.alive[d][:, ts]
+            again = np.flatnonzero(~dirty & alive_t[r, pick])
+            if len(again):
+                self._reband(r[again], pick[again], f, fc, need, mod, kk + 1)
+
+    def _pair_geometry(self) -> tuple[NDArray[np.float32], B]:
+        """(squared centre distances, contacts) between the two sides' units, per battle.
+
+        Made after a move step and kept for its fire steps: no base moves until the
+        melee, and one that shrinks or leaves can only stop touching, so the contacts
+        found before are looked at again and no other pair.
+        """
+        s0, s1 = self.S.by_side
+        if self.geo is None:
+            self.geo = self.contacts(np.arange(self.n), s0, s1)
+        else:
+            adj = self.geo[1]
+            if adj.any():
+                pi, pa, pb = _nz(adj)
+                adj[pi, pa, pb] = self.touching(pi, s0[pa], s1[pb])
+        return self.geo
+
+    def fire_matrix(
+        self, r: I, f: int, fc: I, actor: B, geo: tuple[NDArray[np.float32], B] | None = None
+    ) -> tuple[I8, I8, I8, B]:
+        """Every firer's candidate targets in battles ``r``: (needed, modifier) with 0 =
+        none, line of sight (UNSEEN until looked at, SEEN where not needed), and who
+        touches whom. ``geo``: the squared centre distances and contacts of these battles
+        (firers by targets), if known."""
+        st = self.S
+        FU, TU = st.by_side[f], st.by_side[1 - f]
+        if geo is None:
+            geo = self.contacts(r, FU, TU)
+        need, mod, los = KF.fire_matrix(
+            self.bases(), self.units(), r, FU, TU, fc, actor, geo[0], geo[1], st.utype,
+            st.side, KF.rule_args(self.t), self.bd,
+        )  # fmt: skip
+        return need, mod, los, geo[1]
+
+    def _reband(self, r: I, tcol: I, f: int, fc: I, need: I8, mod: I8, after: int) -> None:
+        """Measure again the shots of the firers still to come at targets whose bases shrank."""
+        st = self.S
+        KF.reband(
+            self.bases(), self.units(), r, tcol, after, st.by_side[f], st.by_side[1 - f], fc,
+            need, mod, st.utype, st.side, KF.rule_args(self.t), self.bd,
+        )  # fmt: skip

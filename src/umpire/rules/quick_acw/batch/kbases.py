@@ -1,0 +1,299 @@
+"""Compiled kernels (numba, through :mod:`umpire.jit`) for the bases of N battles: room for a
+base, slides, placing and resizing, contacts.
+
+The scalar engine's tests (``Battle.free_at``, ``crosses_enemy``, ``touching_box``,
+``slide``) one pair of bases at a time (``umpire.board.kgeom``), behind single-precision
+prefilters (bounding circles and boxes, SLACK inches wide: far above their rounding, so
+they only ever let through more pairs than needed; every decision is taken in double
+precision). Kernels take the state as bundles (``batch.arrays``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import NDArray
+
+from umpire import jit
+from umpire.board.kgeom import distance_le, on_table, overlap, segment_hits_box
+from umpire.rules.quick_acw.batch.arrays import Bases, Board, Leaders, Moves, Units
+
+F = NDArray[np.float64]
+B = NDArray[np.bool_]
+I = NDArray[np.int64]  # noqa: E741
+
+SLACK = 1e-3  # inches added to single-precision prefilters (their rounding is ~1e-5)
+OV_PAD = 1e-6 + SLACK  # the overlap prefilter's pad on the half diagonal
+ART, COLUMN = 2, 1  # as ``tables``
+
+
+@jit.inline
+def overlaps_any(
+    bs: Bases, b: int, u: int, ignore: int, x: float, y: float, c: float, s: float,
+    hw: float, hd: float,
+) -> bool:  # fmt: skip
+    """Does a base of unit ``u`` at (x, y) in battle ``b`` overlap another living base
+    (``ignore``: another unit left out, -1 none)? Bounding circles, then separating axes."""
+    f32 = np.float32
+    xf, yf = f32(x), f32(y)
+    reach = f32(math.sqrt(hw * hw + hd * hd) + OV_PAD)
+    for v in range(bs.x.shape[1]):
+        if v in (u, ignore) or not bs.alive[b, v]:
+            continue
+        dx = bs.x32[b, v] - xf
+        dy = bs.y32[b, v] - yf
+        lim = reach + bs.r32[b, v]
+        if dx * dx + dy * dy < lim * lim and overlap(
+            x, y, c, s, hw, hd, bs.x[b, v], bs.y[b, v], bs.c[b, v], bs.s[b, v], bs.hw[b, v],
+            bs.hd[b, v], 1e-6,
+        ):  # fmt: skip
+            return True
+    return False
+
+
+@jit.inline
+def clear_of(
+    bs: Bases, b: int, x: float, y: float, c: float, s: float, hw: float, hd: float,
+    sx: float, sy: float, moving: bool, nb: I, n_nb: int, own: int, side: I, tol: float,
+) -> bool:  # fmt: skip
+    """The rest of ``steps.move_ok`` once on the table, for a base at (x, y) in battle ``b``
+    against the units ``nb[:n_nb]``: it overlaps none (``Battle.free_at``), its path from
+    (sx, sy) (where ``moving``) crosses no enemy (``crosses_enemy``) and it touches no
+    enemy (``touching_box``)."""
+    f32 = np.float32
+    half = math.sqrt(hw * hw + hd * hd)
+    lim_ov = f32(half + OV_PAD)
+    lim_t = f32(half + (tol + SLACK))
+    bxf, byf = f32(x), f32(y)
+    lo_x, hi_x = f32(min(sx, x)), f32(max(sx, x))
+    lo_y, hi_y = f32(min(sy, y)), f32(max(sy, y))
+    for i in range(n_nb):
+        v = nb[i]
+        vx, vy, vr = bs.x32[b, v], bs.y32[b, v], bs.r32[b, v]
+        dx = vx - bxf
+        dy = vy - byf
+        d2 = dx * dx + dy * dy
+        lim = lim_ov + vr
+        ox, oy, oc, os_, ohw, ohd = (
+            bs.x[b, v],
+            bs.y[b, v],
+            bs.c[b, v],
+            bs.s[b, v],
+            bs.hw[b, v],
+            bs.hd[b, v],
+        )
+        if d2 < lim * lim and overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 1e-6):
+            return False
+        if side[v] == own:
+            continue
+        er = vr + f32(SLACK)
+        if (
+            moving
+            and lo_x <= vx + er
+            and hi_x >= vx - er
+            and lo_y <= vy + er
+            and hi_y >= vy - er
+            and segment_hits_box(sx, sy, x, y, ox, oy, oc, os_, ohw, ohd)
+        ):
+            return False
+        lim = lim_t + vr
+        if d2 <= lim * lim and distance_le(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, tol):
+            return False
+    return True
+
+
+@jit.inline
+def room_of(
+    bs: Bases, b: int, u: int, x: float, y: float, c: float, s: float, hw: float, hd: float,
+    moving: bool, nb: I, side: I, bd: Board, tol: float,
+) -> bool:  # fmt: skip
+    """``steps.move_ok``'s room for one base of unit ``u`` in battle ``b``: on the table,
+    then :func:`clear_of` every other living base (``nb``: scratch for its neighbours)."""
+    if not on_table(x, y, c, s, hw, hd, bd.width, bd.height):
+        return False
+    n_nb = 0
+    for v in range(bs.x.shape[1]):
+        if v != u and bs.alive[b, v]:
+            nb[n_nb] = v
+            n_nb += 1
+    sx, sy = bs.x[b, u], bs.y[b, u]
+    ok: bool = clear_of(bs, b, x, y, c, s, hw, hd, sx, sy, moving, nb, n_nb, side[u], side, tol)
+    return ok
+
+
+@jit.kernel
+def frees(bs: Bases, r: I, u: I, x: F, y: F, c: F, s: F, hw: F, hd: F, ignore: I, bd: Board) -> B:
+    """``Battle.free_at``: each base on the table and clear of every other living base,
+    ``ignore`` aside."""
+    out = np.zeros(r.shape[0], dtype=np.bool_)
+    for q in range(r.shape[0]):
+        if on_table(x[q], y[q], c[q], s[q], hw[q], hd[q], bd.width, bd.height):
+            out[q] = not overlaps_any(
+                bs, r[q], u[q], ignore[q], x[q], y[q], c[q], s[q], hw[q], hd[q]
+            )
+    return out
+
+
+@jit.inline
+def step_free(bs: Bases, b: int, v: int, x: float, y: float, c: float, s: float, bd: Board) -> int:
+    """One step of a slide: 0 free, 1 against another base, 2 off the table."""
+    hw, hd = bs.hw[b, v], bs.hd[b, v]
+    on = x >= 0 and x <= bd.width and y >= 0 and y <= bd.height
+    if not on or not on_table(x, y, c, s, hw, hd, bd.width, bd.height):
+        return 2
+    return 1 if overlaps_any(bs, b, v, -1, x, y, c, s, hw, hd) else 0
+
+
+@jit.kernel
+def slides(
+    bs: Bases, r: I, u: I, dx: F, dy: F, dist: F, th: F, c: F, s: F, bd: Board, step: float
+) -> tuple[B, F, F, F]:
+    """``Battle.slide`` without placing: per row, is the unit still on the table, where it
+    stops and its facing. Up to ``dist`` along (dx, dy) in steps of ``step``, stopping
+    before another base (default ``blocked_retreat_stops``); blocked at once, it keeps its
+    facing where turning would overlap. ``c``/``s``: the cos and sin of the new facing."""
+    m = r.shape[0]
+    ok = np.ones(m, dtype=np.bool_)
+    bx, by, bth = np.empty(m), np.empty(m), th.copy()
+    for q in range(m):
+        b, v = r[q], u[q]
+        x0, y0 = bs.x[b, v], bs.y[b, v]
+        lx, ly = x0, y0  # the last free step (the start: none)
+        moved = False
+        for k in range(1, max(1, math.ceil(dist[q] / step)) + 1):
+            d = min(dist[q], k * step)
+            nx, ny = x0 + dx[q] * d, y0 + dy[q] * d
+            got = step_free(bs, b, v, nx, ny, c[q], s[q], bd)
+            if got == 2:
+                ok[q] = False  # off the table: the caller removes the unit
+            if got:
+                break
+            lx, ly = nx, ny
+            moved = True
+        bx[q], by[q] = lx, ly
+        turned = ok[q] and not moved and th[q] != bs.th[b, v]
+        if turned and step_free(bs, b, v, x0, y0, c[q], s[q], bd):
+            bth[q] = bs.th[b, v]
+    return ok, bx, by, bth
+
+
+@jit.kernel
+def clear_paths(
+    bs: Bases, r: I, u: I, dx: F, dy: F, dist: F, c: F, s: F, bd: Board, step: float
+) -> B:
+    """``steps.charge_path`` (default ``charge_path_clear``): per row, is every step of
+    :func:`slides`' walk on the table and clear of every other base?"""
+    ok = np.ones(r.shape[0], dtype=np.bool_)
+    for q in range(r.shape[0]):
+        b, v = r[q], u[q]
+        for k in range(1, max(1, math.ceil(dist[q] / step)) + 1):
+            d = min(dist[q], k * step)
+            nx, ny = bs.x[b, v] + dx[q] * d, bs.y[b, v] + dy[q] * d
+            if step_free(bs, b, v, nx, ny, c[q], s[q], bd):
+                ok[q] = False
+                break
+    return ok
+
+
+@jit.kernel
+def places(
+    bs: Bases, ld: Leaders, r: I, u: I, x: F, y: F, th: F, c: F, s: F, us: Units, chg: I
+) -> None:
+    """Move the bases (``c``/``s``: the cos and sin of ``th``) and any living leader
+    attached to them; a base that moves bumps its version. ``chg`` (empty: none): a
+    formation change to count, with the move, as having moved (``MoveStep.apply``)."""
+    for q in range(r.shape[0]):
+        b, v = r[q], u[q]
+        dx, dy = x[q] - bs.x[b, v], y[q] - bs.y[b, v]
+        if chg.shape[0]:
+            dist = math.sqrt(dx * dx + dy * dy)
+            us.moved[b, v] = us.moved[b, v] or dist > 1e-9 or chg[q] != 0
+        if bs.x[b, v] != x[q] or bs.y[b, v] != y[q]:
+            bs.ver[b, v] += 1
+        bs.x[b, v], bs.y[b, v] = x[q], y[q]
+        bs.x32[b, v], bs.y32[b, v] = np.float32(x[q]), np.float32(y[q])
+        bs.th[b, v], bs.c[b, v], bs.s[b, v] = th[q], c[q], s[q]
+        for k in range(ld.alive.shape[1]):
+            if ld.alive[b, k] and ld.att[b, k] == v:
+                ld.x[b, k], ld.y[b, k] = x[q], y[q]
+
+
+@jit.inline
+def base_half(ut: int, form: int, stands: int, base_w: F, base_d: F) -> tuple[float, float]:
+    """(half frontage, half depth) of a base (``state.base_size``, default ``stand_sizes``)."""
+    w, dp = base_w[ut], base_d[ut]
+    n = max(np.int64(stands), 1)
+    if ut != ART and form == COLUMN:
+        return w / 2, n * dp / 2
+    return n * w / 2, dp / 2
+
+
+@jit.kernel
+def resize(bs: Bases, us: Units, r: I, u: I, utype: I, mv: Moves) -> None:
+    """The bases of units ``u[q]`` in battles ``r[q]`` from type, formation and stands, with
+    their radius (``math.hypot``) in double and single precision."""
+    for q in range(r.shape[0]):
+        b, v = r[q], u[q]
+        hw, hd = base_half(utype[v], us.form[b, v], us.stands[b, v], mv.base_w, mv.base_d)
+        bs.hw[b, v], bs.hd[b, v] = hw, hd
+        bs.rad[b, v] = jit.hypot(hw, hd)
+        bs.r32[b, v] = np.float32(bs.rad[b, v])
+
+
+@jit.kernel
+def touching(bs: Bases, r: I, ua: I, ub: I, tol: float) -> B:
+    """Do the bases of units ``ua[q]`` and ``ub[q]`` touch in battle ``r[q]`` (the scalar
+    contact lists): bounding circles, then the nearest-point distance."""
+    out = np.zeros(r.shape[0], dtype=np.bool_)
+    for q in range(r.shape[0]):
+        b, a, v = r[q], ua[q], ub[q]
+        dx, dy = bs.x[b, v] - bs.x[b, a], bs.y[b, v] - bs.y[b, a]
+        lim = bs.rad[b, a] + tol + bs.rad[b, v]
+        if dx * dx + dy * dy <= lim * lim * (1 + 1e-9) and bs.alive[b, a] and bs.alive[b, v]:
+            out[q] = distance_le(
+                bs.x[b, a], bs.y[b, a], bs.c[b, a], bs.s[b, a], bs.hw[b, a], bs.hd[b, a],
+                bs.x[b, v], bs.y[b, v], bs.c[b, v], bs.s[b, v], bs.hw[b, v], bs.hd[b, v], tol,
+            )  # fmt: skip
+    return out
+
+
+@jit.kernel
+def hypots(dx: F, dy: F) -> F:
+    """``math.hypot`` of each pair."""
+    out = np.empty(dx.shape[0])
+    for q in range(dx.shape[0]):
+        out[q] = jit.hypot(dx[q], dy[q])
+    return out
+
+
+@jit.kernel
+def atan2s(y: F, x: F) -> F:
+    """``math.atan2`` of each pair."""
+    out = np.empty(y.shape[0])
+    for q in range(y.shape[0]):
+        out[q] = math.atan2(y[q], x[q])
+    return out
+
+
+@jit.inline
+def crosses(x0: float, y0: float, x1: float, y1: float, segs: F) -> bool:
+    """Does the segment properly cross any of ``segs`` (k, 4) (``geometry.crosses_any``)?"""
+    for k in range(segs.shape[0]):
+        ax, ay, bx, by = segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3]
+        d1 = (bx - ax) * (y0 - ay) - (by - ay) * (x0 - ax)
+        d2 = (bx - ax) * (y1 - ay) - (by - ay) * (x1 - ax)
+        d3 = (x1 - x0) * (ay - y0) - (y1 - y0) * (ax - x0)
+        d4 = (x1 - x0) * (by - y0) - (y1 - y0) * (bx - x0)
+        if d1 * d2 < 0 and d3 * d4 < 0:
+            return True
+    return False
+
+
+@jit.kernel
+def crossings(x0: F, y0: F, x1: F, y1: F, segs: F) -> B:
+    """:func:`crosses` of each segment."""
+    out = np.zeros(x0.shape[0], dtype=np.bool_)
+    for q in range(x0.shape[0]):
+        out[q] = crosses(x0[q], y0[q], x1[q], y1[q], segs)
+    return out

@@ -1,0 +1,157 @@
+"""Compiled kernels (numba, through :mod:`umpire.jit`) for charges and melee: the scripted
+AI's look at its charges (seed 002 charge paragraph: reach, contact point, exact odds)
+and the melee modifiers (seed 002 MELEE), battle by battle, with the scalar engine's
+formulas in its order of operations.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import NDArray
+
+from umpire import jit
+from umpire.board.kterrain import cell_of, path_rough
+from umpire.rules.quick_acw.batch.arrays import Bases, Board, Units
+from umpire.rules.quick_acw.batch.kbases import crosses
+from umpire.rules.quick_acw.batch.kmove import CAV, COLUMN, FOOT, exact
+
+F = NDArray[np.float64]
+B = NDArray[np.bool_]
+I = NDArray[np.int64]  # noqa: E741
+
+Melee = tuple[I, I, I, int]
+"""What the melee modifiers read besides the state: per unit its side and type, the
+modifiers (mounted cavalry attacking, wall or stream, infantry column, uphill,
+Confederates attacking, marker) and the Confederates' side number."""
+
+
+@jit.kernel
+def charge_reach(
+    bs: Bases, r: I, u: int, E: I, open0: F, look: float
+) -> tuple[I, I, F, F, F, F, B]:
+    """The charges unit ``u`` could make, per row (battle ``r``): the enemies (by place in
+    ``E``) within ``look`` whose contact point (``steps.contact_point``) lies within the open
+    move ``open0``; their pairs (row, place), the contact point, the outward normal of the
+    edge met, flank or rear. An enemy whose centre is further than the move plus his radius
+    and the charger's half depth cannot be reached (the prefilter)."""
+    m, ne = r.shape[0], E.shape[0]
+    pq, pe = np.empty(m * ne, dtype=np.int64), np.empty(m * ne, dtype=np.int64)
+    ocx, ocy, onx, ony = np.empty(m * ne), np.empty(m * ne), np.empty(m * ne), np.empty(m * ne)
+    ofl = np.empty(m * ne, dtype=np.bool_)
+    n = 0
+    for q in range(m):
+        b = r[q]
+        ux, uy, hd = bs.x[b, u], bs.y[b, u], bs.hd[b, u]
+        for i in range(ne):
+            e = E[i]
+            if not bs.alive[b, e]:
+                continue
+            tx, ty = bs.x[b, e], bs.y[b, e]
+            dx, dy = tx - ux, ty - uy
+            lim = min(open0[q] + hd + bs.rad[b, e] + 1e-6, look)
+            if not dx * dx + dy * dy <= lim * lim * (1 + 1e-9):
+                continue
+            if not exact(dx, dy, look, look) <= look:
+                continue
+            c, s, thw, thd = bs.c[b, e], bs.s[b, e], bs.hw[b, e], bs.hd[b, e]
+            fwd, lat = -dx * c - dy * s, dx * s - dy * c
+            rear = fwd < -thd
+            side = not fwd > thd and not rear and abs(lat) > thw
+            sign = 1.0 if lat > 0 else -1.0
+            nx = -c if rear else (-s * sign if side else c)
+            ny = -s if rear else (c * sign if side else s)
+            off = thw if side else thd
+            cx, cy = tx + nx * (off + hd), ty + ny * (off + hd)
+            ddx, ddy = cx - ux, cy - uy
+            if math.sqrt(ddx * ddx + ddy * ddy) <= open0[q] + 1e-6:
+                pq[n], pe[n] = q, i
+                ocx[n], ocy[n], onx[n], ony[n] = cx, cy, nx, ny
+                ofl[n] = rear or side
+                n += 1
+    return pq[:n], pe[:n], ocx[:n], ocy[:n], onx[:n], ony[:n], ofl[:n]
+
+
+@jit.kernel
+def charge_paths(
+    sx: F, sy: F, cx: F, cy: F, nx: F, ny: F, open_: F, rough: F, bd: Board
+) -> tuple[F, F, B]:
+    """The exact distance and facing of each charge (``math.hypot``, ``math.atan2``) and
+    whether the move allows it, rough ground on the way counted."""
+    m = sx.shape[0]
+    cdist, cth, legal = np.empty(m), np.empty(m), np.empty(m, dtype=np.bool_)
+    for q in range(m):
+        cdist[q] = jit.hypot(cx[q] - sx[q], cy[q] - sy[q])
+        cth[q] = math.atan2(-ny[q], -nx[q])
+        hit = path_rough(
+            sx[q], sy[q], cx[q], cy[q], bd.cell, bd.nx, bd.ny, bd.field, bd.rough_boxes
+        )
+        legal[q] = cdist[q] <= (rough[q] if hit else open_[q]) + 1e-6
+    return cdist, cth, legal
+
+
+@jit.inline
+def melee_mod(
+    bs: Bases, us: Units, bd: Board, mm: Melee, b: int, u: int, e: int, attacking: bool,
+    flank: bool,
+) -> int:  # fmt: skip
+    """Seed 002 MELEE "Add" list plus the stands fighting, summed (``rules.melee_modifiers``),
+    for unit ``u`` against ``e`` in battle ``b``: the defender's wall or stream lies across
+    the line between the centres, uphill is a higher hill level under the centre."""
+    side, utype, mods, conf = mm
+    ux, uy, ex, ey = bs.x[b, u], bs.y[b, u], bs.x[b, e], bs.y[b, e]
+    total = np.int64(us.stands[b, u])
+    if attacking and utype[u] == CAV and us.mounted[b, u]:
+        total += mods[0]
+    if not attacking and crosses(ux, uy, ex, ey, bd.obstacles):
+        total += mods[1]
+    if utype[u] == FOOT and us.form[b, u] == COLUMN:
+        total += mods[2]
+    total += us.bonus[b, u]
+    if (
+        bd.level[cell_of(ux, uy, bd.cell, bd.nx, bd.ny)]
+        > bd.level[cell_of(ex, ey, bd.cell, bd.nx, bd.ny)]
+    ):
+        total += mods[3]
+    if attacking and side[u] == conf:
+        total += mods[4]
+    if us.marker[b, u]:
+        total += mods[5]
+    if attacking and flank:
+        total += us.stands[b, u]
+    out: int = total
+    return out
+
+
+@jit.kernel
+def melee_mods(
+    bs: Bases, us: Units, bd: Board, mm: Melee, r: I, u: I, e: I, attacking: B, flank: B
+) -> I:
+    """:func:`melee_mod` of unit ``u[q]`` against ``e[q]`` in battle ``r[q]``."""
+    out = np.empty(r.shape[0], dtype=np.int64)
+    for q in range(r.shape[0]):
+        out[q] = melee_mod(bs, us, bd, mm, r[q], u[q], e[q], attacking[q], flank[q])
+    return out
+
+
+@jit.kernel
+def charge_odds(
+    bs: Bases, us: Units, bd: Board, mm: Melee, r: I, u: int, tu: I, flank: B, morale: I,
+    marker: int, table: F, lo: int, hi: int, clip: int,
+) -> F:  # fmt: skip
+    """``scripted.charge_chance`` for unit ``u`` charging ``tu[q]`` in battle ``r[q]``: the
+    two morale needs (``marker``: a marker's modifier), the melee modifiers, then the exact
+    odds of ``tables.charge_table``."""
+    side = mm[0]
+    out = np.empty(r.shape[0])
+    for q in range(r.shape[0]):
+        b, t = r[q], tu[q]
+        n_a = morale[side[u]] - (us.bonus[b, u] + (marker if us.marker[b, u] else 0))
+        n_d = morale[side[t]] - (us.bonus[b, t] + (marker if us.marker[b, t] else 0))
+        ma = melee_mod(bs, us, bd, mm, b, u, t, True, flank[q])
+        md = melee_mod(bs, us, bd, mm, b, t, u, False, False)
+        i = min(max(n_a, lo), hi) - lo
+        j = min(max(n_d, lo), hi) - lo
+        out[q] = table[i, j, min(max(ma - md, -clip), clip) + clip]
+    return out

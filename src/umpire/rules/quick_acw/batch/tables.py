@@ -1,0 +1,233 @@
+"""The rules of seed 002 as arrays, for the batch simulator and its kernels.
+
+Every number is read from the same rules data as the scalar engine
+(``umpire.rules.quick_acw.rules.Rules``, loaded from ``data/rules.toml``), indexed by
+codes: sides in TURN ORDER (0 Confederate, 1 Union), types 0 foot / 1 cavalry /
+2 artillery, formations 0 line / 1 column, fire classes 0 foot / 1 dismounted cavalry /
+2 artillery (-1 cannot fire), changes 0 none / 1 formation (also limber) / 2 mount or
+dismount. The odds tables hold the scalar AI's own floats (``odds``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from itertools import product
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from umpire.rules.quick_acw import odds
+from umpire.rules.quick_acw.rules import FireFacts, Rules, fire_modifiers, rules
+
+I = NDArray[np.signedinteger[Any]]  # noqa: E741
+F = NDArray[np.float64]
+B = NDArray[np.bool_]
+
+TYPES = ("foot", "cavalry", "artillery")
+FORMS = ("line", "column")
+FIRE_CLASSES = ("foot", "dismounted_cavalry", "artillery")
+MOVE_KEYS = (
+    "foot_line",
+    "foot_column",
+    "cavalry_line",
+    "cavalry_column",
+    "artillery_limbered",
+    "artillery_unlimbered",
+)
+FOOT, CAV, ART = 0, 1, 2
+LINE, COLUMN = 0, 1
+NO_CHANGE, FORMATION, MOUNT = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Tables:
+    """The numbers of one ``Rules`` object as arrays indexed by the codes above."""
+
+    r: Rules
+    sides: tuple[str, ...]
+    morale: I  # per side
+    move_open: F  # per move key
+    move_rough: F
+    move_rout: F
+    cost_formation: float
+    cost_mount: float
+    cost_command: float
+    cost_leader: float
+    bands: F
+    fire_table: I  # (fire class, band)
+    max_range: F  # per fire class
+    margin: int
+    fire_mods: dict[str, int]
+    melee_mods: dict[str, int]
+    melee_rows: I  # (|difference| 0..cap, 4): win loss, win retreat, lose loss, lose retreat
+    morale_marker: int
+    failed_charge_fraction: float
+    leader_loss_on: int
+    removal_fraction: float
+    base_w: F  # per type
+    base_d: F
+    leader_open: float
+    leader_rough: float
+    geometry: dict[str, float]
+
+
+@cache
+def tables(r: Rules | None = None) -> Tables:
+    """The arrays of a rules object (the built-in seed 002 rules by default), built once."""
+    r = r or rules()
+    bands = np.array(r.fire_bands, dtype=float)
+    fire_table = np.array([r.fire_table[k] for k in FIRE_CLASSES], dtype=np.int64)
+    max_range = np.array(
+        [
+            max([b for b, n in zip(r.fire_bands, row, strict=True) if n] or [0.0])
+            for row in fire_table
+        ]
+    )
+    cap = max(row.high if row.high < 99 else row.low for row in r.melee_rows) + 1
+    rows = np.zeros((cap + 1, 4), dtype=np.int64)
+    for d in range(cap + 1):
+        for row in r.melee_rows:
+            if row.low <= d <= row.high:
+                rows[d] = (row.win_loss, row.win_retreat, row.lose_loss, row.lose_retreat)
+                break
+        else:  # pragma: no cover - the data covers every difference
+            raise ValueError(f"melee table has no row for difference {d}")
+    return Tables(
+        r,
+        r.order,
+        np.array([r.sides[s].morale for s in r.order], dtype=np.int64),
+        np.array([r.movement[k].open for k in MOVE_KEYS]),
+        np.array([r.movement[k].rough for k in MOVE_KEYS]),
+        np.array([r.movement[k].rout for k in MOVE_KEYS]),
+        r.costs["formation_change"],
+        r.costs["mount_dismount"],
+        r.costs["out_of_command"],
+        r.costs["leader_lost"],
+        bands,
+        fire_table,
+        max_range,
+        r.two_stand_margin,
+        dict(r.fire_mods),
+        dict(r.melee_mods),
+        rows,
+        r.morale_marker,
+        r.failed_charge_fraction,
+        r.leader_loss_on,
+        r.removal_fraction,
+        np.array([r.bases[t][0] for t in TYPES]),
+        np.array([r.bases[t][1] for t in TYPES]),
+        r.movement["leader"].open,
+        r.movement["leader"].rough,
+        dict(r.geometry),
+    )
+
+
+# -- look-ups the simulator's bookkeeping makes over many units ------------------------
+
+
+def fire_class(utype: I, mounted: B, limbered: B) -> I:
+    """The FIRE table row, -1 if the unit cannot fire (``rules.fire_class``).
+
+    Seed 002 FIRE: "Mounted cavalry can't fire"; default ``limbered_no_fire``.
+    """
+    out = np.where(utype == FOOT, 0, np.where(utype == CAV, 1, 2))
+    cannot = ((utype == CAV) & mounted) | ((utype == ART) & limbered)
+    return np.where(cannot, -1, out)
+
+
+def is_removed(t: Tables, stands: I, stands0: I) -> B:
+    """Seed 002: "reduced to less than 1/2 of its original stands is removed"."""
+    out: B = stands < stands0 * t.removal_fraction
+    return out
+
+
+def leader_lost(t: Tables, face: I) -> B:
+    """Seed 002 LEADERS: an attached leader is lost on 5-6 of 1d6."""
+    out: B = face >= t.leader_loss_on
+    return out
+
+
+def fire_stands_lost(t: Tables, roll: I, needed: I, mod: I) -> I:
+    """Seed 002 FIRE: a hit costs one stand; beating the need by 8 or more costs two."""
+    score = roll + mod
+    return np.where(score < needed, 0, np.where(score - needed >= t.margin, 2, 1))
+
+
+def melee_row(t: Tables, difference: I) -> tuple[I, B, I, B]:
+    """Seed 002 MELEE difference table: (win loss, win retreats, lose loss, lose retreats)."""
+    row = t.melee_rows[np.minimum(np.abs(difference), len(t.melee_rows) - 1)]
+    return row[..., 0], row[..., 1].astype(bool), row[..., 2], row[..., 3].astype(bool)
+
+
+# -- tables the kernels read -----------------------------------------------------------
+
+ES_LO, ES_HI = -20, 40
+"""Range of ``needed - modifier`` in the expected-stands table (beyond: the ends)."""
+CH_LO, CH_HI = 2, 13
+"""Range of a morale roll's ``number - modifier`` (2d6 >= 2 always, >= 13 never)."""
+CH_DIFF = 24
+"""Melee modifier differences are clipped to +-24 (2d6 - 2d6 spans only +-10)."""
+
+
+@cache
+def fire_runs(t: Tables) -> tuple[I, I]:
+    """Per fire class and :func:`band_place`: the score needed (0 none), and the number
+    of the run of equal scores it lies in (in order of range), so a range known only to
+    lie between two places has one answer where both places share their run."""
+    need = np.zeros((len(t.fire_table), len(t.bands) + 1), dtype=np.int64)
+    need[:, : len(t.bands)] = t.fire_table
+    run = np.zeros(need.shape, dtype=np.int64)
+    run[:, 1:] = np.cumsum(need[:, 1:] != need[:, :-1], axis=1)
+    return need, run
+
+
+@cache
+def fire_modifier_table(t: Tables) -> I:
+    """Seed 002 FIRE "Die Roll Modifiers" summed by the scalar ``rules.fire_modifiers`` for
+    every combination of firer side, fire class, firer formation and marker, target type,
+    mounted, formation and cover (codes in that order, flat: 576 sums, so a shot's
+    modifier is one look-up in ``kfire.shots``)."""
+    two = (False, True)
+    combos = product(range(2), range(3), range(2), two, range(3), two, range(2), two)
+    return np.array(
+        [
+            sum(
+                m.value
+                for m in fire_modifiers(
+                    FireFacts(t.sides[s], FIRE_CLASSES[f], FORMS[a], k, TYPES[u], mt, FORMS[b], c),
+                    t.r,
+                )
+            )
+            for s, f, a, k, u, mt, b, c in combos
+        ],
+        dtype=np.int64,
+    )
+
+
+@cache
+def expected_stands_table(r: Rules | None = None) -> F:
+    """``odds.expected_stands(needed, mod)`` for ``needed - mod`` in ES_LO..ES_HI.
+
+    The odds depend only on the difference, so the floats are the AI's own.
+    """
+    r = r or rules()
+    return np.array([odds.expected_stands(x, 0, r) for x in range(ES_LO, ES_HI + 1)])
+
+
+@cache
+def charge_table() -> F:
+    """``odds.charge_favourable`` over (charge need, stand need, melee difference).
+
+    P(charge passes) and P(stands) depend on ``number - modifier`` only, the melee on
+    the difference of the two modifiers only; the exact fractions are those the scalar
+    AI converts, so the floats are equal.
+    """
+    n = CH_HI - CH_LO + 1
+    out = np.zeros((n, n, 2 * CH_DIFF + 1))
+    for a in range(n):
+        for d in range(n):
+            for k in range(2 * CH_DIFF + 1):
+                out[a, d, k] = odds.charge_favourable(a + CH_LO, 0, d + CH_LO, 0, k - CH_DIFF, 0)
+    return out
