@@ -124,9 +124,11 @@ def test_fire_targets_kept_per_pair_equal_a_fresh_battle(name: str) -> None:
 
 def ar_odds_check(b: Battle, req: Request) -> None:
     """Seed 003 XII.H, XIII: a charge's numbers kept per setup equal the exact functions."""
+    from umpire.rules.action_reaction import charging as CH
+    from umpire.rules.action_reaction import ground as GD
+    from umpire.rules.action_reaction import marks as MK
     from umpire.rules.action_reaction import melee as M
     from umpire.rules.action_reaction import officers as O
-    from umpire.rules.action_reaction import steps as A
     from umpire.rules.action_reaction.h2h import loser_odds
 
     if req.kind != "move":
@@ -134,22 +136,22 @@ def ar_odds_check(b: Battle, req: Request) -> None:
     u = b.state.units[req.actor]
     checked = 0
     for t in b.state.units:
-        if not t.alive or t.side == u.side or A.may_charge(b, u, t):
+        if not t.alive or t.side == u.side or CH.may_charge(b, u, t):
             continue  # no charge offered (may_charge says why)
         checked += 1
-        away, fires = A.give_way_odds(b, u, t)
-        p = M.reacts_odds(A.clear_field(b, u, t))
+        away, fires = CH.give_way_odds(b, u, t)
+        p = M.reacts_odds(GD.clear_field(b, u, t))
         ro = M.reaction_odds()
-        hold = O.rally_odds(int(A.book(b, t)["off"]))
+        hold = O.rally_odds(int(MK.book(b, t)["off"]))
         assert away == p * (ro.get("retreat", 0) + ro.get("withdraw", 0)) * (1 - hold)
         assert fires == p * ro.get("fire", 0)
         if u.formation == "column":
             n, m = M.column_dice(t.stands)
         else:
             n, m = u.stands, min(t.stands, u.stands + 1)
-        reach = A.reach_odds(b, u, t)
+        reach = CH.reach_odds(b, u, t)
         strike = loser_odds(min(n, 12), min(m, 12))
-        win, first, goes_in, lost = A.odds(b, A._charge_numbers, reach, away, n, m)
+        win, first, goes_in, lost = MK.odds(b, CH._charge_numbers, reach, away, n, m)
         assert win == float(reach * (1 - away) * strike["defender"])
         assert first == float(strike["defender"]) and goes_in == float(reach)
         assert lost == float(reach * (1 - away) * strike["attacker"])

@@ -106,7 +106,7 @@ def reach_odds_through(
 ) -> Fraction:
     """Exact P(a charge reaches): its centre covers ``base`` (the move less fog) plus the
     centre die, then each obstacle in ``met`` ((inches along the path, XVI kind), in the
-    order met) is crossed as ``steps.terrain_cost`` crosses it (its die rolled; one beyond
+    order met) is crossed as ``ground.terrain_cost`` crosses it (its die rolled; one beyond
     the movement left is not reached; a deduction over the movement left there stops the
     charge, XVI.E.1.a, F.1); it reaches when what is left covers ``gap``."""
     sides = [_faces(kind) for _, kind in met]
@@ -153,7 +153,7 @@ def expected(dist: dict[int, Fraction]) -> Fraction:
 def round_odds_at(
     kind: str, consecutive: bool, within: int, error: float, hd: float
 ) -> dict[int, Fraction]:
-    """Exact P(hits) of one gun's round as ``steps.round_at`` fires it (reading
+    """Exact P(hits) of one gun's round as ``firing.round_at`` fires it (reading
     ``artillery_round``): the 5d10 hand (XI.B, C), its flight (a dud's d6, a 'both' settled
     on a d6), the left or right d6 and its 1D6 halved inches (``within``: how many of 1, 2,
     3 still strike, XI.A.1.a), the range called ``error`` inches beyond the target (XI.C.1,

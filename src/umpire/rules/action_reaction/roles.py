@@ -28,8 +28,12 @@ from umpire.battle.roles import (
 )
 from umpire.errors import IllegalActionError, UmpireError
 from umpire.rules.action_reaction import ammo as A
+from umpire.rules.action_reaction import charging as CH
+from umpire.rules.action_reaction import firing as FI
+from umpire.rules.action_reaction import marks as MK
 from umpire.rules.action_reaction import menu as MN
 from umpire.rules.action_reaction import movement as MV
+from umpire.rules.action_reaction import moving as MOV
 from umpire.rules.action_reaction import steps as S
 from umpire.rules.action_reaction.artillery import DATA, data
 from umpire.rules.labels import Labelled, load_labels, load_steps
@@ -113,15 +117,15 @@ class ArCombat:
 
     def lose_stands(self, b: Battle, u: Unit, n: int, cause: str) -> None:
         """XVII: pieces off, officers checked, the senior captain, the loss roll."""
-        S.lose_pieces(b, u, n, cause)
+        MK.lose_pieces(b, u, n, cause)
 
     def move_rate(self, b: Battle, u: Unit) -> float:
         """XII.F: the unit's movement as it stands (fog deducted)."""
-        return S.allowance(b, u, u.formation, u.mounted, u.limbered)
+        return MOV.allowance(b, u, u.formation, u.mounted, u.limbered)
 
     def reach(self, b: Battle, u: Unit) -> float:
         """The rifle stick (27"); artillery: the table (its rounds fly any distance)."""
-        if not S.may_fire(b, u):
+        if not FI.may_fire(b, u):
             return 0.0
         if u.type == "artillery":
             return float(max(b.setup.board.width, b.setup.board.height))
@@ -130,13 +134,13 @@ class ArCombat:
 
     def morale_check(self, b: Battle, u: Unit, purpose: str) -> bool:
         """003 has no morale test: its officer-versus-men contest stands in."""
-        return S.contest(b, u, purpose)
+        return MK.contest(b, u, purpose)
 
     def displace(
         self, b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why: str
     ) -> None:
         """Straight away from ``frm``, stopping before a base (a collision, XVII.D)."""
-        S.displace(b, u, frm, inches, face_away, why)
+        FI.displace(b, u, frm, inches, face_away, why)
 
     def explain(self, b: Battle, req: Request, choice: Choice) -> list[str]:
         """Why a menu entry reads as it does: allowance and cuts, stick numbers."""
@@ -158,22 +162,22 @@ class ArCombat:
             return
         if req.kind == "move" and kind == "move":
             change = str(order[4]) if len(order) > 4 else ""
-            S.check_move(b, u, float(order[1]), float(order[2]), float(order[3]), change)
+            MOV.check_move(b, u, float(order[1]), float(order[2]), float(order[3]), change)
             return
         if req.kind == "move" and kind == "charge":
             t = int(order[1])
             if not 0 <= t < len(b.state.units):
                 raise IllegalActionError(f"no unit {t}")
-            why = S.may_charge(b, u, b.state.units[t])
+            why = CH.may_charge(b, u, b.state.units[t])
             if why:
                 raise IllegalActionError(why)
             return
         if req.kind == "fire" and kind == "fire":
             if int(order[1]) not in {c.order[1] for c in MN.fire_choices(b, u) if c.kind == "fire"}:
-                raise IllegalActionError(S.why_not_fire(b, u, int(order[1])))
+                raise IllegalActionError(FI.why_not_fire(b, u, int(order[1])))
             if u.type == "artillery" and len(order) > 3:
                 tu = b.state.units[int(order[1])]
-                S.called_range(b, u, tu, order, A.kind_of(str(order[2])))
+                FI.called_range(b, u, tu, order, A.kind_of(str(order[2])))
             return
         raise IllegalActionError(f"'{kind}' is not an order for a {req.kind} step")
 
@@ -191,7 +195,7 @@ class ArStatus:
         ``withdraw``, ``retreat``, ``stand_failed``, ``prone``, ``fire_reaction`` (in
         reaction, XII.B); ``disrupted``, ``melee_retreat``, ``charge_failed``, ``disorder``
         (a red disruption marker)."""
-        bk = S.book(b, u)
+        bk = MK.book(b, u)
         if kind == "rout":
             bk["rout"] = float(bk.get("rout_inches", 9.0))
             bk["react"] = "retreat"
@@ -204,7 +208,7 @@ class ArStatus:
 
     def recover(self, b: Battle, u: Unit, cause: str) -> bool:
         """Take one mark off: disruption, then the reaction (an event's recovery)."""
-        bk = S.book(b, u)
+        bk = MK.book(b, u)
         for key in ("disr", "react"):
             if bk.get(key):
                 bk.pop(key)
@@ -213,14 +217,14 @@ class ArStatus:
 
     def move_limit(self, b: Battle, u: Unit) -> str:
         """Routed or stalled: none; in reaction: no advance."""
-        bk = u.extra.get(S.KEY, {})
+        bk = u.extra.get(MK.KEY, {})
         if bk.get("rout") or bk.get("stall"):
             return "none"
         return "no_advance" if bk.get("react") else "free"
 
     def may_fire(self, b: Battle, u: Unit) -> bool:
         """Not routed, not stalled (XII.C.4)."""
-        bk = u.extra.get(S.KEY, {})
+        bk = u.extra.get(MK.KEY, {})
         return not (bk.get("rout") or bk.get("stall"))
 
     def fire_on_engaged(self, b: Battle, u: Unit) -> bool:
@@ -235,7 +239,7 @@ class ArStatus:
 
     def label(self, u: Unit) -> str:
         """The marks in words."""
-        bk = u.extra.get(S.KEY, {})
+        bk = u.extra.get(MK.KEY, {})
         words = []
         if bk.get("rout"):
             words.append("Routed")
@@ -285,7 +289,7 @@ class ActionReaction:
         for kind in ("solid_shot", "shell", "case", "canister"):
             for consecutive in (False, True):
                 for within in range(4):
-                    S.round_odds(kind, consecutive, within)
+                    FI.round_odds(kind, consecutive, within)
 
     def role(self, kind: str, spec: RulesSpec) -> Any:
         """The role object of ``kind``."""
