@@ -47,6 +47,8 @@ HOT = [
     "umpire/ai/odds_ai.py",
     "umpire/ai/per_rules.py",
     "umpire/rules/quick_acw/steps.py",
+    "umpire/rules/quick_acw/losses.py",
+    "umpire/rules/quick_acw/reach.py",
     "umpire/rules/quick_acw/menu.py",
     "umpire/rules/quick_acw/ai.py",
     "umpire/rules/quick_acw/odds.py",

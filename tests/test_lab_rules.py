@@ -17,7 +17,7 @@ from umpire.board.geometry import box_distance, box_of, box_overlap, crosses_any
 from umpire.rules.quick_acw import odds
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw.batch import vrules as V
-from umpire.rules.quick_acw.steps import range_bounds
+from umpire.rules.quick_acw.reach import range_bounds
 from umpire.scenarios import load_scenario
 
 T = V.tables()

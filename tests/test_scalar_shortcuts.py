@@ -32,7 +32,7 @@ from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.run import play
 from umpire.dice import ScriptedSource
 from umpire.errors import IllegalActionError
-from umpire.rules.quick_acw import steps as S
+from umpire.rules.quick_acw import reach as RCH
 from umpire.scenarios import load_scenario
 
 
@@ -67,23 +67,23 @@ def quick_acw_checks(b: Battle, req: Request) -> None:
         return
     u = b.state.units[req.actor]
     enemies = [v for v in b.state.units if v.alive and v.side != u.side]
-    plain = [(v, S.charge_option(b, u, v)) for v in enemies]
+    plain = [(v, RCH.charge_option(b, u, v)) for v in enemies]
     want = [(v, opt) for v, opt in plain if opt is not None]
-    assert S.charge_options(b, u, enemies) == want
+    assert RCH.charge_options(b, u, enemies) == want
     for v, opt in plain:
         try:
-            explained: Any = S.charge_reach(b, u, v)
+            explained: Any = RCH.charge_reach(b, u, v)
         except IllegalActionError:
             explained = None
         assert explained == opt, (u.name, v.name)
     tried = []
-    for change in S.CHANGES[1:]:
+    for change in RCH.CHANGES[1:]:
         try:
-            S.after_change(u, change)
+            RCH.after_change(u, change)
         except IllegalActionError:
             continue
         tried.append(change)
-    assert list(S.changes_open(u)) == tried
+    assert list(RCH.changes_open(u)) == tried
     # seed 002 MOVEMENT: the silent move test reads the ground only between the rough and
     # the open allowance; it must answer as the one that explains, at lengths either side
     for change in ["", *tried]:
@@ -91,8 +91,8 @@ def quick_acw_checks(b: Battle, req: Request) -> None:
             th = u.theta + k * math.pi / 4
             for inches in (0.0, 1.0, 1.5, 2.9, 3.0, 3.1, 4.5, 5.9, 6.0, 6.1, 9.0, 12.0):
                 x, y = u.x + inches * math.cos(th), u.y + inches * math.sin(th)
-                silent = S._move(b, u, x, y, th, change, False)
-                explained = S._move(b, u, x, y, th, change, True)
+                silent = RCH._move(b, u, x, y, th, change, False)
+                explained = RCH._move(b, u, x, y, th, change, True)
                 assert isinstance(silent, str) == isinstance(explained, str), (u.name, x, y)
                 assert silent == "" or silent == explained
 
@@ -110,8 +110,8 @@ def targets_check(b: Battle, req: Request) -> None:
     fresh = Battle(b.setup, b.state, ScriptedSource([]))
     for u in b.state.units:
         if u.alive:
-            got = S.targets(b, u, exact=True)
-            want = S.targets(fresh, u, exact=True)
+            got = RCH.targets(b, u, exact=True)
+            want = RCH.targets(fresh, u, exact=True)
             assert [s[:3] for s in got] == [s[:3] for s in want]
             assert [s[3] for s in got] == pytest.approx([s[3] for s in want], nan_ok=True)
 
@@ -182,7 +182,7 @@ def third_pass_checks(b: Battle, req: Request) -> None:
     assert b.nearest_enemy(u) is plain
     if u.type != "artillery" and b.status.move_limit(b, u) not in ("rally", "none"):
         near = sorted(enemies, key=lambda v: ((v.x - u.x) ** 2 + (v.y - u.y) ** 2, v.i))
-        want = [("charge", v.i) for v, _ in S.charge_options(b, u, near[:8])]
+        want = [("charge", v.i) for v, _ in RCH.charge_options(b, u, near[:8])]
         assert [c.order for c in M.move_offers(b, u) if c.kind == "charge"] == want
     for v in enemies:
         dx, dy = v.x - u.x, v.y - u.y

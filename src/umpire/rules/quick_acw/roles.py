@@ -23,7 +23,9 @@ from umpire.battle.roles import (
     Step,
 )
 from umpire.rules.labels import Labelled, load_labels, load_steps
+from umpire.rules.quick_acw import losses as LO
 from umpire.rules.quick_acw import menu as M
+from umpire.rules.quick_acw import reach as RCH
 from umpire.rules.quick_acw import steps as S
 from umpire.rules.quick_acw.rules import DATA, FORMATIONS, Rules, rules
 
@@ -89,7 +91,7 @@ class QuickCombat:
         """The same menu before its legality tests (the generic AI tests what it picks)."""
         self.check: Callable[[Battle, Request, Order], None] = M.check
         """Refuse an illegal order with its reason (the step checks again when applying)."""
-        self.reach: Callable[[Battle, Unit], float] = S.fire_reach
+        self.reach: Callable[[Battle, Unit], float] = RCH.fire_reach
         """Seed 002 FIRE: the longest range of its table row (0: cannot fire); seed 004's
         pass-through fire asks it for every enemy after every move step."""
 
@@ -121,7 +123,7 @@ class QuickCombat:
 
     def lose_stands(self, b: Battle, u: Unit, n: int, cause: str) -> None:
         """Seed 002: stands lost, the attached leader's roll, removal below half."""
-        S.lose_stands(b, u, n, cause)
+        LO.lose_stands(b, u, n, cause)
 
     def explain(self, b: Battle, req: Request, choice: Choice) -> list[str]:
         """Why a menu entry reads as it does: the allowance and its factors, a shot's
@@ -130,7 +132,7 @@ class QuickCombat:
 
     def move_rate(self, b: Battle, u: Unit) -> float:
         """Seed 002 MOVEMENT + COMMAND + LEADERS: a full move in the open as it stands now."""
-        return S.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
+        return RCH.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
 
     def morale_check(self, b: Battle, u: Unit, purpose: str) -> bool:
         """Seed 002 MORALE: 2d6 + leader bonus, -1 with a MM, against 8+ (USA) / 7+ (CSA)."""
@@ -140,7 +142,7 @@ class QuickCombat:
         self, b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why: str
     ) -> None:
         """Default ``blocked_retreat_stops``: straight away, stopping before a base."""
-        S.move_away(b, u, frm, inches, face_away, why)
+        LO.move_away(b, u, frm, inches, face_away, why)
 
 
 class QuickStatus:
@@ -150,8 +152,8 @@ class QuickStatus:
 
     def on_hit(self, b: Battle, u: Unit, margin: int, stands: int, cause: str) -> None:
         """Seed 002 FIRE: "Any hit unit loses one stand & gets a MM" (two if beaten by 8)."""
-        S.lose_stands(b, u, stands, cause)
-        S.add_marker(b, u)
+        LO.lose_stands(b, u, stands, cause)
+        LO.add_marker(b, u)
 
     def recover(self, b: Battle, u: Unit, cause: str) -> bool:
         """Take the Morale Marker off (an event's recovery); False if it had none."""
@@ -168,10 +170,10 @@ class QuickStatus:
         Kinds it does not know (an event's ``disorder``, another combat's) are its mildest
         setback: a Morale Marker without a retreat."""
         if kind in ("stand_failed", "melee_retreat") and frm is not None and u.alive:
-            n, sides = S.retreat_dice(u)
+            n, sides = LO.retreat_dice(u)
             inches = sum(b.roll(n, sides, f"{u.name} retreats ({n}d{sides} inches)"))
-            S.move_away(b, u, frm, inches, False, "retreat")
-        S.add_marker(b, u)
+            LO.move_away(b, u, frm, inches, False, "retreat")
+        LO.add_marker(b, u)
 
     def move_limit(self, b: Battle, u: Unit) -> str:
         """Seed 002 MOVE: a unit with a MM may only hold, turn about or rout."""
