@@ -572,7 +572,7 @@ def _commander_name(st: dict[str, Any], lid: str | None) -> str:
 def _status(st: dict[str, Any]) -> dict[str, Any]:
     from umpire.rules.cwb_events.book import describe_effect
     from umpire.rules.cwb_events.clock import stamp
-    from umpire.rules.cwb_events.events import LIMITS
+    from umpire.rules.cwb_events.event_kit import LIMITS
     from umpire.rules.cwb_events.state import (
         command_label,
         corps_label,
