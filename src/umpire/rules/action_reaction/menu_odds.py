@@ -167,29 +167,17 @@ def round_odds_at(
         for h, q in dist.items():
             out[h] = out.get(h, Fraction(0)) + p * q
 
-    for (result, fl), p in ART.result_odds(consecutive).items():
-        if result == "misfire":
-            add({0: Fraction(1)}, p)
+    fires = sum(_flights(kind, consecutive).values(), Fraction(0))
+    add({0: Fraction(1)}, 1 - fires)  # a misfire
+    add({0: Fraction(1)}, fires * (1 - on_line))
+    for (burst, f), q in _flights(kind, consecutive).items():
+        w = q * on_line
+        if f == "long" and not error:
+            add({0: Fraction(1)}, w)  # on the true range a long round passes over
             continue
-        flights: dict[str, Fraction] = {fl: Fraction(1)}
-        if result == "dud":
-            flights = {"short": Fraction(1, 6), "long": Fraction(1, 6), "": Fraction(4, 6)}
-        elif fl == "both":
-            flights = {"short": Fraction(1, 2), "long": Fraction(1, 2)}
-        burst = kind in ("shell", "case") and result in ("burst", "hit")
-        add({0: Fraction(1)}, p * (1 - on_line))
-        for f, q in flights.items():
-            w = p * q * on_line
-            if f == "long" and not error:
-                add({0: Fraction(1)}, w)  # on the true range a long round passes over
-                continue
-            lands = (
-                [error]
-                if f not in ("long", "short")
-                else [error + h if f == "long" else error - h for h in (1, 1, 2, 2, 3, 3)]
-            )
-            for land in lands:
-                add(_strike(kind, burst, land, hd), w / len(lands))
+        lands = [error] if not f else [error + h if f == "long" else error - h for h in (1, 2, 3)]
+        for land in lands:
+            add(_strike(kind, burst, land, hd), w / len(lands))
     return out
 
 
