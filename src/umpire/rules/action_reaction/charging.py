@@ -31,10 +31,10 @@ from umpire.rules.action_reaction.ground import (
 from umpire.rules.action_reaction.h2h import loser_odds
 from umpire.rules.action_reaction.marks import (
     KEY,
+    OWN_MORALE,
     _held,
     book,
     cfg,
-    contest,
     d10,
     held_d10,
     move_limit,
@@ -146,15 +146,24 @@ def charge_terrain(b: Battle, u: Unit, t: Unit) -> tuple[tuple[float, str], ...]
 def give_way_odds(b: Battle, u: Unit, t: Unit) -> tuple[Fraction, Fraction]:
     """Exact (P(``t`` gives way), P(``t`` fires)) when ``u``'s charge reaches it: it reacts
     (XIII.A.2, reading ``cheer_and_hear``), rolls the d10 list (XIII.B.1), and its officers
-    may hold it (XIII.B.2, reading ``any_officer_rallies``)."""
-    return odds(b, _give_way, clear_field(b, u, t), int(book(b, t)["off"]))
+    may hold it (XIII.B.2, reading ``any_officer_rallies``; when the scenario names another
+    morale test, by that test's odds)."""
+    morale = b.comp.morale
+    if morale.id == OWN_MORALE:
+        return odds(b, _give_way, clear_field(b, u, t), int(book(b, t)["off"]))
+    hold = morale.pass_odds(b, t, "stands") if book(b, t)["off"] else Fraction(0)
+    return _held_or_not(clear_field(b, u, t), hold)
 
 
 def _give_way(clear: bool, officers: int) -> tuple[Fraction, Fraction]:
     """:func:`give_way_odds` from what it reads: a clear field, the defender's officers."""
+    return _held_or_not(clear, O.rally_odds(officers))
+
+
+def _held_or_not(clear: bool, hold: Fraction) -> tuple[Fraction, Fraction]:
+    """:func:`give_way_odds` from a clear field and P(the defender's officers hold it)."""
     p = M.reacts_odds(clear)
     ro = M.reaction_odds()
-    hold = O.rally_odds(officers)
     away = ro.get("retreat", Fraction(0)) + ro.get("withdraw", Fraction(0))
     return p * away * (1 - hold), p * ro.get("fire", Fraction(0))
 
@@ -308,7 +317,7 @@ def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
         what, inches = M.reaction(d10(b, 1, f"{t.name}'s reaction to the charge (1d10)")[0])
         if b.luck is not None:  # XIII.B.1.(1): the charged unit holds
             b.note(t.side, "reactions held", int(_held(what)), held_d10())
-        if what in ("retreat", "withdraw") and tb["off"] and contest(b, t, "stands"):
+        if what in ("retreat", "withdraw") and tb["off"] and b.comp.morale.test(b, t, "stands"):
             what, inches = "none", 0
         if what == "fire":
             b.comp.status.on_setback(b, t, "fire_reaction", u)

@@ -29,7 +29,6 @@ from umpire.rules.action_reaction.marks import (
     _held,
     book,
     cfg,
-    contest,
     d10,
     held_d6,
     held_d10,
@@ -66,7 +65,7 @@ def fire_reaction(b: Battle, t: Unit, firer: Unit, kind: str) -> None:
             b.note(t.side, "reactions held", int(_held(what)), held_d6())
     else:
         return
-    if what in ("retreat", "withdraw") and bk["off"] and contest(b, t, "holds"):
+    if what in ("retreat", "withdraw") and bk["off"] and b.comp.morale.test(b, t, "holds"):
         return
     if what == "fire":
         b.comp.status.on_setback(b, t, "fire_reaction", firer)
@@ -123,7 +122,7 @@ def collide(b: Battle, u: Unit, v: Unit) -> None:
     say(b, f"  {u.name} collides with {v.name} ({face}): {what}")
     if what == "none":
         return
-    if what in ("retreat", "withdraw") and book(b, u)["off"] and contest(b, u, "holds"):
+    if what in ("retreat", "withdraw") and book(b, u)["off"] and b.comp.morale.test(b, u, "holds"):
         return
     if what == "fire":
         b.comp.status.on_setback(b, u, "fire_reaction", v)

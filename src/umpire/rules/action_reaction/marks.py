@@ -27,6 +27,10 @@ _T = TypeVar("_T")
 
 KEY = "ar"
 
+OWN_MORALE = "action-reaction"
+"""The id of 003's own morale role (the contest of officers and men): with it the menus
+keep their cached odds; another module's test is asked for its ``pass_odds``."""
+
 
 def cfg(b: Battle) -> dict[str, Any]:
     """The ``[battle]`` table of rules.toml."""
@@ -178,7 +182,7 @@ def loss_roll(b: Battle, u: Unit) -> None:
     if what == "none":
         say(b, f"  {u.name} rolls {face}: it stands")
         return
-    if book(b, u)["off"] and contest(b, u, "rallies"):
+    if book(b, u)["off"] and b.comp.morale.test(b, u, "rallies"):
         return
     react(b, u, what, inches, None, rout=what == "retreat")
 

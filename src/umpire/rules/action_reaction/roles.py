@@ -13,6 +13,7 @@ status then marks the setbacks (reading ``sequence_xii``; docs/action_reaction.m
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from umpire.battle.roles import (
@@ -34,6 +35,7 @@ from umpire.rules.action_reaction import marks as MK
 from umpire.rules.action_reaction import menu as MN
 from umpire.rules.action_reaction import movement as MV
 from umpire.rules.action_reaction import moving as MOV
+from umpire.rules.action_reaction import officers as O
 from umpire.rules.action_reaction import steps as S
 from umpire.rules.action_reaction.artillery import DATA, data
 from umpire.rules.labels import Labelled, load_labels, load_steps
@@ -131,10 +133,6 @@ class ArCombat:
             return float(max(b.setup.board.width, b.setup.board.height))
         stick = self.data["stick"]
         return float(stick["rifle_section"]) * len(stick["rifle"])
-
-    def morale_check(self, b: Battle, u: Unit, purpose: str) -> bool:
-        """003 has no morale test: its officer-versus-men contest stands in."""
-        return MK.contest(b, u, purpose)
 
     def displace(
         self, b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why: str
@@ -252,13 +250,29 @@ class ArStatus:
         return ", ".join(words)
 
 
+class ArMorale:
+    """003 has no morale test: its contest of officers and men (XII.A) stands in, each officer
+    against the men until one wins (reading ``any_officer_rallies``). Seed 003's steps ask
+    it through ``b.comp.morale``, so a scenario may name another module's test."""
+
+    id = "action-reaction"
+
+    def test(self, b: Battle, u: Unit, purpose: str) -> bool:
+        """XII.A.1-3: the officers contest the men, in turn, for ``purpose``."""
+        return MK.contest(b, u, purpose)
+
+    def pass_odds(self, b: Battle, u: Unit, purpose: str) -> Fraction:
+        """Exact P(one of ``u``'s officers wins), as the menus quote it."""
+        return O.rally_odds(int(MK.book(b, u)["off"]))
+
+
 class ActionReaction:
     """The role module ``action-reaction``."""
 
     id = "action-reaction"
     name = "Action/Reaction in Miniature Wargaming (parts 5-6)"
     seed = "003"
-    provides = ("sequence", "combat", "status")
+    provides = ("sequence", "combat", "status", "morale")
     options: Mapping[str, str] = {
         "fog": "XII.D fog: true (thickness rolled on 1d6 at the first turn) or a thickness 1-6",
     }
@@ -302,6 +316,8 @@ class ActionReaction:
             return ArCombat()
         if kind == "status":
             return ArStatus()
+        if kind == "morale":
+            return ArMorale()
         raise KeyError(kind)
 
     def needs(self, kind: str) -> Mapping[str, tuple[frozenset[str], str]]:
@@ -318,6 +334,14 @@ class ActionReaction:
                 "combat": (
                     frozenset({self.id}),
                     "003's marks (reaction, disruption, rout) are made by 003's combat",
+                )
+            }
+        if kind == "morale":
+            return {
+                "combat": (
+                    frozenset({self.id}),
+                    "003's contest sets a unit's officers against its men: 003's combat "
+                    "keeps the officers",
                 )
             }
         return {}

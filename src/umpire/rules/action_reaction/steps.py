@@ -40,7 +40,6 @@ from umpire.rules.action_reaction.marks import (
     KEY,
     book,
     captain,
-    contest,
     d10,
     say,
 )
@@ -73,7 +72,7 @@ class RallyRouted(AutoStep):
             bk = book(b, u) if u.alive else {}
             if not bk.get("rout"):
                 continue
-            if bk["off"] and contest(b, u, "rallies"):
+            if bk["off"] and b.comp.morale.test(b, u, "rallies"):
                 bk.pop("rout")
                 bk.pop("react", None)
                 b.comp.status.recover(b, u, "rallied by an officer")
@@ -97,7 +96,7 @@ class StopReactions(AutoStep):
             bk = book(b, u)
             if bk.get("rout") or not (bk.get("react") or bk.get("disr")):
                 continue
-            if bk["off"] and contest(b, u, "stops the reaction"):
+            if bk["off"] and b.comp.morale.test(b, u, "stops the reaction"):
                 bk.pop("react", None)
                 bk.pop("disr", None)
                 b.comp.status.recover(b, u, "an officer stops the reaction")

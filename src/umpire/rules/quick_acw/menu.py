@@ -23,7 +23,7 @@ from umpire.rules.quick_acw import losses as LO
 from umpire.rules.quick_acw import reach as RCH
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw import steps as S
-from umpire.rules.quick_acw.odds import charge_odds, fire_odds
+from umpire.rules.quick_acw.odds import ChargeOdds, charge_odds, fire_odds, melee_odds
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
@@ -158,7 +158,16 @@ def charge_offer(b: Battle, u: Unit, v: Unit) -> Offer | None:
 def _charge_offer(b: Battle, u: Unit, v: Unit, opt: RCH.Charge) -> Offer:
     """The offer of a legal charge (``opt``: where it ends, flank, distance)."""
     *_, flank, dist = opt
-    good, goes_in, inflict, suffer = charge_numbers(*S.charge_mods(b, u, v, flank))
+    mods = S.charge_mods(b, u, v, flank)
+    morale = b.comp.morale
+    if morale.id == OWN_MORALE:
+        good, goes_in, inflict, suffer = charge_numbers(*mods)
+    else:  # another module's morale test (issue 25): its own exact odds
+        passes = morale.pass_odds(b, u, "charge test")
+        stands = morale.pass_odds(b, v, "stand test")
+        good, goes_in, inflict, suffer = _chained(
+            ChargeOdds(passes, stands, melee_odds(mods[4], mods[5]))
+        )
     odds = {"p": good, "goes_in": goes_in, "inflict": inflict, "suffer": suffer}
 
     def text() -> str:
@@ -174,7 +183,15 @@ def _charge_offer(b: Battle, u: Unit, v: Unit, opt: RCH.Charge) -> Offer:
 def charge_numbers(*mods: int) -> tuple[float, float, float, float]:
     """(P(drives it off), P(goes in), E[enemy stands lost], E[own stands lost]) of a charge
     with the numbers of ``steps.charge_mods``, exactly (``odds.charge_odds``), as floats."""
-    o = charge_odds(*mods)
+    return _chained(charge_odds(*mods))
+
+
+OWN_MORALE: Final = "quick-acw"
+"""Seed 002's own morale role: with it a charge's odds are :func:`charge_numbers`, kept."""
+
+
+def _chained(o: ChargeOdds) -> tuple[float, float, float, float]:
+    """:func:`charge_numbers` of a chained charge."""
     melee = o.melee
     a_lost = sum(k * p for k, p in enumerate(melee.a_lost))
     b_lost = sum(k * p for k, p in enumerate(melee.b_lost))

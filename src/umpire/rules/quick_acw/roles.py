@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from umpire.battle.roles import (
@@ -27,7 +28,8 @@ from umpire.rules.quick_acw import losses as LO
 from umpire.rules.quick_acw import menu as M
 from umpire.rules.quick_acw import reach as RCH
 from umpire.rules.quick_acw import steps as S
-from umpire.rules.quick_acw.rules import DATA, FORMATIONS, Rules, rules
+from umpire.rules.quick_acw.odds import morale_odds
+from umpire.rules.quick_acw.rules import DATA, FORMATIONS, Rules, morale_total, rules
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
@@ -134,10 +136,6 @@ class QuickCombat:
         """Seed 002 MOVEMENT + COMMAND + LEADERS: a full move in the open as it stands now."""
         return RCH.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
 
-    def morale_check(self, b: Battle, u: Unit, purpose: str) -> bool:
-        """Seed 002 MORALE: 2d6 + leader bonus, -1 with a MM, against 8+ (USA) / 7+ (CSA)."""
-        return S.morale_roll(b, u, purpose)
-
     def displace(
         self, b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why: str
     ) -> None:
@@ -198,13 +196,40 @@ class QuickStatus:
         return "MM" if u.marker else ""
 
 
+class QuickMorale:
+    """Seed 002 MORALE: 2d6 + leader bonus, -1 with a MM, against 8+ (USA) / 7+ (CSA).
+
+    The charge and stand tests of seed 002's combat and the rally from rout of 004's ladder
+    ask it through ``b.comp.morale``; it reads seed 002's numbers from its own data, so it
+    can serve another module's combat too."""
+
+    id = "quick-acw"
+
+    def __init__(self, r: Rules):
+        self.r = r
+
+    def test(self, b: Battle, u: Unit, purpose: str) -> bool:
+        """Roll ``u``'s 2d6 test for ``purpose`` (a charge test reads the charge effects)."""
+        return S.morale_roll(b, u, purpose, self.r)
+
+    def pass_odds(self, b: Battle, u: Unit, purpose: str) -> Fraction:
+        """Exact P(the test passes), the numbers of ``steps.charge_mods``."""
+        r = self.r
+        mod = morale_total(LO.attached_bonus(b, u), u.marker, r)
+        if u.extra:
+            mod += LO.total(
+                LO.effect_mods(u, "charge" if purpose == "charge test" else "morale", r)
+            )
+        return morale_odds(r.sides[u.side].morale, mod)
+
+
 class QuickACW:
     """The role module ``quick-acw``."""
 
     id = "quick-acw"
     name = "Quick ACW miniatures rules (MWAN #101)"
     seed = "002"
-    provides = ("sequence", "combat", "status")
+    provides = ("sequence", "combat", "status", "morale")
     options: Mapping[str, str] = {}
 
     def defaults(self) -> list[Labelled]:
@@ -224,6 +249,8 @@ class QuickACW:
             return QuickCombat(r)
         if kind == "status":
             return QuickStatus()
+        if kind == "morale":
+            return QuickMorale(r)
         raise KeyError(kind)
 
     def needs(self, kind: str) -> Mapping[str, tuple[frozenset[str], str]]:
@@ -232,7 +259,8 @@ class QuickACW:
 
     def policy(self, kind: str, comp: Composition, seed: int) -> Any:
         """The specialised policies for a pure seed 002 battle: the scripted AI, random."""
-        pure = comp.sequence.id == comp.combat.id == comp.status.id == self.id and not comp.events
+        pure = comp.sequence.id == comp.combat.id == comp.status.id == comp.morale.id == self.id
+        pure = pure and not comp.events
         if not pure:
             return None
         if kind == "ai":
@@ -259,7 +287,8 @@ class QuickACW:
 
     def batch(self, comp: Composition) -> Any:
         """The batch simulator, for pure seed 002 battles (``umpire.lab``'s fast path)."""
-        pure = comp.sequence.id == comp.combat.id == comp.status.id == self.id and not comp.events
+        pure = comp.sequence.id == comp.combat.id == comp.status.id == comp.morale.id == self.id
+        pure = pure and not comp.events
         if not pure:
             return None
         from umpire.rules.quick_acw import batch

@@ -46,11 +46,14 @@ from umpire.rules.quick_acw.reach import (
 )
 
 
-def morale_roll(b: Battle, u: Unit, purpose: str) -> bool:
-    """Seed 002 MORALE: 2d6 + attached leader bonus - 1 with a MM >= 8 (USA) / 7 (CSA)."""
-    number, mods = R.morale_test(u.side, attached_bonus(b, u), u.marker, b.r)
+def morale_roll(b: Battle, u: Unit, purpose: str, r: R.Rules) -> bool:
+    """Seed 002 MORALE: 2d6 + attached leader bonus - 1 with a MM >= 8 (USA) / 7 (CSA).
+
+    The battle asks it through its morale role (``b.comp.morale``); ``r`` is seed 002's
+    rules data, which the role holds (the combat may be another module's)."""
+    number, mods = R.morale_test(u.side, attached_bonus(b, u), u.marker, r)
     if u.extra:
-        extra = effect_mods(u, "charge" if purpose == "charge test" else "morale", b.r)
+        extra = effect_mods(u, "charge" if purpose == "charge test" else "morale", r)
         mods = mods + extra
         say_effects(b, u, extra, purpose)
     mod = sum(m.value for m in mods)
@@ -79,13 +82,13 @@ def do_charge(b: Battle, u: Unit, t: Unit) -> None:
     u.moved = True
     u.charged = True
     dx, dy = (x - u.x) / (dist or 1.0), (y - u.y) / (dist or 1.0)
-    if not morale_roll(b, u, "charge test"):
+    if not b.comp.morale.test(b, u, "charge test"):
         half = dist * b.r.failed_charge_fraction
         if not charge_move(b, u, t, dx, dy, half, th, "falls short"):
             return
         b.status.on_setback(b, u, "charge_failed", t)
         return
-    if not morale_roll(b, t, "stand test"):
+    if not b.comp.morale.test(b, t, "stand test"):
         b.status.on_setback(b, t, "stand_failed", u)
         moved = charge_move(b, u, t, dx, dy, dist, th, "advances")
         if moved and t.alive and t.i in b.touching(u):  # its way back was blocked: it goes in
