@@ -16,8 +16,12 @@ from umpire.battle.scenario import parse_scenario
 from umpire.dice import ScriptedSource
 from umpire.dice.sources import DiceSource
 from umpire.errors import DataFileError, IllegalActionError
+from umpire.rules.action_reaction import charging as CH
+from umpire.rules.action_reaction import firing as FI
+from umpire.rules.action_reaction import marks as MK
 from umpire.rules.action_reaction import melee as M
 from umpire.rules.action_reaction import menu as MN
+from umpire.rules.action_reaction import moving as MOV
 from umpire.rules.action_reaction import officers as O
 from umpire.rules.action_reaction import steps as S
 
@@ -87,12 +91,12 @@ def test_skirmish_fire_turns_the_adjacent_fields_xv_1_a() -> None:
     b = battle(text, src)
     sk, target, near, far = b.state.units
     far_theta = far.theta
-    S.volley(b, sk, target)
+    FI.volley(b, sk, target)
     assert src.remaining() == ()  # no reaction die: skirmish fire asks none (XV.1)
     for v in (target, near):
         want = math.atan2(sk.y - v.y, sk.x - v.x)
         assert math.remainder(v.theta - want, 2 * math.pi) == pytest.approx(0, abs=1e-9)
-        assert not S.book(b, v).get("react")
+        assert not MK.book(b, v).get("react")
     assert far.theta == far_theta  # beyond the adjacent fields
     assert "turns to face the skirmishers of sk" in said(b)
 
@@ -104,7 +108,7 @@ def test_line_fire_rolls_the_reaction_not_a_turn_xv_2() -> None:
     b = battle(text, src)
     line, target = b.state.units
     theta = target.theta
-    S.volley(b, line, target)
+    FI.volley(b, line, target)
     assert src.remaining() == ()
     assert target.theta == theta
 
@@ -119,11 +123,11 @@ def test_skirmish_order_is_foot_only_and_does_not_charge_xii_h() -> None:
     )
     b = battle(text, ScriptedSource([]))
     sk, gun, target = b.state.units
-    assert "may not charge in skirmish order" in S.may_charge(b, sk, target)
+    assert "may not charge in skirmish order" in CH.may_charge(b, sk, target)
     with pytest.raises(IllegalActionError, match="cannot form skirmish"):
-        S.after_change(gun, "skirmish", False)
-    assert S.after_change(target, "skirmish", False)[0] == "skirmish"
-    assert S.fire_line(sk) == 4  # every piece on the firing line
+        MOV.after_change(gun, "skirmish", False)
+    assert MOV.after_change(target, "skirmish", False)[0] == "skirmish"
+    assert FI.fire_line(sk) == 4  # every piece on the firing line
 
 
 def test_a_formation_the_combat_does_not_have_is_refused_at_its_line() -> None:
@@ -160,10 +164,10 @@ def test_a_withdrawal_into_a_friend_is_a_collision_with_a_fire_reaction_xvii_d()
     b, src = _backed_into_a_friend([2, 3, 9, 9, 9, 9])
     enemy, front, _behind = b.state.units
     x0 = front.x
-    S.displace(b, front, enemy, 3.0, False, "withdraw")
+    FI.displace(b, front, enemy, 3.0, False, "withdraw")
     assert src.remaining() == ()
     assert x0 < front.x < x0 + 3.0  # stopped against the base behind
-    assert S.book(b, front)["react"] == "fire"
+    assert MK.book(b, front)["react"] == "fire"
     assert "front collides with behind (2): fire" in said(b)
     assert "front fires at enemy" in said(b)
 
@@ -172,9 +176,9 @@ def test_a_collision_that_rolls_a_zero_does_nothing_xvii_d() -> None:
     """XIII.B.1.(1)(b): a 10 (the d10's 0) is no reaction."""
     b, src = _backed_into_a_friend([10])  # the d10 shows 0
     enemy, front, _ = b.state.units
-    S.displace(b, front, enemy, 3.0, False, "withdraw")
+    FI.displace(b, front, enemy, 3.0, False, "withdraw")
     assert src.remaining() == ()
-    assert not S.book(b, front).get("react")
+    assert not MK.book(b, front).get("react")
 
 
 def test_a_routed_unit_meeting_a_base_only_stops_collision_in_battle() -> None:
@@ -182,7 +186,7 @@ def test_a_routed_unit_meeting_a_base_only_stops_collision_in_battle() -> None:
     b, _src = _backed_into_a_friend([])  # no dice: any roll would raise
     enemy, front, _ = b.state.units
     x0 = front.x
-    S.displace(b, front, enemy, 9.0, True, "rout")
+    FI.displace(b, front, enemy, 9.0, True, "rout")
     assert x0 < front.x < x0 + 3.0 and front.alive
     assert "collides" not in said(b)
 
@@ -192,7 +196,7 @@ def test_a_clear_withdrawal_is_no_collision() -> None:
     src = ScriptedSource([])
     b = battle(text, src)
     enemy, front = b.state.units
-    S.displace(b, front, enemy, 3.0, False, "withdraw")
+    FI.displace(b, front, enemy, 3.0, False, "withdraw")
     assert front.x == pytest.approx(23.0)
 
 
@@ -214,14 +218,14 @@ def test_the_column_pierces_and_strikes_the_next_unit_xiv_b_2_a() -> None:
     hand-to-hand will result.'"""
     b = _column_and_two_lines(24)
     col, first, second = b.state.units
-    x, y, th = S.contact_spot(col, first)
+    x, y, th = CH.contact_spot(col, first)
     b.place(col, x, y, th)
-    S.melee(b, col, first, col.stands, 12.0)
+    CH.melee(b, col, first, col.stands, 12.0)
     text = said(b)
     assert "col pierces the line of first" in text
     assert "col strikes second" in text
     assert "hand-to-hand 1" in text and text.count("hand-to-hand 1") == 2
-    assert S.book(b, second)["hits"] > 0 or second.stands < 4 or not second.alive
+    assert MK.book(b, second)["hits"] > 0 or second.stands < 4 or not second.alive
 
 
 def test_the_column_halts_at_its_point_of_advance_xiv_b_2_b() -> None:
@@ -229,11 +233,11 @@ def test_the_column_halts_at_its_point_of_advance_xiv_b_2_b() -> None:
     disruption marker on the unit' (a unit beyond the advance is not struck)."""
     b = _column_and_two_lines(40)
     col, first, _second = b.state.units
-    x, y, th = S.contact_spot(col, first)
+    x, y, th = CH.contact_spot(col, first)
     b.place(col, x, y, th)
-    S.melee(b, col, first, col.stands, 12.0)
+    CH.melee(b, col, first, col.stands, 12.0)
     assert col.x == pytest.approx(x + 12.0)  # through the hole in the broken line
-    assert S.book(b, col).get("disr")
+    assert MK.book(b, col).get("disr")
     assert "strikes second" not in said(b)
     assert 'goes on 12.0" to its point of advance' in said(b)
 
@@ -244,13 +248,13 @@ def test_a_point_of_advance_on_the_broken_line_halts_before_it_column_pierces() 
     line does not back up (XIV.B.d, reading melee_disruption), so it halts where it struck."""
     b = _column_and_two_lines(None)
     col, first = b.state.units
-    x, y, th = S.contact_spot(col, first)
+    x, y, th = CH.contact_spot(col, first)
     b.place(col, x, y, th)
     fx0 = first.x
-    S.melee(b, col, first, col.stands, 3.5)
+    CH.melee(b, col, first, col.stands, 3.5)
     assert first.x == fx0
     assert col.x == pytest.approx(x) and col.x < first.x - first.hd - col.hd + 1e-6
-    assert S.book(b, col).get("disr")
+    assert MK.book(b, col).get("disr")
 
 
 def test_a_column_that_strikes_a_unit_close_behind_the_hole_ends_clear_of_it_xiv_b_2() -> None:
@@ -262,14 +266,14 @@ def test_a_column_that_strikes_a_unit_close_behind_the_hole_ends_clear_of_it_xiv
     random/odds ended its charge overlapping 83rd Pennsylvania)."""
     b = _column_and_two_lines(14 + 2 * 0.375 + 0.05)  # second touches first's rear
     col, first, _second = b.state.units
-    x, y, th = S.contact_spot(col, first)
+    x, y, th = CH.contact_spot(col, first)
     b.place(col, x, y, th)
-    S.melee(b, col, first, col.stands, 1.0)
+    CH.melee(b, col, first, col.stands, 1.0)
     text = said(b)
     assert "col strikes second" in text and "col halts at its point of advance" in text
     assert b.bases_at(col, col.x, col.y, col.theta) == []
     assert col.x + col.hd <= first.x - first.hd + 1e-6  # back where it came from
-    assert S.book(b, col).get("disr")
+    assert MK.book(b, col).get("disr")
 
 
 # -- the charge menu's odds of the reaction -----------------------------------------------------
@@ -303,8 +307,8 @@ def test_charge_menu_reaction_odds_equal_enumeration_xiii_b(fog: int, officers: 
     b = battle(text, ScriptedSource([]))
     a, d = b.state.units
     b.state.extra.setdefault("ar", {})["fog"] = fog
-    S.book(b, d)["off"] = officers
-    assert S.give_way_odds(b, a, d) == _brute_give_way(fog == 0, officers)
+    MK.book(b, d)["off"] = officers
+    assert CH.give_way_odds(b, a, d) == _brute_give_way(fog == 0, officers)
     choice = MN.charge_choice(b, a, d)
     assert choice is not None
     away, fires = _brute_give_way(fog == 0, officers)
@@ -324,11 +328,11 @@ def test_stopping_a_reaction_is_the_officer_against_the_men_xii_b(
     src = ScriptedSource([officer, men])
     b = battle(text, src)
     _, d = b.state.units
-    S.book(b, d).update({"off": 1, "react": "withdraw", "disr": True})
+    MK.book(b, d).update({"off": 1, "react": "withdraw", "disr": True})
     S.StopReactions().auto(b, "union")
     assert src.remaining() == ()
-    assert (not S.book(b, d).get("react")) is stopped
-    assert (not S.book(b, d).get("disr")) is stopped
+    assert (not MK.book(b, d).get("react")) is stopped
+    assert (not MK.book(b, d).get("disr")) is stopped
 
 
 def test_charges_are_announced_in_movement_and_resolved_after_it_xii_g() -> None:
@@ -356,8 +360,8 @@ def test_a_piece_lost_rolls_the_d6_reaction_xvii_c() -> None:
     src = ScriptedSource([1])
     b = battle(text, src)
     _, d = b.state.units
-    S.book(b, d)["off"] = 0
-    S.loss_roll(b, d)
+    MK.book(b, d)["off"] = 0
+    MK.loss_roll(b, d)
     assert src.remaining() == ()
     assert d.x == pytest.approx(23.0)
-    assert S.book(b, d)["react"] == "withdraw"
+    assert MK.book(b, d)["react"] == "withdraw"

@@ -17,7 +17,12 @@ from umpire.battle.scenario import parse_scenario
 from umpire.dice.sources import DiceSource
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import artillery as A
+from umpire.rules.action_reaction import charging as CH
+from umpire.rules.action_reaction import firing as FI
+from umpire.rules.action_reaction import ground as GD
+from umpire.rules.action_reaction import marks as MK
 from umpire.rules.action_reaction import movement as MV
+from umpire.rules.action_reaction import moving as MOV
 from umpire.rules.action_reaction import steps as S
 
 HEAD = """name = "t"
@@ -90,11 +95,11 @@ def test_later_canister_adds_accumulating_smoke_xi_a_4_b() -> None:
     src = ByPurpose([("does the smoke thin", 9), ("accumulating smoke", 6)])
     b = canister_battle(src)
     gun, reb = b.state.units
-    S.volley(b, gun, reb, kind="canister")
+    FI.volley(b, gun, reb, kind="canister")
     assert not [p for p in src.asked if "accumulating smoke" in p]  # the first shot rolls none
     S.Smoke().auto(b, "union")  # a new turn: the smoke does not thin (an odd d10)
-    assert S.book(b, gun)["smoke"] == 1
-    S.volley(b, gun, reb, kind="canister")
+    assert MK.book(b, gun)["smoke"] == 1
+    FI.volley(b, gun, reb, kind="canister")
     assert len([p for p in src.asked if "accumulating smoke" in p]) == 2  # one a gun
     assert "a later shot: accumulating smoke -3 -3" in said(b)
 
@@ -105,10 +110,10 @@ def test_canister_after_the_smoke_clears_is_a_first_shot_again_xi_a_4_b() -> Non
     src = ByPurpose([("does the smoke thin", 10)])  # a 0: even, the smoke thins
     b = canister_battle(src)
     gun, reb = b.state.units
-    S.volley(b, gun, reb, kind="canister")
+    FI.volley(b, gun, reb, kind="canister")
     S.Smoke().auto(b, "union")
-    assert S.book(b, gun)["smoke"] == 0
-    S.volley(b, gun, reb, kind="canister")
+    assert MK.book(b, gun)["smoke"] == 0
+    FI.volley(b, gun, reb, kind="canister")
     assert not [p for p in src.asked if "accumulating smoke" in p]
     assert "a later shot" not in said(b)
 
@@ -149,12 +154,12 @@ def test_skirmishers_stand_up_without_deductions_xii_f_3_c() -> None:
     assert MV.change_cost("prone", "foot", "skirmish") == 0
     assert MV.change_cost("stand_up", "foot", "line") == 5
     for u in (sk, ln):
-        S.book(b, u)["prone"] = True
-    S.check_move(b, sk, sk.x + 12, sk.y, sk.theta, "stand")
+        MK.book(b, u)["prone"] = True
+    MOV.check_move(b, sk, sk.x + 12, sk.y, sk.theta, "stand")
     with pytest.raises(IllegalActionError, match=r'may move 4\.0" now'):
-        S.check_move(b, ln, ln.x + 9, ln.y, ln.theta, "stand")
-    S.do_move(b, sk, sk.x + 12, sk.y, sk.theta, "stand")
-    assert sk.x == pytest.approx(22) and not S.book(b, sk).get("prone")
+        MOV.check_move(b, ln, ln.x + 9, ln.y, ln.theta, "stand")
+    MOV.do_move(b, sk, sk.x + 12, sk.y, sk.theta, "stand")
+    assert sk.x == pytest.approx(22) and not MK.book(b, sk).get("prone")
     assert 'sk moves 12.0" (stand)' in said(b)
 
 
@@ -192,9 +197,9 @@ def test_charger_routed_by_reaction_fire_fights_no_melee_xiii_b_1() -> None:
     src = charge_rules(loss_roll=4)
     b = charge_battle(src)
     att, dfn = b.state.units
-    S.resolve_charge(b, att, dfn)
+    CH.resolve_charge(b, att, dfn)
     assert not [p for p in src.asked if "hand-to-hand" in p]
-    assert S.book(b, att).get("rout")
+    assert MK.book(b, att).get("rout")
     assert b.dist(att.i, dfn.i) > 5  # it routed away and stays away
     assert 'att routs 9"' in said(b)
     assert "the charge of att is broken by the fire (it routs): no melee" in said(b)
@@ -206,7 +211,7 @@ def test_charger_that_stands_the_fire_goes_in_xiii_b_1() -> None:
     src = charge_rules(loss_roll=6)
     b = charge_battle(src)
     att, dfn = b.state.units
-    S.resolve_charge(b, att, dfn)
+    CH.resolve_charge(b, att, dfn)
     assert [p for p in src.asked if "hand-to-hand" in p]
     assert "hand-to-hand 1" in said(b) and "broken by the fire" not in said(b)
 
@@ -220,7 +225,7 @@ def melee_battle(src: DiceSource, formation: str = "line") -> Battle:
     )
     b = battle(text, src)
     att, dfn = b.state.units
-    x, y, th = S.contact_spot(att, dfn)
+    x, y, th = CH.contact_spot(att, dfn)
     b.place(att, x, y, th)
     return b
 
@@ -245,9 +250,9 @@ def test_column_pierces_through_a_hole_the_defender_does_not_back_xiv_b_d() -> N
     b = melee_battle(strike_dice([[6, 6, 6, 6]], [[1, 1, 1]]), formation="column")
     att, dfn = b.state.units
     x0, y0 = dfn.x, dfn.y
-    S.melee(b, att, dfn, att.stands, 12.0)
+    CH.melee(b, att, dfn, att.stands, 12.0)
     assert (dfn.x, dfn.y) == (x0, y0)
-    assert S.book(b, dfn).get("disr")
+    assert MK.book(b, dfn).get("disr")
     assert att.x > dfn.x  # through the hole
     assert "att pierces the line of dfn through the hole" in said(b)
 
@@ -258,9 +263,9 @@ def test_both_sides_hit_both_disrupted_xiv_a_3_b() -> None:
     their units' (reading melee_disruption): the attacker loses 1 to 2, both are marked."""
     b = melee_battle(strike_dice([[6, 2, 2, 1]], [[5, 5, 3, 3]]))
     att, dfn = b.state.units
-    S.melee(b, att, dfn, 4, 6.0)
+    CH.melee(b, att, dfn, 4, 6.0)
     assert "hand-to-hand 1: [6, 2, 2, 1] against [5, 5, 3, 3]: 1 to 3" in said(b)
-    assert S.book(b, att).get("disr") and S.book(b, dfn).get("disr")
+    assert MK.book(b, att).get("disr") and MK.book(b, dfn).get("disr")
 
 
 def test_neither_side_scores_neither_disrupted_xiv_a_3() -> None:
@@ -268,9 +273,9 @@ def test_neither_side_scores_neither_disrupted_xiv_a_3() -> None:
     melee_disruption): a strike where every pair cancels disrupts no one."""
     b = melee_battle(strike_dice([[4, 4, 4, 4]], [[4, 4, 4, 4, 4]]))
     att, dfn = b.state.units
-    S.melee(b, att, dfn, 4, 6.0)
+    CH.melee(b, att, dfn, 4, 6.0)
     assert "0 to 0" in said(b) and "neither side gives way (no hits)" in said(b)
-    assert not S.book(b, att).get("disr") and not S.book(b, dfn).get("disr")
+    assert not MK.book(b, att).get("disr") and not MK.book(b, dfn).get("disr")
 
 
 def test_attacker_loses_unhurt_defender_not_disrupted_xiv_a_3_a() -> None:
@@ -280,8 +285,8 @@ def test_attacker_loses_unhurt_defender_not_disrupted_xiv_a_3_a() -> None:
     b = melee_battle(strike_dice([[6, 5, 4, 3, 2, 1]], [[6, 6, 4, 4, 2, 2, 2]]))
     att, dfn = b.state.units
     x0 = att.x
-    S.melee(b, att, dfn, 6, 6.0)
-    assert S.book(b, att).get("disr") and not S.book(b, dfn).get("disr")
+    CH.melee(b, att, dfn, 6, 6.0)
+    assert MK.book(b, att).get("disr") and not MK.book(b, dfn).get("disr")
     assert att.x == pytest.approx(x0 - 3.0)
 
 
@@ -297,9 +302,9 @@ def test_all_guns_misfire_no_reaction_xi_b_1_b_1() -> None:
     text += unit("reb", "confederate", 40, 20, 180)
     b = battle(text, src)
     gun, reb = b.state.units
-    S.volley(b, gun, reb, kind="shell")
+    FI.volley(b, gun, reb, kind="shell")
     assert not [p for p in src.asked if "reaction" in p]
-    assert S.book(b, gun)["smoke"] == 0
+    assert MK.book(b, gun)["smoke"] == 0
     assert "gun: every gun misfires at reb (no smoke, no reaction)" in said(b)
 
 
@@ -328,11 +333,11 @@ def test_downhill_adds_its_die_xvi_c() -> None:
     text = HILL + unit("ln", "union", 20, 5, 90) + unit("reb", "confederate", 50, 35, 270)
     b = battle(text, src)
     ln, _ = b.state.units
-    cross = S.terrain_cost(b, ln, 20, 17, 9.0)
+    cross = GD.terrain_cost(b, ln, 20, 17, 9.0)
     assert cross.left == 12 and cross.stop is None and cross.words == ['downhill gains 3"']
     with pytest.raises(IllegalActionError, match=r'12\.0" downhill'):
-        S.check_move(b, ln, 20, 18, ln.theta, "")
-    S.do_move(b, ln, 20, 17, ln.theta, "")
+        MOV.check_move(b, ln, 20, 18, ln.theta, "")
+    MOV.do_move(b, ln, 20, 17, ln.theta, "")
     assert ln.y == pytest.approx(17)
     assert 'ln moves 12.0" (downhill gains 3")' in said(b)
 
@@ -343,7 +348,7 @@ def test_a_low_downhill_die_stops_the_move_short_xvi_c() -> None:
     text = HILL + unit("ln", "union", 20, 5, 90) + unit("reb", "confederate", 50, 35, 270)
     b = battle(text, src)
     ln, _ = b.state.units
-    S.do_move(b, ln, 20, 17, ln.theta, "")
+    MOV.do_move(b, ln, 20, 17, ln.theta, "")
     assert ln.y == pytest.approx(15)
 
 
@@ -363,7 +368,7 @@ def test_a_move_cut_short_onto_a_base_keeps_its_facing_where_turning_would_overl
     )
     b = battle(text, src)
     ln = b.state.units[0]
-    S.do_move(b, ln, 20, 17, math.radians(135), "")
+    MOV.do_move(b, ln, 20, 17, math.radians(135), "")
     assert b.bases_at(ln, ln.x, ln.y, ln.theta) == []
     assert (ln.x, ln.y, ln.theta) == (20, 5, pytest.approx(math.pi / 2))
     assert "ln does not move: another base is in its way" in said(b)
@@ -382,9 +387,9 @@ def test_wall_die_against_the_movement_left_at_the_wall_xvi_f() -> None:
     the wall, though 3 is less than its 9"."""
     b, _ = wall_battle(3)
     ln, _ = b.state.units
-    S.do_move(b, ln, 20, 29, ln.theta, "")
+    MOV.do_move(b, ln, 20, 29, ln.theta, "")
     assert ln.y < 27 - ln.hd + 1e-6 and ln.y > 26  # at the wall, not over it
-    assert S.book(b, ln)["still"] == b.state.turn
+    assert MK.book(b, ln)["still"] == b.state.turn
     assert 'the stone wall costs 3", more than the 2.4" left there' in said(b)
     assert "it may not move for the rest of the turn" in said(b)
 
@@ -395,7 +400,7 @@ def test_wall_die_within_the_movement_left_xvi_f_2() -> None:
     narrative prints the loss as a loss ('loses 2"')."""
     b, _ = wall_battle(2)
     ln, _ = b.state.units
-    S.do_move(b, ln, 20, 29, ln.theta, "")
+    MOV.do_move(b, ln, 20, 29, ln.theta, "")
     assert ln.y == pytest.approx(27)
     assert 'ln moves 7.0" (stone wall loses 2")' in said(b)
 
@@ -413,7 +418,7 @@ def test_charge_markers_on_the_table_xiii_a_1() -> None:
     att, dfn = b.state.units
     x0 = att.x
     end_x = dfn.x - dfn.hd - att.hd  # the charger's centre when its front meets the line
-    S.resolve_charge(b, att, dfn)
+    CH.resolve_charge(b, att, dfn)
     marks = {m["kind"]: m for m in b.state.extra["ar"]["markers"] if m["unit"] == "att"}
     assert set(marks) == {"farthest", "charge_end"}
     assert marks["farthest"]["x"] == pytest.approx(x0 + 15.0)  # 9" line move + the 6
@@ -434,10 +439,10 @@ def test_wall_covers_the_target_not_its_own_defenders_fire_xvi_f() -> None:
     text = WALL + unit("dfn", "union", 20, 26.4, 90) + unit("reb", "confederate", 20, 33, 270)
     b = battle(text, src)
     dfn, reb = b.state.units
-    ded, why = S.deductions(b, dfn, reb, False)
+    ded, why = FI.deductions(b, dfn, reb, False)
     assert ded == 0 and why == []
     assert not [p for p in src.asked if "stone wall" in p]
-    ded, why = S.deductions(b, reb, dfn, False)
+    ded, why = FI.deductions(b, reb, dfn, False)
     assert ded == 4 and why == ["-4 stone wall"]
 
 
@@ -454,7 +459,7 @@ def test_hit_hand_of_ones_goes_long_in_battle_and_resolve_xi_b_1_b_5() -> None:
     text += unit("reb", "confederate", 40, 20, 180)
     b = battle(text, src)
     gun, reb = b.state.units
-    S.volley(b, gun, reb, kind="solid_shot")
+    FI.volley(b, gun, reb, kind="solid_shot")
     assert 'fires solid shot at reb (28.9"): 0 hits' in said(b)
     assert not [p for p in src.asked if "shot (" in p or "bounce" in p]
 
@@ -491,8 +496,8 @@ def test_round_odds_count_a_hit_hands_flight_xi_b_1_b_5_7() -> None:
                 add({0: Fraction(1)}, p * q * Fraction(1, 3))
             else:
                 add(shot, p * q)
-    S.round_odds.cache_clear()
-    got = S.round_odds("solid_shot", False, 3)
+    FI.round_odds.cache_clear()
+    got = FI.round_odds("solid_shot", False, 3)
     assert {k: v for k, v in got.items() if v} == {k: v for k, v in want.items() if v}
 
 
@@ -518,17 +523,17 @@ def test_fog_per_hollow_and_the_battery_above_it_xii_d_1_c_d() -> None:
     gun, south, north = b.state.units
     step = S.Fog(3)
     step.auto(b, "confederate")
-    assert S.hollows(b)[1] == 2
+    assert GD.hollows(b)[1] == 2
     assert "Fog: thickness 3 in each of the 2 hollows" in said(b)
     step.auto(b, "confederate")  # hollow 1 (south) thins on its 0; hollow 2 stays on a 9
     assert b.state.extra["ar"]["fog_hollows"] == [2, 3]
     assert "Fog in hollow 1 (0): thickness 2, in hollow 2 (9): thickness 3" in said(b)
-    assert S.deductions(b, gun, south, False) == (3, ["-2 fog 2", "-1 hill"])
-    assert S.fog_line(b, gun, south) == 2 and S.fog_line(b, gun, north) == 3
-    assert S.fog_line(b, south, north) == 3  # the thicker of the two ends
-    assert S.allowance(b, gun, "line", False, True) == 26  # limbered on the ridge: no fog
-    assert S.allowance(b, south, "line", False, False) == 9 - 2
-    assert not S.clear_field(b, gun, south)
+    assert FI.deductions(b, gun, south, False) == (3, ["-2 fog 2", "-1 hill"])
+    assert GD.fog_line(b, gun, south) == 2 and GD.fog_line(b, gun, north) == 3
+    assert GD.fog_line(b, south, north) == 3  # the thicker of the two ends
+    assert MOV.allowance(b, gun, "line", False, True) == 26  # limbered on the ridge: no fog
+    assert MOV.allowance(b, south, "line", False, False) == 9 - 2
+    assert not GD.clear_field(b, gun, south)
 
 
 # -- item 4: XI.C.1 consecutive fire at a called range ---------------------------------------------
@@ -558,12 +563,12 @@ def test_consecutive_fire_lands_at_the_called_range_xi_c_1() -> None:
     b, _src = called_battle()
     gun, reb = b.state.units
     d = b.dist(gun.i, reb.i)
-    S.volley(b, gun, reb, kind="solid_shot")  # first fire: laid on the measured range
-    assert S.book(b, gun)["aim_range"] == pytest.approx(d)
+    FI.volley(b, gun, reb, kind="solid_shot")  # first fire: laid on the measured range
+    assert MK.book(b, gun)["aim_range"] == pytest.approx(d)
     assert f'fires solid shot at reb ({d:.1f}"): 2 hits' in said(b)
-    S.guns(b, gun, reb, "solid_shot", d + 6)
+    FI.guns(b, gun, reb, "solid_shot", d + 6)
     assert f'fires solid shot at reb ({d:.1f}", range called {d + 6:.1f}"): 0 hits' in said(b)
-    S.guns(b, gun, reb, "solid_shot", d)
+    FI.guns(b, gun, reb, "solid_shot", d)
     assert f'range called {d:.1f}"): 2 hits' in said(b)
 
 
@@ -574,11 +579,11 @@ def test_called_range_refused_on_first_fire_xi_b() -> None:
     b, _ = called_battle()
     gun, reb = b.state.units
     with pytest.raises(IllegalActionError, match=r"first fire at reb is laid on the measured"):
-        S.called_range(b, gun, reb, ("fire", reb.i, "shell", 12.0), "shell")
-    S.book(b, gun)["aim"] = reb.id
-    assert S.called_range(b, gun, reb, ("fire", reb.i, "shell", 12.0), "shell") == 12.0
+        FI.called_range(b, gun, reb, ("fire", reb.i, "shell", 12.0), "shell")
+    MK.book(b, gun)["aim"] = reb.id
+    assert FI.called_range(b, gun, reb, ("fire", reb.i, "shell", 12.0), "shell") == 12.0
     with pytest.raises(IllegalActionError, match="canister is laid on the rifle stick"):
-        S.called_range(b, gun, reb, ("fire", reb.i, "canister", 12.0), "canister")
+        FI.called_range(b, gun, reb, ("fire", reb.i, "canister", 12.0), "canister")
 
 
 def test_resolve_consecutive_fire_with_a_called_range_xi_c_1(
@@ -639,7 +644,7 @@ def test_charge_blocked_by_another_base_says_so_and_overlaps_none() -> None:
     text += unit("friend", "confederate", 34.2, 20, 90, stands=1)
     b = battle(text, src)
     att, dfn, _friend = b.state.units
-    S.resolve_charge(b, att, dfn)
+    CH.resolve_charge(b, att, dfn)
     assert not b.bases_at(att, att.x, att.y, att.theta)
     assert "the charge of att halts short of dfn" in said(b) and "friend" in said(b)
     assert "hand-to-hand" not in said(b)
@@ -662,7 +667,7 @@ def test_attacker_follows_only_to_its_farthest_advance_xiv_a_3_b_2() -> None:
     b = melee_battle(src)
     att, dfn = b.state.units
     x0 = att.x
-    S.melee(b, att, dfn, 4, 6.0)
+    CH.melee(b, att, dfn, 4, 6.0)
     assert "hand-to-hand 1" in said(b) and "hand-to-hand 2" not in said(b)
     assert 'dfn routs 9"' in said(b) and "att reaches its farthest point of advance" in said(b)
     assert att.x == pytest.approx(x0 + 6.0)

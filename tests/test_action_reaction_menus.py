@@ -16,9 +16,13 @@ from umpire.battle.engine import Battle, Request
 from umpire.battle.roles import Choice, explain
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import artillery as ART
+from umpire.rules.action_reaction import charging as CH
+from umpire.rules.action_reaction import firing as FI
+from umpire.rules.action_reaction import ground as GD
+from umpire.rules.action_reaction import marks as MK
 from umpire.rules.action_reaction import menu as MN
 from umpire.rules.action_reaction import menu_odds as MO
-from umpire.rules.action_reaction import steps as S
+from umpire.rules.action_reaction import moving as MOV
 
 
 def _wall_fight(src: ByPurpose, smoke: int = 1, fog: int = 1) -> Battle:
@@ -27,8 +31,8 @@ def _wall_fight(src: ByPurpose, smoke: int = 1, fog: int = 1) -> Battle:
     text = WALL + unit("dfn", "union", 20, 26.4, 90) + unit("reb", "confederate", 20, 33, 270)
     b = battle(text, src)
     dfn, reb = b.state.units
-    S.book(b, dfn)["smoke"] = smoke
-    S.book(b, reb)["smoke"] = smoke
+    MK.book(b, dfn)["smoke"] = smoke
+    MK.book(b, reb)["smoke"] = smoke
     b.state.extra.setdefault("ar", {})["fog"] = fog
     return b
 
@@ -58,13 +62,13 @@ def test_fire_menu_folds_smoke_fog_and_the_walls_die_in_exactly_xv_4_xvi_f() -> 
     value = ART.stick_value(d)
     assert value is not None
     assert f"{value} on the stick -2 smoke -1 fog 1 -1d6 stone wall)" in fire.text
-    exact = _brute_volley(S.fire_line(reb), value, 2 + 1)
+    exact = _brute_volley(FI.fire_line(reb), value, 2 + 1)
     assert MO.expected(MO.stick_odds_known(4, value, 3, ("stone_wall",))) == exact
-    per = int(S.cfg(b)["hits_per_piece"])
+    per = int(MK.cfg(b)["hits_per_piece"])
     assert fire.odds["inflict"] == pytest.approx(float(exact) / per, abs=1e-12)
     assert f"about {float(exact):.1f} hits" in fire.text
     # the volley itself deducts what the menu folded in (the wall's die rolled now: a 2)
-    S.volley(b, reb, dfn)
+    FI.volley(b, reb, dfn)
     assert f"{value} on the stick -2 smoke -1 fog 1 -2 stone wall)" in said(b)
 
 
@@ -77,7 +81,7 @@ def test_canister_menu_folds_the_wall_and_the_accumulating_smoke_per_gun_xi_a_4_
     text += unit("dfn", "union", 20, 26.4, 90)
     b = battle(text, ByPurpose([]))
     gun, dfn = b.state.units
-    S.book(b, gun).update({"smoke": 1, "canister_fired": True})
+    MK.book(b, gun).update({"smoke": 1, "canister_fired": True})
     menu = MN.fire_choices(b, gun)
     can = next(c for c in menu if c.order == ("fire", dfn.i, "canister"))
     value = ART.stick_value(b.dist(gun.i, dfn.i))
@@ -87,7 +91,7 @@ def test_canister_menu_folds_the_wall_and_the_accumulating_smoke_per_gun_xi_a_4_
         need = value - 1 - wall - ART.halved(smoke)  # the firer's one smoke marker
         per_gun += Fraction(9 * sum(1 for f in range(10) if f <= need), 10 * 36)
     assert "-1 smoke -1d6 stone wall -1D6 halved accumulating smoke" in can.text
-    per = int(S.cfg(b)["hits_per_piece"])
+    per = int(MK.cfg(b)["hits_per_piece"])
     assert can.odds["inflict"] == pytest.approx(float(2 * per_gun) / per, abs=1e-12)
 
 
@@ -113,9 +117,9 @@ def test_charge_menu_reach_holds_the_stone_walls_die_xii_h_xvi_f() -> None:
         if menu_p is None:
             choice = MN.charge_choice(b, reb, dfn)
             assert choice is not None
-            menu_p = S.reach_odds(b, reb, dfn)
+            menu_p = CH.reach_odds(b, reb, dfn)
             assert f"reaches {float(menu_p):.0%} through the stone wall;" in choice.text
-        S.resolve_charge(b, reb, dfn)
+        CH.resolve_charge(b, reb, dfn)
         lines = said(b)
         if "falls short" not in lines and "halts short" not in lines:
             reached += 1
@@ -170,13 +174,13 @@ def test_an_unlimbered_gun_moves_by_hand_only_to_its_front_xii_f_8() -> None:
     assert not [c for c in menu if c.text.startswith("fall back")]
     for c in menu:
         if c.kind == "move" and c.order[1:3] != (gun.x, gun.y):
-            assert S.to_front(b, gun, float(c.order[1]), float(c.order[2])), c.text
+            assert GD.to_front(b, gun, float(c.order[1]), float(c.order[2])), c.text
             assert "by hand to the front (XII.F.8)" in "\n".join(explain(b, req, c))
     with pytest.raises(IllegalActionError, match=r"only to the front \(003 XII\.F\.8"):
-        S.check_move(b, gun, 20, 9, gun.theta, "")  # 1" to its rear
+        MOV.check_move(b, gun, 20, 9, gun.theta, "")  # 1" to its rear
     with pytest.raises(IllegalActionError, match="only to the front"):
-        S.check_move(b, gun, 21, 10, gun.theta, "")  # 1" to its side
-    assert S.check_move(b, gun, 20, 11, gun.theta, "") == pytest.approx(1)
+        MOV.check_move(b, gun, 21, 10, gun.theta, "")  # 1" to its side
+    assert MOV.check_move(b, gun, 20, 11, gun.theta, "") == pytest.approx(1)
 
 
 @pytest.mark.parametrize("name", ["stone_wall", "stone_wall_cards"])
@@ -216,7 +220,7 @@ def test_every_move_entry_is_within_the_allowance_why_reports_xii_f(name: str) -
                     assert dist <= most + 0.05, (c.text, lines)
                     far = (most + 0.5) / dist
                     with pytest.raises(IllegalActionError):
-                        S.check_move(
+                        MOV.check_move(
                             b, u, u.x + (x - u.x) * far, u.y + (y - u.y) * far, u.theta, ""
                         )
                     checked[0] += 1
@@ -235,7 +239,7 @@ def test_consecutive_fire_menu_holds_the_range_called_xi_c_1() -> None:
     for kind in ("solid_shot", "shell", "case"):
         for cons in (False, True):
             for within in range(4):
-                assert MO.round_odds_at(kind, cons, within, 0.0, 0.375) == S.round_odds(
+                assert MO.round_odds_at(kind, cons, within, 0.0, 0.375) == FI.round_odds(
                     kind, cons, within
                 )
                 for error, hd in ((0.0, 0.375), (1.5, 0.375), (-2.5, 1.5), (0.4, 0.5)):
@@ -246,13 +250,13 @@ def test_consecutive_fire_menu_holds_the_range_called_xi_c_1() -> None:
     text += unit("reb", "confederate", 20, 35, 270)
     b = battle(text, ByPurpose([]))
     gun, reb = b.state.units
-    S.book(b, gun).update({"aim": reb.id, "aim_range": b.dist(gun.i, reb.i) + 1.5})
+    MK.book(b, gun).update({"aim": reb.id, "aim_range": b.dist(gun.i, reb.i) + 1.5})
     shell = next(c for c in MN.fire_choices(b, gun) if c.order == ("fire", reb.i, "shell"))
     assert re.search(r'consecutive fire, range called [\d.]+" \(1.5" over\)\): about', shell.text)
     within = sum(1 for k in (1, 2, 3) if k <= reb.hw)
     want = 2 * MO.round_expected_at("shell", True, within, 1.5, reb.hd)
-    assert want != 2 * MO.expected(S.round_odds("shell", True, within))
-    per = int(S.cfg(b)["hits_per_piece"])
+    assert want != 2 * MO.expected(FI.round_odds("shell", True, within))
+    per = int(MK.cfg(b)["hits_per_piece"])
     assert shell.odds["inflict"] == pytest.approx(float(want) / per, abs=1e-9)
 
 

@@ -11,6 +11,8 @@ from umpire.battle.run import new_battle
 from umpire.battle.scenario import load_scenario, parse_scenario
 from umpire.dice import ScriptedSource
 from umpire.errors import DataFileError, IllegalActionError, UnknownNameError
+from umpire.rules.quick_acw import losses as LO
+from umpire.rules.quick_acw import reach as RCH
 from umpire.rules.quick_acw import steps as S
 
 HEAD = """name = "test"
@@ -101,11 +103,11 @@ def test_flank_charge_qualifies_only_from_behind_flank() -> None:
     text = unit("c", "confederate", 14, 12, 90) + unit("u", "union", 14, 18, 180)
     b = battle(text, [])
     c, u = b.state.units
-    *_, flank = S.contact_point(c, u)
+    *_, flank = RCH.contact_point(c, u)
     assert flank
     b2 = battle(two_lines(), [])
     c2, u2 = b2.state.units
-    assert not S.contact_point(c2, u2)[3]
+    assert not RCH.contact_point(c2, u2)[3]
 
 
 def test_rout_moves_away_and_faces_away() -> None:
@@ -113,7 +115,7 @@ def test_rout_moves_away_and_faces_away() -> None:
     b = battle(two_lines(), [])
     _, u = b.state.units
     u.marker = True
-    S.rout_move(b, u)
+    LO.rout_move(b, u)
     assert u.x == pytest.approx(26) and math.cos(u.theta) == pytest.approx(1)
 
 
@@ -121,7 +123,7 @@ def test_rout_off_table_removed() -> None:
     """Default blocked_retreat_stops: a unit that leaves the table is removed."""
     b = battle(unit("c", "confederate", 30, 18, 0) + unit("u", "union", 40, 18, 180), [])
     _, u = b.state.units
-    S.rout_move(b, u)
+    LO.rout_move(b, u)
     assert not u.alive
 
 
@@ -131,7 +133,7 @@ def test_marker_unit_may_only_hold_turn_rout() -> None:
     c, _ = b.state.units
     c.marker = True
     with pytest.raises(IllegalActionError):
-        S.check_move(b, c, c.x - 2, c.y, c.theta, "")
+        RCH.check_move(b, c, c.x - 2, c.y, c.theta, "")
     S.MoveStep().apply(b, "confederate", 0, ("turn",))
     assert math.cos(c.theta) == pytest.approx(-1)
 
@@ -150,8 +152,8 @@ def test_markers_do_not_stack() -> None:
     """MM are not cumulative: you can only have one per unit."""
     b = battle(two_lines(), [])
     c, _ = b.state.units
-    S.add_marker(b, c)
-    S.add_marker(b, c)
+    LO.add_marker(b, c)
+    LO.add_marker(b, c)
     assert c.marker is True
 
 
@@ -159,7 +161,7 @@ def test_fire_hit_costs_stand_and_marker() -> None:
     """Any hit unit loses one stand & gets a MM."""
     b = battle(unit("c", "confederate", 10, 18, 0) + unit("u", "union", 15, 18, 180), [4, 4])
     c, u = b.state.units
-    ((_, needed, mods, _),) = S.targets(b, c)
+    ((_, needed, mods, _),) = RCH.targets(b, c)
     assert needed == 8 and sum(m.value for m in mods) == 2  # 6" band, +2 line
     S.resolve_fire(b, c, u, needed, mods, 4)
     assert u.stands == 3 and u.marker
@@ -174,7 +176,7 @@ def test_no_fire_through_friends() -> None:
     )
     b = battle(text, [])
     c = b.state.units[0]
-    assert S.targets(b, c) == []
+    assert RCH.targets(b, c) == []
     with pytest.raises(IllegalActionError, match="line of sight"):
         S.FireStep("first").apply(b, "confederate", 0, ("fire", 2))
 
@@ -187,7 +189,7 @@ def test_no_fire_through_woods() -> None:
         + unit("u", "union", 18, 18, 180)
     )
     b = battle(text, [])
-    assert S.targets(b, b.state.units[0]) == []
+    assert RCH.targets(b, b.state.units[0]) == []
 
 
 def test_leader_loss_and_half_rate() -> None:
@@ -200,9 +202,9 @@ def test_leader_loss_and_half_rate() -> None:
     )
     b = battle(text, [6])
     _, u, u2 = b.state.units
-    S.lose_stands(b, u, 1, "test")
+    LO.lose_stands(b, u, 1, "test")
     assert not b.state.leaders[0].alive and u2.leader_lost
-    assert S.allowance(b, u2, "line", False, False, None, False) == 3
+    assert RCH.allowance(b, u2, "line", False, False, None, False) == 3
 
 
 def test_out_of_command_half_move() -> None:
@@ -217,7 +219,7 @@ def test_out_of_command_half_move() -> None:
     u = b.state.units[0]
     assert not u.in_command
     with pytest.raises(IllegalActionError, match=r"3\.00"):
-        S.check_move(b, u, u.x - 4, u.y, u.theta, "")
+        RCH.check_move(b, u, u.x - 4, u.y, u.theta, "")
 
 
 def test_illegal_move_too_far_changes_nothing() -> None:

@@ -100,7 +100,7 @@ def test_cached_geometry_equals_fresh(scen_name: str, kind: str) -> None:
     """
     from umpire.battle.engine import Battle
     from umpire.battle.setup import new_state
-    from umpire.rules.quick_acw import steps as S
+    from umpire.rules.quick_acw import reach as RCH
 
     scen = load_scenario(scen_name)
     pols = {"union": make_policy(kind, 3), "confederate": make_policy(kind, 4)}
@@ -119,7 +119,7 @@ def test_cached_geometry_equals_fresh(scen_name: str, kind: str) -> None:
         for u in alive:
             f = fresh.state.units[u.i]
             assert b.touching(u) == fresh.touching(f)
-            assert S.targets(b, u, exact=False) == S.targets(fresh, f, exact=False)
+            assert RCH.targets(b, u, exact=False) == RCH.targets(fresh, f, exact=False)
             for v in alive:
                 if v.i != u.i:
                     assert b.dist(u.i, v.i) == fresh.dist(u.i, v.i)

@@ -9,8 +9,8 @@ import pytest
 
 from umpire.errors import DataFileError, UnknownNameError
 from umpire.rules.cwb_events import MODULE, default_scenario, initial_state, load_params
+from umpire.rules.cwb_events.army_events import longstreet_group
 from umpire.rules.cwb_events.clock import Clock, parse_stamp, stamp
-from umpire.rules.cwb_events.events import longstreet_group
 from umpire.rules.cwb_events.hexes import MapLayout
 from umpire.rules.cwb_events.oob import build_roster, load_raw
 from umpire.tables import builtin_tables

@@ -14,6 +14,8 @@ from umpire.battle.run import new_battle
 from umpire.battle.scenario import parse_scenario
 from umpire.dice import ScriptedSource
 from umpire.errors import IllegalActionError
+from umpire.rules.quick_acw import losses as LO
+from umpire.rules.quick_acw import reach as RCH
 from umpire.rules.quick_acw import steps as S
 
 SCEN = """name = "Effects"
@@ -78,12 +80,12 @@ def test_no_move_and_no_act_refuse_moves(battle) -> None:  # type: ignore[no-unt
     """``no_move`` and ``no_act`` (seed 001 event 3, Hesitant) refuse a move with the cause."""
     b = battle
     u = b.state.units[0]
-    assert S.move_ok(b, u, 8.0, 12.0, 0.0, "")
+    assert RCH.move_ok(b, u, 8.0, 12.0, 0.0, "")
     set_fx(u, "no_act", 1, "Hesitant")
     b.memo.clear()
     with pytest.raises(IllegalActionError, match="Hesitant"):
-        S.check_move(b, u, 8.0, 12.0, 0.0, "")
-    assert S.targets(b, u) == []  # and no fire
+        RCH.check_move(b, u, 8.0, 12.0, 0.0, "")
+    assert RCH.targets(b, u) == []  # and no fire
     clear_fx(u)
     assert u.extra == {}
 
@@ -95,17 +97,17 @@ def test_terrain_harder_and_easier(battle) -> None:  # type: ignore[no-untyped-d
     u.x, u.y = 19.0, 12.0
     b.dirty()
     # into rough ground: 3" of a 6" move at half speed is allowed normally
-    assert S.move_ok(b, u, 22.0, 12.0, 0.0, "")
+    assert RCH.move_ok(b, u, 22.0, 12.0, 0.0, "")
     set_fx(u, "terrain", "harder", "Rough Going")
     b.memo.clear()
     with pytest.raises(IllegalActionError, match="rough ground"):
-        S.check_move(b, u, 22.0, 12.0, 0.0, "")
+        RCH.check_move(b, u, 22.0, 12.0, 0.0, "")
     # open counts as rough: 4" in the open is more than half of 6"
     with pytest.raises(IllegalActionError, match=r'may move 3\.00"'):
-        S.check_move(b, u, 15.0, 12.0, 0.0, "")
+        RCH.check_move(b, u, 15.0, 12.0, 0.0, "")
     set_fx(u, "terrain", "easier", "Find the Way")
     b.memo.clear()
-    assert S.check_move(b, u, 24.5, 12.0, 0.0, "") == pytest.approx(5.5)
+    assert RCH.check_move(b, u, 24.5, 12.0, 0.0, "") == pytest.approx(5.5)
 
 
 def test_ignore_disruption_cancels_the_marker(battle) -> None:  # type: ignore[no-untyped-def]
@@ -114,8 +116,8 @@ def test_ignore_disruption_cancels_the_marker(battle) -> None:  # type: ignore[n
     u = b.state.units[0]
     u.marker = True
     set_fx(u, "ignore_disruption", 1, "Rally to the Colours")
-    fire = S.effect_mods(u, "fire", b.r)
-    melee = S.effect_mods(u, "melee", b.r)
+    fire = LO.effect_mods(u, "fire", b.r)
+    melee = LO.effect_mods(u, "melee", b.r)
     assert [(m.id, m.value) for m in fire] == [("ignore_disruption", 1)]
     assert [(m.id, m.value) for m in melee] == [("ignore_disruption", 2)]
 

@@ -253,7 +253,7 @@ def test_seed003_resolve_counts_losses_as_the_battle(
     (before: one piece a hit)."""
     from umpire.battle.run import new_battle
     from umpire.battle.scenario import parse_scenario
-    from umpire.rules.action_reaction import steps as S
+    from umpire.rules.action_reaction import marks as MK
 
     head = (
         'name = "t"\n[rules]\nsequence = "action-reaction"\ncombat = "action-reaction"\n'
@@ -267,8 +267,8 @@ def test_seed003_resolve_counts_losses_as_the_battle(
     )
     b = new_battle(parse_scenario(head + units, "t.toml"), Counting(), narrate=True)  # type: ignore[arg-type]
     u = b.state.units[0]
-    S.book(b, u)["hits"] = carried
-    lost = S.take_hits(b, u, hits, "test")
+    MK.book(b, u)["hits"] = carried
+    lost = MK.take_hits(b, u, hits, "test")
     faces = " ".join(["0"] * hits + ["9"] * (4 - hits)) if hits <= 4 else "0 0 0 0 0"
     pieces = str(max(hits, 4))
     lines = ok(

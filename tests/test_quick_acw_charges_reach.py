@@ -17,7 +17,9 @@ from umpire.battle.state import Unit
 from umpire.dice import ScriptedSource
 from umpire.dice.bulk import Dice
 from umpire.errors import IllegalActionError
+from umpire.rules.quick_acw import losses as LO
 from umpire.rules.quick_acw import menu as M
+from umpire.rules.quick_acw import reach as RCH
 from umpire.rules.quick_acw import steps as S
 from umpire.rules.quick_acw.ai import ScriptedAI, charge_chance
 from umpire.rules.quick_acw.batch import kcharge as KC
@@ -72,9 +74,9 @@ def test_charge_through_a_friend_is_not_offered_002_charge_paragraph() -> None:
     b = battle(BLOCKED, [])
     c, u, f = b.state.units
     u.marker = True  # worth charging: shaken
-    assert S.charge_option(b, c, u) is None
+    assert RCH.charge_option(b, c, u) is None
     with pytest.raises(IllegalActionError, match=f"{f.name} is in the way"):
-        S.charge_reach(b, c, u)
+        RCH.charge_reach(b, c, u)
     req = Request("move", "confederate", c.i, "move")
     assert not [o for o in M.options(b, req) if o.order[0] == "charge"]
     # the AI would like this charge (the target has a marker), yet does not order it
@@ -92,7 +94,7 @@ def test_ai_charges_when_the_way_is_clear_002_charge_paragraph() -> None:
     b = battle(text, [])
     c, u, _ = b.state.units
     u.marker = True
-    assert S.charge_option(b, c, u) is not None
+    assert RCH.charge_option(b, c, u) is not None
     assert ScriptedAI().move(b, c) == ("charge", u.i)
 
 
@@ -152,7 +154,7 @@ def test_units_in_contact_stay_in_contact_when_stands_are_lost_002_melee() -> No
     ``contact_kept_when_stands_lost``), it does not shrink away from it."""
     b, c, u = column_in_contact()
     assert u.i in b.touching(c)
-    S.lose_stands(b, c, 1, "fire")
+    LO.lose_stands(b, c, 1, "fire")
     assert c.stands == 3 and u.i in b.touching(c)
     assert c.x == pytest.approx(10.375)  # the front edge where it was
     assert f"{c.name} closes up on {u.name}" in b.lines[-1]
@@ -164,7 +166,7 @@ def test_flank_contact_holds_when_the_line_loses_stands_002_melee() -> None:
     b = battle(text, [])
     u, c = b.state.units
     assert c.i in b.touching(u)
-    S.lose_stands(b, u, 1, "fire")
+    LO.lose_stands(b, u, 1, "fire")
     assert c.i in b.touching(u)
 
 
@@ -174,7 +176,7 @@ def test_listed_contact_not_fought_says_why_002_melee() -> None:
     b = battle(CLEAR, [4, 3, 5, 3])
     c, u = b.state.units
     S.do_charge(b, c, u)
-    S.remove(b, u, "below half strength")
+    LO.remove(b, u, "below half strength")
     S.MeleeStep().auto(b, "confederate")
     assert (
         b.lines[-1] == f"No melee for {c.name}'s charge on {u.name}: {u.name} left the table first"
@@ -188,7 +190,7 @@ def test_blocked_rout_reports_the_distance_moved_002_movement_rout() -> None:
     b = battle(text, [])
     _, u, w = b.state.units
     u.marker = True
-    S.rout_move(b, u)
+    LO.rout_move(b, u)
     assert u.x == pytest.approx(16.0)
     c = b.state.units[0]
     assert b.lines[-1] == f'  {u.name} routs 2.0" away from {c.name}, not 12": {w.name} in the way'
@@ -204,7 +206,7 @@ def test_dismounted_cavalry_routs_12_002_movement_foot_note(mounted: bool, inche
     b = battle(text, [])
     _, u = b.state.units
     u.marker = True
-    S.rout_move(b, u)
+    LO.rout_move(b, u)
     assert u.x == pytest.approx(8 + inches)
     assert b.lines[-1].endswith(f'routs {inches:g}" away from {b.state.units[0].name}')
 
@@ -219,10 +221,10 @@ def test_unlimbered_guns_limber_in_place_to_rout_002_movement_rout_column() -> N
     b = battle(text, [])
     _, g = b.state.units
     g.marker = True
-    S.rout_move(b, g)
+    LO.rout_move(b, g)
     assert (g.x, g.y) == (10, 18) and g.limbered and g.moved
     assert "limbers in place" in b.lines[-1]
-    S.rout_move(b, g)
+    LO.rout_move(b, g)
     assert g.x == pytest.approx(22)
     labels = {lab.id: lab for lab in MODULE.defaults()}
     assert "limbers in place" in labels["unlimbered_artillery_rout"].text
@@ -241,7 +243,7 @@ def test_batch_charge_path_as_the_scalar_002_charge_paragraph(text: str, clear: 
     """The batch simulator's charges walk the same path test (default ``charge_path_clear``)."""
     b = battle(text, [])
     c, u = b.state.units[:2]
-    assert (S.charge_option(b, c, u) is not None) == clear
+    assert (RCH.charge_option(b, c, u) is not None) == clear
     sim = sim_of(text)
     r = np.array([0])
     reach = KC.charge_reach(sim.bases(), r, 0, np.array([1]), np.array([99.0]), 99.0)
@@ -255,7 +257,7 @@ def test_batch_keeps_contact_as_the_scalar_002_melee() -> None:
     """The batch simulator closes up a column that loses a stand in contact, to the same
     place as the scalar engine (default ``contact_kept_when_stands_lost``)."""
     b, c, _ = column_in_contact()
-    S.lose_stands(b, c, 1, "fire")
+    LO.lose_stands(b, c, 1, "fire")
     sim = sim_of(COLUMN)
     sim.lose_stands(np.array([0]), np.array([0]), np.array([1]))
     assert (sim.x[0, 0], sim.y[0, 0]) == (c.x, c.y)
@@ -289,7 +291,7 @@ def test_retreat_distance_invariant_002_charge_paragraph() -> None:
     b = battle(CLEAR + unit("w", "union", 17, 18, 180), [])
     c, u, _ = b.state.units
     before = b.state.to_json()
-    S.move_away(b, u, c, 7.0, False, "retreat")
+    LO.move_away(b, u, c, 7.0, False, "retreat")
     check = check_of(b, "retreat-distance")
     assert not check(seen_of(b, before, None, None, b.lines[-1:]))
     wrong = [f'  {u.name} retreats 7" away from {c.name}']
@@ -307,7 +309,7 @@ def test_unlimbered_rout_invariant_002_movement_rout_column() -> None:
     g.marker = True
     before = b.state.to_json()
     check = check_of(b, "unlimbered-rout")
-    S.rout_move(b, g)
+    LO.rout_move(b, g)
     assert not check(seen_of(b, before, g.i, ("rout",), b.lines[-1:]))
     b.place(g, 22, 18)  # the old ruling: a free 12"
     assert check(seen_of(b, before, g.i, ("rout",), []))

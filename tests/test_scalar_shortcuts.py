@@ -33,7 +33,7 @@ from umpire.battle.run import play
 from umpire.battle.scenario import load_scenario
 from umpire.dice import ScriptedSource
 from umpire.errors import IllegalActionError
-from umpire.rules.quick_acw import steps as S
+from umpire.rules.quick_acw import reach as RCH
 
 
 class Checking:
@@ -67,23 +67,23 @@ def quick_acw_checks(b: Battle, req: Request) -> None:
         return
     u = b.state.units[req.actor]
     enemies = [v for v in b.state.units if v.alive and v.side != u.side]
-    plain = [(v, S.charge_option(b, u, v)) for v in enemies]
+    plain = [(v, RCH.charge_option(b, u, v)) for v in enemies]
     want = [(v, opt) for v, opt in plain if opt is not None]
-    assert S.charge_options(b, u, enemies) == want
+    assert RCH.charge_options(b, u, enemies) == want
     for v, opt in plain:
         try:
-            explained: Any = S.charge_reach(b, u, v)
+            explained: Any = RCH.charge_reach(b, u, v)
         except IllegalActionError:
             explained = None
         assert explained == opt, (u.name, v.name)
     tried = []
-    for change in S.CHANGES[1:]:
+    for change in RCH.CHANGES[1:]:
         try:
-            S.after_change(u, change)
+            RCH.after_change(u, change)
         except IllegalActionError:
             continue
         tried.append(change)
-    assert list(S.changes_open(u)) == tried
+    assert list(RCH.changes_open(u)) == tried
     # seed 002 MOVEMENT: the silent move test reads the ground only between the rough and
     # the open allowance; it must answer as the one that explains, at lengths either side
     for change in ["", *tried]:
@@ -91,8 +91,8 @@ def quick_acw_checks(b: Battle, req: Request) -> None:
             th = u.theta + k * math.pi / 4
             for inches in (0.0, 1.0, 1.5, 2.9, 3.0, 3.1, 4.5, 5.9, 6.0, 6.1, 9.0, 12.0):
                 x, y = u.x + inches * math.cos(th), u.y + inches * math.sin(th)
-                silent = S._move(b, u, x, y, th, change, False)
-                explained = S._move(b, u, x, y, th, change, True)
+                silent = RCH._move(b, u, x, y, th, change, False)
+                explained = RCH._move(b, u, x, y, th, change, True)
                 assert isinstance(silent, str) == isinstance(explained, str), (u.name, x, y)
                 assert silent == "" or silent == explained
 
@@ -110,8 +110,8 @@ def targets_check(b: Battle, req: Request) -> None:
     fresh = Battle(b.setup, b.state, ScriptedSource([]))
     for u in b.state.units:
         if u.alive:
-            got = S.targets(b, u, exact=True)
-            want = S.targets(fresh, u, exact=True)
+            got = RCH.targets(b, u, exact=True)
+            want = RCH.targets(fresh, u, exact=True)
             assert [s[:3] for s in got] == [s[:3] for s in want]
             assert [s[3] for s in got] == pytest.approx([s[3] for s in want], nan_ok=True)
 
@@ -124,9 +124,11 @@ def test_fire_targets_kept_per_pair_equal_a_fresh_battle(name: str) -> None:
 
 def ar_odds_check(b: Battle, req: Request) -> None:
     """Seed 003 XII.H, XIII: a charge's numbers kept per setup equal the exact functions."""
+    from umpire.rules.action_reaction import charging as CH
+    from umpire.rules.action_reaction import ground as GD
+    from umpire.rules.action_reaction import marks as MK
     from umpire.rules.action_reaction import melee as M
     from umpire.rules.action_reaction import officers as O
-    from umpire.rules.action_reaction import steps as A
     from umpire.rules.action_reaction.h2h import loser_odds
 
     if req.kind != "move":
@@ -134,22 +136,22 @@ def ar_odds_check(b: Battle, req: Request) -> None:
     u = b.state.units[req.actor]
     checked = 0
     for t in b.state.units:
-        if not t.alive or t.side == u.side or A.may_charge(b, u, t):
+        if not t.alive or t.side == u.side or CH.may_charge(b, u, t):
             continue  # no charge offered (may_charge says why)
         checked += 1
-        away, fires = A.give_way_odds(b, u, t)
-        p = M.reacts_odds(A.clear_field(b, u, t))
+        away, fires = CH.give_way_odds(b, u, t)
+        p = M.reacts_odds(GD.clear_field(b, u, t))
         ro = M.reaction_odds()
-        hold = O.rally_odds(int(A.book(b, t)["off"]))
+        hold = O.rally_odds(int(MK.book(b, t)["off"]))
         assert away == p * (ro.get("retreat", 0) + ro.get("withdraw", 0)) * (1 - hold)
         assert fires == p * ro.get("fire", 0)
         if u.formation == "column":
             n, m = M.column_dice(t.stands)
         else:
             n, m = u.stands, min(t.stands, u.stands + 1)
-        reach = A.reach_odds(b, u, t)
+        reach = CH.reach_odds(b, u, t)
         strike = loser_odds(min(n, 12), min(m, 12))
-        win, first, goes_in, lost = A.odds(b, A._charge_numbers, reach, away, n, m)
+        win, first, goes_in, lost = MK.odds(b, CH._charge_numbers, reach, away, n, m)
         assert win == float(reach * (1 - away) * strike["defender"])
         assert first == float(strike["defender"]) and goes_in == float(reach)
         assert lost == float(reach * (1 - away) * strike["attacker"])
@@ -180,7 +182,7 @@ def third_pass_checks(b: Battle, req: Request) -> None:
     assert b.nearest_enemy(u) is plain
     if u.type != "artillery" and b.status.move_limit(b, u) not in ("rally", "none"):
         near = sorted(enemies, key=lambda v: ((v.x - u.x) ** 2 + (v.y - u.y) ** 2, v.i))
-        want = [("charge", v.i) for v, _ in S.charge_options(b, u, near[:8])]
+        want = [("charge", v.i) for v, _ in RCH.charge_options(b, u, near[:8])]
         assert [c.order for c in M.move_offers(b, u) if c.kind == "charge"] == want
     for v in enemies:
         dx, dy = v.x - u.x, v.y - u.y

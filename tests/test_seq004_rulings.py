@@ -307,7 +307,7 @@ def test_st5_a_charger_in_contact_is_charging_until_its_melee() -> None:
 def test_st5_under_the_ladder_action_reaction_fire_spares_engaged_units() -> None:
     """004-ST-5 with seed 003's combat (as in stone_wall_cards): its targets leave out
     Engaged units under the ladder, and keep them under 003's own marks."""
-    from umpire.rules.action_reaction.steps import targets
+    from umpire.rules.action_reaction.firing import targets
 
     b = engaged("card-draw", combat="action-reaction")
     c1, c2, u = b.state.units

@@ -697,15 +697,15 @@ def test_event_19_hold_the_line_in_fire_and_melee() -> None:
     roll during combat, for this turn' (reading ``hold_the_line_fire_and_melee``): on
     seed 002, +1 to its fire (in the menu's odds and the roll's trace, with its cause
     said) and one more stand in its melee."""
-    from umpire.rules.quick_acw import steps as S
+    from umpire.rules.quick_acw import losses as LO
 
     scen = scenario(at={"u_foot": (14.0, 6.0)})
     b, req = start([1, 2, 19], scen=scen)
     pick(b, req, "u_foot")
     u = unit(b, "u_foot")
     assert fx(u, "extra_die") == 1
-    fire = [m for m in S.effect_mods(u, "fire", b.r) if m.id == "extra_die"]
-    melee = [m for m in S.effect_mods(u, "melee", b.r) if m.id == "extra_die"]
+    fire = [m for m in LO.effect_mods(u, "fire", b.r) if m.id == "extra_die"]
+    melee = [m for m in LO.effect_mods(u, "melee", b.r) if m.id == "extra_die"]
     assert [m.value for m in fire] == [1] and [m.value for m in melee] == [1]
     fired = False
     while b.state.turn == 1 and not fired:

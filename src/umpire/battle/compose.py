@@ -1,9 +1,10 @@
 """Compose a scenario's rules: which module fills each role, checked at load.
 
 A scenario's ``[rules]`` table names a module per role (``sequence``, ``combat``,
-``status``, ``events``); a plain string such as ``rules = "quick_acw"`` names one module
-for every role it provides. The status role, when not named, is the sequence module's
-own if it has one (seed 004's ladder goes with its sequences), else the combat module's.
+``status``, ``morale``, ``events``); a plain string such as ``rules = "quick_acw"`` names
+one module for every role it provides. The status role, when not named, is the sequence
+module's own if it has one (seed 004's ladder goes with its sequences), else the combat
+module's; the morale role, when not named, is the combat module's.
 A combination that cannot work is refused with one line naming both modules and why.
 """
 
@@ -53,6 +54,7 @@ def spec_of(rules: Any) -> RulesSpec:
         attacker=data.get("attacker") or "",
         cards=data.get("cards") or "brigade",
         options=tuple(sorted((data.get("options") or {}).items())),
+        morale=named("morale", ""),
     )
 
 
@@ -76,6 +78,7 @@ def _filled(spec: RulesSpec) -> list[tuple[str, str]]:
     if not status:
         status = seq.id if "status" in seq.provides else combat.id
     out = [("sequence", seq.id), ("combat", combat.id), ("status", status)]
+    out.append(("morale", spec.morale or combat.id))
     out += [("events", e) for e in spec.events]
     return out
 
@@ -134,15 +137,17 @@ def compose(spec: RulesSpec) -> Composition:
     filled = check(spec)
     modules = {mid: _module(mid, role) for role, mid in filled}
     objs: dict[str, Any] = {}
-    events = []
+    events: list[Any] = []
     for role, mid in filled:
         obj = modules[mid].role(role, spec)
         if role == "events":
             events.append(obj)
         else:
             objs[role] = obj
-    comp = Composition(spec, objs["sequence"], objs["combat"], objs["status"], events, modules)
-    for obj in [objs["sequence"], objs["combat"], objs["status"], *events]:
+    comp = Composition(
+        spec, objs["sequence"], objs["combat"], objs["status"], events, modules, objs["morale"]
+    )
+    for obj in [objs["sequence"], objs["combat"], objs["status"], objs["morale"], *events]:
         bind = getattr(obj, "bind", None)
         if bind is not None:
             bind(comp)

@@ -1,11 +1,12 @@
-"""The seams of the tactical engine: the four roles a rule module can fill.
+"""The seams of the tactical engine: the five roles a rule module can fill.
 
-A battle is run by a :class:`Composition` of four roles, each filled by a rule module
+A battle is run by a :class:`Composition` of five roles, each filled by a rule module
 that the scenario names in its ``[rules]`` table (docs/engine-api.md):
 
 - **sequence**: the steps of a turn, who acts in each and in what order;
 - **combat**: command, movement, fire, charges and melee, each with exact odds;
 - **status**: morale markers or a status ladder: what a hit or a failed test does;
+- **morale**: the morale test every other role asks for (a charge test, a stand, a rally);
 - **events**: things that happen at named points of the turn.
 
 The core (this package, ``umpire.ai``, ``umpire.lab``, ``umpire.cli``) talks to these
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from umpire.battle.menus import Choice as Choice
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
     from umpire.battle.state import Unit
     from umpire.rules.labels import Labelled
 
-ROLES = ("sequence", "combat", "status", "events")
+ROLES = ("sequence", "combat", "status", "morale", "events")
 """The roles a composition fills, in the order a scenario's ``[rules]`` names them."""
 
 
@@ -199,10 +201,6 @@ class CombatRole(Protocol):
         """The longest range at which ``u`` can fire now (0 when it cannot fire)."""
         ...
 
-    def morale_check(self, b: Battle, u: Unit, purpose: str) -> bool:
-        """The combat's morale test for ``u`` (rolled and narrated); True when it passes."""
-        ...
-
     def displace(
         self, b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why: str
     ) -> None:
@@ -258,6 +256,27 @@ class StatusRole(Protocol):
 
     def label(self, u: Unit) -> str:
         """The marker on ``u`` in a word or two ("" for none)."""
+        ...
+
+
+class MoraleRole(Protocol):
+    """The morale test: a seam of its own, so that a scenario can name another module's test
+    (``[rules] morale = "..."``) without forking the combat module that asks for it.
+
+    The combat and status roles call ``b.comp.morale.test`` wherever their rules say "test
+    morale" (seed 002's charge and stand tests, 004's rally from rout, 003's contests of
+    officers and men); menus quote ``pass_odds``.
+    """
+
+    id: str
+
+    def test(self, b: Battle, u: Unit, purpose: str) -> bool:
+        """Roll ``u``'s morale test for ``purpose`` through the battle's dice, narrated;
+        True when it passes."""
+        ...
+
+    def pass_odds(self, b: Battle, u: Unit, purpose: str) -> Fraction:
+        """The exact chance that :meth:`test` passes now (for menus; rolls nothing)."""
         ...
 
 
@@ -322,6 +341,8 @@ class RulesSpec:
     cards: str = "brigade"
     options: tuple[tuple[str, Any], ...] = ()
     """``[rules.options]``: module options (003's ``fog``), sorted (name, value) pairs."""
+    morale: str = ""
+    """The module whose morale test is used; "" for the combat module's own."""
 
     def key(self) -> tuple[Any, ...]:
         """A hashable key (for caches)."""
@@ -334,6 +355,7 @@ class RulesSpec:
             self.attacker,
             self.cards,
             self.options,
+            self.morale,
         )
 
     def option(self, name: str, default: Any = None) -> Any:
@@ -351,6 +373,7 @@ class Composition:
     status: StatusRole
     events: list[EventsRole]
     modules: dict[str, RoleModule]
+    morale: MoraleRole
 
     def hooks(self, point: str) -> list[tuple[str, Step]]:
         """The events steps at a named point of the turn, as (name, step)."""
@@ -385,7 +408,7 @@ class Composition:
         ev = ", ".join(e.id for e in self.events) or "none"
         return (
             f"sequence {self.sequence.id}, combat {self.combat.id}, "
-            f"status {self.status.id}, events {ev}"
+            f"status {self.status.id}, morale {self.morale.id}, events {ev}"
         )
 
 

@@ -105,6 +105,7 @@ def _rules_dict(scen: Scenario) -> dict[str, Any]:
         "attacker": spec.attacker or None,
         "cards": spec.cards,
         "options": dict(spec.options),
+        **({"morale": spec.morale} if spec.morale else {}),
     }
 
 

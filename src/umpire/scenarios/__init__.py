@@ -144,6 +144,8 @@ class RulesTable(_Strict):
     sequence: str = "quick-acw"
     combat: str = "quick-acw"
     status: str = ""
+    morale: str = ""
+    """The module whose morale test the battle uses ("": the combat module's own)."""
     events: list[str] = Field(default_factory=list)
     first: Literal["union", "confederate"] | None = None
     attacker: Literal["union", "confederate"] | None = None

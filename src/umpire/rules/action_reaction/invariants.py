@@ -23,7 +23,10 @@ from umpire.battle.invariants import (
     roll_count,
     said_count,
 )
-from umpire.rules.action_reaction import steps as S
+from umpire.rules.action_reaction import firing as FI
+from umpire.rules.action_reaction import ground as GD
+from umpire.rules.action_reaction import marks as MK
+from umpire.rules.action_reaction import moving as MOV
 
 if TYPE_CHECKING:
     from umpire.battle.roles import Composition
@@ -93,9 +96,9 @@ def _move_allowance(seen: StepSeen) -> list[str]:
     p = seen.prior()
     u = p.state.units[i]
     change = str(o[4]) if len(o) > 4 else ""
-    form, mounted, limbered, cost = S.after_change(u, change, bool(S.book(p, u).get("prone")))
-    allow = S.allowance(p, u, form, mounted, limbered) - cost
-    allow += S.downhill_most(p, u, seen.now(i, "x"), seen.now(i, "y"), form, mounted, limbered)
+    form, mounted, limbered, cost = MOV.after_change(u, change, bool(MK.book(p, u).get("prone")))
+    allow = MOV.allowance(p, u, form, mounted, limbered) - cost
+    allow += GD.downhill_most(p, u, seen.now(i, "x"), seen.now(i, "y"), form, mounted, limbered)
     if dist > allow + SLACK:
         return [f'{u.name} moved {dist:.2f}" with an allowance of {allow:.2f}"']
     return []
@@ -113,7 +116,7 @@ def _later_canister(seen: StepSeen) -> list[str]:
     for u in p.state.units:
         if u.type != "artillery" or not u.alive:
             continue
-        later = S.later_canister(S.book(p, u))
+        later = FI.later_canister(MK.book(p, u))
         prev = ""
         first = True
         for _, _, purpose, _ in seen.rolls:
@@ -146,7 +149,7 @@ def _misfire_no_reaction(seen: StepSeen) -> list[str]:
 def _fog_per_hollow(seen: StepSeen) -> list[str]:
     """003 XII.D.1 (reading ``fog_per_hollow``): each hollow's fog is 0 to 6 and the field's
     thickness is the thickest hollow's."""
-    st = seen.battle.state.extra.get(S.KEY, {})
+    st = seen.battle.state.extra.get(MK.KEY, {})
     if "fog_hollows" not in st:
         return []
     levels = st["fog_hollows"]
@@ -163,7 +166,7 @@ def _charge_markers(seen: StepSeen) -> list[str]:
     if not blocks:
         return []
     b = seen.battle
-    marks = b.state.extra.get(S.KEY, {}).get("markers", [])
+    marks = b.state.extra.get(MK.KEY, {}).get("markers", [])
     ids = {u.name: u.id for u in b.state.units}
     out = []
     for a, _, _ in blocks:

@@ -18,35 +18,27 @@ from umpire.rules.action_reaction import artillery as ART
 from umpire.rules.action_reaction import melee as M
 from umpire.rules.action_reaction import menu_odds as MO
 from umpire.rules.action_reaction import movement as MV
-from umpire.rules.action_reaction.steps import (
-    CHANGES,
-    FireStep,
+from umpire.rules.action_reaction.charging import (
     _charge_numbers,
-    after_change,
-    allowance,
-    book,
-    cfg,
     charge_dice,
     charge_terrain,
-    check_move,
-    downhill_most,
+    give_way_odds,
+    may_charge,
+    reach_odds,
+)
+from umpire.rules.action_reaction.firing import (
     effects_mod,
     fire_line,
-    fog,
-    fog_at,
-    give_way_odds,
     known_deductions,
     later_canister,
-    may_charge,
     may_fire,
-    move_limit,
-    obstacles,
-    odds,
-    reach_odds,
     rounds,
     targets,
-    troop,
 )
+from umpire.rules.action_reaction.ground import downhill_most, fog_at, obstacles
+from umpire.rules.action_reaction.marks import book, cfg, fog, move_limit, odds, troop
+from umpire.rules.action_reaction.moving import CHANGES, after_change, allowance, check_move
+from umpire.rules.action_reaction.steps import FireStep
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle

@@ -106,7 +106,7 @@ def reach_odds_through(
 ) -> Fraction:
     """Exact P(a charge reaches): its centre covers ``base`` (the move less fog) plus the
     centre die, then each obstacle in ``met`` ((inches along the path, XVI kind), in the
-    order met) is crossed as ``steps.terrain_cost`` crosses it (its die rolled; one beyond
+    order met) is crossed as ``ground.terrain_cost`` crosses it (its die rolled; one beyond
     the movement left is not reached; a deduction over the movement left there stops the
     charge, XVI.E.1.a, F.1); it reaches when what is left covers ``gap``."""
     sides = [_faces(kind) for _, kind in met]
@@ -153,7 +153,7 @@ def expected(dist: dict[int, Fraction]) -> Fraction:
 def round_odds_at(
     kind: str, consecutive: bool, within: int, error: float, hd: float
 ) -> dict[int, Fraction]:
-    """Exact P(hits) of one gun's round as ``steps.round_at`` fires it (reading
+    """Exact P(hits) of one gun's round as ``firing.round_at`` fires it (reading
     ``artillery_round``): the 5d10 hand (XI.B, C), its flight (a dud's d6, a 'both' settled
     on a d6), the left or right d6 and its 1D6 halved inches (``within``: how many of 1, 2,
     3 still strike, XI.A.1.a), the range called ``error`` inches beyond the target (XI.C.1,
@@ -167,29 +167,17 @@ def round_odds_at(
         for h, q in dist.items():
             out[h] = out.get(h, Fraction(0)) + p * q
 
-    for (result, fl), p in ART.result_odds(consecutive).items():
-        if result == "misfire":
-            add({0: Fraction(1)}, p)
+    fires = sum(_flights(kind, consecutive).values(), Fraction(0))
+    add({0: Fraction(1)}, 1 - fires)  # a misfire
+    add({0: Fraction(1)}, fires * (1 - on_line))
+    for (burst, f), q in _flights(kind, consecutive).items():
+        w = q * on_line
+        if f == "long" and not error:
+            add({0: Fraction(1)}, w)  # on the true range a long round passes over
             continue
-        flights: dict[str, Fraction] = {fl: Fraction(1)}
-        if result == "dud":
-            flights = {"short": Fraction(1, 6), "long": Fraction(1, 6), "": Fraction(4, 6)}
-        elif fl == "both":
-            flights = {"short": Fraction(1, 2), "long": Fraction(1, 2)}
-        burst = kind in ("shell", "case") and result in ("burst", "hit")
-        add({0: Fraction(1)}, p * (1 - on_line))
-        for f, q in flights.items():
-            w = p * q * on_line
-            if f == "long" and not error:
-                add({0: Fraction(1)}, w)  # on the true range a long round passes over
-                continue
-            lands = (
-                [error]
-                if f not in ("long", "short")
-                else [error + h if f == "long" else error - h for h in (1, 1, 2, 2, 3, 3)]
-            )
-            for land in lands:
-                add(_strike(kind, burst, land, hd), w / len(lands))
+        lands = [error] if not f else [error + h if f == "long" else error - h for h in (1, 2, 3)]
+        for land in lands:
+            add(_strike(kind, burst, land, hd), w / len(lands))
     return out
 
 

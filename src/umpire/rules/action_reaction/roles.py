@@ -13,6 +13,7 @@ status then marks the setbacks (reading ``sequence_xii``; docs/action_reaction.m
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from umpire.battle.roles import (
@@ -28,8 +29,13 @@ from umpire.battle.roles import (
 )
 from umpire.errors import IllegalActionError, UmpireError
 from umpire.rules.action_reaction import ammo as A
+from umpire.rules.action_reaction import charging as CH
+from umpire.rules.action_reaction import firing as FI
+from umpire.rules.action_reaction import marks as MK
 from umpire.rules.action_reaction import menu as MN
 from umpire.rules.action_reaction import movement as MV
+from umpire.rules.action_reaction import moving as MOV
+from umpire.rules.action_reaction import officers as O
 from umpire.rules.action_reaction import steps as S
 from umpire.rules.action_reaction.artillery import DATA, data
 from umpire.rules.labels import Labelled, load_labels, load_steps
@@ -113,30 +119,26 @@ class ArCombat:
 
     def lose_stands(self, b: Battle, u: Unit, n: int, cause: str) -> None:
         """XVII: pieces off, officers checked, the senior captain, the loss roll."""
-        S.lose_pieces(b, u, n, cause)
+        MK.lose_pieces(b, u, n, cause)
 
     def move_rate(self, b: Battle, u: Unit) -> float:
         """XII.F: the unit's movement as it stands (fog deducted)."""
-        return S.allowance(b, u, u.formation, u.mounted, u.limbered)
+        return MOV.allowance(b, u, u.formation, u.mounted, u.limbered)
 
     def reach(self, b: Battle, u: Unit) -> float:
         """The rifle stick (27"); artillery: the table (its rounds fly any distance)."""
-        if not S.may_fire(b, u):
+        if not FI.may_fire(b, u):
             return 0.0
         if u.type == "artillery":
             return float(max(b.setup.board.width, b.setup.board.height))
         stick = self.data["stick"]
         return float(stick["rifle_section"]) * len(stick["rifle"])
 
-    def morale_check(self, b: Battle, u: Unit, purpose: str) -> bool:
-        """003 has no morale test: its officer-versus-men contest stands in."""
-        return S.contest(b, u, purpose)
-
     def displace(
         self, b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why: str
     ) -> None:
         """Straight away from ``frm``, stopping before a base (a collision, XVII.D)."""
-        S.displace(b, u, frm, inches, face_away, why)
+        FI.displace(b, u, frm, inches, face_away, why)
 
     def explain(self, b: Battle, req: Request, choice: Choice) -> list[str]:
         """Why a menu entry reads as it does: allowance and cuts, stick numbers."""
@@ -158,22 +160,22 @@ class ArCombat:
             return
         if req.kind == "move" and kind == "move":
             change = str(order[4]) if len(order) > 4 else ""
-            S.check_move(b, u, float(order[1]), float(order[2]), float(order[3]), change)
+            MOV.check_move(b, u, float(order[1]), float(order[2]), float(order[3]), change)
             return
         if req.kind == "move" and kind == "charge":
             t = int(order[1])
             if not 0 <= t < len(b.state.units):
                 raise IllegalActionError(f"no unit {t}")
-            why = S.may_charge(b, u, b.state.units[t])
+            why = CH.may_charge(b, u, b.state.units[t])
             if why:
                 raise IllegalActionError(why)
             return
         if req.kind == "fire" and kind == "fire":
             if int(order[1]) not in {c.order[1] for c in MN.fire_choices(b, u) if c.kind == "fire"}:
-                raise IllegalActionError(S.why_not_fire(b, u, int(order[1])))
+                raise IllegalActionError(FI.why_not_fire(b, u, int(order[1])))
             if u.type == "artillery" and len(order) > 3:
                 tu = b.state.units[int(order[1])]
-                S.called_range(b, u, tu, order, A.kind_of(str(order[2])))
+                FI.called_range(b, u, tu, order, A.kind_of(str(order[2])))
             return
         raise IllegalActionError(f"'{kind}' is not an order for a {req.kind} step")
 
@@ -191,7 +193,7 @@ class ArStatus:
         ``withdraw``, ``retreat``, ``stand_failed``, ``prone``, ``fire_reaction`` (in
         reaction, XII.B); ``disrupted``, ``melee_retreat``, ``charge_failed``, ``disorder``
         (a red disruption marker)."""
-        bk = S.book(b, u)
+        bk = MK.book(b, u)
         if kind == "rout":
             bk["rout"] = float(bk.get("rout_inches", 9.0))
             bk["react"] = "retreat"
@@ -204,7 +206,7 @@ class ArStatus:
 
     def recover(self, b: Battle, u: Unit, cause: str) -> bool:
         """Take one mark off: disruption, then the reaction (an event's recovery)."""
-        bk = S.book(b, u)
+        bk = MK.book(b, u)
         for key in ("disr", "react"):
             if bk.get(key):
                 bk.pop(key)
@@ -213,14 +215,14 @@ class ArStatus:
 
     def move_limit(self, b: Battle, u: Unit) -> str:
         """Routed or stalled: none; in reaction: no advance."""
-        bk = u.extra.get(S.KEY, {})
+        bk = u.extra.get(MK.KEY, {})
         if bk.get("rout") or bk.get("stall"):
             return "none"
         return "no_advance" if bk.get("react") else "free"
 
     def may_fire(self, b: Battle, u: Unit) -> bool:
         """Not routed, not stalled (XII.C.4)."""
-        bk = u.extra.get(S.KEY, {})
+        bk = u.extra.get(MK.KEY, {})
         return not (bk.get("rout") or bk.get("stall"))
 
     def fire_on_engaged(self, b: Battle, u: Unit) -> bool:
@@ -235,7 +237,7 @@ class ArStatus:
 
     def label(self, u: Unit) -> str:
         """The marks in words."""
-        bk = u.extra.get(S.KEY, {})
+        bk = u.extra.get(MK.KEY, {})
         words = []
         if bk.get("rout"):
             words.append("Routed")
@@ -248,13 +250,29 @@ class ArStatus:
         return ", ".join(words)
 
 
+class ArMorale:
+    """003 has no morale test: its contest of officers and men (XII.A) stands in, each officer
+    against the men until one wins (reading ``any_officer_rallies``). Seed 003's steps ask
+    it through ``b.comp.morale``, so a scenario may name another module's test."""
+
+    id = "action-reaction"
+
+    def test(self, b: Battle, u: Unit, purpose: str) -> bool:
+        """XII.A.1-3: the officers contest the men, in turn, for ``purpose``."""
+        return MK.contest(b, u, purpose)
+
+    def pass_odds(self, b: Battle, u: Unit, purpose: str) -> Fraction:
+        """Exact P(one of ``u``'s officers wins), as the menus quote it."""
+        return O.rally_odds(int(MK.book(b, u)["off"]))
+
+
 class ActionReaction:
     """The role module ``action-reaction``."""
 
     id = "action-reaction"
     name = "Action/Reaction in Miniature Wargaming (parts 5-6)"
     seed = "003"
-    provides = ("sequence", "combat", "status")
+    provides = ("sequence", "combat", "status", "morale")
     options: Mapping[str, str] = {
         "fog": "XII.D fog: true (thickness rolled on 1d6 at the first turn) or a thickness 1-6",
     }
@@ -285,7 +303,7 @@ class ActionReaction:
         for kind in ("solid_shot", "shell", "case", "canister"):
             for consecutive in (False, True):
                 for within in range(4):
-                    S.round_odds(kind, consecutive, within)
+                    FI.round_odds(kind, consecutive, within)
 
     def role(self, kind: str, spec: RulesSpec) -> Any:
         """The role object of ``kind``."""
@@ -298,6 +316,8 @@ class ActionReaction:
             return ArCombat()
         if kind == "status":
             return ArStatus()
+        if kind == "morale":
+            return ArMorale()
         raise KeyError(kind)
 
     def needs(self, kind: str) -> Mapping[str, tuple[frozenset[str], str]]:
@@ -314,6 +334,14 @@ class ActionReaction:
                 "combat": (
                     frozenset({self.id}),
                     "003's marks (reaction, disruption, rout) are made by 003's combat",
+                )
+            }
+        if kind == "morale":
+            return {
+                "combat": (
+                    frozenset({self.id}),
+                    "003's contest sets a unit's officers against its men: 003's combat "
+                    "keeps the officers",
                 )
             }
         return {}

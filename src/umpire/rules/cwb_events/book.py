@@ -12,18 +12,11 @@ from typing import Any
 from umpire.engine import ActionFn, Context
 from umpire.errors import IllegalActionError, UnknownNameError
 
+from .army_events import longstreet_group
 from .clock import Clock, date_of, parse_date, parse_stamp, parse_time, stamp
-from .events import (
-    accept_order,
-    issue_order,
-    longstreet_group,
-    lose_leader,
-    record_checks,
-    record_movement,
-    refuse_if_stopped,
-    run_phase,
-    title,
-)
+from .event_kit import accept_order, issue_order, refuse_if_stopped, title
+from .events import run_phase
+from .leader_events import lose_leader, record_checks, record_movement
 from .state import (
     DELAYS,
     LOST,
@@ -367,7 +360,7 @@ def act_order_accept(ctx: Context, params: S) -> None:
 
 def act_order_roll(ctx: Context, params: S) -> None:
     """Default ``delay_acceptance``: an order in Dn is accepted on 1d6 >= n, once per turn."""
-    from .events import frac, p_at_least
+    from .event_kit import frac, p_at_least
 
     st = ctx.state
     oid = str(params.get("order", ""))

@@ -572,7 +572,7 @@ def _commander_name(st: dict[str, Any], lid: str | None) -> str:
 def _status(st: dict[str, Any]) -> dict[str, Any]:
     from umpire.rules.cwb_events.book import describe_effect
     from umpire.rules.cwb_events.clock import stamp
-    from umpire.rules.cwb_events.events import LIMITS
+    from umpire.rules.cwb_events.event_kit import LIMITS
     from umpire.rules.cwb_events.state import (
         command_label,
         corps_label,
@@ -879,38 +879,46 @@ def order_arrive_cmd(
     _run(game, "order_arrive", {"order": order, "result": result}, "random", as_json)
 
 
-@order_app.command("accept")
-def order_accept_cmd(
-    order: Annotated[str, typer.Argument(help="Order id.")],
-    division: Annotated[
-        str | None, typer.Option("--division", help="Under Drags his Feet: the division.")
-    ] = None,
-    game: GameOpt = None,
-    policy: PolicyOpt = "prompt",
-    as_json: JsonOpt = False,
-) -> None:
-    """Mark an order accepted (or one more division of a Drags-his-Feet order)."""
-    params: dict[str, Any] = {"order": order}
-    if division:
-        params["division"] = division
-    _run(game, "order_accept", params, policy, as_json)
+OrderArg = Annotated[str, typer.Argument(help="Order id.")]
+DivisionOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--division",
+        help="Accepting under Drags his Feet: the division; rolling: the one to commit on a "
+        "success.",
+    ),
+]
 
 
-@order_app.command("roll")
-def order_roll_cmd(
-    order: Annotated[str, typer.Argument(help="Order id.")],
-    division: Annotated[
-        str | None, typer.Option("--division", help="Division to commit on a success.")
-    ] = None,
-    game: GameOpt = None,
-    policy: PolicyOpt = "prompt",
-    as_json: JsonOpt = False,
-) -> None:
-    """Roll a delayed order's acceptance (1d6 >= n for Dn; once per turn)."""
-    params: dict[str, Any] = {"order": order}
-    if division:
-        params["division"] = division
-    _run(game, "order_roll", params, policy, as_json)
+def _order_step(name: str, action: str, doc: str) -> None:
+    """Register ``umpire cwb order NAME ORDER [--division D]``: one ``action`` on an order,
+    naming the division it concerns when there is one (accept and roll)."""
+
+    def command(
+        order: OrderArg,
+        division: DivisionOpt = None,
+        game: GameOpt = None,
+        policy: PolicyOpt = "prompt",
+        as_json: JsonOpt = False,
+    ) -> None:
+        params: dict[str, Any] = {"order": order}
+        if division:
+            params["division"] = division
+        _run(game, action, params, policy, as_json)
+
+    command.__doc__ = doc
+    command.__name__ = f"order_{name}_cmd"
+    order_app.command(name)(command)
+
+
+_order_step(
+    "accept",
+    "order_accept",
+    "Mark an order accepted (or one more division of a Drags-his-Feet order).",
+)
+_order_step(
+    "roll", "order_roll", "Roll a delayed order's acceptance (1d6 >= n for Dn; once per turn)."
+)
 
 
 @order_app.command("cancel")

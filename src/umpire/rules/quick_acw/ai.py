@@ -19,6 +19,8 @@ from umpire.battle.menus import best_left
 from umpire.battle.state import Unit
 from umpire.board.fmath import hypot as _hypot
 from umpire.errors import IllegalActionError
+from umpire.rules.quick_acw import losses as LO
+from umpire.rules.quick_acw import reach as RCH
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw import steps as S
 from umpire.rules.quick_acw.odds import charge_favourable, expected_stands
@@ -75,7 +77,7 @@ class ScriptedAI:
         """Rally, charge when it pays, else advance or hold in cover, in command."""
         if u.marker:
             return ("hold",)  # rally: do not move
-        en = S.nearest_enemy(b, u)
+        en = LO.nearest_enemy(b, u)
         if en is None:
             return ("hold",)
         dist_en = _hypot(en.x - u.x, en.y - u.y)
@@ -92,7 +94,7 @@ class ScriptedAI:
                 for v in b.state.units
                 if v.alive and v.side != u.side and _hypot(v.x - u.x, v.y - u.y) <= 20
             ]
-            for v, opt in S.charge_options(b, u, near):
+            for v, opt in RCH.charge_options(b, u, near):
                 p = charge_chance(b, u, v, opt[3])
                 if p > CHARGE_THRESHOLD and (best is None or p > best[0]):
                     best = (p, v.i)
@@ -125,8 +127,8 @@ class ScriptedAI:
         self, b: Battle, u: Unit, goal: tuple[float, float, float], face: float, change: str
     ) -> list[tuple[float, float, float, str]]:
         gx, gy, stop = goal
-        form, mounted, limbered, cost = S.after_change(u, change)
-        allow = S.allowance(b, u, form, mounted, limbered, cost, False)
+        form, mounted, limbered, cost = RCH.after_change(u, change)
+        allow = RCH.allowance(b, u, form, mounted, limbered, cost, False)
         d = _hypot(gx - u.x, gy - u.y)
         want = max(0.0, min(allow, d - stop))
         board = b.setup.board
@@ -188,7 +190,7 @@ class ScriptedAI:
     def _try(self, b: Battle, u: Unit, cands: list[tuple[float, float, float, str]]) -> Order:
         for x, y, th, ch in cands:
             try:
-                ok = S.move_ok(b, u, x, y, th, ch)
+                ok = RCH.move_ok(b, u, x, y, th, ch)
             except IllegalActionError:
                 continue
             if ok:
@@ -199,7 +201,7 @@ class ScriptedAI:
     def fire(self, b: Battle, u: Unit) -> Order:
         """Fire at the target with the highest exact expected stands lost."""
         best: tuple[float, int] | None = None
-        for t, needed, mods, _rng in S.targets(b, u, exact=False):
+        for t, needed, mods, _rng in RCH.targets(b, u, exact=False):
             v = b.state.units[t]
             value = expected_stands(needed, sum(m.value for m in mods), b.r)
             if R.is_removed(v.stands - 1, v.stands0, b.r):
@@ -237,7 +239,7 @@ class RandomQuickPolicy:
             return ("hold",)
         if req.kind == "fire":
             u = b.state.units[req.actor]
-            opts = S.targets(b, u, exact=False)
+            opts = RCH.targets(b, u, exact=False)
             if not opts or rng.random() < 0.1:
                 return ("hold",)
             return ("fire", rng.choice(opts)[0])
@@ -254,7 +256,7 @@ class RandomQuickPolicy:
             rng.shuffle(en)
             for v in en[:3]:
                 try:
-                    S.charge_reach(b, u, v)
+                    RCH.charge_reach(b, u, v)
                 except IllegalActionError:
                     continue
                 return ("charge", v.i)
@@ -265,14 +267,14 @@ class RandomQuickPolicy:
             "cavalry": ["line", "column", "mount", "dismount"],
             "artillery": ["limber", "unlimber"],
         }[u.type]
-        en_near = S.nearest_enemy(b, u)
+        en_near = LO.nearest_enemy(b, u)
         for _ in range(4):
             ch = rng.choice(changes)
             try:
-                form, m, lim, cost = S.after_change(u, ch)
+                form, m, lim, cost = RCH.after_change(u, ch)
             except IllegalActionError:
                 continue
-            allow = S.allowance(b, u, form, m, lim, cost, False)
+            allow = RCH.allowance(b, u, form, m, lim, cost, False)
             if en_near is not None and rng.random() < 0.6:
                 ang = _atan2(en_near.y - u.y, en_near.x - u.x) + rng.uniform(-0.6, 0.6)
             else:
@@ -281,7 +283,7 @@ class RandomQuickPolicy:
             x, y = u.x + math.cos(ang) * dist, u.y + math.sin(ang) * dist
             th = rng.uniform(-math.pi, math.pi) if rng.random() < 0.2 else ang
             try:
-                S.check_move(b, u, x, y, th, ch)
+                RCH.check_move(b, u, x, y, th, ch)
             except IllegalActionError:
                 continue
             return ("move", x, y, th, ch)

@@ -24,8 +24,8 @@ from umpire.battle.invariants import (
     said_count,
 )
 from umpire.board.geometry import segment_hits_box
+from umpire.rules.quick_acw import reach as RCH
 from umpire.rules.quick_acw import rules as R
-from umpire.rules.quick_acw import steps as S
 
 if TYPE_CHECKING:
     from umpire.battle.roles import Composition
@@ -57,13 +57,13 @@ def _move_allowance(seen: StepSeen) -> list[str]:
     p = seen.prior()
     u = p.state.units[i]
     change = str(seen.order[4]) if len(seen.order) > 4 else ""
-    form, mounted, limbered, cost = S.after_change(u, change)
+    form, mounted, limbered, cost = RCH.after_change(u, change)
     x, y = seen.now(i, "x"), seen.now(i, "y")
     board = p.setup.board
     rough = board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y)
-    allow = S.allowance(p, u, form, mounted, limbered, cost, rough)
+    allow = RCH.allowance(p, u, form, mounted, limbered, cost, rough)
     if u.extra and fx(u, "terrain"):  # seed 001's Find the Way / Rough Going
-        allow = max(allow, S.allowance(p, u, form, mounted, limbered, cost, False))
+        allow = max(allow, RCH.allowance(p, u, form, mounted, limbered, cost, False))
     if dist > allow + SLACK:
         return [f'{u.name} moved {dist:.2f}" with an allowance of {allow:.2f}"']
     return []

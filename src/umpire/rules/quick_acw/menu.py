@@ -19,9 +19,11 @@ from umpire.battle.roles import Choice, Offer, Order, Request, choices
 from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import SURELY
 from umpire.errors import IllegalActionError
+from umpire.rules.quick_acw import losses as LO
+from umpire.rules.quick_acw import reach as RCH
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw import steps as S
-from umpire.rules.quick_acw.odds import charge_odds, fire_odds
+from umpire.rules.quick_acw.odds import ChargeOdds, charge_odds, fire_odds, melee_odds
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
@@ -62,7 +64,7 @@ def shots(
         step = b.phase().step
     if isinstance(step, S.FireStep):
         return step.shots(b, u, exact=exact)
-    return S.targets(b, u, exact)
+    return RCH.targets(b, u, exact)
 
 
 def fire_offers(b: Battle, u: Unit) -> list[Offer]:
@@ -75,7 +77,7 @@ def fire_offers(b: Battle, u: Unit) -> list[Offer]:
         v = us[t]
         if u.extra:
             mods = mods + S.fire_effects(b, u, v, reaction)
-        m = S.total(mods)
+        m = LO.total(mods)
         hit, value = fire_numbers(needed, m, b.r)
         finish = R.is_removed(v.stands - 1, v.stands0, b.r)
         odds = {"p": hit, "inflict": value, "finish": 1.0 if finish else 0.0}
@@ -149,14 +151,23 @@ def charge_choice(b: Battle, u: Unit, v: Unit) -> Choice | None:
 
 def charge_offer(b: Battle, u: Unit, v: Unit) -> Offer | None:
     """:func:`charge_choice` as an offer (None when the charge is illegal)."""
-    opt = S.charge_option(b, u, v)
+    opt = RCH.charge_option(b, u, v)
     return None if opt is None else _charge_offer(b, u, v, opt)
 
 
-def _charge_offer(b: Battle, u: Unit, v: Unit, opt: S.Charge) -> Offer:
+def _charge_offer(b: Battle, u: Unit, v: Unit, opt: RCH.Charge) -> Offer:
     """The offer of a legal charge (``opt``: where it ends, flank, distance)."""
     *_, flank, dist = opt
-    good, goes_in, inflict, suffer = charge_numbers(*S.charge_mods(b, u, v, flank))
+    mods = S.charge_mods(b, u, v, flank)
+    morale = b.comp.morale
+    if morale.id == OWN_MORALE:
+        good, goes_in, inflict, suffer = charge_numbers(*mods)
+    else:  # another module's morale test (issue 25): its own exact odds
+        passes = morale.pass_odds(b, u, "charge test")
+        stands = morale.pass_odds(b, v, "stand test")
+        good, goes_in, inflict, suffer = _chained(
+            ChargeOdds(passes, stands, melee_odds(mods[4], mods[5]))
+        )
     odds = {"p": good, "goes_in": goes_in, "inflict": inflict, "suffer": suffer}
 
     def text() -> str:
@@ -172,7 +183,15 @@ def _charge_offer(b: Battle, u: Unit, v: Unit, opt: S.Charge) -> Offer:
 def charge_numbers(*mods: int) -> tuple[float, float, float, float]:
     """(P(drives it off), P(goes in), E[enemy stands lost], E[own stands lost]) of a charge
     with the numbers of ``steps.charge_mods``, exactly (``odds.charge_odds``), as floats."""
-    o = charge_odds(*mods)
+    return _chained(charge_odds(*mods))
+
+
+OWN_MORALE: Final = "quick-acw"
+"""Seed 002's own morale role: with it a charge's odds are :func:`charge_numbers`, kept."""
+
+
+def _chained(o: ChargeOdds) -> tuple[float, float, float, float]:
+    """:func:`charge_numbers` of a chained charge."""
     melee = o.melee
     a_lost = sum(k * p for k, p in enumerate(melee.a_lost))
     b_lost = sum(k * p for k, p in enumerate(melee.b_lost))
@@ -244,7 +263,7 @@ class MoveOffer(Offer):
         """Seed 002 MOVE: ``steps.move_ok``."""
         order = self.order
         try:
-            return S.move_ok(self.b, self.u, order[1], order[2], order[3], order[4])
+            return RCH.move_ok(self.b, self.u, order[1], order[2], order[3], order[4])
         except IllegalActionError:
             return False
 
@@ -267,7 +286,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
         return [HOLD]
     out: list[Offer] = []
     ux, uy, side = u.x, u.y, u.side
-    allow = S.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
+    allow = RCH.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
     # The nearest enemy, and the enemies a charge could reach at all: the charges are
     # tried against the eight nearest (by distance, the earlier unit first on a tie), so
     # the enemies are sorted only when one is within a charge's reach.
@@ -296,7 +315,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
                 if d < best:
                     en, best, bq = v, d, q
             count += 1
-            if far >= 0.0 and q <= far2 and S.charge_in_reach(u, v, allow):
+            if far >= 0.0 and q <= far2 and RCH.charge_in_reach(u, v, allow):
                 close.append(v)
     if close:
         if count > 8:
@@ -306,10 +325,10 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
                 if v.alive and v.side != side
             ]
             near.sort()
-            close = [v for _, _, v in near[:8] if S.charge_in_reach(u, v, allow)]
+            close = [v for _, _, v in near[:8] if RCH.charge_in_reach(u, v, allow)]
         elif len(close) > 1:
             close.sort(key=lambda v: (math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0), v.i))
-        for v, opt in S.charge_options(b, u, close):
+        for v, opt in RCH.charge_options(b, u, close):
             out.append(_charge_offer(b, u, v, opt))
     if out and u.extra and fx(u, "must_charge"):
         return out  # unit effect must_charge: a charge it must make, when it can
@@ -328,7 +347,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
         order = _toward(u, ob.x, ob.y, 0.0, 1.0, allow)
         if order[0] == "move":
             out.append(MoveOffer(b, u, order, "move", " toward ", ob.name, True))
-    changes = S.changes_open(u)
+    changes = RCH.changes_open(u)
     if changes or en is not None:
         th = _atan2(en.y - uy, en.x - ux) if en is not None else u.theta
         for change in changes:
@@ -449,12 +468,12 @@ def check(b: Battle, req: Request, order: Order) -> None:
         return
     if req.kind == "move":
         if kind == "move":
-            S.check_move(b, u, order[1], order[2], order[3], order[4] if len(order) > 4 else "")
+            RCH.check_move(b, u, order[1], order[2], order[3], order[4] if len(order) > 4 else "")
         elif kind == "charge":
             t = int(order[1])
             if not 0 <= t < len(b.state.units):
                 raise IllegalActionError(f"no unit {t}")
-            S.charge_reach(b, u, b.state.units[t])
+            RCH.charge_reach(b, u, b.state.units[t])
         elif kind in ("turn", "rout"):
             if b.status.move_limit(b, u) != "rally":
                 raise IllegalActionError(f"{u.name} may {kind} only with a Morale Marker")
@@ -473,7 +492,7 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
     u = b.state.units[req.actor]
     if order[0] == "move":
         try:
-            form, mounted, limbered, cost = S.after_change(u, str(order[4]))
+            form, mounted, limbered, cost = RCH.after_change(u, str(order[4]))
         except IllegalActionError as exc:
             return [*lines, f"  {exc}"]
         key = R.move_key(u.type, form, mounted, limbered)

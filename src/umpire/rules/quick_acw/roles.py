@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from umpire.battle.roles import (
@@ -23,9 +24,12 @@ from umpire.battle.roles import (
     Step,
 )
 from umpire.rules.labels import Labelled, load_labels, load_steps
+from umpire.rules.quick_acw import losses as LO
 from umpire.rules.quick_acw import menu as M
+from umpire.rules.quick_acw import reach as RCH
 from umpire.rules.quick_acw import steps as S
-from umpire.rules.quick_acw.rules import DATA, FORMATIONS, Rules, rules
+from umpire.rules.quick_acw.odds import morale_odds
+from umpire.rules.quick_acw.rules import DATA, FORMATIONS, Rules, morale_total, rules
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
@@ -89,7 +93,7 @@ class QuickCombat:
         """The same menu before its legality tests (the generic AI tests what it picks)."""
         self.check: Callable[[Battle, Request, Order], None] = M.check
         """Refuse an illegal order with its reason (the step checks again when applying)."""
-        self.reach: Callable[[Battle, Unit], float] = S.fire_reach
+        self.reach: Callable[[Battle, Unit], float] = RCH.fire_reach
         """Seed 002 FIRE: the longest range of its table row (0: cannot fire); seed 004's
         pass-through fire asks it for every enemy after every move step."""
 
@@ -121,7 +125,7 @@ class QuickCombat:
 
     def lose_stands(self, b: Battle, u: Unit, n: int, cause: str) -> None:
         """Seed 002: stands lost, the attached leader's roll, removal below half."""
-        S.lose_stands(b, u, n, cause)
+        LO.lose_stands(b, u, n, cause)
 
     def explain(self, b: Battle, req: Request, choice: Choice) -> list[str]:
         """Why a menu entry reads as it does: the allowance and its factors, a shot's
@@ -130,17 +134,13 @@ class QuickCombat:
 
     def move_rate(self, b: Battle, u: Unit) -> float:
         """Seed 002 MOVEMENT + COMMAND + LEADERS: a full move in the open as it stands now."""
-        return S.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
-
-    def morale_check(self, b: Battle, u: Unit, purpose: str) -> bool:
-        """Seed 002 MORALE: 2d6 + leader bonus, -1 with a MM, against 8+ (USA) / 7+ (CSA)."""
-        return S.morale_roll(b, u, purpose)
+        return RCH.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
 
     def displace(
         self, b: Battle, u: Unit, frm: Unit, inches: float, face_away: bool, why: str
     ) -> None:
         """Default ``blocked_retreat_stops``: straight away, stopping before a base."""
-        S.move_away(b, u, frm, inches, face_away, why)
+        LO.move_away(b, u, frm, inches, face_away, why)
 
 
 class QuickStatus:
@@ -150,8 +150,8 @@ class QuickStatus:
 
     def on_hit(self, b: Battle, u: Unit, margin: int, stands: int, cause: str) -> None:
         """Seed 002 FIRE: "Any hit unit loses one stand & gets a MM" (two if beaten by 8)."""
-        S.lose_stands(b, u, stands, cause)
-        S.add_marker(b, u)
+        LO.lose_stands(b, u, stands, cause)
+        LO.add_marker(b, u)
 
     def recover(self, b: Battle, u: Unit, cause: str) -> bool:
         """Take the Morale Marker off (an event's recovery); False if it had none."""
@@ -168,10 +168,10 @@ class QuickStatus:
         Kinds it does not know (an event's ``disorder``, another combat's) are its mildest
         setback: a Morale Marker without a retreat."""
         if kind in ("stand_failed", "melee_retreat") and frm is not None and u.alive:
-            n, sides = S.retreat_dice(u)
+            n, sides = LO.retreat_dice(u)
             inches = sum(b.roll(n, sides, f"{u.name} retreats ({n}d{sides} inches)"))
-            S.move_away(b, u, frm, inches, False, "retreat")
-        S.add_marker(b, u)
+            LO.move_away(b, u, frm, inches, False, "retreat")
+        LO.add_marker(b, u)
 
     def move_limit(self, b: Battle, u: Unit) -> str:
         """Seed 002 MOVE: a unit with a MM may only hold, turn about or rout."""
@@ -196,13 +196,40 @@ class QuickStatus:
         return "MM" if u.marker else ""
 
 
+class QuickMorale:
+    """Seed 002 MORALE: 2d6 + leader bonus, -1 with a MM, against 8+ (USA) / 7+ (CSA).
+
+    The charge and stand tests of seed 002's combat and the rally from rout of 004's ladder
+    ask it through ``b.comp.morale``; it reads seed 002's numbers from its own data, so it
+    can serve another module's combat too."""
+
+    id = "quick-acw"
+
+    def __init__(self, r: Rules):
+        self.r = r
+
+    def test(self, b: Battle, u: Unit, purpose: str) -> bool:
+        """Roll ``u``'s 2d6 test for ``purpose`` (a charge test reads the charge effects)."""
+        return S.morale_roll(b, u, purpose, self.r)
+
+    def pass_odds(self, b: Battle, u: Unit, purpose: str) -> Fraction:
+        """Exact P(the test passes), the numbers of ``steps.charge_mods``."""
+        r = self.r
+        mod = morale_total(LO.attached_bonus(b, u), u.marker, r)
+        if u.extra:
+            mod += LO.total(
+                LO.effect_mods(u, "charge" if purpose == "charge test" else "morale", r)
+            )
+        return morale_odds(r.sides[u.side].morale, mod)
+
+
 class QuickACW:
     """The role module ``quick-acw``."""
 
     id = "quick-acw"
     name = "Quick ACW miniatures rules (MWAN #101)"
     seed = "002"
-    provides = ("sequence", "combat", "status")
+    provides = ("sequence", "combat", "status", "morale")
     options: Mapping[str, str] = {}
 
     def defaults(self) -> list[Labelled]:
@@ -222,6 +249,8 @@ class QuickACW:
             return QuickCombat(r)
         if kind == "status":
             return QuickStatus()
+        if kind == "morale":
+            return QuickMorale(r)
         raise KeyError(kind)
 
     def needs(self, kind: str) -> Mapping[str, tuple[frozenset[str], str]]:
@@ -230,7 +259,8 @@ class QuickACW:
 
     def policy(self, kind: str, comp: Composition, seed: int) -> Any:
         """The specialised policies for a pure seed 002 battle: the scripted AI, random."""
-        pure = comp.sequence.id == comp.combat.id == comp.status.id == self.id and not comp.events
+        pure = comp.sequence.id == comp.combat.id == comp.status.id == comp.morale.id == self.id
+        pure = pure and not comp.events
         if not pure:
             return None
         if kind == "ai":
@@ -257,7 +287,8 @@ class QuickACW:
 
     def batch(self, comp: Composition) -> Any:
         """The batch simulator, for pure seed 002 battles (``umpire.lab``'s fast path)."""
-        pure = comp.sequence.id == comp.combat.id == comp.status.id == self.id and not comp.events
+        pure = comp.sequence.id == comp.combat.id == comp.status.id == comp.morale.id == self.id
+        pure = pure and not comp.events
         if not pure:
             return None
         from umpire.rules.quick_acw import batch

@@ -148,7 +148,7 @@ class LadderRally(AutoStep):
             if not now or list(u.extra.get("set", began)) >= began:
                 continue
             if now == "route":
-                if b.comp.combat.morale_check(b, u, "rally from rout"):
+                if b.comp.morale.test(b, u, "rally from rout"):
                     self.status.set_status(b, u, "shaken", "rallied")
                 continue
             self.status.set_status(b, u, "", "marker lapses")
