@@ -7,8 +7,8 @@ line: 400 bad input, 403 not this seat's to do, 404 a link that opens nothing, 4
 stale request, 413 an oversized one.
 
 ``create_app`` assembles the app: the shared things (``routes.context.Web``), the
-middleware, the error handlers, the static files and the routers of ``umpire.web.routes``
-(one a kind of page).
+middleware, the error handlers, the static files and the routes of ``umpire.web.routes``
+(one router a kind of page).
 """
 
 from __future__ import annotations
@@ -126,6 +126,8 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
     app.exception_handler(UmpireError)(on_error)
     app.exception_handler(RequestValidationError)(on_bad_request)
 
+    # Each router's routes go straight onto the app's own router: an included router is
+    # one more level that every request searches (50-90 us a request on this machine).
     for module in ROUTERS:
-        app.include_router(module.router(web))
+        module.router(web, app.router)
     return app

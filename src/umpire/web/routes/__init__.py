@@ -5,6 +5,7 @@ its panel, real and joint dice, undo, fork, end, the after-action report, verify
 ``battle``: a battle's orders and its move allowance; ``book``: the dice book's actions
 (a module table's commands too) and a roll's odds; ``command``: a module table's questions
 (the Gettysburg assistant's command phase); ``live``: server-sent events; ``api``: the JSON
-API under ``/api``. Each router is made by ``router(web)`` over the app's shared
-:class:`~umpire.web.routes.context.Web`.
+API under ``/api``. Each module's ``router(web, r)`` adds its routes, over the app's shared
+:class:`~umpire.web.routes.context.Web`, to ``r``: the app's own router (an included router
+would be one more level for every request to search).
 """

@@ -120,9 +120,9 @@ def started(name: str, links: dict[str, str]) -> dict[str, Any]:
     return {"game": name, "links": {role: f"/t/{tok}" for role, tok in links.items()}}
 
 
-def router(web: Web) -> APIRouter:
-    """The JSON API's routes over ``web``."""
-    r = APIRouter()
+def router(web: Web, r: APIRouter | None = None) -> APIRouter:
+    """The JSON API's routes over ``web``, added to ``r`` (else to a router of their own)."""
+    r = APIRouter() if r is None else r
     service = web.service
 
     @r.get("/api/scenarios")

@@ -9,9 +9,9 @@ from fastapi.responses import HTMLResponse, Response
 from umpire.web.routes.context import Web, fast, form_at, num
 
 
-def router(web: Web) -> APIRouter:
-    """A battle's routes over ``web``."""
-    r = APIRouter()
+def router(web: Web, r: APIRouter | None = None) -> APIRouter:
+    """A battle's routes over ``web``, added to ``r`` (else to a router of their own)."""
+    r = APIRouter() if r is None else r
     service = web.service
 
     @r.post("/t/{token}/order", response_class=HTMLResponse)

@@ -9,9 +9,9 @@ from fastapi.responses import HTMLResponse, Response
 from umpire.web.routes.context import Web, form_at
 
 
-def router(web: Web) -> APIRouter:
-    """The dice book's routes over ``web``."""
-    r = APIRouter()
+def router(web: Web, r: APIRouter | None = None) -> APIRouter:
+    """The dice book's routes over ``web``, added to ``r`` (else to a router of their own)."""
+    r = APIRouter() if r is None else r
     service = web.service
 
     @r.post("/t/{token}/act", response_class=HTMLResponse)

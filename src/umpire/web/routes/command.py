@@ -10,9 +10,9 @@ from fastapi.responses import HTMLResponse, Response
 from umpire.web.routes.context import Web, form_at
 
 
-def router(web: Web) -> APIRouter:
-    """A module table's routes over ``web``."""
-    r = APIRouter()
+def router(web: Web, r: APIRouter | None = None) -> APIRouter:
+    """A module table's routes over ``web``, added to ``r`` (else to a router of their own)."""
+    r = APIRouter() if r is None else r
     service = web.service
 
     @r.post("/t/{token}/answer", response_class=HTMLResponse)

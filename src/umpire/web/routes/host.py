@@ -9,9 +9,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from umpire.web.routes.context import Web
 
 
-def router(web: Web) -> APIRouter:
-    """The start page's routes over ``web``."""
-    r = APIRouter()
+def router(web: Web, r: APIRouter | None = None) -> APIRouter:
+    """The start page's routes over ``web``, added to ``r`` (else to a router of their own)."""
+    r = APIRouter() if r is None else r
     service, templates, check_key = web.service, web.templates, web.check_key
 
     @r.get("/", response_class=HTMLResponse)

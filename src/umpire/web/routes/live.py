@@ -12,9 +12,9 @@ from fastapi.responses import Response
 from umpire.web.routes.context import Web
 
 
-def router(web: Web) -> APIRouter:
-    """The event streams over ``web``."""
-    r = APIRouter()
+def router(web: Web, r: APIRouter | None = None) -> APIRouter:
+    """The event streams over ``web``, added to ``r`` (else to a router of their own)."""
+    r = APIRouter() if r is None else r
     service = web.service
 
     @r.get("/lobby/events")

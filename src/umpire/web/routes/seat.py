@@ -28,9 +28,10 @@ def parse_faces(text: str) -> list[int]:
         raise IllegalActionError(f"faces are whole numbers such as '3 5', not {text!r}") from None
 
 
-def router(web: Web) -> APIRouter:
-    """A seat's page and the forms every kind of table shares, over ``web``."""
-    r = APIRouter()
+def router(web: Web, r: APIRouter | None = None) -> APIRouter:
+    """A seat's page and the forms every kind of table shares, over ``web``, added to
+    ``r`` (else to a router of their own)."""
+    r = APIRouter() if r is None else r
     service, templates, panel = web.service, web.templates, web.panel
 
     @r.get("/t/{token}", response_class=HTMLResponse)
