@@ -447,3 +447,14 @@ def test_a_game_saved_at_the_command_line_opens_at_a_table(
     }
     assert v["at"] == 1  # the saved start
     assert client.post(f"/open/cli-battle?key={KEY}").status_code == 404  # once only
+
+
+def test_answers_and_faces_are_refused_when_nothing_waits_for_them(client: TestClient) -> None:
+    """An answer with no question waiting, faces with no roll of real dice waiting: 403 in
+    one line; a stale ``at`` is refused (409) before either is looked at."""
+    table = api(new_game(client, kind="book")["table"])
+    at = client.get(table).json()["at"]
+    one_line(client.post(table + "/answer", json={"at": at, "answer": ["a"]}), 403, "question")
+    one_line(client.post(table + "/faces", json={"at": at, "faces": [3]}), 403, "real dice")
+    one_line(client.post(table + "/answer", json={"at": at + 5, "answer": ["a"]}), 409)
+    one_line(client.post(table + "/faces", json={"at": at + 5, "faces": [3]}), 409)

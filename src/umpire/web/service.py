@@ -582,10 +582,7 @@ class Service:
 
         side = self._may_act(seat)
         with self.locked(seat.game):
-            self._check_at(seat.game, at)
-            pending = self.seats.pending(seat.game)
-            if pending is None or not pending.get("ask"):
-                raise RoleError("no question is waiting")
+            pending = self._waiting(seat.game, at, "ask", "no question is waiting")
             ask = pending["ask"]
             if ask["decider"] != side:
                 raise RoleError(f"the question is for the {ask['decider']} side, not yours")
@@ -607,10 +604,7 @@ class Service:
         """The faces of the real dice the pending action waits for; it runs on."""
         side = self._may_act(seat)
         with self.locked(seat.game):
-            self._check_at(seat.game, at)
-            pending = self.seats.pending(seat.game)
-            if pending is None or not pending.get("need"):
-                raise RoleError("no roll of real dice is waiting")
+            pending = self._waiting(seat.game, at, "need", "no roll of real dice is waiting")
             if pending["by"] != side:
                 raise RoleError(f"the {pending['by']} player rolls these dice, not you")
             need = pending["need"]
@@ -620,6 +614,16 @@ class Service:
                     f"give {want} face{'s' if want != 1 else ''}, not {len(faces)}"
                 )
             self._resume(seat.game, pending, faces=[*(pending["faces"] or []), *faces])
+
+    def _waiting(self, game: str, at: int | None, part: str, nothing: str) -> dict[str, Any]:
+        """The game's pending action when it waits for ``part`` (``ask``: an answer, ``need``:
+        the faces of real dice), else ``RoleError(nothing)``; a stale ``at`` is refused first.
+        Called under the game's lock."""
+        self._check_at(game, at)
+        pending = self.seats.pending(game)
+        if pending is None or not pending.get(part):
+            raise RoleError(nothing)
+        return pending
 
     def _resume(
         self,
