@@ -18,9 +18,9 @@ import pytest
 from umpire.ai import make_policy
 from umpire.battle.compose import CompositionError, compose, compose_for, spec_of
 from umpire.battle.run import play
+from umpire.battle.scenario import load_scenario
 from umpire.rules import ROLE_REGISTRY, role_module
 from umpire.scenarios import RulesTable
-from umpire.battle.scenario import load_scenario
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
