@@ -6,7 +6,9 @@ numba's compiled function (its dispatcher) or the mypyc build compiles the same 
 source a second time. The rule timed is the range band of two bases,
 ``umpire.board.numeric.range_column`` (the nearest-point distance of two bases, then the
 FIRE column: seed 002 FIRE, reading ``range_bands_upper_bounds``), on random pairs within
-40" at quick ACW's bands. Each way is a loop of N calls:
+40" at quick ACW's bands; then a cheap rule, ``numeric.overlap`` (the separating-axis
+test every move makes), where a call's own cost weighs most. Each way is a loop of N
+calls:
 
 - ``pure``: the plain function interpreted, from an interpreted loop (the engine today
   without the compiled build);
@@ -50,7 +52,7 @@ from umpire.rules.quick_acw.rules import rules
 
 CALLER = """
 from collections.abc import Callable
-from numeric import range_column
+from numeric import overlap, range_column
 
 
 def loop_native(n: int, tops: tuple[float, ...], a: list[tuple[float, float, float, float,
@@ -75,6 +77,30 @@ def loop_call(fn: Callable[..., int], n: int, tops: tuple[float, ...], a: list[t
         q = b[i % m]
         total += fn(tops, p[0], p[1], p[2], p[3], p[4], p[5],
                     q[0], q[1], q[2], q[3], q[4], q[5])
+    return total
+
+
+def overlap_native(n: int, a: list[tuple[float, float, float, float, float, float]],
+                   b: list[tuple[float, float, float, float, float, float]]) -> int:
+    total = 0
+    m = len(a)
+    for i in range(n):
+        p = a[i % m]
+        q = b[i % m]
+        if overlap(p[0], p[1], p[2], p[3], p[4], p[5], q[0], q[1], q[2], q[3], q[4], q[5], 0.0):
+            total += 1
+    return total
+
+
+def overlap_call(fn: Callable[..., bool], n: int, a: list[tuple[float, float, float, float,
+                 float, float]], b: list[tuple[float, float, float, float, float, float]]) -> int:
+    total = 0
+    m = len(a)
+    for i in range(n):
+        p = a[i % m]
+        q = b[i % m]
+        if fn(p[0], p[1], p[2], p[3], p[4], p[5], q[0], q[1], q[2], q[3], q[4], q[5], 0.0):
+            total += 1
     return total
 """
 
@@ -106,6 +132,19 @@ def loop_pure(n: int, tops: tuple[float, ...], a: list[Base], b: list[Base]) -> 
         p = a[i % m]
         q = b[i % m]
         total += fn(tops, p[0], p[1], p[2], p[3], p[4], p[5], q[0], q[1], q[2], q[3], q[4], q[5])
+    return total
+
+
+def overlap_pure(n: int, a: list[Base], b: list[Base]) -> int:
+    """The interpreted loop (as the compiled caller's ``overlap_native``)."""
+    fn = numeric.overlap
+    total = 0
+    m = len(a)
+    for i in range(n):
+        p = a[i % m]
+        q = b[i % m]
+        if fn(p[0], p[1], p[2], p[3], p[4], p[5], q[0], q[1], q[2], q[3], q[4], q[5], 0.0):
+            total += 1
     return total
 
 
@@ -167,27 +206,51 @@ def main() -> None:
             )
         return total
 
+    ov = twin.overlap
+    ov(*a[0], *b[0], 0.0)
+
+    @numba.njit  # not cached: a closure over the dispatcher
+    def overlap_numba(n: int, a: Any, b: Any) -> int:
+        total = 0
+        m = a.shape[0]
+        for i in range(n):
+            p = a[i % m]
+            q = b[i % m]
+            if ov(p[0], p[1], p[2], p[3], p[4], p[5], q[0], q[1], q[2], q[3], q[4], q[5], 0.0):
+                total += 1
+        return total
+
     loop_numba(1, arr_t, arr_a, arr_b)
+    overlap_numba(1, arr_a, arr_b)
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         caller = build(Path(tmp))
         print(f"mypyc build of numeric.py and the caller: {time.perf_counter() - t0:.0f} s")
-        rows = {
-            "pure": best(lambda: loop_pure(n, tops, a, b), rep),
-            "mypyc": best(lambda: caller.loop_native(n, tops, a, b), rep),
-            "numba<-mypyc": best(lambda: caller.loop_call(fn, n, tops, a, b), rep),
-            "numba<-numba": best(lambda: loop_numba(n, arr_t, arr_a, arr_b), rep),
+        tables = {
+            "range_column (distance of two bases, then the FIRE column)": {
+                "pure": best(lambda: loop_pure(n, tops, a, b), rep),
+                "mypyc": best(lambda: caller.loop_native(n, tops, a, b), rep),
+                "numba<-mypyc": best(lambda: caller.loop_call(fn, n, tops, a, b), rep),
+                "numba<-numba": best(lambda: loop_numba(n, arr_t, arr_a, arr_b), rep),
+            },
+            "overlap (separating axes of two bases: a cheap rule)": {
+                "pure": best(lambda: overlap_pure(n, a, b), rep),
+                "mypyc": best(lambda: caller.overlap_native(n, a, b), rep),
+                "numba<-mypyc": best(lambda: caller.overlap_call(ov, n, a, b), rep),
+                "numba<-numba": best(lambda: overlap_numba(n, arr_a, arr_b), rep),
+            },
         }
-    answers = {got for _, got in rows.values()}
-    assert len(answers) == 1, f"the ways disagree: {rows}"
     print(
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python "
-        f"{platform.python_version()}; range_column of {n} pairs, best of {rep} (CPU time)"
+        f"{platform.python_version()}; {n} calls a way, best of {rep} (CPU time)"
     )
-    base = rows["mypyc"][0]
-    print(f"{'way':<14} {'ns/call':>9} {'vs mypyc':>9}")
-    for way, (sec, _) in rows.items():
-        print(f"{way:<14} {sec / n * 1e9:>9.0f} {sec / base:>8.2f}x")
+    for title, rows in tables.items():
+        answers = {got for _, got in rows.values()}
+        assert len(answers) == 1, f"the ways disagree: {rows}"
+        base = rows["mypyc"][0]
+        print(f"\n{title}\n{'way':<14} {'ns/call':>9} {'vs mypyc':>9}")
+        for way, (sec, _) in rows.items():
+            print(f"{way:<14} {sec / n * 1e9:>9.0f} {sec / base:>8.2f}x")
 
 
 if __name__ == "__main__":
