@@ -69,10 +69,13 @@ def twin(module: types.ModuleType) -> Any:
 
     The copy is the module's ``.py`` source loaded again under another name (from the
     file, so it works when the mypyc build's ``.so`` is what ``import`` finds), with each
-    of its own functions replaced in its globals by ``njit(cache=True, inline="always")``
-    of it: the functions call one another's compiled forms, and kernels that call them
-    inline them. numba caches them beside the source like any kernel. The scalar engine
-    imports the module itself (interpreted, or compiled by mypyc)."""
+    of its own functions replaced in its globals by ``njit(cache=True)`` of it: the
+    functions call one another's compiled forms, and so do the kernels that call them.
+    numba caches them beside the source like any kernel. Not ``inline="always"``: inlining
+    in numba's own IR at every call site doubled the kernels' first compile (60 to 129 s of
+    CPU), while plain calls halved it (29 s) and run as fast (LLVM inlines what pays;
+    benchmarks/RESULTS.md, issue 25). The scalar engine imports the module itself
+    (interpreted, or compiled by mypyc)."""
     if _NB is None:
         return module
     got = _TWINS.get(module.__name__)
@@ -88,7 +91,7 @@ def twin(module: types.ModuleType) -> Any:
         spec.loader.exec_module(got)
         for key, value in list(vars(got).items()):
             if isinstance(value, types.FunctionType) and value.__module__ == name:
-                setattr(got, key, _NB.njit(cache=True, inline="always")(value))
+                setattr(got, key, _NB.njit(cache=True)(value))
         _TWINS[module.__name__] = got
     return got
 
