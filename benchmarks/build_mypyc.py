@@ -41,6 +41,7 @@ HOT = [
     "umpire/battle/menus.py",
     "umpire/battle/setup.py",
     "umpire/board/fmath.py",
+    "umpire/board/numeric.py",
     "umpire/board/geometry.py",
     "umpire/board/terrain.py",
     "umpire/dice/stream.py",
@@ -78,7 +79,8 @@ spend their time (benchmarks/RESULTS.md); ``umpire.battle.setup`` since the thir
 ``umpire.ai.per_rules`` since the fourth (every decision passes through ``PerRules.decide``);
 ``umpire.board.fmath`` (``math.hypot`` written out, called natively) and
 ``umpire.dice.stream`` (the seeded dice stream the fast path's ``Recorder`` draws from)
-since the fifth.
+since the fifth; ``umpire.board.numeric`` (issue 25: the board's hot rules, whose source
+the batch simulator's kernels compile with numba too) since it was written.
 Not ``umpire.battle.roles`` (rule modules
 subclass its ``AutoStep`` and ``FixedTurn``, and an interpreted class cannot subclass a
 compiled one; compiling it and the role modules gained nothing measurable) nor

@@ -6,18 +6,21 @@ see), numpy pays for every element of every mask, and a compiled loop pays only 
 the work done. :func:`kernel` compiles such a loop with numba when it can be imported
 (``ENABLED``); otherwise, or with ``UMPIRE_JIT=0`` in the environment, the caller keeps
 its numpy form, which plays the same battles (``tests/test_lab_agreement.py`` runs
-both). numba's own ``math.hypot`` may differ from Python's in the last bit, so kernels
-use :func:`hypot`, a transcription of CPython 3.11's ``math.hypot`` for two numbers (as
-``umpire.board.fmath.hypot`` is for the mypyc build: one algorithm, written once for each
-compiler, since neither can compile the other's function; both tested bit for bit).
+both). :func:`twin` gives numba's copy of a plain module the scalar engine also runs
+(issue 25: one source for both engines). numba's own ``math.hypot`` may differ from
+Python's in the last bit, so kernels use :data:`hypot`, numba's copy of
+``umpire.board.numeric.hypot`` (CPython 3.11's algorithm, which the mypyc build compiles
+too; tested bit for bit).
 """
 
 from __future__ import annotations
 
-import math
+import importlib.util
 import os
 import sys
+import types
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 Fn = TypeVar("Fn", bound=Callable[..., Any])
@@ -57,48 +60,46 @@ def inline(fn: Fn) -> Fn:
     return out
 
 
-SPLIT = 134217729.0  # 2**27 + 1: Veltkamp's splitting constant for doubles
+_TWINS: dict[str, types.ModuleType] = {}
 
 
-@inline
-def two_prod(a: float, b: float) -> tuple[float, float]:
-    """The product of ``a`` and ``b`` and its rounding error, exactly (Dekker)."""
-    z = a * b
-    c = SPLIT * a
-    ah = c - (c - a)
-    al = a - ah
-    c = SPLIT * b
-    bh = c - (c - b)
-    bl = b - bh
-    return z, ((ah * bh - z) + ah * bl + al * bh) + al * bl
+def twin(module: types.ModuleType) -> Any:
+    """numba's copy of a plain module (issue 25: one source for both engines), or the
+    module itself when numba is off.
+
+    The copy is the module's ``.py`` source loaded again under another name (from the
+    file, so it works when the mypyc build's ``.so`` is what ``import`` finds), with each
+    of its own functions replaced in its globals by ``njit(cache=True)`` of it: the
+    functions call one another's compiled forms, and so do the kernels that call them.
+    numba caches them beside the source like any kernel. Not ``inline="always"``: inlining
+    in numba's own IR at every call site doubled the kernels' first compile (60 to 129 s of
+    CPU), while plain calls halved it (29 s) and run as fast (LLVM inlines what pays;
+    benchmarks/RESULTS.md, issue 25). The scalar engine imports the module itself
+    (interpreted, or compiled by mypyc)."""
+    if _NB is None:
+        return module
+    got = _TWINS.get(module.__name__)
+    if got is None:
+        file = module.__file__
+        assert file is not None, module
+        path = Path(file).with_name(module.__name__.rpartition(".")[2] + ".py")
+        name = module.__name__ + "__numba"
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None, path
+        got = importlib.util.module_from_spec(spec)
+        sys.modules[name] = got
+        spec.loader.exec_module(got)
+        for key, value in list(vars(got).items()):
+            if isinstance(value, types.FunctionType) and value.__module__ == name:
+                setattr(got, key, _NB.njit(cache=True)(value))
+        _TWINS[module.__name__] = got
+    return got
 
 
-@inline
-def hypot(x: float, y: float) -> float:
-    """``math.hypot(x, y)`` bit for bit (CPython 3.11's ``vector_norm`` for two numbers:
-    scaled, error-free squares and sums, one differential correction); for the table's
-    coordinates (numbers too small to be normal are not scaled as CPython does)."""
-    x, y = abs(x), abs(y)
-    mx = max(x, y)
-    if math.isinf(mx):
-        return mx
-    if math.isnan(x) or math.isnan(y):
-        return math.nan
-    if mx == 0.0:
-        return mx
-    scale = math.ldexp(1.0, -math.frexp(mx)[1])
-    csum, frac1, frac2 = 1.0, 0.0, 0.0
-    for v in (x * scale, y * scale):
-        hi, lo = two_prod(v, v)
-        s = csum + hi
-        frac2 += (csum - s) + hi
-        csum = s
-        frac1 += lo
-    h = math.sqrt(csum - 1.0 + (frac1 + frac2))
-    hi, lo = two_prod(-h, h)
-    s = csum + hi
-    frac2 += (csum - s) + hi
-    csum = s
-    frac1 += lo
-    h += (csum - 1.0 + (frac1 + frac2)) / (2.0 * h)
-    return h / scale
+# numba's own ``math.hypot`` may differ from Python's in the last bit: kernels call this
+# one, numba's copy of the scalar engine's (CPython 3.11's algorithm, written once in
+# ``umpire.board.numeric``). Imported last: ``umpire.board`` does not import this module.
+from umpire.board import numeric as _numeric  # noqa: E402
+
+hypot: Callable[[float, float], float] = twin(_numeric).hypot
+"""``math.hypot(x, y)`` bit for bit, for kernels (``umpire.board.numeric.hypot``)."""

@@ -15,7 +15,13 @@ from typing import Any, Final
 import numpy as np
 from numpy.typing import NDArray
 
-from umpire.board.fmath import hypot as _hypot
+from umpire.board.numeric import EPS as EPS  # re-exported: the scalar engine's names
+from umpire.board.numeric import SURELY as SURELY
+from umpire.board.numeric import corners as _corners
+from umpire.board.numeric import distance as _distance
+from umpire.board.numeric import overlap as _overlap
+from umpire.board.numeric import segment_hits_box as _segment_hits_box
+from umpire.board.numeric import surely_beyond as surely_beyond
 
 # math's functions that mypyc has no native form of, held in C statics (``Final``): a
 # call then skips looking the name up in ``math`` (the same functions, the same floats).
@@ -24,20 +30,11 @@ _atan2: Final = math.atan2
 F = NDArray[np.float64]
 B = NDArray[np.bool_]
 
-EPS = 1e-9
-
 
 def corners(x: float, y: float, theta: float, hw: float, hd: float) -> list[tuple[float, float]]:
     """The four corners: front-left, front-right, rear-right, rear-left."""
-    c, s = math.cos(theta), math.sin(theta)
-    fx, fy = c * hd, s * hd  # forward half vector
-    lx, ly = -s * hw, c * hw  # left half vector
-    return [
-        (x + fx + lx, y + fy + ly),
-        (x + fx - lx, y + fy - ly),
-        (x - fx - lx, y - fy - ly),
-        (x - fx + lx, y - fy + ly),
-    ]
+    q = _corners(x, y, math.cos(theta), math.sin(theta), hw, hd)
+    return [(q[0], q[1]), (q[2], q[3]), (q[4], q[5]), (q[6], q[7])]
 
 
 def corners_array(x: F, y: F, theta: F, hw: F, hd: F) -> F:
@@ -190,16 +187,6 @@ def local(x: float, y: float, theta: float, px: float, py: float) -> tuple[float
     return dx * c + dy * s, -dx * s + dy * c
 
 
-SURELY: Final = 1.000000001  # 1 + 1e-9 (a literal: the mypyc build inlines it)
-"""The relative margin of :func:`surely_beyond` (far above the rounding of either side)."""
-
-
-def surely_beyond(dx: float, dy: float, lim: float) -> bool:
-    """Is ``hypot(dx, dy) > lim`` for certain? Told from the squares (no call), with a
-    margin far above rounding: True settles it, False says nothing (ask ``hypot``)."""
-    return dx * dx + dy * dy > lim * lim * SURELY + 1e-12
-
-
 def angle_to(x: float, y: float, tx: float, ty: float) -> float:
     """The facing angle that points from (x, y) at (tx, ty)."""
     return _atan2(ty - y, tx - x)
@@ -215,8 +202,10 @@ def norm_angle(a: float) -> float:
 
 # -- scalar versions for the battle's hot path -------------------------------------------
 # One pair at a time in plain floats: numpy's per-call overhead (tens of microseconds)
-# dwarfs the arithmetic for a handful of bases. The formulas and the order of the
-# operations are those of the vectorised functions above, so both give the same floats.
+# dwarfs the arithmetic for a handful of bases. Thin wrappers over
+# :mod:`umpire.board.numeric`, the one source the batch simulator's kernels compile too;
+# its formulas and order of operations are those of the vectorised functions above, so
+# both give the same floats.
 
 Box = tuple[float, float, float, float, float, float]
 """A base ready for the scalar tests: (x, y, cos theta, sin theta, hw, hd)."""
@@ -232,23 +221,14 @@ def box_of(x: float, y: float, theta: float, hw: float, hd: float) -> Box:
 def box_corners(b: Box) -> tuple[float, float, float, float, float, float, float, float]:
     """x0, y0 .. x3, y3 in the order of :func:`corners`."""
     x, y, c, s, hw, hd = b
-    fx, fy = c * hd, s * hd
-    lx, ly = -s * hw, c * hw
-    return (
-        x + fx + lx,
-        y + fy + ly,
-        x + fx - lx,
-        y + fy - ly,
-        x - fx - lx,
-        y - fy - ly,
-        x - fx + lx,
-        y - fy + ly,
-    )
+    return _corners(x, y, c, s, hw, hd)
 
 
 def box_overlap(a: Box, b: Box, tol: float = 1e-6) -> bool:
     """Separating-axis test of two bases (as :func:`overlaps`)."""
-    return overlap_at(a[0], a[1], a[2], a[3], a[4], a[5], b, tol)
+    x, y, c, s, hw, hd = a
+    ox, oy, oc, os_, ohw, ohd = b
+    return _overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, tol)
 
 
 def overlap_at(
@@ -256,90 +236,15 @@ def overlap_at(
 ) -> bool:
     """:func:`box_overlap` of the base (x, y, c, s, hw, hd) and ``b`` (no tuple made)."""
     ox, oy, oc, os_, ohw, ohd = b
-    dx, dy = ox - x, oy - y
-    if (
-        abs(dx * c + dy * s)
-        >= hd + (ohd * abs(oc * c + os_ * s) + ohw * abs(-os_ * c + oc * s)) - tol
-    ):
-        return False
-    ax, ay = -s, c
-    if (
-        abs(dx * ax + dy * ay)
-        >= hw + (ohd * abs(oc * ax + os_ * ay) + ohw * abs(-os_ * ax + oc * ay)) - tol
-    ):
-        return False
-    if (
-        abs(dx * oc + dy * os_)
-        >= ohd + (hd * abs(c * oc + s * os_) + hw * abs(-s * oc + c * os_)) - tol
-    ):
-        return False
-    ax, ay = -os_, oc
-    return not (
-        abs(dx * ax + dy * ay)
-        >= ohw + (hd * abs(c * ax + s * ay) + hw * abs(-s * ax + c * ay)) - tol
-    )
-
-
-def _point_to_edges(px: float, py: float, q: tuple[float, ...], best: float) -> float:
-    """min(best, the squared distances from (px, py) to the four edges of ``q``)."""
-    for k in range(0, 8, 2):
-        ax, ay = q[k], q[k + 1]
-        m = (k + 2) & 7
-        vx, vy = q[m] - ax, q[m + 1] - ay
-        ll = vx * vx + vy * vy
-        t = ((px - ax) * vx + (py - ay) * vy) / (ll if ll > EPS else 1.0)
-        t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-        qx, qy = ax + t * vx - px, ay + t * vy - py
-        d = qx * qx + qy * qy
-        if d < best:
-            best = d
-    return best
+    return _overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, tol)
 
 
 def box_distance(a: Box, b: Box) -> float:
-    """Nearest-point distance of two bases, 0 if they overlap (as :func:`distances`).
-
-    The least of the corner-to-edge distances both ways, as the vectorised version
-    computes them; the corner of each base nearest the other's centre is tried first, and
-    a corner whose distance to the other's centre, less its radius, already exceeds the
-    best found (with a margin far above rounding, told from the squares) is skipped: it
-    cannot hold the minimum, so the result is the same float (a least value does not
-    depend on the order it is found in). sqrt of the least square is the least sqrt (sqrt
-    is correctly rounded, hence monotonic).
-    """
-    if box_overlap(a, b, 0.0):
-        return 0.0
-    # as tuples of any length, made once: a fixed-length tuple indexed by a variable is
-    # made into one (eight boxed floats) at every use in the mypyc build
-    pa: tuple[float, ...] = box_corners(a)
-    pb: tuple[float, ...] = box_corners(b)
-    ax, ay, bx, by = a[0], a[1], b[0], b[1]
-    ra, rb = _hypot(a[4], a[5]), _hypot(b[4], b[5])
-    na = _nearest_corner(pa, bx, by)
-    nb = _nearest_corner(pb, ax, ay)
-    best = _point_to_edges(pa[na], pa[na + 1], pb, math.inf)
-    best = _point_to_edges(pb[nb], pb[nb + 1], pa, best)
-    for n in range(0, 8, 2):
-        if n != na:
-            px, py = pa[n], pa[n + 1]
-            if not surely_beyond(px - bx, py - by, math.sqrt(best) + rb + 1e-9):
-                best = _point_to_edges(px, py, pb, best)
-        if n != nb:
-            px, py = pb[n], pb[n + 1]
-            if not surely_beyond(px - ax, py - ay, math.sqrt(best) + ra + 1e-9):
-                best = _point_to_edges(px, py, pa, best)
-    return math.sqrt(best)
-
-
-def _nearest_corner(q: tuple[float, ...], x: float, y: float) -> int:
-    """The index (0, 2, 4 or 6) of the corner of ``q`` nearest (x, y) (the first on a tie)."""
-    best, found = math.inf, 0
-    for k in range(0, 8, 2):
-        dx, dy = q[k] - x, q[k + 1] - y
-        d = dx * dx + dy * dy
-        if d < best:
-            best, found = d, k
-    return found
+    """Nearest-point distance of two bases, 0 if they overlap (as :func:`distances`;
+    :func:`umpire.board.numeric.distance`)."""
+    x, y, c, s, hw, hd = a
+    ox, oy, oc, os_, ohw, ohd = b
+    return _distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
 
 
 def segment_hits_box(
@@ -347,48 +252,7 @@ def segment_hits_box(
 ) -> bool:
     """Does the segment cross the base (slab test, as :func:`segments_hit_boxes`)?"""
     bx, by, c, s, hw, hd = b
-    ax0, ay0 = x0 - bx, y0 - by
-    ax1, ay1 = x1 - bx, y1 - by
-    tmin, tmax = 0.0, 1.0
-    # the slab along the base's depth, then along its frontage (a loop over a tuple of
-    # the two written out: the mypyc build boxed every float of it)
-    p0 = ax0 * c + ay0 * s
-    p1 = ax1 * c + ay1 * s
-    half = hd - shrink
-    d = p1 - p0
-    if abs(d) < EPS:
-        if abs(p0) > half:
-            return False
-    else:
-        ta = (-half - p0) / d
-        tb = (half - p0) / d
-        if ta > tb:
-            swap = ta
-            ta = tb
-            tb = swap
-        if ta > tmin:
-            tmin = ta
-        if tb < tmax:
-            tmax = tb
-    p0 = -ax0 * s + ay0 * c
-    p1 = -ax1 * s + ay1 * c
-    half = hw - shrink
-    d = p1 - p0
-    if abs(d) < EPS:
-        if abs(p0) > half:
-            return False
-    else:
-        ta = (-half - p0) / d
-        tb = (half - p0) / d
-        if ta > tb:
-            swap = ta
-            ta = tb
-            tb = swap
-        if ta > tmin:
-            tmin = ta
-        if tb < tmax:
-            tmax = tb
-    return tmin <= tmax
+    return _segment_hits_box(x0, y0, x1, y1, bx, by, c, s, hw, hd, shrink)
 
 
 def crosses_any(x0: float, y0: float, x1: float, y1: float, segs: list[Box4]) -> bool:

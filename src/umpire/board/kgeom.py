@@ -1,81 +1,36 @@
 """Compiled geometry of bases (numba, through :mod:`umpire.jit`): one pair at a time.
 
 The batch simulator's kernels (``rules/quick_acw/batch/kmove.py``, ``kfire.py``) test
-bases one pair at a time with these inlined helpers. Each repeats its numpy twin in
-:mod:`umpire.board.vgeom` (and so the scalar ``umpire.board.geometry``) in the same order
-of operations, so a kernel and the numpy form decide alike
-(``tests/test_seed002_movement_kernels.py`` compares them on random bases).
-A base is (x, y, cos, sin, hw, hd), passed as six floats.
+bases one pair at a time with these inlined helpers. :func:`corners`, :func:`overlap`,
+:func:`distance` and :func:`segment_hits_box` are numba's copies of the scalar engine's
+own functions (:mod:`umpire.board.numeric`, one source for both engines, issue 25), so a
+kernel and the scalar engine decide alike; the rest are the batch simulator's own fast
+forms built on them (``tests/test_seed002_movement_kernels.py`` compares them on random
+bases). A base is (x, y, cos, sin, hw, hd), passed as six floats.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from umpire import jit
-from umpire.board.geometry import EPS
+from umpire.board import numeric
 
-HAIR = 1e-9  # decisions within a hair of a threshold are taken again exactly
+HAIR = 1e-9
+"""Within it of a limit the corner-to-box distance defers to the exact one."""
 
-Corners = tuple[float, float, float, float, float, float, float, float]
+Corners = numeric.Corners
+_N = jit.twin(numeric)
 
-
-@jit.inline
-def corners(x: float, y: float, c: float, s: float, hw: float, hd: float) -> Corners:
-    """x0, y0 .. x3, y3 of a base (``vgeom.corners``)."""
-    fx, fy = c * hd, s * hd
-    lx, ly = -s * hw, c * hw
-    return (
-        x + fx + lx,
-        y + fy + ly,
-        x + fx - lx,
-        y + fy - ly,
-        x - fx - lx,
-        y - fy - ly,
-        x - fx + lx,
-        y - fy + ly,
-    )
-
-
-@jit.inline
-def overlap(
-    x: float,
-    y: float,
-    c: float,
-    s: float,
-    hw: float,
-    hd: float,
-    ox: float,
-    oy: float,
-    oc: float,
-    os_: float,
-    ohw: float,
-    ohd: float,
-    tol: float,
-) -> bool:
-    """Separating-axis test (``vgeom.overlap``): do the interiors overlap?"""
-    dx, dy = ox - x, oy - y
-    if (
-        abs(dx * c + dy * s)
-        >= hd + (ohd * abs(oc * c + os_ * s) + ohw * abs(-os_ * c + oc * s)) - tol
-    ):
-        return False
-    ax, ay = -s, c
-    if (
-        abs(dx * ax + dy * ay)
-        >= hw + (ohd * abs(oc * ax + os_ * ay) + ohw * abs(-os_ * ax + oc * ay)) - tol
-    ):
-        return False
-    if (
-        abs(dx * oc + dy * os_)
-        >= ohd + (hd * abs(c * oc + s * os_) + hw * abs(-s * oc + c * os_)) - tol
-    ):
-        return False
-    ax, ay = -os_, oc
-    return not (
-        abs(dx * ax + dy * ay)
-        >= ohw + (hd * abs(c * ax + s * ay) + hw * abs(-s * ax + c * ay)) - tol
-    )
+corners: Callable[[float, float, float, float, float, float], Corners] = _N.corners
+"""x0, y0 .. x3, y3 of a base (``numeric.corners``)."""
+overlap: Callable[..., bool] = _N.overlap
+"""Separating-axis test: do the interiors overlap by more than ``tol``
+(``numeric.overlap``: x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, tol)?"""
+distance: Callable[..., float] = _N.distance
+"""The scalar engine's nearest-point distance of two bases (``numeric.distance``)."""
+_segment_hits_box: Callable[..., bool] = _N.segment_hits_box
 
 
 @jit.inline
@@ -100,32 +55,11 @@ def on_table(
 def point_box_sq(
     px: float, py: float, x: float, y: float, c: float, s: float, hw: float, hd: float
 ) -> float:
-    """The squared distance from a point to a base (``vgeom.point_box`` before its root,
-    ``vgeom.quick_distance``'s term)."""
+    """The squared distance from a point to a base (:func:`quick_distance`'s term)."""
     dx, dy = px - x, py - y
     f = max(abs(dx * c + dy * s) - hd, 0.0)
     lat = max(abs(-dx * s + dy * c) - hw, 0.0)
     return f * f + lat * lat
-
-
-@jit.inline
-def edges_sq(p: Corners, q: Corners) -> float:
-    """The least squared distance from the corners ``p`` to the edges of the base with
-    corners ``q`` (``vgeom._edges_sq``)."""
-    best = math.inf
-    for k in range(0, 8, 2):
-        ax, ay = q[k], q[k + 1]
-        m = (k + 2) & 7
-        vx, vy = q[m] - ax, q[m + 1] - ay
-        ll = vx * vx + vy * vy
-        den = ll if ll > EPS else 1.0
-        for i in range(0, 8, 2):
-            px, py = p[i], p[i + 1]
-            t = ((px - ax) * vx + (py - ay) * vy) / den
-            t = min(max(t, 0.0), 1.0)
-            qx, qy = ax + t * vx - px, ay + t * vy - py
-            best = min(best, qx * qx + qy * qy)
-    return best
 
 
 @jit.inline
@@ -143,7 +77,9 @@ def quick_distance(
     ohw: float,
     ohd: float,
 ) -> float:
-    """``vgeom.quick_distance`` of one pair (corner to box both ways, 0 overlapping)."""
+    """The corner-to-box distance of two bases both ways, 0 overlapping: a bound the
+    batch simulator's kernels test first (within :data:`HAIR` of a limit they ask
+    :func:`distance`)."""
     if overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 0.0):
         return 0.0
     pa = corners(x, y, c, s, hw, hd)
@@ -153,29 +89,6 @@ def quick_distance(
         best = min(best, point_box_sq(pa[k], pa[k + 1], ox, oy, oc, os_, ohw, ohd))
         best = min(best, point_box_sq(pb[k], pb[k + 1], x, y, c, s, hw, hd))
     return math.sqrt(best)
-
-
-@jit.inline
-def distance(
-    x: float,
-    y: float,
-    c: float,
-    s: float,
-    hw: float,
-    hd: float,
-    ox: float,
-    oy: float,
-    oc: float,
-    os_: float,
-    ohw: float,
-    ohd: float,
-) -> float:
-    """``vgeom.distance`` of one pair (the scalar engine's nearest-point distance)."""
-    if overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 0.0):
-        return 0.0
-    pa = corners(x, y, c, s, hw, hd)
-    pb = corners(ox, oy, oc, os_, ohw, ohd)
-    return math.sqrt(min(edges_sq(pa, pb), edges_sq(pb, pa)))
 
 
 @jit.inline
@@ -194,8 +107,8 @@ def distance_le(
     ohd: float,
     limit: float,
 ) -> bool:
-    """``geometry.box_distance(a, b) <= limit`` as ``vgeom.distance_le``: the corner-to-box
-    form, and the scalar's corner-to-edge form within a hair of the limit."""
+    """``geometry.box_distance(a, b) <= limit``: the corner-to-box form, and the scalar's
+    corner-to-edge form within a hair of the limit."""
     dq = quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
     if abs(dq - limit) >= HAIR:
         return dq <= limit
@@ -215,25 +128,5 @@ def segment_hits_box(
     hw: float,
     hd: float,
 ) -> bool:
-    """Does the segment cross the base (slab test, ``vgeom.segment_hits_box``, shrink 1e-6)?"""
-    ax0, ay0 = x0 - bx, y0 - by
-    ax1, ay1 = x1 - bx, y1 - by
-    tmin, tmax = 0.0, 1.0
-    for axis in range(2):
-        if axis == 0:
-            p0, p1, half = ax0 * c + ay0 * s, ax1 * c + ay1 * s, hd - 1e-6
-        else:
-            p0, p1, half = -ax0 * s + ay0 * c, -ax1 * s + ay1 * c, hw - 1e-6
-        d = p1 - p0
-        if abs(d) < EPS:
-            if abs(p0) > half:
-                return False
-            continue
-        ta = (-half - p0) / d
-        tb = (half - p0) / d
-        lo, hi = min(ta, tb), max(ta, tb)
-        if not lo <= tmin:  # as numpy's where(lo <= tmin, tmin, lo)
-            tmin = lo
-        if not hi >= tmax:
-            tmax = hi
-    return tmin <= tmax
+    """Does the segment cross the base (``numeric.segment_hits_box``, shrink 1e-6)?"""
+    return _segment_hits_box(x0, y0, x1, y1, bx, by, c, s, hw, hd, 1e-6)

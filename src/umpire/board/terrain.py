@@ -9,14 +9,14 @@ is this point rough, in cover, how high; how much woods does a line of sight cro
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from umpire.board.fmath import hypot as _hypot
+from umpire.board import numeric as N
 from umpire.board.geometry import Box4, F, crosses_any
 
 AREA_KINDS = ("woods", "rough", "hill", "cover", "town")
@@ -132,7 +132,7 @@ class Board:
         # Plain Python copies for the scalar hot path (cell (i, j) is item i * ny + j).
         self._rough_l: list[bool] = self.rough.ravel().tolist()
         self._cover_l: list[bool] = self.cover.ravel().tolist()
-        self._block_l: list[bool] = self.block.ravel().tolist()
+        self._block_l: list[int] = self.block.ravel().astype(np.int64).tolist()
         self._level_l: list[int] = self.level.ravel().tolist()
         self.max_level = max(self._level_l, default=0)
         self._fields: dict[int, list[int]] = {}
@@ -147,12 +147,7 @@ class Board:
 
     def _k(self, x: float, y: float) -> int:
         """The flat index of the cell holding a point (clamped to the table)."""
-        i = int(x / self.cell)
-        j = int(y / self.cell)
-        nx1, ny1 = self.nx - 1, self.ny - 1
-        i = 0 if i < 0 else (nx1 if i > nx1 else i)
-        j = 0 if j < 0 else (ny1 if j > ny1 else j)
-        return i * self.ny + j
+        return N.cell_of(x, y, self.cell, self.nx, self.ny)
 
     def is_rough(self, x: float, y: float) -> bool:
         """Is the point rough ground (default ``rough_terrain``)?"""
@@ -171,32 +166,10 @@ class Board:
         return all(0 <= px <= self.width and 0 <= py <= self.height for px, py in pts)
 
     # -- lines -------------------------------------------------------------------
-    # A line is sampled every half cell, both ends included: k = len / (cell / 2) + 2
-    # points at t = n / (k - 1) (the exact floats of numpy's linspace), each read in
-    # its cell. The scalar functions below walk those points in plain Python and stop
-    # at the first one that decides. Two exact short cuts keep the walk short: a line
-    # whose cells miss every feature's cell box needs no walk at all, and a "clear
-    # distance" field (the Chebyshev distance in cells to the nearest cell that
-    # matters, computed once per board) lets the walk jump over samples that cannot
-    # reach such a cell.
-
-    def _cells_near(self, x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
-        """A cell box holding every sample of the line (one cell of slack each way).
-
-        Clamped to the table like the samples' cells (a line may run off the table).
-        """
-        c = self.cell
-        nx1, ny1 = self.nx - 1, self.ny - 1
-        lo, hi = (x0, x1) if x0 < x1 else (x1, x0)
-        a0, a1 = int(lo / c) - 1, int(hi / c) + 1
-        lo, hi = (y0, y1) if y0 < y1 else (y1, y0)
-        b0, b1 = int(lo / c) - 1, int(hi / c) + 1
-        return (
-            0 if a0 < 0 else (nx1 if a0 > nx1 else a0),
-            0 if a1 < 0 else (nx1 if a1 > nx1 else a1),
-            0 if b0 < 0 else (ny1 if b0 > ny1 else b0),
-            0 if b1 < 0 else (ny1 if b1 > ny1 else b1),
-        )
+    # A line is sampled every half cell, both ends included, and walked over a "clear
+    # distance" field that lets the walk skip samples far from any cell that matters:
+    # :func:`umpire.board.numeric.walk`, the one source the batch simulator's kernels
+    # compile too (``umpire.board.kterrain``, ``ksight``).
 
     def _field(self, key: int) -> list[int]:
         """Clear distances to rough cells (key -1) or to woods and hills above ``key``."""
@@ -219,52 +192,13 @@ class Board:
             "hill": list(self._hill_boxes),
         }
 
-    def _walk(
-        self, x0: float, y0: float, x1: float, y1: float, field: list[int]
-    ) -> Iterator[tuple[int, float]]:
-        """The flat cell of every sample of a line that may matter, and the step length.
-
-        Samples whose cells are nearer than ``field`` says to their neighbours' are
-        skipped: a sample ``q`` steps on lies at most ``q * span + 1`` cells away.
-        """
-        dx, dy = x1 - x0, y1 - y0
-        length = _hypot(dx, dy)
-        cell = self.cell
-        k = max(2, int(length / (cell / 2)) + 2)
-        step = 1.0 / (k - 1)
-        seg = length / (k - 1)
-        span = max(abs(dx), abs(dy)) * step / cell  # cells per sample, at most
-        nx1, ny1, ny = self.nx - 1, self.ny - 1, self.ny
-        last = k - 1
-        n = 0
-        while n < k:
-            t = n * step if n < last else 1.0
-            i = int((x0 + dx * t) / cell)
-            j = int((y0 + dy * t) / cell)
-            i = 0 if i < 0 else (nx1 if i > nx1 else i)
-            j = 0 if j < 0 else (ny1 if j > ny1 else j)
-            c = i * ny + j
-            d = field[c]
-            if d == 0:
-                yield c, seg
-                n += 1
-            elif d > 3 and span > 0:
-                m = int((d - 3) / span)  # one cell of slack for rounding
-                n += m if m > 1 else 1
-            else:
-                n += 1
-
     def path_rough(self, x0: float, y0: float, x1: float, y1: float) -> bool:
         """Does a straight move touch rough ground anywhere (default ``rough_terrain``)?"""
-        a0, a1, b0, b1 = self._cells_near(x0, y0, x1, y1)
-        for i0, i1, j0, j1 in self._rough_boxes:
-            if a0 <= i1 and i0 <= a1 and b0 <= j1 and j0 <= b1:
-                break
-        else:
+        cell, nx, ny = self.cell, self.nx, self.ny
+        if not N.rough_near(x0, y0, x1, y1, cell, nx, ny, self._rough_boxes):
             return False
-        for _ in self._walk(x0, y0, x1, y1, self._field(-1)):
-            return True  # only rough cells are given out
-        return False
+        field = self._field(-1)
+        return N.walk(x0, y0, x1, y1, cell, nx, ny, field, field, field, 0, 0.0, True)
 
     def sight_clear(self, x0: float, y0: float, x1: float, y1: float) -> bool:
         """Does terrain leave one sight line clear (default ``los_centre_to_centre``)?
@@ -272,29 +206,17 @@ class Board:
         Blocked by more than ``see_woods`` inches of woods or town, or by a hill higher
         than both ends.
         """
-        a0, a1, b0, b1 = self._cells_near(x0, y0, x1, y1)
-        woods = any(
-            a0 <= i1 and i0 <= a1 and b0 <= j1 and j0 <= b1 for i0, i1, j0, j1 in self._block_boxes
+        cell, nx, ny, lev, top_level = self.cell, self.nx, self.ny, self._level_l, self.max_level
+        top = N.sight_top(
+            x0, y0, x1, y1, cell, nx, ny, lev, self._block_boxes, self._hill_boxes, top_level
         )
-        lev = self._level_l
-        top = max(lev[self._k(x0, y0)], lev[self._k(x0 + (x1 - x0), y0 + (y1 - y0))])
-        hills = top < self.max_level and any(
-            level > top and a0 <= i1 and i0 <= a1 and b0 <= j1 and j0 <= b1
-            for level, i0, i1, j0, j1 in self._hill_boxes
-        )
-        if not (woods or hills):
+        if top < 0:
             return True
-        block = self._block_l
+        field = self._field(min(top, top_level))
         limit = self.see_woods + 1e-9
-        count = 0
-        for c, step in self._walk(x0, y0, x1, y1, self._field(min(top, self.max_level))):
-            if lev[c] > top:
-                return False
-            if block[c]:
-                count += 1
-                if count * step > limit:
-                    return False
-        return True
+        return not N.walk(
+            x0, y0, x1, y1, cell, nx, ny, field, lev, self._block_l, top, limit, False
+        )
 
     def terrain_los(self, x0: F, y0: F, x1: F, y1: F) -> NDArray[np.bool_]:
         """:meth:`sight_clear` for many lines, each sampled on its own."""
