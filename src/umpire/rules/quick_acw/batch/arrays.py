@@ -113,9 +113,12 @@ def board_of(T: Terrain) -> Board:
 @cache
 def moves_of(t: Tables) -> Moves:
     """The kernels' view of the MOVEMENT numbers."""
-    costs = np.array([t.cost_command, t.cost_leader, t.cost_formation, t.cost_mount])
+    c, g = t.r.costs, t.r.geometry
+    costs = np.array(
+        [c["out_of_command"], c["leader_lost"], c["formation_change"], c["mount_dismount"]]
+    )
     return Moves(
         np.asarray(t.move_open, dtype=float), np.asarray(t.move_rough, dtype=float), costs,
         np.asarray(t.base_w, dtype=float), np.asarray(t.base_d, dtype=float),
-        float(t.geometry["contact"]), float(t.geometry["retreat_step"]),
+        float(g["contact"]), float(g["retreat_step"]),
     )  # fmt: skip

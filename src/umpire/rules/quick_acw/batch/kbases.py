@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from umpire import jit
 from umpire.board.kgeom import distance_le, on_table, overlap, segment_hits_box
 from umpire.rules.quick_acw.batch.arrays import Bases, Board, Leaders, Moves, Units
+from umpire.rules.quick_acw.batch.tables import ART, COLUMN
 
 F = NDArray[np.float64]
 B = NDArray[np.bool_]
@@ -25,7 +26,6 @@ I = NDArray[np.int64]  # noqa: E741
 
 SLACK = 1e-3  # inches added to single-precision prefilters (their rounding is ~1e-5)
 OV_PAD = 1e-6 + SLACK  # the overlap prefilter's pad on the half diagonal
-ART, COLUMN = 2, 1  # as ``tables``
 
 
 @jit.inline
@@ -264,15 +264,6 @@ def hypots(dx: F, dy: F) -> F:
     out = np.empty(dx.shape[0])
     for q in range(dx.shape[0]):
         out[q] = jit.hypot(dx[q], dy[q])
-    return out
-
-
-@jit.kernel
-def atan2s(y: F, x: F) -> F:
-    """``math.atan2`` of each pair."""
-    out = np.empty(y.shape[0])
-    for q in range(y.shape[0]):
-        out[q] = math.atan2(y[q], x[q])
     return out
 
 

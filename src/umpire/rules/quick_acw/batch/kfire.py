@@ -57,8 +57,8 @@ def rule_args(t: V.Tables) -> tuple[Any, ...]:
         np.ascontiguousarray(need_at, dtype=np.int64),
         np.ascontiguousarray(run, dtype=np.int64),
         np.ascontiguousarray(V.fire_modifier_table(t), dtype=np.int64),
-        math.tan(math.radians(t.geometry["fire_arc_degrees"])),
-        float(t.geometry["fire_arc_degrees"]),
+        math.tan(math.radians(t.r.geometry["fire_arc_degrees"])),
+        float(t.r.geometry["fire_arc_degrees"]),
     )
 
 
@@ -66,12 +66,6 @@ def rule_args(t: V.Tables) -> tuple[Any, ...]:
 def sight_of(T: Terrain) -> tuple[Any, ...]:
     """The sight walk's numbers (``ksight.sight_args``)."""
     return ksight.sight_args(T)
-
-
-@cache
-def es_table(r: Any) -> F:
-    """``tables.expected_stands_table`` (the AI's exact expected stands by need - mod)."""
-    return np.ascontiguousarray(V.expected_stands_table(r), dtype=np.float64)
 
 
 @jit.inline

@@ -227,7 +227,7 @@ class State:
         opp = st.side[None, :] != st.side[u][:, None]
         dx = self.x[r] - _g(self.x, r, u)[:, None]
         dy = self.y[r] - _g(self.y, r, u)[:, None]
-        lim = self.rad[r] + (self.t.geometry["contact"] + SLACK) + _g(self.rad, r, u)[:, None]
+        lim = self.rad[r] + (self.mv.contact + SLACK) + _g(self.rad, r, u)[:, None]
         near = opp & self.alive[r] & (dx * dx + dy * dy <= lim * lim)
         pi, pv = _nz(near)
         if len(pi):
@@ -311,13 +311,6 @@ class State:
         self.place(r[g], u[g], bx[g], by[g], bth[g])
         return ok
 
-    def path_clear(self, r: I, u: I, dx: F, dy: F, dist: F, th: F) -> B:
-        """``steps.charge_path`` (default ``charge_path_clear``): is every step of
-        :meth:`slide`'s walk on the table and clear of every other base? Nothing moves."""
-        c, s = np.cos(th), np.sin(th)
-        out: B = KB.clear_paths(self.bases(), r, u, dx, dy, dist, c, s, self.bd, self.mv.step)
-        return out
-
     def move_away(self, r: I, u: I, frm: I, dist: F) -> None:
         """Retreat ``dist`` directly away from ``frm``, keeping facing; off the table: removed."""
         dx = _g(self.x, r, u) - _g(self.x, r, frm)
@@ -335,14 +328,6 @@ class State:
             idx = np.flatnonzero(mask)
             if len(idx):
                 out[idx] = self.dice.roll(self.ids[r[idx]], n).sum(1)
-        return out
-
-    def morale_pass(self, r: I, u: I) -> B:
-        """Seed 002 MORALE: 2d6 + attached leader bonus - 1 with a MM >= the side's number."""
-        number = self.t.morale[self.S.side[u]]
-        mod = _g(self.bonus, r, u) + np.where(_g(self.marker, r, u), self.t.morale_marker, 0)
-        faces = self.dice.roll(self.ids[r], 2)
-        out: B = faces.sum(1) + mod >= number
         return out
 
     def outcome(self) -> Outcome:
