@@ -98,7 +98,7 @@ def test_fire_class_and_movement_rates_002_movement(rng: random.Random) -> None:
         got = K.move_inches(mv, key, rough, cmd, lost, chg)
         assert got == R.move_inches(k, rough, cmd, lost, change)  # the same float
         stands = rng.randint(0, 8)
-        assert KB.base_half(u, f, stands, T.base_w, T.base_d) == base_size(
+        assert KB.base_half(u, f, stands, mv.base_w, mv.base_d) == base_size(
             ut, form, stands, R.rules().bases
         )
 

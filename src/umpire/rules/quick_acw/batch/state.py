@@ -62,17 +62,19 @@ class State:
         self.U = u
         self.ids = np.arange(n)
 
-        def tile(a: NDArray[np.generic]) -> NDArray[np.generic]:
-            return np.tile(a, (n, 1))
+        units, leaders = st.start.units, st.start.leaders
 
-        self.x: F = tile(st.x0).astype(float)
-        self.y: F = tile(st.y0).astype(float)
-        self.th: F = tile(st.th0).astype(float)
+        def tile(a: list[Any]) -> NDArray[Any]:
+            return np.tile(np.array(a), (n, 1))
+
+        self.x: F = tile([v.x for v in units]).astype(float)
+        self.y: F = tile([v.y for v in units]).astype(float)
+        self.th: F = tile([v.theta for v in units]).astype(float)
         self.c: F = np.cos(self.th)
         self.s: F = np.sin(self.th)
-        self.form: NDArray[Any] = tile(st.form0).astype(np.int8)
-        self.mounted: B = tile(st.mounted0).astype(bool)
-        self.limbered: B = tile(st.limbered0).astype(bool)
+        self.form: NDArray[Any] = tile([V.FORMS.index(v.formation) for v in units]).astype(np.int8)
+        self.mounted: B = tile([v.mounted for v in units]).astype(bool)
+        self.limbered: B = tile([v.limbered for v in units]).astype(bool)
         self.stands: NDArray[Any] = tile(st.stands0).astype(np.int16)
         self.alive: B = np.ones((n, u), dtype=bool)
         self.marker: B = np.zeros((n, u), dtype=bool)
@@ -86,9 +88,9 @@ class State:
         self.r32 = np.zeros((n, u), dtype=np.float32)
         self.ver: NDArray[Any] = np.zeros((n, u), dtype=np.int32)  # bumped when a unit moves
         self.bonus: NDArray[Any] = np.zeros((n, u), dtype=np.int8)
-        self.lx: F = tile(st.lx0).astype(float)
-        self.ly: F = tile(st.ly0).astype(float)
-        self.latt: NDArray[Any] = tile(st.latt0).astype(np.int16)
+        self.lx: F = tile([ld.x for ld in leaders]).astype(float)
+        self.ly: F = tile([ld.y for ld in leaders]).astype(float)
+        self.latt: NDArray[Any] = tile([ld.attached for ld in leaders]).astype(np.int16)
         self.lalive: B = np.ones((n, st.n_leaders), dtype=bool)
         self._refresh_bonus()
         self.losses: I = np.zeros((n, 2), dtype=np.int64)

@@ -49,14 +49,10 @@ class Tables:
 
     r: Rules
     morale: I  # per side
-    move_open: F  # per move key
-    move_rough: F
     bands: F
     fire_table: I  # (fire class, band)
     max_range: F  # per fire class
     melee_rows: I  # (|difference| 0..cap, 4): win loss, win retreat, lose loss, lose retreat
-    base_w: F  # per type
-    base_d: F
 
 
 @cache
@@ -78,14 +74,10 @@ def tables(r: Rules | None = None) -> Tables:
     return Tables(
         r,
         np.array([r.sides[s].morale for s in r.order], dtype=np.int64),
-        np.array([r.movement[k].open for k in MOVE_KEYS]),
-        np.array([r.movement[k].rough for k in MOVE_KEYS]),
         np.array(r.fire_bands, dtype=float),
         fire_table,
         max_range,
         rows,
-        np.array([r.bases[t][0] for t in TYPES]),
-        np.array([r.bases[t][1] for t in TYPES]),
     )
 
 
