@@ -75,14 +75,8 @@ def clear_of(
         dy = vy - byf
         d2 = dx * dx + dy * dy
         lim = lim_ov + vr
-        ox, oy, oc, os_, ohw, ohd = (
-            bs.x[b, v],
-            bs.y[b, v],
-            bs.c[b, v],
-            bs.s[b, v],
-            bs.hw[b, v],
-            bs.hd[b, v],
-        )
+        ox, oy, oc, os_ = bs.x[b, v], bs.y[b, v], bs.c[b, v], bs.s[b, v]
+        ohw, ohd = bs.hw[b, v], bs.hd[b, v]
         if d2 < lim * lim and overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 1e-6):
             return False
         if side[v] == own:

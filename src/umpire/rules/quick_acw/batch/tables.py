@@ -64,7 +64,8 @@ def tables(r: Rules | None = None) -> Tables:
         [
             max([b for b, n in zip(r.fire_bands, row, strict=True) if n] or [0.0])
             for row in fire_table
-        ]
+        ],
+        dtype=float,
     )
     cap = max(row.high if row.high < 99 else row.low for row in r.melee_rows) + 1
     rows = np.zeros((cap + 1, 4), dtype=np.int64)
