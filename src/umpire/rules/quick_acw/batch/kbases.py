@@ -273,12 +273,3 @@ def crosses(x0: float, y0: float, x1: float, y1: float, segs: F) -> bool:
         if d1 * d2 < 0 and d3 * d4 < 0:
             return True
     return False
-
-
-@jit.kernel
-def crossings(x0: F, y0: F, x1: F, y1: F, segs: F) -> B:
-    """:func:`crosses` of each segment."""
-    out = np.zeros(x0.shape[0], dtype=np.bool_)
-    for q in range(x0.shape[0]):
-        out[q] = crosses(x0[q], y0[q], x1[q], y1[q], segs)
-    return out

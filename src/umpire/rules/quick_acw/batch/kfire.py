@@ -199,15 +199,20 @@ def contacts(bs: Bases, rows: I, A: I, Bu: I, tol: float) -> tuple[NDArray[np.fl
 
 
 @jit.kernel
-def candidates(
-    rows: I, FU: I, TU: I, fc: I, actor: B, d2: NDArray[np.float32], adj: B,
-    r32: NDArray[np.float32], alive: B, max_range: F, at: I, los: I8,
-) -> int:  # fmt: skip
-    """``fire_matrix``'s candidates: firers in contact at what they touch (they need
-    no line of sight: SEEN in ``los``), the others at the targets no one touches, within
-    the longest range from the nearest corners; their flat places go into ``at``, in
-    order, and their number is returned."""
+def fire_matrix(
+    bs: Bases, us: Units, rows: I, FU: I, TU: I, fc: I, actor: B, d2: NDArray[np.float32],
+    adj: B, utype: I, side: I, R: tuple[Any, ...], bd: Board,
+) -> tuple[I8, I8, I8]:  # fmt: skip
+    """Every firer's candidate shots after the contacts: per battle ``rows[i]``, firer and
+    target, (needed, modifier) with 0 = none, and the line of sight. Firers in contact
+    shoot at what they touch (they need no line of sight: SEEN), the others at the targets
+    no one touches within the longest range from the nearest corners (:func:`shots`)."""
     m, nf, nt = len(rows), len(FU), len(TU)
+    need = np.zeros((m, nf, nt), dtype=np.int8)
+    mod = np.zeros((m, nf, nt), dtype=np.int8)
+    los = np.zeros((m, nf, nt), dtype=np.int8)
+    at = np.empty(m * nf * nt, dtype=np.int64)  # (pages untouched beyond the candidates)
+    r32, alive, max_range = bs.r32, bs.alive, R[0]
     touched = np.zeros(nt, dtype=np.bool_)
     # (no slices or arrays made inside the loops: numba counts references to them there)
     got = 0
@@ -243,22 +248,6 @@ def candidates(
                 if d2[i, a, b] <= reach * reach:
                     at[got] = (i * nf + a) * nt + b
                     got += 1
-    return got
-
-
-@jit.kernel
-def fire_matrix(
-    bs: Bases, us: Units, rows: I, FU: I, TU: I, fc: I, actor: B, d2: NDArray[np.float32],
-    adj: B, utype: I, side: I, R: tuple[Any, ...], bd: Board,
-) -> tuple[I8, I8, I8]:  # fmt: skip
-    """Every firer's candidate shots after the contacts: per battle ``rows[i]``, firer and target,
-    (needed, modifier) with 0 = none, and the line of sight (SEEN for engaged firers)."""
-    m, nf, nt = len(rows), len(FU), len(TU)
-    need = np.zeros((m, nf, nt), dtype=np.int8)
-    mod = np.zeros((m, nf, nt), dtype=np.int8)
-    los = np.zeros((m, nf, nt), dtype=np.int8)
-    at = np.empty(m * nf * nt, dtype=np.int64)  # (pages untouched beyond the candidates)
-    got = candidates(rows, FU, TU, fc, actor, d2, adj, bs.r32, bs.alive, R[0], at, los)
     shots(at[:got], rows, FU, TU, fc, False, need, mod, bs, us, utype, side, R, bd)
     return need, mod, los
 
