@@ -64,7 +64,7 @@ class State:
 
         units, leaders = st.start.units, st.start.leaders
 
-        def tile(a: list[Any]) -> NDArray[Any]:
+        def tile(a: Any) -> NDArray[Any]:  # per unit or leader -> per battle too
             return np.tile(np.array(a), (n, 1))
 
         self.x: F = tile([v.x for v in units]).astype(float)
