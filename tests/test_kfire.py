@@ -16,6 +16,7 @@ from umpire import jit
 from umpire.battle.scenario import load_scenario
 from umpire.board import ksight
 from umpire.dice.bulk import Dice
+from umpire.rules.quick_acw.batch import kfire as KF
 from umpire.rules.quick_acw.batch import tables as V
 from umpire.rules.quick_acw.batch.sim import Sim
 from umpire.rules.quick_acw.batch.static import static_for
@@ -80,7 +81,11 @@ def test_candidate_targets_measured_again_as_afresh_002_fire(name: str) -> None:
             tu = st.by_side[1 - f][tcol]
             sim.stands[rows, tu] -= 1
             sim._resize(rows, tu)
-            sim._reband(rows, tcol, f, fc, need, mod, after)
+            FU, TU = st.by_side[f], st.by_side[1 - f]
+            KF.reband(
+                sim.bases(), sim.units(), rows, tcol, after, FU, TU, fc, need, mod, st.utype,
+                st.side, KF.rule_args(sim.t), sim.bd,
+            )  # fmt: skip
             again = sim.fire_matrix(rows, f, fc, actor)
             free = ~known[3][rows, :, tcol].any(1)  # a target in contact: all made afresh
             want_n, want_m = again[0][rows, after:, tcol], again[1][rows, after:, tcol]

@@ -107,9 +107,9 @@ def test_kernel_geometry_matches_the_scalar_geometry_on_random_bases() -> None:
     segs = [tuple(rng.uniform(0, 8) for _ in range(4)) for _ in range(5)]
     x1 = [box[0] + 3 * box[2] for box in a]
     y1 = [box[1] + 3 * box[3] for box in a]
-    got = KB.crossings(np.array(x0), np.array(y0), np.array(x1), np.array(y1), np.array(segs))
-    want = [geometry.crosses_any(*p, segs) for p in zip(x0, y0, x1, y1, strict=True)]
-    assert got.tolist() == want and got.any()
+    pts = list(zip(x0, y0, x1, y1, strict=True))
+    got = [KB.crosses(*p, np.array(segs)) for p in pts]
+    assert got == [geometry.crosses_any(*p, segs) for p in pts] and any(got)
 
 
 def test_kernel_path_rough_matches_the_board() -> None:

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from umpire.board.kboard import Terrain
-from umpire.rules.quick_acw.batch.tables import Tables
+from umpire.rules.quick_acw.batch.tables import MOVE_KEYS, TYPES, Tables
 
 F = NDArray[np.float64]
 F32 = NDArray[np.float32]
@@ -113,9 +113,15 @@ def board_of(T: Terrain) -> Board:
 @cache
 def moves_of(t: Tables) -> Moves:
     """The kernels' view of the MOVEMENT numbers."""
-    costs = np.array([t.cost_command, t.cost_leader, t.cost_formation, t.cost_mount])
+    r = t.r
+    c, g = r.costs, r.geometry
+    costs = [c["out_of_command"], c["leader_lost"], c["formation_change"], c["mount_dismount"]]
     return Moves(
-        np.asarray(t.move_open, dtype=float), np.asarray(t.move_rough, dtype=float), costs,
-        np.asarray(t.base_w, dtype=float), np.asarray(t.base_d, dtype=float),
-        float(t.geometry["contact"]), float(t.geometry["retreat_step"]),
-    )  # fmt: skip
+        np.array([r.movement[k].open for k in MOVE_KEYS], dtype=float),
+        np.array([r.movement[k].rough for k in MOVE_KEYS], dtype=float),
+        np.array(costs, dtype=float),
+        np.array([r.bases[u][0] for u in TYPES], dtype=float),
+        np.array([r.bases[u][1] for u in TYPES], dtype=float),
+        float(g["contact"]),
+        float(g["retreat_step"]),
+    )

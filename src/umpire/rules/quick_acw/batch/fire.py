@@ -20,7 +20,6 @@ from umpire.rules.quick_acw.batch.state import B, I, State, _g, _nz
 
 I8 = NDArray[np.int8]
 FINISH_BONUS = 1.5  # the AI's value of a shot that may finish a unit off
-UNSEEN, SEEN, BLOCKED = KF.UNSEEN, KF.SEEN, KF.BLOCKED  # a candidate shot's line of sight
 
 
 class Fire(State):
@@ -45,7 +44,7 @@ class Fire(State):
         alive_t = self.alive[:, ts].copy()
         stands0 = st.stands0[TU][None, :]
         bonus = np.where(V.is_removed(self.t, self.stands[:, ts] - 1, stands0), FINISH_BONUS, 1.0)
-        es, bs, sight = KF.es_table(self.t.r), self.bases(), KF.sight_of(self.T)
+        es, bs, sight = V.expected_stands_table(self.t.r), self.bases(), KF.sight_of(self.T)
         for kk in range(len(FU)):
             r, pick = KF.pick(
                 bs, kk, FU, TU, actor, need, mod, los, alive_t, bonus, es, V.ES_LO, self.ids,
@@ -73,7 +72,10 @@ class Fire(State):
                 alive_t[d] = self.alive[d][:, ts]
             again = np.flatnonzero(~dirty & alive_t[r, pick])
             if len(again):
-                self._reband(r[again], pick[again], f, fc, need, mod, kk + 1)
+                KF.reband(
+                    bs, self.units(), r[again], pick[again], kk + 1, FU, TU, fc, need, mod,
+                    st.utype, st.side, KF.rule_args(self.t), self.bd,
+                )  # fmt: skip
 
     def _pair_geometry(self) -> tuple[NDArray[np.float32], B]:
         """(squared centre distances, contacts) between the two sides' units, per battle.
@@ -108,11 +110,3 @@ class Fire(State):
             st.side, KF.rule_args(self.t), self.bd,
         )  # fmt: skip
         return need, mod, los, geo[1]
-
-    def _reband(self, r: I, tcol: I, f: int, fc: I, need: I8, mod: I8, after: int) -> None:
-        """Measure again the shots of the firers still to come at targets whose bases shrank."""
-        st = self.S
-        KF.reband(
-            self.bases(), self.units(), r, tcol, after, st.by_side[f], st.by_side[1 - f], fc,
-            need, mod, st.utype, st.side, KF.rule_args(self.t), self.bd,
-        )  # fmt: skip

@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from umpire import jit
 from umpire.board.kgeom import distance_le, on_table, overlap, segment_hits_box
 from umpire.rules.quick_acw.batch.arrays import Bases, Board, Leaders, Moves, Units
+from umpire.rules.quick_acw.batch.tables import ART, COLUMN
 
 F = NDArray[np.float64]
 B = NDArray[np.bool_]
@@ -25,7 +26,6 @@ I = NDArray[np.int64]  # noqa: E741
 
 SLACK = 1e-3  # inches added to single-precision prefilters (their rounding is ~1e-5)
 OV_PAD = 1e-6 + SLACK  # the overlap prefilter's pad on the half diagonal
-ART, COLUMN = 2, 1  # as ``tables``
 
 
 @jit.inline
@@ -75,14 +75,8 @@ def clear_of(
         dy = vy - byf
         d2 = dx * dx + dy * dy
         lim = lim_ov + vr
-        ox, oy, oc, os_, ohw, ohd = (
-            bs.x[b, v],
-            bs.y[b, v],
-            bs.c[b, v],
-            bs.s[b, v],
-            bs.hw[b, v],
-            bs.hd[b, v],
-        )
+        ox, oy, oc, os_ = bs.x[b, v], bs.y[b, v], bs.c[b, v], bs.s[b, v]
+        ohw, ohd = bs.hw[b, v], bs.hd[b, v]
         if d2 < lim * lim and overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 1e-6):
             return False
         if side[v] == own:
@@ -267,15 +261,6 @@ def hypots(dx: F, dy: F) -> F:
     return out
 
 
-@jit.kernel
-def atan2s(y: F, x: F) -> F:
-    """``math.atan2`` of each pair."""
-    out = np.empty(y.shape[0])
-    for q in range(y.shape[0]):
-        out[q] = math.atan2(y[q], x[q])
-    return out
-
-
 @jit.inline
 def crosses(x0: float, y0: float, x1: float, y1: float, segs: F) -> bool:
     """Does the segment properly cross any of ``segs`` (k, 4) (``geometry.crosses_any``)?"""
@@ -288,12 +273,3 @@ def crosses(x0: float, y0: float, x1: float, y1: float, segs: F) -> bool:
         if d1 * d2 < 0 and d3 * d4 < 0:
             return True
     return False
-
-
-@jit.kernel
-def crossings(x0: F, y0: F, x1: F, y1: F, segs: F) -> B:
-    """:func:`crosses` of each segment."""
-    out = np.zeros(x0.shape[0], dtype=np.bool_)
-    for q in range(x0.shape[0]):
-        out[q] = crosses(x0[q], y0[q], x1[q], y1[q], segs)
-    return out

@@ -15,7 +15,8 @@ from umpire import jit
 from umpire.board.kterrain import cell_of, path_rough
 from umpire.rules.quick_acw.batch.arrays import Bases, Board, Units
 from umpire.rules.quick_acw.batch.kbases import crosses
-from umpire.rules.quick_acw.batch.kmove import CAV, COLUMN, FOOT, exact
+from umpire.rules.quick_acw.batch.kmove import exact
+from umpire.rules.quick_acw.batch.tables import CAV, COLUMN, FOOT
 
 F = NDArray[np.float64]
 B = NDArray[np.bool_]

@@ -50,28 +50,15 @@ def rule_args(t: V.Tables) -> tuple[Any, ...]:
     """The FIRE numbers the kernels read: max range per class, band tops, the FIRE
     table, its runs (``tables.fire_runs``), the modifier sums, tan and degrees of the arc."""
     need_at, run = V.fire_runs(t)
-    return (
-        np.ascontiguousarray(t.max_range, dtype=np.float64),
-        np.ascontiguousarray(t.bands, dtype=np.float64),
-        np.ascontiguousarray(t.fire_table, dtype=np.int64),
-        np.ascontiguousarray(need_at, dtype=np.int64),
-        np.ascontiguousarray(run, dtype=np.int64),
-        np.ascontiguousarray(V.fire_modifier_table(t), dtype=np.int64),
-        math.tan(math.radians(t.geometry["fire_arc_degrees"])),
-        float(t.geometry["fire_arc_degrees"]),
-    )
+    arc = float(t.r.geometry["fire_arc_degrees"])
+    mods = V.fire_modifier_table(t)
+    return t.max_range, t.bands, t.fire_table, need_at, run, mods, math.tan(math.radians(arc)), arc
 
 
 @cache
 def sight_of(T: Terrain) -> tuple[Any, ...]:
     """The sight walk's numbers (``ksight.sight_args``)."""
     return ksight.sight_args(T)
-
-
-@cache
-def es_table(r: Any) -> F:
-    """``tables.expected_stands_table`` (the AI's exact expected stands by need - mod)."""
-    return np.ascontiguousarray(V.expected_stands_table(r), dtype=np.float64)
 
 
 @jit.inline
@@ -106,38 +93,32 @@ def _band(
 
 @jit.kernel
 def shots(
-    rows: I,
-    fus: I,
-    tus: I,
-    fcs: I,
-    known: bool,
-    bs: Bases,
-    un: Units,
-    utype: I,
-    side: I,
-    R: tuple[Any, ...],
-    bd: Board,
-) -> tuple[I, I]:
-    """``steps.targets`` but the line of sight, for the pairs (battle, firer, target, fire
-    class): (needed, modifier) each, (0, 0) for no shot. ``known``: the pairs are in arc, only their
-    range and cover moved. (One loop over every pair: arrays handed to a compiled helper
-    per pair would cost more in reference counts than the shot itself.)"""
+    at: I, rows: I, FU: I, TU: I, fc: I, known: bool, need: I8, mod: I8, bs: Bases, un: Units,
+    utype: I, side: I, R: tuple[Any, ...], bd: Board,
+) -> None:  # fmt: skip
+    """``steps.targets`` but the line of sight, for the candidates ``at`` (flat places in
+    ``need``, shaped (battles ``rows``, firers ``FU``, targets ``TU``); ``fc``: the firers'
+    fire classes): (needed, modifier) written there, (0, 0) for no shot. ``known``: the
+    pairs are in arc, only their range and cover moved. (One loop over every pair: arrays
+    handed to a compiled helper per pair would cost more in reference counts than the
+    shot itself.)"""
     x, y, c, s, hw, hd, rad = bs.x, bs.y, bs.c, bs.s, bs.hw, bs.hd, bs.rad
     form, marker, mounted = un.form, un.marker, un.mounted
     cover, walls, cell, nx, ny = bd.cover, bd.walls, bd.cell, bd.nx, bd.ny
     bands, fire_table, need_at, run, modtab, tan_arc, half = R[1:]
-    n = len(rows)
-    need = np.zeros(n, dtype=np.int64)
-    mod = np.zeros(n, dtype=np.int64)
-    for q in range(n):
-        row, fu, tu, fc = rows[q], fus[q], tus[q], fcs[q]
+    nf, nt = need.shape[1], need.shape[2]
+    for q in range(len(at)):
+        ia, tb = divmod(at[q], nt)
+        ib, fa = divmod(ia, nf)
+        row, fu, tu, fclass = rows[ib], FU[fa], TU[tb], fc[ib, fa]
+        need[ib, fa, tb], mod[ib, fa, tb] = 0, 0
         ux, uy, uc, us = x[row, fu], y[row, fu], c[row, fu], s[row, fu]
         tx, ty = x[row, tu], y[row, tu]
         uhw, uhd = hw[row, fu], hd[row, fu]
         tc, ts, thw, thd = c[row, tu], s[row, tu], hw[row, tu], hd[row, tu]
         if known:
             band = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
-            nd = fire_table[fc, band] if band >= 0 else 0
+            nd = fire_table[fclass, band] if band >= 0 else 0
         else:
             dx, dy = tx - ux, ty - uy
             fwd, lat = dx * uc + dy * us, -dx * us + dy * uc
@@ -153,10 +134,10 @@ def shots(
             d2 = math.sqrt(point_box_sq(ux, uy, tx, ty, tc, ts, thw, thd))
             lo, hi = max(d1 - rad[row, tu], d2 - rad[row, fu]), min(d1, d2)
             plo, phi = _place(bands, lo - 1e-7), _place(bands, hi + 1e-7)
-            nd = need_at[fc, plo]
-            if run[fc, plo] != run[fc, phi]:
+            nd = need_at[fclass, plo]
+            if run[fclass, plo] != run[fclass, phi]:
                 band = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
-                nd = fire_table[fc, band] if band >= 0 else 0
+                nd = fire_table[fclass, band] if band >= 0 else 0
         if nd <= 0:
             continue
         i = min(max(int(tx / cell), 0), nx - 1)
@@ -181,12 +162,10 @@ def shots(
                 nn = 1.0
             ex, ey = tx + ddx / nn * rch, ty + ddy / nn * rch
             cov = crosses(tx, ty, ex, ey, walls)
-        k = (side[fu] * 3 + fc) * 2 + form[row, fu]
+        k = (side[fu] * 3 + fclass) * 2 + form[row, fu]
         k = (k * 2 + marker[row, fu]) * 3 + utype[tu]
         k = ((k * 2 + mounted[row, tu]) * 2 + form[row, tu]) * 2 + cov
-        need[q] = nd
-        mod[q] = modtab[k]
-    return need, mod
+        need[ib, fa, tb], mod[ib, fa, tb] = nd, modtab[k]
 
 
 @jit.kernel
@@ -220,15 +199,20 @@ def contacts(bs: Bases, rows: I, A: I, Bu: I, tol: float) -> tuple[NDArray[np.fl
 
 
 @jit.kernel
-def candidates(
-    rows: I, FU: I, TU: I, fc: I, actor: B, d2: NDArray[np.float32], adj: B,
-    r32: NDArray[np.float32], alive: B, max_range: F, at: I, los: I8,
-) -> int:  # fmt: skip
-    """``fire_matrix``'s candidates: firers in contact at what they touch (they need
-    no line of sight: SEEN in ``los``), the others at the targets no one touches, within
-    the longest range from the nearest corners; their flat places go into ``at``, in
-    order, and their number is returned."""
+def fire_matrix(
+    bs: Bases, us: Units, rows: I, FU: I, TU: I, fc: I, actor: B, d2: NDArray[np.float32],
+    adj: B, utype: I, side: I, R: tuple[Any, ...], bd: Board,
+) -> tuple[I8, I8, I8]:  # fmt: skip
+    """Every firer's candidate shots after the contacts: per battle ``rows[i]``, firer and
+    target, (needed, modifier) with 0 = none, and the line of sight. Firers in contact
+    shoot at what they touch (they need no line of sight: SEEN), the others at the targets
+    no one touches within the longest range from the nearest corners (:func:`shots`)."""
     m, nf, nt = len(rows), len(FU), len(TU)
+    need = np.zeros((m, nf, nt), dtype=np.int8)
+    mod = np.zeros((m, nf, nt), dtype=np.int8)
+    los = np.zeros((m, nf, nt), dtype=np.int8)
+    at = np.empty(m * nf * nt, dtype=np.int64)  # (pages untouched beyond the candidates)
+    r32, alive, max_range = bs.r32, bs.alive, R[0]
     touched = np.zeros(nt, dtype=np.bool_)
     # (no slices or arrays made inside the loops: numba counts references to them there)
     got = 0
@@ -264,35 +248,7 @@ def candidates(
                 if d2[i, a, b] <= reach * reach:
                     at[got] = (i * nf + a) * nt + b
                     got += 1
-    return got
-
-
-@jit.kernel
-def fire_matrix(
-    bs: Bases, us: Units, rows: I, FU: I, TU: I, fc: I, actor: B, d2: NDArray[np.float32],
-    adj: B, utype: I, side: I, R: tuple[Any, ...], bd: Board,
-) -> tuple[I8, I8, I8]:  # fmt: skip
-    """Every firer's candidate shots after the contacts: per battle ``rows[i]``, firer and target,
-    (needed, modifier) with 0 = none, and the line of sight (SEEN for engaged firers)."""
-    m, nf, nt = len(rows), len(FU), len(TU)
-    need = np.zeros((m, nf, nt), dtype=np.int8)
-    mod = np.zeros((m, nf, nt), dtype=np.int8)
-    los = np.zeros((m, nf, nt), dtype=np.int8)
-    at = np.empty(m * nf * nt, dtype=np.int64)  # (pages untouched beyond the candidates)
-    got = candidates(rows, FU, TU, fc, actor, d2, adj, bs.r32, bs.alive, R[0], at, los)
-    pr, pf = np.empty(got, dtype=np.int64), np.empty(got, dtype=np.int64)
-    pt, pc = np.empty(got, dtype=np.int64), np.empty(got, dtype=np.int64)
-    for q in range(got):
-        ia, b = divmod(at[q], nt)
-        i, a = divmod(ia, nf)
-        pr[q], pf[q], pt[q], pc[q] = rows[i], FU[a], TU[b], fc[i, a]
-    nd, md = shots(
-        pr, pf, pt, pc, False, bs, us, utype, side, R, bd,
-    )  # fmt: skip
-    fneed, fmod = need.ravel(), mod.ravel()
-    for q in range(got):
-        fneed[at[q]] = nd[q]
-        fmod[at[q]] = md[q]
+    shots(at[:got], rows, FU, TU, fc, False, need, mod, bs, us, utype, side, R, bd)
     return need, mod, los
 
 
@@ -303,25 +259,16 @@ def reband(
 ) -> None:  # fmt: skip
     """Measure again the shots of firers ``after``.. at the targets
     ``tcol`` (one per battle ``r``) whose bases shrank."""
-    nf = len(FU)
-    cap = len(r) * max(nf - after, 0)
-    pr, pf = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)
-    pt, pc = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)
-    pa, pk = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64)
+    nf, nt = len(FU), need.shape[2]
+    at = np.empty(len(r) * max(nf - after, 0), dtype=np.int64)
     got = 0
     for q in range(len(r)):
-        row, tc = r[q], tcol[q]
         for a in range(after, nf):
-            if need[row, a, tc] > 0:
-                pr[got], pf[got], pt[got], pc[got] = row, FU[a], TU[tc], fc[row, a]
-                pa[got], pk[got] = a, tc
+            if need[r[q], a, tcol[q]] > 0:
+                at[got] = (r[q] * nf + a) * nt + tcol[q]
                 got += 1
-    nd, md = shots(
-        pr[:got], pf[:got], pt[:got], pc[:got], True, bs, us, utype, side, R, bd,
-    )  # fmt: skip
-    for q in range(got):
-        need[pr[q], pa[q], pk[q]] = nd[q]
-        mod[pr[q], pa[q], pk[q]] = md[q] if nd[q] > 0 else 0
+    rows = np.arange(need.shape[0])
+    shots(at[:got], rows, FU, TU, fc, True, need, mod, bs, us, utype, side, R, bd)
 
 
 # -- the line of sight (``Battle.sees``) and the pick of a target ------------------------

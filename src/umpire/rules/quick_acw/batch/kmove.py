@@ -84,8 +84,6 @@ def move_inches(mv: Moves, key: int, rough: bool, cmd: bool, lost: bool, chg: in
         factor = factor * (1.0 - mv.costs[2])
     elif chg == MOUNT:
         factor = factor * (1.0 - mv.costs[3])
-    else:
-        factor = factor * 1.0
     out: float = mv.move_open[key] * factor
     return out
 

@@ -30,9 +30,9 @@ class Melee(State):
 
     def _melee(self) -> KC.Melee:
         """What ``kcharge.melee_mod`` reads besides the state."""
-        st, m = self.S, self.t.melee_mods
-        mods = np.array([m[k] for k in MELEE_MODS], dtype=np.int64)
-        return st.side, st.utype, mods, self.t.sides.index("confederate")
+        st, r = self.S, self.t.r
+        mods = np.array([r.melee_mods[k] for k in MELEE_MODS], dtype=np.int64)
+        return st.side, st.utype, mods, r.order.index("confederate")
 
     def charges(self, r: I, u: int, E: I) -> B:
         """``ScriptedAI.move``'s charges: the best legal charge with exact odds over 1/2
@@ -75,25 +75,27 @@ class Melee(State):
         return out
 
     def _charge_path_clear(self, r: I, u: int, cx: F, cy: F, cdist: F, cth: F) -> B:
-        """Is the way of unit ``u``'s charge to (cx, cy) clear, walked as :meth:`do_charge`
-        slides it (the same direction floats)?"""
+        """``steps.charge_path`` (default ``charge_path_clear``): is every step of the way of
+        unit ``u``'s charge to (cx, cy), walked as :meth:`do_charge` slides it (the same
+        direction floats), on the table and clear of every other base? Nothing moves."""
         dd = np.where(cdist == 0, 1.0, cdist)
         dx, dy = (cx - _g(self.x, r, u)) / dd, (cy - _g(self.y, r, u)) / dd
-        return self.path_clear(r, np.full(len(r), u), dx, dy, cdist, cth)
+        c, s, uu = np.cos(cth), np.sin(cth), np.full(len(r), u)
+        out: B = KB.clear_paths(self.bases(), r, uu, dx, dy, cdist, c, s, self.bd, self.mv.step)
+        return out
 
     def charge_chance(self, r: I, u: int, t: I, flank: B) -> F:
         """``scripted.charge_chance``: exact P(the charge drives the enemy off)."""
-        tb = self.t
         out: F = KC.charge_odds(
-            self.bases(), self.units(), self.bd, self._melee(), r, u, t, flank, tb.morale,
-            int(tb.morale_marker), V.charge_table(), V.CH_LO, V.CH_HI, V.CH_DIFF,
+            self.bases(), self.units(), self.bd, self._melee(), r, u, t, flank, self.t.morale,
+            int(self.t.r.morale_marker), V.charge_table(), V.CH_LO, V.CH_HI, V.CH_DIFF,
         )  # fmt: skip
         return out
 
     def morale_pass(self, r: I, u: I) -> B:
         """Seed 002 MORALE: 2d6 + attached leader bonus - 1 with a MM >= the side's number."""
         number = self.t.morale[self.S.side[u]]
-        mod = _g(self.bonus, r, u) + np.where(_g(self.marker, r, u), self.t.morale_marker, 0)
+        mod = _g(self.bonus, r, u) + np.where(_g(self.marker, r, u), self.t.r.morale_marker, 0)
         out: B = self.dice.roll(self.ids[r], 2).sum(1) + mod >= number
         return out
 
@@ -107,7 +109,7 @@ class Melee(State):
         passed = self.morale_pass(r, uu)
         f = np.flatnonzero(~passed)  # failed: half the distance and a MM
         if len(f):
-            far = cdist[f] * self.t.failed_charge_fraction
+            far = cdist[f] * self.t.r.failed_charge_fraction
             ok = self.slide(r[f], uu[f], dx[f], dy[f], far, cth[f])
             self.remove(r[f[~ok]], uu[f[~ok]])
             self.add_marker(r[f[ok]], uu[f[ok]])

@@ -17,12 +17,6 @@ from umpire.rules.quick_acw.batch import tables as V
 from umpire.rules.quick_acw.batch.melee import CHARGE_LOOK, Melee
 from umpire.rules.quick_acw.batch.state import B, F, I, _g, _s, _sub
 
-# The scripted AI's numbers (``umpire.rules.quick_acw.ai``): foot in column forms line
-# within 14", dismounted cavalry mounts beyond 16" (the distance to the nearest enemy is
-# taken exactly near them).
-FORM_LINE_WITHIN = KM.FORM_LINE_WITHIN
-MOUNT_BEYOND = KM.MOUNT_BEYOND
-
 
 class Move(Melee):
     """The command and move steps."""
@@ -37,10 +31,10 @@ class Move(Melee):
         us = [np.asarray(st.l_units[ld], dtype=np.int64) for ld in lds.tolist()]
         starts = np.zeros(len(us) + 1, dtype=np.int64)
         starts[1:] = np.cumsum([len(a) for a in us])
-        t = self.t
+        lead = self.t.r.movement["leader"]
         looked = KM.leaders(
             self.bases(), self.leaders(), lds.astype(np.int64), starts, np.concatenate(us),
-            float(t.leader_open), float(t.leader_rough), self.bd,
+            float(lead.open), float(lead.rough), self.bd,
         )  # fmt: skip
         if looked:
             self._refresh_bonus()
@@ -76,7 +70,7 @@ class Move(Melee):
         if len(r) == 0:
             return
         bs = self.bases()
-        has, enx, eny, dist_en, face = KM.nearest(bs, r, u, E, FORM_LINE_WITHIN, MOUNT_BEYOND)
+        has, enx, eny, dist_en, face = KM.nearest(bs, r, u, E, KM.FORM_LINE_WITHIN, KM.MOUNT_BEYOND)
         if not has.all():
             r, enx, eny, dist_en, face = _sub(np.flatnonzero(has), r, enx, eny, dist_en, face)
             if len(r) == 0:

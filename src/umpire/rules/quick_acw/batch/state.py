@@ -62,17 +62,19 @@ class State:
         self.U = u
         self.ids = np.arange(n)
 
-        def tile(a: NDArray[np.generic]) -> NDArray[np.generic]:
-            return np.tile(a, (n, 1))
+        units, leaders = st.start.units, st.start.leaders
 
-        self.x: F = tile(st.x0).astype(float)
-        self.y: F = tile(st.y0).astype(float)
-        self.th: F = tile(st.th0).astype(float)
+        def tile(a: Any) -> NDArray[Any]:  # per unit or leader -> per battle too
+            return np.tile(np.array(a), (n, 1))
+
+        self.x: F = tile([v.x for v in units]).astype(float)
+        self.y: F = tile([v.y for v in units]).astype(float)
+        self.th: F = tile([v.theta for v in units]).astype(float)
         self.c: F = np.cos(self.th)
         self.s: F = np.sin(self.th)
-        self.form: NDArray[Any] = tile(st.form0).astype(np.int8)
-        self.mounted: B = tile(st.mounted0).astype(bool)
-        self.limbered: B = tile(st.limbered0).astype(bool)
+        self.form: NDArray[Any] = tile([V.FORMS.index(v.formation) for v in units]).astype(np.int8)
+        self.mounted: B = tile([v.mounted for v in units]).astype(bool)
+        self.limbered: B = tile([v.limbered for v in units]).astype(bool)
         self.stands: NDArray[Any] = tile(st.stands0).astype(np.int16)
         self.alive: B = np.ones((n, u), dtype=bool)
         self.marker: B = np.zeros((n, u), dtype=bool)
@@ -86,9 +88,9 @@ class State:
         self.r32 = np.zeros((n, u), dtype=np.float32)
         self.ver: NDArray[Any] = np.zeros((n, u), dtype=np.int32)  # bumped when a unit moves
         self.bonus: NDArray[Any] = np.zeros((n, u), dtype=np.int8)
-        self.lx: F = tile(st.lx0).astype(float)
-        self.ly: F = tile(st.ly0).astype(float)
-        self.latt: NDArray[Any] = tile(st.latt0).astype(np.int16)
+        self.lx: F = tile([ld.x for ld in leaders]).astype(float)
+        self.ly: F = tile([ld.y for ld in leaders]).astype(float)
+        self.latt: NDArray[Any] = tile([ld.attached for ld in leaders]).astype(np.int16)
         self.lalive: B = np.ones((n, st.n_leaders), dtype=bool)
         self._refresh_bonus()
         self.losses: I = np.zeros((n, 2), dtype=np.int64)
@@ -227,7 +229,7 @@ class State:
         opp = st.side[None, :] != st.side[u][:, None]
         dx = self.x[r] - _g(self.x, r, u)[:, None]
         dy = self.y[r] - _g(self.y, r, u)[:, None]
-        lim = self.rad[r] + (self.t.geometry["contact"] + SLACK) + _g(self.rad, r, u)[:, None]
+        lim = self.rad[r] + (self.mv.contact + SLACK) + _g(self.rad, r, u)[:, None]
         near = opp & self.alive[r] & (dx * dx + dy * dy <= lim * lim)
         pi, pv = _nz(near)
         if len(pi):
@@ -311,13 +313,6 @@ class State:
         self.place(r[g], u[g], bx[g], by[g], bth[g])
         return ok
 
-    def path_clear(self, r: I, u: I, dx: F, dy: F, dist: F, th: F) -> B:
-        """``steps.charge_path`` (default ``charge_path_clear``): is every step of
-        :meth:`slide`'s walk on the table and clear of every other base? Nothing moves."""
-        c, s = np.cos(th), np.sin(th)
-        out: B = KB.clear_paths(self.bases(), r, u, dx, dy, dist, c, s, self.bd, self.mv.step)
-        return out
-
     def move_away(self, r: I, u: I, frm: I, dist: F) -> None:
         """Retreat ``dist`` directly away from ``frm``, keeping facing; off the table: removed."""
         dx = _g(self.x, r, u) - _g(self.x, r, frm)
@@ -335,14 +330,6 @@ class State:
             idx = np.flatnonzero(mask)
             if len(idx):
                 out[idx] = self.dice.roll(self.ids[r[idx]], n).sum(1)
-        return out
-
-    def morale_pass(self, r: I, u: I) -> B:
-        """Seed 002 MORALE: 2d6 + attached leader bonus - 1 with a MM >= the side's number."""
-        number = self.t.morale[self.S.side[u]]
-        mod = _g(self.bonus, r, u) + np.where(_g(self.marker, r, u), self.t.morale_marker, 0)
-        faces = self.dice.roll(self.ids[r], 2)
-        out: B = faces.sum(1) + mod >= number
         return out
 
     def outcome(self) -> Outcome:

@@ -8,9 +8,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from umpire.battle.setup import new_state, setup_for
+from umpire.battle.state import State as BattleState
 from umpire.board.kboard import Terrain
 from umpire.rules.data import on_change
-from umpire.rules.quick_acw.batch.tables import FORMS, TYPES, Tables, tables
+from umpire.rules.quick_acw.batch.tables import TYPES, Tables, tables
 from umpire.rules.quick_acw.rules import rules
 from umpire.scenarios import Scenario
 
@@ -46,16 +47,7 @@ class Static:
     units0: I
     turns: int
     tie: int  # 0/1 a side, 2 draw
-    # the starting state
-    x0: F
-    y0: F
-    th0: F
-    form0: I
-    mounted0: B
-    limbered0: B
-    lx0: F
-    ly0: F
-    latt0: I
+    start: BattleState  # the scalar starting state (positions, formations, leaders)
 
 
 _STATICS: dict[int, tuple[Scenario, Static]] = {}
@@ -112,15 +104,7 @@ def _build(scen: Scenario) -> Static:
         np.array([setup.units0[s] for s in order], dtype=np.int64),
         setup.turns,
         tie[setup.tie],
-        np.array([u.x for u in units]),
-        np.array([u.y for u in units]),
-        np.array([u.theta for u in units]),
-        np.array([FORMS.index(u.formation) for u in units], dtype=np.int64),
-        np.array([u.mounted for u in units], dtype=bool),
-        np.array([u.limbered for u in units], dtype=bool),
-        np.array([ld.x for ld in leaders], dtype=float),
-        np.array([ld.y for ld in leaders], dtype=float),
-        np.array([ld.attached for ld in leaders], dtype=np.int64),
+        st,
     )
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from umpire.rules.quick_acw import odds
+from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw.rules import FireFacts, Rules, fire_modifiers, rules
 
 I = NDArray[np.signedinteger[Any]]  # noqa: E741
@@ -43,84 +44,41 @@ NO_CHANGE, FORMATION, MOUNT = 0, 1, 2
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Tables:
-    """The numbers of one ``Rules`` object as arrays indexed by the codes above."""
+    """The tables of one ``Rules`` object as arrays indexed by the codes above; its
+    single numbers are read from ``r`` itself."""
 
     r: Rules
-    sides: tuple[str, ...]
     morale: I  # per side
-    move_open: F  # per move key
-    move_rough: F
-    move_rout: F
-    cost_formation: float
-    cost_mount: float
-    cost_command: float
-    cost_leader: float
     bands: F
     fire_table: I  # (fire class, band)
     max_range: F  # per fire class
-    margin: int
-    fire_mods: dict[str, int]
-    melee_mods: dict[str, int]
     melee_rows: I  # (|difference| 0..cap, 4): win loss, win retreat, lose loss, lose retreat
-    morale_marker: int
-    failed_charge_fraction: float
-    leader_loss_on: int
-    removal_fraction: float
-    base_w: F  # per type
-    base_d: F
-    leader_open: float
-    leader_rough: float
-    geometry: dict[str, float]
 
 
 @cache
 def tables(r: Rules | None = None) -> Tables:
     """The arrays of a rules object (the built-in seed 002 rules by default), built once."""
     r = r or rules()
-    bands = np.array(r.fire_bands, dtype=float)
     fire_table = np.array([r.fire_table[k] for k in FIRE_CLASSES], dtype=np.int64)
     max_range = np.array(
         [
             max([b for b, n in zip(r.fire_bands, row, strict=True) if n] or [0.0])
             for row in fire_table
-        ]
+        ],
+        dtype=float,
     )
     cap = max(row.high if row.high < 99 else row.low for row in r.melee_rows) + 1
     rows = np.zeros((cap + 1, 4), dtype=np.int64)
     for d in range(cap + 1):
-        for row in r.melee_rows:
-            if row.low <= d <= row.high:
-                rows[d] = (row.win_loss, row.win_retreat, row.lose_loss, row.lose_retreat)
-                break
-        else:  # pragma: no cover - the data covers every difference
-            raise ValueError(f"melee table has no row for difference {d}")
+        row = R.melee_row(d, r)  # the scalar look-up, once per difference
+        rows[d] = (row.win_loss, row.win_retreat, row.lose_loss, row.lose_retreat)
     return Tables(
         r,
-        r.order,
         np.array([r.sides[s].morale for s in r.order], dtype=np.int64),
-        np.array([r.movement[k].open for k in MOVE_KEYS]),
-        np.array([r.movement[k].rough for k in MOVE_KEYS]),
-        np.array([r.movement[k].rout for k in MOVE_KEYS]),
-        r.costs["formation_change"],
-        r.costs["mount_dismount"],
-        r.costs["out_of_command"],
-        r.costs["leader_lost"],
-        bands,
+        np.array(r.fire_bands, dtype=float),
         fire_table,
         max_range,
-        r.two_stand_margin,
-        dict(r.fire_mods),
-        dict(r.melee_mods),
         rows,
-        r.morale_marker,
-        r.failed_charge_fraction,
-        r.leader_loss_on,
-        r.removal_fraction,
-        np.array([r.bases[t][0] for t in TYPES]),
-        np.array([r.bases[t][1] for t in TYPES]),
-        r.movement["leader"].open,
-        r.movement["leader"].rough,
-        dict(r.geometry),
     )
 
 
@@ -139,20 +97,20 @@ def fire_class(utype: I, mounted: B, limbered: B) -> I:
 
 def is_removed(t: Tables, stands: I, stands0: I) -> B:
     """Seed 002: "reduced to less than 1/2 of its original stands is removed"."""
-    out: B = stands < stands0 * t.removal_fraction
+    out: B = stands < stands0 * t.r.removal_fraction
     return out
 
 
 def leader_lost(t: Tables, face: I) -> B:
     """Seed 002 LEADERS: an attached leader is lost on 5-6 of 1d6."""
-    out: B = face >= t.leader_loss_on
+    out: B = face >= t.r.leader_loss_on
     return out
 
 
 def fire_stands_lost(t: Tables, roll: I, needed: I, mod: I) -> I:
     """Seed 002 FIRE: a hit costs one stand; beating the need by 8 or more costs two."""
     score = roll + mod
-    return np.where(score < needed, 0, np.where(score - needed >= t.margin, 2, 1))
+    return np.where(score < needed, 0, np.where(score - needed >= t.r.two_stand_margin, 2, 1))
 
 
 def melee_row(t: Tables, difference: I) -> tuple[I, B, I, B]:
@@ -196,7 +154,9 @@ def fire_modifier_table(t: Tables) -> I:
             sum(
                 m.value
                 for m in fire_modifiers(
-                    FireFacts(t.sides[s], FIRE_CLASSES[f], FORMS[a], k, TYPES[u], mt, FORMS[b], c),
+                    FireFacts(
+                        t.r.order[s], FIRE_CLASSES[f], FORMS[a], k, TYPES[u], mt, FORMS[b], c
+                    ),
                     t.r,
                 )
             )
