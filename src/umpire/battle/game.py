@@ -115,6 +115,12 @@ def _saved_battle(ctx: Context) -> Battle:
     return b
 
 
+STRICT = False
+"""Set by the tests (tests/conftest.py): ``_close`` then refuses a unit or a leader that a
+rule module changed without the Battle's change operations (issue 25: every module writes
+through them; the saved path would otherwise log it only at the end of the action)."""
+
+
 def _close(ctx: Context, b: Battle) -> None:
     """End an action: log what the change operations did not.
 
@@ -122,8 +128,9 @@ def _close(ctx: Context, b: Battle) -> None:
     the roles' ``extra``) are written once, at the end of the action, when they changed.
     A unit or a leader is logged by the change operations as it changes; one a rule module
     changed without them (a flag, a stand count written directly) is logged here, by
-    comparing with the game's state, which the operations have kept up to date. When every
-    module changes state only through the operations this finds no unit and no leader.
+    comparing with the game's state, which the operations have kept up to date. The
+    shipped modules change units and leaders only through the operations, so this finds
+    none (``STRICT`` makes one an error, in the tests).
     """
     now = ctx.state["battle"]
     after = b.state.to_json()
@@ -132,6 +139,10 @@ def _close(ctx: Context, b: Battle) -> None:
         if key in ("units", "leaders"):
             for i, (old, new) in enumerate(zip(now[key], value, strict=True)):
                 if old != new:
+                    if STRICT:
+                        raise AssertionError(
+                            f"{key[:-1]} {i} changed without a change operation: {old!r} -> {new!r}"
+                        )
                     changes.append((["battle", key, i], new))
         elif now.get(key) != value:
             changes.append((["battle", key], value))
