@@ -224,6 +224,7 @@ class Charges(AutoStep):
         us = b.state.units
         for a, t in charges:
             if book(b, us[a]).pop("charge", None) is not None:
+                b.record(us[a])
                 resolve_charge(b, us[a], us[t])
 
 
@@ -299,5 +300,5 @@ class TurnEnd(AutoStep):
 
     def auto(self, b: Battle, side: str) -> None:
         for u in b.state.units:
-            if u.alive and u.extra.get(KEY):
-                book(b, u).pop("still", None)
+            if u.alive and u.extra.get(KEY) and book(b, u).pop("still", None) is not None:
+                b.record(u)
