@@ -18,3 +18,12 @@ def _private_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
 
     common.set_db_path(None)
     yield db
+
+
+@pytest.fixture(autouse=True)
+def _strict_change_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25: a rule module changes a unit or a leader only through the Battle's change
+    operations; the saved path refuses one it finds changed otherwise."""
+    from umpire.battle import game
+
+    monkeypatch.setattr(game, "STRICT", True)

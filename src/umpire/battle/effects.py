@@ -66,14 +66,19 @@ def set_fx(u: Unit, key: str, value: Any, why: str = "") -> None:
         u.extra.setdefault("fx_why", {})[key] = why
 
 
-def clear_fx(u: Unit, *keys: str) -> None:
-    """Take effects off ``u`` (all of them when no key is given)."""
+def clear_fx(u: Unit, *keys: str) -> bool:
+    """Take effects off ``u`` (all of them when no key is given); True if it had any of
+    them (the caller then records ``u``: ``Battle.record``)."""
     table = u.extra.get("fx")
     if not table:
-        return
+        return False
+    had = False
     for key in keys or tuple(table):
-        table.pop(key, None)
+        if key in table:
+            had = True
+            del table[key]
         u.extra.get("fx_why", {}).pop(key, None)
     if not table:
         u.extra.pop("fx", None)
         u.extra.pop("fx_why", None)
+    return had

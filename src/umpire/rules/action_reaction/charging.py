@@ -287,11 +287,13 @@ def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
         f'{centre:.1f}" at the centre' + (f" ({', '.join(words)})" if words else ""),
     )
     u.charged = True
+    b.record(u)
     mark_charge(b, u, t, centre)
     if cross.stop is not None:
         x, y, _ = contact_spot(u, t)
         stop_short(b, u, x, y, cross.stop)
         book(b, u)["still"] = b.state.turn
+        b.record(u)
         say(b, f"  the charge of {u.name} halts short of {t.name}: {cross.why}")
         return
     if centre < gap:

@@ -254,6 +254,7 @@ def volley(
         + f"): {' '.join(map(str, faces))}: {hits} hit{'s' if hits != 1 else ''}",
     )
     bk["smoke"] = min(int(cfg(b)["smoke_cap"]), bk["smoke"] + 1)
+    b.record(u)
     take_hits(b, t, hits, f"fire of {u.name}")
     if not reaction:
         fire_reaction(b, t, u, "skirmish" if u.formation == "skirmish" else "infantry")
@@ -335,6 +336,7 @@ def guns(b: Battle, u: Unit, t: Unit, kind: str, called: float | None = None) ->
     bk["aim"] = t.id
     if smoke:
         bk["smoke"] = min(int(cfg(b)["smoke_cap"]), bk["smoke"] + 1)
+    b.record(u)
     how = ""
     if accumulating:
         how = ", a later shot: accumulating smoke " + " ".join(f"-{v}" for v in accumulating)

@@ -48,6 +48,7 @@ def book(b: Battle, u: Unit) -> dict[str, Any]:
         bk = u.extra[KEY] = {"off": int(cfg(b)["officers"]), "hits": 0, "smoke": 0}
         if u.type == "artillery":
             bk["ammo"] = A.full(u.stands)
+        b.record(u)
     return bk
 
 
@@ -86,11 +87,7 @@ def say(b: Battle, text: str) -> None:
 
 def remove(b: Battle, u: Unit, why: str) -> None:
     """Take ``u`` off the table; attached leaders ride on."""
-    u.alive = False
-    for ld in b.state.leaders:
-        if ld.attached == u.i:
-            ld.attached = -1
-    b.changed(u)
+    b.take_off(u)
     say(b, f"  {u.name} is removed ({why})")
 
 
@@ -100,6 +97,7 @@ def take_hits(b: Battle, u: Unit, hits: int, cause: str) -> int:
         return 0
     bk = book(b, u)
     pieces, bk["hits"] = F.pieces_lost(hits, bk["hits"], int(cfg(b)["hits_per_piece"]), u.formation)
+    b.record(u)
     say(b, f"  {u.name}: {hits} hit{'s' if hits != 1 else ''} ({cause})")
     if pieces:
         b.comp.combat.lose_stands(b, u, pieces, cause)
@@ -120,8 +118,7 @@ def lose_pieces(b: Battle, u: Unit, n: int, cause: str) -> None:
     if u.stands <= 0:
         remove(b, u, "no pieces left")
         return
-    u.resize()
-    b.changed(u)
+    b.reshape(u)
     officer_check(b, u)
     loss_roll(b, u)
 
@@ -139,6 +136,7 @@ def officer_check(b: Battle, u: Unit) -> None:
                 lost += 1
     if lost:
         bk["off"] -= lost
+        b.record(u)
         say(b, f"  {u.name}: {lost} officer{'s' if lost > 1 else ''} down, {bk['off']} left")
     if bk["off"] <= 0:
         captain(b, u)
@@ -155,6 +153,7 @@ def captain(b: Battle, u: Unit) -> None:
     else:
         bk["stall"] = True
         say(b, f"  {u.name} stalls: no officer ({face})")
+    b.record(u)
 
 
 def contest(b: Battle, u: Unit, why: str) -> bool:
@@ -208,6 +207,7 @@ def react(b: Battle, u: Unit, what: str, inches: int, frm: Unit | None, rout: bo
         book(b, u)["rout_inches"] = float(inches)
         b.comp.status.on_setback(b, u, "rout", enemy)
         book(b, u).pop("rout_inches", None)
+        b.record(u)
     else:
         say(b, f'  {u.name} {"retreats" if what == "retreat" else "withdraws"} {inches}"')
         b.comp.status.on_setback(b, u, what, enemy)

@@ -139,22 +139,20 @@ def do_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -> N
         if cross.stop is not None or cross.left <= 0:
             bk["still"] = b.state.turn
             was = u.formation, u.mounted, u.limbered
-            u.formation, u.mounted, u.limbered = form, mounted, limbered
-            u.resize()
-            b.changed(u)  # its base's size changed even where it does not move
+            # its base's size changes even where it does not move
+            b.reshape(u, formation=form, mounted=mounted, limbered=limbered)
             went = stop_short(b, u, x, y, cross.stop or 0.0)
             kept = ""
             if went <= 0 and change and not b.free_at(u, u.x, u.y, u.theta, u.hw, u.hd):
                 # reading no_room_to_change: the new base would overlap another where the
                 # unit stands, so the change is not made (the move was checked at its end)
-                u.formation, u.mounted, u.limbered = was
-                u.resize()
-                b.changed(u)
+                b.reshape(u, formation=was[0], mounted=was[1], limbered=was[2])
                 kept, change = (
                     f"; no room to {change} where it stands, so it stays {u.formation}",
                     "",
                 )
             u.moved = went > 0 or bool(change)
+            b.record(u)
             where = f'moves {went:.1f}" and halts' if went > 0 else "cannot get over the ground"
             why = ", ".join([*cross.words, cross.why] if cross.why else cross.words)
             say(b, f"{u.name} {where} ({why}){kept}: it may not move for the rest of the turn")
@@ -175,6 +173,7 @@ def do_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -> N
         x, y, th, dist = u.x, u.y, u.theta, _hypot(u.x - x0, u.y - y0)
     b.place(u, x, y, th)
     u.moved = dist > 1e-9 or bool(change)
+    b.record(u)
     if u.moved:
         notes = ([change] if change else []) + (cross.words if dist > 1e-9 else [])
         say(b, f'{u.name} moves {dist:.1f}"' + (f" ({', '.join(notes)})" if notes else ""))

@@ -203,6 +203,7 @@ class ArStatus:
                 bk["prone"] = True
         else:
             bk["disr"] = True
+        b.record(u)
 
     def recover(self, b: Battle, u: Unit, cause: str) -> bool:
         """Take one mark off: disruption, then the reaction (an event's recovery)."""
@@ -210,6 +211,7 @@ class ArStatus:
         for key in ("disr", "react"):
             if bk.get(key):
                 bk.pop(key)
+                b.record(u)
                 return True
         return False
 

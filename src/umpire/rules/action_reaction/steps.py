@@ -75,6 +75,7 @@ class RallyRouted(AutoStep):
             if bk["off"] and b.comp.morale.test(b, u, "rallies"):
                 bk.pop("rout")
                 bk.pop("react", None)
+                b.record(u)
                 b.comp.status.recover(b, u, "rallied by an officer")
                 continue
             inches = float(bk["rout"])
@@ -99,6 +100,7 @@ class StopReactions(AutoStep):
             if bk["off"] and b.comp.morale.test(b, u, "stops the reaction"):
                 bk.pop("react", None)
                 bk.pop("disr", None)
+                b.record(u)
                 b.comp.status.recover(b, u, "an officer stops the reaction")
 
 
@@ -157,6 +159,7 @@ class Smoke(AutoStep):
                 bk["smoke"] = W.next_level(bk["smoke"], face)
                 if bk["smoke"] == 0:
                     bk.pop("canister_fired", None)  # reading canister_later_shot
+                b.record(u)
 
 
 class MoveStep:
@@ -169,9 +172,12 @@ class MoveStep:
         out = []
         for u in b.state.units:
             if u.side == side and u.alive and (scope is None or u.i in scope):
-                u.moved = False
-                u.charged = False
-                book(b, u).pop("charge", None)
+                bk = book(b, u)
+                if u.moved or u.charged or "charge" in bk:
+                    u.moved = False
+                    u.charged = False
+                    bk.pop("charge", None)
+                    b.record(u)
                 if b.comp.sequence.id != "action-reaction" and book(b, u)["off"] <= 0:
                     captain(b, u)  # XII.C, where another sequence has no step for it
                 out.append(u.i)
@@ -197,6 +203,7 @@ class MoveStep:
             if why:
                 raise IllegalActionError(why)
             book(b, u)["charge"] = t
+            b.record(u)
             b.state.extra.setdefault(KEY, {}).setdefault("charges", []).append([u.i, t])
             say(b, f"{u.name} announces a charge on {b.state.units[t].name} (a charge marker)")
             return
@@ -217,6 +224,7 @@ class Charges(AutoStep):
         us = b.state.units
         for a, t in charges:
             if book(b, us[a]).pop("charge", None) is not None:
+                b.record(us[a])
                 resolve_charge(b, us[a], us[t])
 
 
@@ -281,6 +289,7 @@ class FireStep:
             volley(b, u, target)
         if self.mark:
             set_fx(u, self.mark, b.state.turn)
+            b.record(u)
 
     def auto(self, b: Battle, side: str) -> None:  # pragma: no cover - asks each unit
         raise NotImplementedError
@@ -291,5 +300,5 @@ class TurnEnd(AutoStep):
 
     def auto(self, b: Battle, side: str) -> None:
         for u in b.state.units:
-            if u.alive and u.extra.get(KEY):
-                book(b, u).pop("still", None)
+            if u.alive and u.extra.get(KEY) and book(b, u).pop("still", None) is not None:
+                b.record(u)

@@ -33,6 +33,7 @@ def add_marker(b: Battle, u: Unit) -> None:
     """Seed 002: "MM are not cumulative - you can only have one per unit"."""
     if u.alive and not u.marker:
         u.marker = True
+        b.record(u)
         if b.narrate:
             b.say(f"  {u.name} takes a Morale Marker")
 
@@ -46,8 +47,7 @@ def lose_stands(b: Battle, u: Unit, n: int, cause: str) -> None:
     b.state.losses[u.side] = b.state.losses.get(u.side, 0) + n
     touched = list(b.touching(u))
     hw, hd = u.hw, u.hd
-    u.resize()
-    b.changed(u)
+    b.reshape(u)
     if b.narrate:
         b.say(f"  {u.name} loses {n} stand{'s' if n > 1 else ''} ({cause}), {u.stands} left")
     for ld in b.state.leaders:
@@ -58,9 +58,11 @@ def lose_stands(b: Battle, u: Unit, n: int, cause: str) -> None:
             if R.leader_lost(face, b.r):
                 ld.alive = False
                 ld.attached = -1
+                b.record_leader(ld)
                 for v in b.state.units:
                     if v.leader == ld.i:
                         v.leader_lost = True
+                        b.record(v)
                 if b.narrate:
                     b.say(f"  {ld.name} is killed or captured (rolled {face})")
     if R.is_removed(u.stands, u.stands0, b.r):
@@ -97,12 +99,8 @@ def keep_contact(b: Battle, u: Unit, touched: list[int], hw: float, hd: float) -
 
 def remove(b: Battle, u: Unit, why: str) -> None:
     """Take a unit off the table (default ``leader_detached_when_unit_removed``)."""
-    u.alive = False
     u.marker = False
-    for ld in b.state.leaders:
-        if ld.attached == u.i:
-            ld.attached = -1
-    b.changed(u)
+    b.take_off(u)
     if b.narrate:
         b.say(f"  {u.name} is removed ({why})")
 
@@ -165,14 +163,14 @@ def rout_move(b: Battle, u: Unit) -> None:
     later move (reading ``unlimbered_artillery_rout``)."""
     u.moved = True
     if u.type == "artillery" and not u.limbered:
-        u.limbered = True
-        b.changed(u)
+        b.reshape(u, limbered=True)  # the base is the same; its caches are forgotten
         if b.narrate:
             b.say(
                 f"  {u.name} limbers in place: unlimbered guns that rout limber first, "
                 "and rout as limbered artillery at a later move"
             )
         return
+    b.record(u)
     en = nearest_enemy(b, u)
     if en is None:
         return

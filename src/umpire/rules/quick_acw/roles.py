@@ -158,6 +158,7 @@ class QuickStatus:
         if not (u.alive and u.marker):
             return False
         u.marker = False
+        b.record(u)
         if b.narrate:
             b.say(f"  {u.name} rallies ({cause})")
         return True

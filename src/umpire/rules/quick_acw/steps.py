@@ -81,6 +81,7 @@ def do_charge(b: Battle, u: Unit, t: Unit) -> None:
         b.say(f"{u.name} charges {t.name}" + (" in flank/rear" if flank else ""))
     u.moved = True
     u.charged = True
+    b.record(u)
     dx, dy = (x - u.x) / (dist or 1.0), (y - u.y) / (dist or 1.0)
     if not b.comp.morale.test(b, u, "charge test"):
         half = dist * b.r.failed_charge_fraction
@@ -163,6 +164,7 @@ class CommandStep:
         if dist > allow + 1e-6:
             raise IllegalActionError(f'{ld.name} may move {allow:g}", not {dist:.2f}"')
         ld.x, ld.y, ld.attached = x, y, att
+        b.record_leader(ld)
 
     def auto(self, b: Battle, side: str) -> None:  # pragma: no cover - not automatic
         raise NotImplementedError
@@ -181,6 +183,7 @@ class MoveStep:
         for u in b.state.units:
             if u.side != side or (scope is not None and u.i not in scope):
                 continue
+            was = (u.moved, u.charged, u.in_command)
             u.moved = False
             u.charged = False
             if u.alive:
@@ -190,6 +193,8 @@ class MoveStep:
                     u.in_command = _hypot(u.x - ld.x, u.y - ld.y) <= ld.radius + 1e-9
                 else:
                     u.in_command = True  # reading lost_leader_command
+            if was != (False, False, u.in_command):
+                b.record(u)
         b.state.contacts = []
         return out
 
@@ -226,11 +231,12 @@ class MoveStep:
             form, mounted, limbered, _ = after_change(u, change)
             u.formation, u.mounted, u.limbered = form, mounted, limbered
             u.resize()
+            went = dist > 1e-9 or bool(change)
+            if went:
+                u.moved = True  # before ``place``, which logs the unit as it then is
             b.place(u, x, y, th)
-            if dist > 1e-9 or change:
-                u.moved = True
-                if b.narrate:
-                    b.say(f'{u.name} moves {dist:.1f}"' + (f" ({change})" if change else ""))
+            if went and b.narrate:
+                b.say(f'{u.name} moves {dist:.1f}"' + (f" ({change})" if change else ""))
             return
         if kind == "charge":
             t = int(order[1])
@@ -241,6 +247,7 @@ class MoveStep:
                 if b.narrate:
                     b.say(f"{u.name} must charge ({fx_why(u, 'must_charge')})")
                 clear_fx(u, "must_charge")
+                b.record(u)
             do_charge(b, u, b.state.units[t])
             return
         raise IllegalActionError(f"unknown move order '{kind}'")
@@ -261,6 +268,7 @@ class RallyStep(AutoStep):
                 continue
             if u.alive and u.side == side and u.marker and not u.moved:
                 u.marker = False
+                b.record(u)
                 if b.narrate:
                     b.say(f"{u.name} rallies")
 
@@ -367,6 +375,7 @@ class FireStep:
                 resolve_fire(b, u, target, needed, mods, rng)
                 if self.mark:
                     set_fx(u, self.mark, b.state.turn)
+                    b.record(u)
                 return
         if not self.plain and any(c == t for c, *_ in targets(b, u)):
             raise IllegalActionError(

@@ -65,11 +65,13 @@ def rifles(b: Battle, i: int) -> bool:
     return flags[i]
 
 
-def _drop(d: dict[str, Any], key: str) -> None:
+def _drop(d: dict[str, Any], key: str) -> bool:
     """``d.pop(key, None)`` (a generic method call in the mypyc build; most units have no
-    such mark)."""
+    such mark); True if it was there."""
     if key in d:
-        del d[key]  # noqa: RUF051 (pop is the generic call this avoids)
+        del d[key]  # (pop is the generic call this avoids)
+        return True
+    return False
 
 
 def after_fire(b: Battle, side: str) -> None:
@@ -82,8 +84,10 @@ def after_fire(b: Battle, side: str) -> None:
         if fx(u, "fired_defensive"):
             fired = fired or fx(u, "fired_defensive") == turn
             clear_fx(u, "fired_defensive")
+            b.record(u)
         if fired and rifles(b, u.i):
             set_fx(u, "no_move", turn, RIFLES)
+            b.record(u)
             if b.narrate:
                 b.say(f"  {u.name} (rifles) fired this turn and may not move (seed 004 III)")
 
@@ -94,11 +98,12 @@ def mark_start(b: Battle, side: str) -> None:
     move now (seed 004 RANDOM MOVEMENT: 'The units on that card ... - and only those units
     - may fire and move'; III step 4: the units of the side that just moved)."""
     for u in b.state.units:
-        if u.extra:
-            _drop(u.extra, "crossed")
+        if u.extra and _drop(u.extra, "crossed"):
+            b.record(u)
     for u in _mine(b, side):
         u.extra["from"] = [u.x, u.y]
         u.extra["acted"] = b.state.turn  # the 'Moved' marker of seed 004 EFFECT
+        b.record(u)
 
 
 def crossing(b: Battle, side: str, step: float) -> None:
@@ -113,12 +118,14 @@ def crossing(b: Battle, side: str, step: float) -> None:
             continue
         start = marks["from"]
         del marks["from"]
+        b.record(u)
         if start is None:
             continue
         x0, y0 = float(start[0]), float(start[1])
         dist = _hypot(u.x - x0, u.y - y0)
         if rifles(b, u.i) and (dist >= 1e-9 or u.moved or u.charged):
             set_fx(u, "no_fire", b.state.turn, RIFLES)  # a charge that went nowhere is a move
+            b.record(u)
         if dist < 1e-9:
             continue
         n = max(1, math.ceil(dist / step))
@@ -154,6 +161,7 @@ def crossing(b: Battle, side: str, step: float) -> None:
                     break
         if crossed:
             u.extra["crossed"] = crossed
+            b.record(u)
 
 
 def _outside_cone(
@@ -179,16 +187,16 @@ def turn_end(b: Battle, side: str) -> None:
         ex = u.extra
         if not ex:
             continue  # nothing marked (clear_fx and fx find nothing either)
-        _drop(ex, "crossed")
-        _drop(ex, "from")
-        _drop(ex, "acted")
+        dropped = _drop(ex, "crossed") | _drop(ex, "from") | _drop(ex, "acted")
         why = ex.get("fx_why")
         if why:
             for key in ("no_move", "no_fire"):
                 if why.get(key) == RIFLES:
-                    clear_fx(u, key)
+                    dropped = clear_fx(u, key) or dropped
         if fx(u, "fired"):
-            clear_fx(u, "fired")
+            dropped = clear_fx(u, "fired") or dropped
+        if dropped:
+            b.record(u)
 
 
 def activation(comp: Composition, lad: Ladder) -> list[tuple[str, bool, Step]]:

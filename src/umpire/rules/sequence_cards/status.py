@@ -48,6 +48,7 @@ class LadderStatus:
             for key in ("status", "set"):
                 u.extra.pop(key, None)
         u.marker = counts_as_marker(status, self.lad)
+        b.record(u)
         b.memo.clear()  # the combat caches legality answers that read the status
         if b.narrate:
             word = self.lad.words.get(status, "no marker") if status else "no marker"

@@ -187,6 +187,7 @@ class SoloEvents:
             else:
                 new = value
             set_fx(u, key, new, why)
+            b.record(u)
             marks.append([u.i, key, new, why, prev, prev_why])
             words.append(fx_words(key, value if key in ADDITIVE else new))
         b.memo.clear()  # the combat caches legality answers that read the effects
@@ -205,6 +206,7 @@ class SoloEvents:
                 clear_fx(u, key)
             else:
                 set_fx(u, key, prev, prev_why or "")
+            b.record(u)
         book["marks"] = []
         b.memo.clear()
 
@@ -363,6 +365,7 @@ class SoloEvents:
         ld.x += (far.x - ld.x) / d * ride
         ld.y += (far.y - ld.y) / d * ride
         ld.attached = -1
+        b.record_leader(ld)
         b.memo.clear()
         left = d - ride
         return f'{ld.name} rides {ride:.1f}" toward {far.name}, his furthest unit, to {left:.1f}"'
@@ -778,6 +781,7 @@ class ReactionStep:
         b.comp.combat.check(b, req, order)
         why = fx_why(u, "must_charge")
         clear_fx(u, "must_charge")  # the charge it had to make
+        b.record(u)
         b.say(f"{u.name} counter-charges in the {side.title()} reaction phase ({why})")
         self.role.move.apply(b, side, u.i, order)
         t = b.state.units[int(order[1])]
