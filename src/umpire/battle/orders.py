@@ -51,12 +51,14 @@ class Move(NamedTuple):
 
 
 class Fire(NamedTuple):
-    """Fire at unit ``t`` (its index), with the ``ammo`` a module names (``""``: its
-    default): ``("fire", t)`` or ``("fire", t, ammo)``."""
+    """Fire at unit ``t`` (its index), with the round a module names (``ammo``; ``""``: the
+    module's choice) and a ``called`` range in inches (None: none called):
+    ``("fire", t)``, ``("fire", t, ammo)`` or ``("fire", t, ammo, called)``."""
 
     kind: Literal["fire"]
     t: int
     ammo: str = ""
+    called: float | None = None
 
 
 class Charge(NamedTuple):
@@ -135,7 +137,12 @@ def _fields_ok(kind: str, rest: Sequence[Any]) -> bool:
     if kind in ("hold", "rout", "turn"):
         return n == 0
     if kind == "fire":
-        return n in (1, 2) and _int(rest[0]) and (n == 1 or isinstance(rest[1], str))
+        return (
+            1 <= n <= 3
+            and _int(rest[0])
+            and (n < 2 or isinstance(rest[1], str))
+            and (n < 3 or _num(rest[2]))
+        )
     if kind in ("charge", "pick"):
         return n == 1 and _int(rest[0])
     if kind == "move":
