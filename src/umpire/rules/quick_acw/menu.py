@@ -13,6 +13,7 @@ import math
 from functools import cache
 from typing import TYPE_CHECKING, Final
 
+from umpire.battle import orders as od
 from umpire.battle.effects import fx
 from umpire.battle.engine import NEAR_TIE
 from umpire.battle.roles import Choice, Offer, Order, Request, choices
@@ -452,7 +453,8 @@ def check(b: Battle, req: Request, order: Order) -> None:
     """Refuse an illegal order with its one-line reason (nothing changes)."""
     if not order:
         raise IllegalActionError("an empty order")
-    kind = order[0]
+    typed = od.as_order(order)
+    kind = typed.kind
     if kind == "hold":
         return
     if req.kind == "leader":
@@ -461,16 +463,16 @@ def check(b: Battle, req: Request, order: Order) -> None:
         return
     u = b.state.units[req.actor]
     if req.kind == "fire":
-        if kind != "fire":
+        if not isinstance(typed, od.Fire):
             raise IllegalActionError(f"a fire order is needed for {u.name}, not '{kind}'")
-        if int(order[1]) not in [t for t, *_ in shots(b, u)]:
-            raise IllegalActionError(S.why_not_fire(b, u, int(order[1])))
+        if int(typed.t) not in [t for t, *_ in shots(b, u)]:
+            raise IllegalActionError(S.why_not_fire(b, u, int(typed.t)))
         return
     if req.kind == "move":
-        if kind == "move":
-            RCH.check_move(b, u, order[1], order[2], order[3], order[4] if len(order) > 4 else "")
-        elif kind == "charge":
-            t = int(order[1])
+        if isinstance(typed, od.Move):
+            RCH.check_move(b, u, typed.x, typed.y, typed.theta, typed.change)
+        elif isinstance(typed, od.Charge):
+            t = int(typed.t)
             if not 0 <= t < len(b.state.units):
                 raise IllegalActionError(f"no unit {t}")
             RCH.charge_reach(b, u, b.state.units[t])
