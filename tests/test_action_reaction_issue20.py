@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 
 from umpire.battle.engine import Battle
+from umpire.battle.orders import Fire
 from umpire.battle.run import new_battle
 from umpire.battle.scenario import parse_scenario
 from umpire.dice.sources import DiceSource
@@ -579,11 +580,11 @@ def test_called_range_refused_on_first_fire_xi_b() -> None:
     b, _ = called_battle()
     gun, reb = b.state.units
     with pytest.raises(IllegalActionError, match=r"first fire at reb is laid on the measured"):
-        FI.called_range(b, gun, reb, ("fire", reb.i, "shell", 12.0), "shell")
+        FI.called_range(b, gun, reb, Fire("fire", reb.i, "shell", 12.0), "shell")
     MK.book(b, gun)["aim"] = reb.id
-    assert FI.called_range(b, gun, reb, ("fire", reb.i, "shell", 12.0), "shell") == 12.0
+    assert FI.called_range(b, gun, reb, Fire("fire", reb.i, "shell", 12.0), "shell") == 12.0
     with pytest.raises(IllegalActionError, match="canister is laid on the rifle stick"):
-        FI.called_range(b, gun, reb, ("fire", reb.i, "canister", 12.0), "canister")
+        FI.called_range(b, gun, reb, Fire("fire", reb.i, "canister", 12.0), "canister")
 
 
 def test_resolve_consecutive_fire_with_a_called_range_xi_c_1(

@@ -21,6 +21,7 @@ from functools import cache
 import pytest
 
 from umpire.battle.invariants import CORE, Invariant, StepSeen, Watch
+from umpire.battle.orders import Hold
 from umpire.battle.run import new_battle
 from umpire.battle.scenario import load_scenario, parse_scenario
 from umpire.battle.setup import setup_for
@@ -241,7 +242,7 @@ def test_a_move_its_status_forbids_is_caught() -> None:
             "engine:status-allows"
         ].check
         assert check(seen) and u.name in check(seen)[0], name
-        seen.order = ("hold",)
+        seen.order = Hold("hold")  # issue 25: a typed order
         assert not check(seen), name
 
 

@@ -359,7 +359,7 @@ def test_invariants_catch_fire_at_engaged_units_and_rifles_that_fire_and_move() 
         "move",
         "move",
         c1.i,
-        ("move",),
+        ("move", c1.x, c1.y, c1.theta),  # a whole move order (issue 25: orders are typed)
         before,
         r.state.to_json(),
         [],

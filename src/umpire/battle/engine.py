@@ -23,6 +23,7 @@ from bisect import insort
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, Protocol
 
+from umpire.battle.orders import as_order
 from umpire.battle.roles import Order, Phase, Request, Step
 from umpire.battle.setup import Setup
 from umpire.battle.state import Leader, State, Unit
@@ -302,8 +303,10 @@ class Battle:
             return [a for a in actors if a in lead]
         return [a for a in actors if a in units]
 
-    def apply(self, req: Request, order: Order) -> None:
-        """Carry out the decision for ``req`` (which must be the pending one)."""
+    def apply(self, req: Request, order: Sequence[Any]) -> None:
+        """Carry out the decision for ``req`` (which must be the pending one); the step is
+        handed ``order`` as a typed record (``umpire.battle.orders.as_order``)."""
+        typed = as_order(order)
         st = self.state
         side, _name, step = self.current()
         if st.pos < 0 or st.pos >= len(st.actors) or st.actors[st.pos] != req.actor:
@@ -314,10 +317,10 @@ class Battle:
         w = self.watch
         if w is not None:
             w.begin(self)
-            step.apply(self, side, req.actor, tuple(order))
-            w.end(self, side, _name, step.kind, req.actor, order)
+            step.apply(self, side, req.actor, typed)
+            w.end(self, side, _name, step.kind, req.actor, typed)
         else:
-            step.apply(self, side, req.actor, tuple(order))
+            step.apply(self, side, req.actor, typed)
         st.pos += 1
 
     def _advance(self) -> None:

@@ -164,6 +164,7 @@ def act_start(ctx: Context, params: dict[str, Any]) -> None:
 
 def act_order(ctx: Context, params: dict[str, Any]) -> None:
     """Apply one decision, then run on to the next decision."""
+    from umpire.battle.orders import order_from_json
     from umpire.errors import IllegalActionError
 
     b = _saved_battle(ctx)
@@ -179,7 +180,7 @@ def act_order(ctx: Context, params: dict[str, Any]) -> None:
             f"the pending {req.kind} decision is for {actor_id(b, req)}, not {actor}"
         )
     try:
-        b.apply(req, tuple(order))
+        b.apply(req, order_from_json(order))
     except (ValueError, TypeError, IndexError):
         raise IllegalActionError(f"cannot read the order {order!r}") from None
     b.next_request()

@@ -42,11 +42,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from umpire.battle import orders as od
 from umpire.battle.state import UNIT_JSON_FIELDS
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
-    from umpire.battle.roles import Composition, Order
+    from umpire.battle.roles import Composition
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,8 @@ class StepSeen:
     actor: int | None
     """The unit (or leader, for ``leader`` decisions) asked; None for a step that runs by
     itself."""
-    order: Order | None
+    order: od.Order | None
+    """The order given, as a typed record (a plain tuple given here is read into one)."""
     before: dict[str, Any]
     after: dict[str, Any]
     said: list[str]
@@ -85,6 +87,10 @@ class StepSeen:
     """(dice, sides, purpose, faces) of every roll the step made."""
     scope: frozenset[int] | None
     _prior: Battle | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.order is not None:
+            self.order = od.as_order(self.order)
 
     def prior(self) -> Battle:
         """The battle as it stood before this step (rebuilt from ``before``; no dice)."""
@@ -213,14 +219,14 @@ def _status_allows(seen: StepSeen) -> list[str]:
     u = p.state.units[seen.actor]
     st = p.status
     label = st.label(u) or "its status"
-    if o[0] == "fire" and not st.may_fire(p, u):
+    if o.kind == "fire" and not st.may_fire(p, u):
         return [f"{u.name} fired though {label} forbids it"]
-    if seen.kind == "move" and o[0] in ("move", "charge"):
+    if seen.kind == "move" and o.kind in ("move", "charge"):
         limit = st.move_limit(p, u)
-        went = o[0] == "charge" or seen.moved(seen.actor) > 1e-3
+        went = o.kind == "charge" or seen.moved(seen.actor) > 1e-3
         if limit in ("none", "rally") and went:
-            return [f"{u.name} made a {o[0]} though {label} forbids it ({limit})"]
-        if limit == "no_advance" and o[0] == "charge":
+            return [f"{u.name} made a {o.kind} though {label} forbids it ({limit})"]
+        if limit == "no_advance" and o.kind == "charge":
             return [f"{u.name} charged though {label} forbids an advance"]
     return []
 
@@ -306,7 +312,7 @@ class Watch:
             name=name,
             kind=kind,
             actor=actor,
-            order=tuple(order) if order is not None else None,
+            order=order,
             before=self._before,
             after=st.to_json(),
             said=b.lines[self._lines :],
@@ -362,7 +368,7 @@ def order_count(*kinds: str) -> Callable[[StepSeen], int]:
 
     def count(seen: StepSeen) -> int:
         o = seen.order
-        return 1 if o and str(o[0]) in kinds else 0
+        return 1 if o and o.kind in kinds else 0
 
     return count
 
@@ -373,7 +379,7 @@ def order_change(*changes: str) -> Callable[[StepSeen], int]:
 
     def count(seen: StepSeen) -> int:
         o = seen.order
-        return 1 if o and o[0] == "move" and len(o) > 4 and o[4] in changes else 0
+        return 1 if isinstance(o, od.Move) and o.change in changes else 0
 
     return count
 

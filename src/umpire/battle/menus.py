@@ -17,8 +17,10 @@ if TYPE_CHECKING:
     from umpire.battle.roles import Request
 
 Order = tuple[Any, ...]
-"""A decision: ``("hold",)``, ``("move", x, y, theta, change)``, ``("charge", t)``,
-``("rout",)``, ``("turn",)``, ``("fire", t)``, ``("leader", x, y, attach)``."""
+"""A decision as a menu offers it: ``("hold",)``, ``("move", x, y, theta, change)``,
+``("charge", t)``, ``("rout",)``, ``("turn",)``, ``("fire", t)``, ``("leader", x, y, attach)``.
+The engine hands a step the typed record of it (``umpire.battle.orders``; issue 25: the menus
+and the AIs that read them still use plain tuples)."""
 
 
 class Choice(NamedTuple):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from umpire.battle import orders as od
 from umpire.battle.menus import Choice as Choice
 from umpire.battle.menus import Offer as Offer
 from umpire.battle.menus import Order as Order
@@ -64,8 +65,9 @@ class Step(Protocol):
         """May this actor still act now (alive, not removed meanwhile, has a target)?"""
         ...
 
-    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
-        """Validate and carry out one decision; raise IllegalActionError to refuse."""
+    def apply(self, b: Battle, side: str, actor: int, order: od.Order) -> None:
+        """Validate and carry out one decision (a typed record, made by the engine);
+        raise IllegalActionError to refuse."""
         ...
 
     def auto(self, b: Battle, side: str) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from umpire.battle.engine import Battle, Request
 from umpire.battle.game import actor_id, pending
+from umpire.battle.orders import Charge, Fire, as_order
 from umpire.battle.roles import Choice, explain, offered
 from umpire.battle.words import briefing
 from umpire.engine.game import Game
@@ -31,9 +32,11 @@ def _odds(c: Choice) -> dict[str, float]:
 
 def _target(c: Choice) -> int | None:
     """The unit an order aims at (fire, charge), for taps on the map."""
-    if len(c.order) >= 2 and c.order[0] in ("fire", "charge") and isinstance(c.order[1], int):
-        return c.order[1]
-    return None
+    try:
+        o = as_order(c.order)
+    except IllegalActionError:
+        return None
+    return o.t if isinstance(o, (Fire, Charge)) else None
 
 
 def units_view(b: Battle) -> list[dict[str, Any]]:

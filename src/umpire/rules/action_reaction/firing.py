@@ -11,8 +11,8 @@ from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from umpire.battle import orders as od
 from umpire.battle.effects import fx
-from umpire.battle.roles import Order
 from umpire.board.fmath import hypot as _hypot
 from umpire.dice.luck import dist_of
 from umpire.errors import IllegalActionError
@@ -462,16 +462,18 @@ def _bounced() -> dict[int, Fraction]:
     return out
 
 
-def called_range(b: Battle, u: Unit, t: Unit, order: Order, kind: str) -> float | None:
+def called_range(b: Battle, u: Unit, t: Unit, order: od.Fire, kind: str) -> float | None:
     """XI.C.1 'Call the range in inches toward the target': the fourth item of a battery's
     fire order (None: the range of its last shot); only consecutive fire with a round that
     flies (not canister, laid on the stick) calls it; anything else is refused in one line."""
-    if len(order) < 4:
+    if order.called is None:
         return None
     try:
-        rng = float(order[3])
+        rng = float(order.called)
     except (TypeError, ValueError):
-        raise IllegalActionError(f"{u.name}: a called range is inches, not {order[3]!r}") from None
+        raise IllegalActionError(
+            f"{u.name}: a called range is inches, not {order.called!r}"
+        ) from None
     if not 0 < rng <= max(b.setup.board.width, b.setup.board.height) * 2:
         raise IllegalActionError(f'{u.name}: call a range on the table, not {rng:g}"')
     if book(b, u).get("aim") != t.id:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from umpire.battle import orders as od
 from umpire.battle.invariants import (
     Feature,
     Invariant,
@@ -87,7 +88,7 @@ def _move_allowance(seen: StepSeen) -> list[str]:
     """003 XII.F (F.3.2-3: skirmishers stand up and go prone free) and XVI.C (downhill adds
     at most its 1D6 halved): a move covers at most its allowance."""
     o = seen.order
-    if seen.kind != "move" or not o or o[0] != "move" or seen.actor is None:
+    if seen.kind != "move" or not isinstance(o, od.Move) or seen.actor is None:
         return []
     i = seen.actor
     dist = seen.moved(i)
@@ -95,7 +96,7 @@ def _move_allowance(seen: StepSeen) -> list[str]:
         return []
     p = seen.prior()
     u = p.state.units[i]
-    change = str(o[4]) if len(o) > 4 else ""
+    change = str(o.change)
     form, mounted, limbered, cost = MOV.after_change(u, change, bool(MK.book(p, u).get("prone")))
     allow = MOV.allowance(p, u, form, mounted, limbered) - cost
     allow += GD.downhill_most(p, u, seen.now(i, "x"), seen.now(i, "y"), form, mounted, limbered)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from umpire.battle import orders as od
 from umpire.battle.roles import Choice, Offer, Order, Request, choices
 from umpire.board.fmath import hypot as _hypot
 from umpire.errors import IllegalActionError
@@ -293,22 +294,22 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
     stick number and every deduction in its odds, a charge's odds part by part, why a unit
     holds, and what is not yet known when the menu is drawn."""
     lines = [f"{choice.text}:"]
-    order = choice.order
+    order = od.as_order(choice.order)
     if not 0 <= req.actor < len(b.state.units):
         return lines
     u = b.state.units[req.actor]
-    if order[0] == "move":
+    if isinstance(order, od.Move):
         return lines + _why_move(b, u, order)
-    if order[0] == "charge" and 0 <= int(order[1]) < len(b.state.units):
-        return lines + _why_charge(b, u, b.state.units[int(order[1])])
-    if order[0] == "fire" and 0 <= int(order[1]) < len(b.state.units):
-        return lines + _why_fire(b, u, b.state.units[int(order[1])], order)
+    if isinstance(order, od.Charge) and 0 <= int(order.t) < len(b.state.units):
+        return lines + _why_charge(b, u, b.state.units[int(order.t)])
+    if isinstance(order, od.Fire) and 0 <= int(order.t) < len(b.state.units):
+        return lines + _why_fire(b, u, b.state.units[int(order.t)], order)
     return lines + _why_hold(b, req, u)
 
 
-def _why_move(b: Battle, u: Unit, order: Order) -> list[str]:
+def _why_move(b: Battle, u: Unit, order: od.Move) -> list[str]:
     """XII.F: the allowance and what cut it; XVI: the terrain on the path, rolled as it goes."""
-    change = str(order[4]) if len(order) > 4 else ""
+    change = str(order.change)
     try:
         form, mounted, limbered, cost = after_change(u, change, bool(book(b, u).get("prone")))
     except IllegalActionError as exc:
@@ -337,7 +338,7 @@ def _why_move(b: Battle, u: Unit, order: Order) -> list[str]:
             f"  {u.name} is in reaction or shaken: no part of its move may come nearer its "
             "nearest enemy (reading in_reaction)"
         )
-    x, y = float(order[1]), float(order[2])
+    x, y = float(order.x), float(order.y)
     dist = _hypot(x - u.x, y - u.y)
     more = downhill_most(b, u, x, y, form, mounted, limbered) if dist > 1e-9 else 0.0
     if more:
@@ -392,10 +393,10 @@ def _why_charge(b: Battle, u: Unit, t: Unit) -> list[str]:
     return lines
 
 
-def _why_fire(b: Battle, u: Unit, t: Unit, order: Order) -> list[str]:
+def _why_fire(b: Battle, u: Unit, t: Unit, order: od.Fire) -> list[str]:
     """XI, XV: the stick's number, the deductions in the odds, what is rolled later."""
     d = b.dist(u.i, t.i)
-    kind = str(order[2]) if len(order) > 2 else ""
+    kind = str(order.ammo)
     value = ART.stick_value(d)
     lines = []
     if u.type == "artillery" and kind != "canister":

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from umpire.battle import orders as od
 from umpire.battle.roles import (
     Choice,
     Composition,
@@ -155,27 +156,29 @@ class ArCombat:
     def check(self, b: Battle, req: Request, order: Order) -> None:
         """Refuse an illegal order with its reason, changing nothing."""
         u = b.state.units[req.actor]
-        kind = order[0] if order else ""
+        typed = od.as_order(order)
+        kind = typed.kind
         if kind == "hold":
             return
-        if req.kind == "move" and kind == "move":
-            change = str(order[4]) if len(order) > 4 else ""
-            MOV.check_move(b, u, float(order[1]), float(order[2]), float(order[3]), change)
+        if req.kind == "move" and isinstance(typed, od.Move):
+            change = str(typed.change)
+            MOV.check_move(b, u, float(typed.x), float(typed.y), float(typed.theta), change)
             return
-        if req.kind == "move" and kind == "charge":
-            t = int(order[1])
+        if req.kind == "move" and isinstance(typed, od.Charge):
+            t = int(typed.t)
             if not 0 <= t < len(b.state.units):
                 raise IllegalActionError(f"no unit {t}")
             why = CH.may_charge(b, u, b.state.units[t])
             if why:
                 raise IllegalActionError(why)
             return
-        if req.kind == "fire" and kind == "fire":
-            if int(order[1]) not in {c.order[1] for c in MN.fire_choices(b, u) if c.kind == "fire"}:
-                raise IllegalActionError(FI.why_not_fire(b, u, int(order[1])))
-            if u.type == "artillery" and len(order) > 3:
-                tu = b.state.units[int(order[1])]
-                FI.called_range(b, u, tu, order, A.kind_of(str(order[2])))
+        if req.kind == "fire" and isinstance(typed, od.Fire):
+            fire_at = {int(c.order[1]) for c in MN.fire_choices(b, u) if c.kind == "fire"}
+            if int(typed.t) not in fire_at:
+                raise IllegalActionError(FI.why_not_fire(b, u, int(typed.t)))
+            if u.type == "artillery" and typed.called is not None:
+                tu = b.state.units[int(typed.t)]
+                FI.called_range(b, u, tu, typed, A.kind_of(str(typed.ammo)))
             return
         raise IllegalActionError(f"'{kind}' is not an order for a {req.kind} step")
 

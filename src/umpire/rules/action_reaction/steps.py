@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from umpire.battle import orders as od
 from umpire.battle.effects import fx
-from umpire.battle.roles import AutoStep, Order
+from umpire.battle.roles import AutoStep
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import ammo as A
 from umpire.rules.action_reaction import weather as W
@@ -186,17 +187,18 @@ class MoveStep:
     def eligible(self, b: Battle, actor: int) -> bool:
         return b.state.units[actor].alive
 
-    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
+    def apply(self, b: Battle, side: str, actor: int, order: od.Order) -> None:
+        order = od.as_order(order)  # a plain tuple from a caller outside the engine
         u = b.state.units[actor]
-        kind = order[0]
+        kind = order.kind
         if kind == "hold":
             return
-        if kind == "move":
-            change = str(order[4]) if len(order) > 4 else ""
-            do_move(b, u, float(order[1]), float(order[2]), float(order[3]), change)
+        if isinstance(order, od.Move):
+            change = str(order.change)
+            do_move(b, u, float(order.x), float(order.y), float(order.theta), change)
             return
-        if kind == "charge":
-            t = int(order[1])
+        if isinstance(order, od.Charge):
+            t = int(order.t)
             if not 0 <= t < len(b.state.units):
                 raise IllegalActionError(f"no unit {t}")
             why = may_charge(b, u, b.state.units[t])
@@ -260,23 +262,24 @@ class FireStep:
     def eligible(self, b: Battle, actor: int) -> bool:
         return bool(self.shots(b, b.state.units[actor]))
 
-    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
+    def apply(self, b: Battle, side: str, actor: int, order: od.Order) -> None:
+        order = od.as_order(order)  # a plain tuple from a caller outside the engine
         from umpire.battle.effects import set_fx
 
         u = b.state.units[actor]
-        if order[0] == "hold":
+        if isinstance(order, od.Hold):
             return
-        if order[0] != "fire":
-            raise IllegalActionError(f"a fire order is needed for {u.name}, not '{order[0]}'")
-        t = int(order[1])
-        if u.type == "artillery" and len(order) > 2:
-            A.kind_of(str(order[2]))  # an unknown round is one line, before anything else
+        if not isinstance(order, od.Fire):
+            raise IllegalActionError(f"a fire order is needed for {u.name}, not '{order.kind}'")
+        t = int(order.t)
+        if u.type == "artillery" and order.ammo:
+            A.kind_of(str(order.ammo))  # an unknown round is one line, before anything else
         allowed = {v.i for v, _ in self.shots(b, u)}
         if t not in allowed:
             raise IllegalActionError(why_not_fire(b, u, t))
         target = b.state.units[t]
         if u.type == "artillery":
-            kind = A.kind_of(str(order[2])) if len(order) > 2 else best_round(b, u, target)
+            kind = A.kind_of(str(order.ammo)) if order.ammo else best_round(b, u, target)
             if kind not in rounds(b, u, target):
                 if kind == "canister":
                     raise IllegalActionError(

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from umpire.battle import orders as od
 from umpire.battle.effects import fx
 from umpire.battle.invariants import (
     Feature,
@@ -48,7 +49,7 @@ def _removed_below_half(seen: StepSeen) -> list[str]:
 def _move_allowance(seen: StepSeen) -> list[str]:
     """002 MOVEMENT: a move covers at most its allowance (formation change, rough ground,
     command radius and a lost leader included)."""
-    if seen.kind != "move" or not seen.order or seen.order[0] != "move" or seen.actor is None:
+    if seen.kind != "move" or not isinstance(seen.order, od.Move) or seen.actor is None:
         return []
     i = seen.actor
     dist = seen.moved(i)
@@ -56,7 +57,7 @@ def _move_allowance(seen: StepSeen) -> list[str]:
         return []
     p = seen.prior()
     u = p.state.units[i]
-    change = str(seen.order[4]) if len(seen.order) > 4 else ""
+    change = str(seen.order.change)
     form, mounted, limbered, cost = RCH.after_change(u, change)
     x, y = seen.now(i, "x"), seen.now(i, "y")
     board = p.setup.board
@@ -214,7 +215,7 @@ def _unlimbered_rout(seen: StepSeen) -> list[str]:
     """002 MOVEMENT ROUT, "Artillery—unlimbered ... limbers" (reading
     ``unlimbered_artillery_rout``): an unlimbered gun ordered to rout limbers in place."""
     o = seen.order
-    if seen.kind != "move" or not o or o[0] != "rout" or seen.actor is None:
+    if seen.kind != "move" or not o or o.kind != "rout" or seen.actor is None:
         return []
     u = seen.battle.state.units[seen.actor]
     if u.type != "artillery" or seen.was(u.i, "limbered"):
@@ -230,10 +231,10 @@ def _unlimbered_rout(seen: StepSeen) -> list[str]:
 def _fire_rules(seen: StepSeen) -> list[str]:
     """002 FIRE: "Mounted cavalry can't fire. You can't shoot through friendly troops." """
     o = seen.order
-    if seen.kind != "fire" or not o or o[0] != "fire" or seen.actor is None:
+    if seen.kind != "fire" or not isinstance(o, od.Fire) or seen.actor is None:
         return []
     p = seen.prior()
-    u, t = p.state.units[seen.actor], p.state.units[int(o[1])]
+    u, t = p.state.units[seen.actor], p.state.units[int(o.t)]
     out = []
     if u.type == "cavalry" and u.mounted:
         out.append(f"{u.name} fired while mounted")
@@ -251,11 +252,11 @@ def _marker_limits(seen: StepSeen) -> list[str]:
     o = seen.order
     if seen.kind != "move" or not o or seen.actor is None:
         return []
-    if not seen.was(seen.actor, "marker") or o[0] in ("hold", "turn", "rout"):
+    if not seen.was(seen.actor, "marker") or o.kind in ("hold", "turn", "rout"):
         return []
     name = seen.battle.state.units[seen.actor].name
-    if o[0] == "charge" or seen.moved(seen.actor) > SLACK:
-        return [f"{name} has a Morale Marker and made a {o[0]}"]
+    if o.kind == "charge" or seen.moved(seen.actor) > SLACK:
+        return [f"{name} has a Morale Marker and made a {o.kind}"]
     return []
 
 

@@ -13,6 +13,7 @@ import math
 from functools import cache
 from typing import TYPE_CHECKING, Final
 
+from umpire.battle import orders as od
 from umpire.battle.effects import fx
 from umpire.battle.engine import NEAR_TIE
 from umpire.battle.roles import Choice, Offer, Order, Request, choices
@@ -452,7 +453,8 @@ def check(b: Battle, req: Request, order: Order) -> None:
     """Refuse an illegal order with its one-line reason (nothing changes)."""
     if not order:
         raise IllegalActionError("an empty order")
-    kind = order[0]
+    typed = od.as_order(order)
+    kind = typed.kind
     if kind == "hold":
         return
     if req.kind == "leader":
@@ -461,16 +463,16 @@ def check(b: Battle, req: Request, order: Order) -> None:
         return
     u = b.state.units[req.actor]
     if req.kind == "fire":
-        if kind != "fire":
+        if not isinstance(typed, od.Fire):
             raise IllegalActionError(f"a fire order is needed for {u.name}, not '{kind}'")
-        if int(order[1]) not in [t for t, *_ in shots(b, u)]:
-            raise IllegalActionError(S.why_not_fire(b, u, int(order[1])))
+        if int(typed.t) not in [t for t, *_ in shots(b, u)]:
+            raise IllegalActionError(S.why_not_fire(b, u, int(typed.t)))
         return
     if req.kind == "move":
-        if kind == "move":
-            RCH.check_move(b, u, order[1], order[2], order[3], order[4] if len(order) > 4 else "")
-        elif kind == "charge":
-            t = int(order[1])
+        if isinstance(typed, od.Move):
+            RCH.check_move(b, u, typed.x, typed.y, typed.theta, typed.change)
+        elif isinstance(typed, od.Charge):
+            t = int(typed.t)
             if not 0 <= t < len(b.state.units):
                 raise IllegalActionError(f"no unit {t}")
             RCH.charge_reach(b, u, b.state.units[t])
@@ -486,13 +488,13 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
     with every factor that cut it (MOVEMENT, COMMAND, LEADERS), a shot's number needed and
     each modifier in it (FIRE), who may fire."""
     lines = [f"{choice.text}:"]
-    order = choice.order
+    order = od.as_order(choice.order)
     if not 0 <= req.actor < len(b.state.units) or req.kind not in ("move", "fire"):
         return lines
     u = b.state.units[req.actor]
-    if order[0] == "move":
+    if isinstance(order, od.Move):
         try:
-            form, mounted, limbered, cost = RCH.after_change(u, str(order[4]))
+            form, mounted, limbered, cost = RCH.after_change(u, str(order.change))
         except IllegalActionError as exc:
             return [*lines, f"  {exc}"]
         key = R.move_key(u.type, form, mounted, limbered)
@@ -508,17 +510,17 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
             + f" ({trace[0].source})"
         )
         lines.append("  rough ground on the way cuts it further (the rough column, 002 MOVEMENT)")
-    elif order[0] == "fire" and isinstance(order[1], int):
-        found = [s for s in shots(b, u) if s[0] == order[1]]
+    elif isinstance(order, od.Fire):
+        found = [s for s in shots(b, u) if s[0] == order.t]
         if found:
             _, needed, mods, rng = found[0]
             if u.extra:
-                mods = mods + S.fire_effects(b, u, b.state.units[order[1]], False)
+                mods = mods + S.fire_effects(b, u, b.state.units[order.t], False)
             said = ", ".join(f"{m.text} {m.value:+d}" for m in mods if m.value) or "none"
             lines.append(
                 f'  needs {needed}+ on 2d6 at {rng:.1f}" (002 FIRE, the range band), modifiers '
                 f"{said} (as things stand now)"
             )
-    elif order[0] == "hold" and req.kind == "fire":
+    elif isinstance(order, od.Hold) and req.kind == "fire":
         lines.append("  only units with a target in range and arc are asked to fire (002 FIRE)")
     return lines

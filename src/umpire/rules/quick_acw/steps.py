@@ -14,8 +14,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from umpire.battle import orders as od
 from umpire.battle.effects import clear_fx, fx, fx_why, set_fx
-from umpire.battle.engine import Battle, Order
+from umpire.battle.engine import Battle
 from umpire.battle.roles import AutoStep
 from umpire.battle.state import Unit
 from umpire.board.fmath import hypot as _hypot
@@ -141,13 +142,14 @@ class CommandStep:
     def eligible(self, b: Battle, actor: int) -> bool:
         return b.state.leaders[actor].alive
 
-    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
+    def apply(self, b: Battle, side: str, actor: int, order: od.Order) -> None:
+        order = od.as_order(order)  # a plain tuple from a caller outside the engine
         ld = b.state.leaders[actor]
-        if order[0] == "hold":
+        if isinstance(order, od.Hold):
             return
-        if order[0] != "leader":
-            raise IllegalActionError(f"a leader order is needed for {ld.name}, not '{order[0]}'")
-        x, y, att = float(order[1]), float(order[2]), int(order[3])
+        if not isinstance(order, od.Leader):
+            raise IllegalActionError(f"a leader order is needed for {ld.name}, not '{order.kind}'")
+        x, y, att = float(order.x), float(order.y), int(order.attach)
         if att >= 0:
             if att >= len(b.state.units):
                 raise IllegalActionError(f"no unit {att}")
@@ -201,9 +203,10 @@ class MoveStep:
     def eligible(self, b: Battle, actor: int) -> bool:
         return b.state.units[actor].alive
 
-    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
+    def apply(self, b: Battle, side: str, actor: int, order: od.Order) -> None:
+        order = od.as_order(order)  # a plain tuple from a caller outside the engine
         u = b.state.units[actor]
-        kind = order[0]
+        kind = order.kind
         if u.extra and fx(u, "must_charge") and kind != "charge" and must_charge(b, u):
             raise IllegalActionError(f"{u.name} must charge this turn ({fx_why(u, 'must_charge')})")
         if kind == "hold":
@@ -224,9 +227,9 @@ class MoveStep:
                 b.say(f"{u.name} routs")
             rout_move(b, u)
             return
-        if kind == "move":
-            x, y, th = float(order[1]), float(order[2]), float(order[3])
-            change = str(order[4]) if len(order) > 4 else ""
+        if isinstance(order, od.Move):
+            x, y, th = float(order.x), float(order.y), float(order.theta)
+            change = str(order.change)
             dist = check_move(b, u, x, y, th, change)
             form, mounted, limbered, _ = after_change(u, change)
             u.formation, u.mounted, u.limbered = form, mounted, limbered
@@ -238,8 +241,8 @@ class MoveStep:
             if went and b.narrate:
                 b.say(f'{u.name} moves {dist:.1f}"' + (f" ({change})" if change else ""))
             return
-        if kind == "charge":
-            t = int(order[1])
+        if isinstance(order, od.Charge):
+            t = int(order.t)
             if not 0 <= t < len(b.state.units):
                 raise IllegalActionError(f"no unit {t}")
             if u.extra and fx(u, "must_charge"):  # the charge it had to make: obligation met
@@ -358,13 +361,14 @@ class FireStep:
                     allowed.add(t.i)
         return allowed
 
-    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
+    def apply(self, b: Battle, side: str, actor: int, order: od.Order) -> None:
+        order = od.as_order(order)  # a plain tuple from a caller outside the engine
         u = b.state.units[actor]
-        if order[0] == "hold":
+        if isinstance(order, od.Hold):
             return
-        if order[0] != "fire":
-            raise IllegalActionError(f"a fire order is needed for {u.name}, not '{order[0]}'")
-        t = int(order[1])
+        if not isinstance(order, od.Fire):
+            raise IllegalActionError(f"a fire order is needed for {u.name}, not '{order.kind}'")
+        t = int(order.t)
         for c, needed, mods, rng in self.shots(b, u, exact=b.narrate):
             if c == t:
                 target = b.state.units[t]

@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from umpire.battle import orders as od
 from umpire.battle.invariants import Feature, Invariant, StepSeen, said_count
 from umpire.rules.sequence_cards.sequence import CardDraw
 
@@ -27,9 +28,9 @@ SLACK = 1e-3
 def _fire_order(seen: StepSeen) -> tuple[int, int] | None:
     """(firer, target) of a fire order at this step, else None."""
     o = seen.order
-    if seen.kind != "fire" or not o or o[0] != "fire" or seen.actor is None:
+    if seen.kind != "fire" or not isinstance(o, od.Fire) or seen.actor is None:
         return None
-    return seen.actor, int(o[1])
+    return seen.actor, int(o.t)
 
 
 def _step_four(seen: StepSeen) -> list[str]:
@@ -74,10 +75,10 @@ class _Rifles:
             return []
         if not b.setup.scenario.units[i].rifles:
             return []
-        if seen.kind == "fire" and o[0] == "fire":
+        if seen.kind == "fire" and o.kind == "fire":
             self.fired.add(i)
         elif seen.kind == "move" and (
-            o[0] == "charge" or seen.now(i, "moved") or seen.moved(i) > SLACK
+            o.kind == "charge" or seen.now(i, "moved") or seen.moved(i) > SLACK
         ):
             self.moved.add(i)
         else:
@@ -130,7 +131,7 @@ def _status_allows(seen: StepSeen) -> list[str]:
     or charge; a Shaken unit does not charge or advance (come nearer its nearest enemy);
     a Routed unit does not fire."""
     o, i = seen.order, seen.actor
-    if i is None or not o or seen.kind not in ("fire", "move") or o[0] == "hold":
+    if i is None or not o or seen.kind not in ("fire", "move") or o.kind == "hold":
         return []
     p = seen.prior()
     u = p.state.units[i]
@@ -138,11 +139,11 @@ def _status_allows(seen: StepSeen) -> list[str]:
     if not rung:
         return []
     if seen.kind == "fire":
-        return [f"{u.name} fired while Routed"] if rung == "route" and o[0] == "fire" else []
+        return [f"{u.name} fired while Routed"] if rung == "route" and o.kind == "fire" else []
     moved = seen.moved(i) > SLACK
     if rung != "shaken":
-        return [f"{u.name} made a {o[0]} while {rung}"] if o[0] == "charge" or moved else []
-    if o[0] == "charge":
+        return [f"{u.name} made a {o.kind} while {rung}"] if o.kind == "charge" or moved else []
+    if o.kind == "charge":
         return [f"{u.name} charged while Shaken"]
     en = p.nearest_enemy(u)
     if moved and en is not None:

@@ -16,6 +16,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from umpire.battle import orders as od
 from umpire.battle.effects import clear_fx, fx, fx_why, set_fx
 from umpire.battle.roles import AutoStep, Choice, Composition, Request, RulesSpec, combat_offers
 from umpire.dice.luck import Dist, by_faces
@@ -31,7 +32,7 @@ from umpire.rules.solo_events.mapping import (
 from umpire.sides import SIDES
 
 if TYPE_CHECKING:
-    from umpire.battle.engine import Battle, Order
+    from umpire.battle.engine import Battle
     from umpire.battle.state import Unit
     from umpire.scenarios import Scenario
 
@@ -670,8 +671,9 @@ class TurnStart:
             out.append(Choice(("retrograde", flank), text, "pick", {"value": facing(x, y, theta)}))
         return out
 
-    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
+    def apply(self, b: Battle, side: str, actor: int, order: od.Order) -> None:
         """Carry the event out on the chosen unit; refuse a unit not offered."""
+        order = od.as_order(order)  # a plain tuple from a caller outside the engine
         book = self.role.book(b)
         pending = book["pending"]
         if not pending:
@@ -686,7 +688,7 @@ class TurnStart:
             return
         pool: list[int] = pending["pool"]
         try:
-            i = int(order[1]) if order[0] == "pick" and len(order) == 2 else -1
+            i = int(order.i) if isinstance(order, od.Pick) else -1
         except (TypeError, ValueError):
             i = -1
         if i not in pool:
@@ -701,18 +703,18 @@ class TurnStart:
         self.role.note(b, entry)
 
     def apply_wheel(
-        self, b: Battle, side: str, ev: Event, pending: dict[str, Any], order: Order
+        self, b: Battle, side: str, ev: Event, pending: dict[str, Any], order: od.Order
     ) -> None:
         """001 event 4: the player's answer, straight back or a wheel on a flank offered."""
         u = b.state.units[pending["pool"][0]]
         offered = [c.order for c in self.wheel_options(b, ev, u)]
-        if tuple(order) not in offered:
+        if order not in offered or not isinstance(order, od.Retrograde):
             words = ", ".join(" ".join(str(w) for w in o) for o in offered)
             raise IllegalActionError(f"{ev.name}: choose one of {words}")
         book = self.role.book(b)
         book["pending"] = None
         entry = dict(pending["entry"])
-        how = str(order[1])
+        how = str(order.how)
         entry["wheel"] = how
         if how == "back":
             b.say(f"  {ev.name}: the {side.title()} moves {u.name} straight back")
@@ -772,11 +774,12 @@ class ReactionStep:
                 out.append(Choice(c.order, text, "charge", c.odds))
         return out
 
-    def apply(self, b: Battle, side: str, actor: int, order: Order) -> None:
+    def apply(self, b: Battle, side: str, actor: int, order: od.Order) -> None:
         """001 event 20: "or a counter charge during its reaction phase": the charge is made."""
+        order = od.as_order(order)  # a plain tuple from a caller outside the engine
         u = b.state.units[actor]
         req = Request("move", u.side, u.i, "move")
-        if order[0] != "charge" or tuple(order) not in [c.order for c in self.options(b, req)]:
+        if not isinstance(order, od.Charge) or order not in [c.order for c in self.options(b, req)]:
             raise IllegalActionError(f"{u.name} must counter-charge (001 event 20, Impetuous)")
         b.comp.combat.check(b, req, order)
         why = fx_why(u, "must_charge")
@@ -784,7 +787,7 @@ class ReactionStep:
         b.record(u)
         b.say(f"{u.name} counter-charges in the {side.title()} reaction phase ({why})")
         self.role.move.apply(b, side, u.i, order)
-        t = b.state.units[int(order[1])]
+        t = b.state.units[int(order.t)]
         for i, index in self.role.book(b).get("impetuous", ()):
             if i == u.i:
                 self.role.later(b, index, f"{u.name} counter-charges {t.name}")

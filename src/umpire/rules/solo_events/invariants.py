@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from umpire.battle import orders as od
 from umpire.battle.effects import fx, fx_why
 from umpire.battle.invariants import Feature, Invariant, StepSeen, said_count
 from umpire.battle.state import UNIT_JSON_FIELDS
@@ -105,13 +106,13 @@ def _impetuous(seen: StepSeen) -> list[str]:
     if seen.kind == "move":
         p = seen.prior()
         u = p.state.units[i]
-        if u.extra and fx(u, "must_charge") and o[0] != "charge" and has_charge(p, u):
-            return [f"{u.name} must charge ({fx_why(u, 'must_charge')}) and was given '{o[0]}'"]
+        if u.extra and fx(u, "must_charge") and o.kind != "charge" and has_charge(p, u):
+            return [f"{u.name} must charge ({fx_why(u, 'must_charge')}) and was given '{o.kind}'"]
         return []
     if seen.name == REACTION:
         u = seen.battle.state.units[i]
-        if o[0] != "charge":
-            return [f"{u.name} had to counter-charge and was given '{o[0]}'"]
+        if o.kind != "charge":
+            return [f"{u.name} had to counter-charge and was given '{o.kind}'"]
         if u.extra and fx(u, "must_charge"):
             return [f"{u.name} counter-charged and still must charge"]
     return []
@@ -121,7 +122,7 @@ def _effects_said(seen: StepSeen) -> list[str]:
     """001 events 8, 9, 19 (a modifier to a unit's fire, 'an extra die roll during combat'):
     a fire the event modifies says so, with the event, where it takes hold."""
     o, i = seen.order, seen.actor
-    if seen.kind != "fire" or not o or o[0] != "fire" or i is None:
+    if seen.kind != "fire" or not isinstance(o, od.Fire) or i is None:
         return []
     if seen.battle.comp.combat.id not in NARRATED_BY:
         return []
