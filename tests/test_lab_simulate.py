@@ -411,3 +411,15 @@ def test_without_numba_the_lab_says_so_and_plays_the_scalar_engine(
     assert code != 0 and err.count("\n") == 1 and "--path batch: numba is not available" in err
     with pytest.raises(UmpireError, match="numba is not available: the batch simulator runs"):
         run_batch(scen, 4, 1)
+
+
+def test_the_fallback_says_why_numba_is_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25: 'where numba cannot run, the lab says so': the reason a user can act on."""
+    from umpire import jit
+
+    monkeypatch.setenv("UMPIRE_JIT", "0")
+    assert jit.why_off() == "numba is switched off (UMPIRE_JIT=0)"
+    monkeypatch.setenv("UMPIRE_JIT", "1")
+    assert jit.why_off() is None  # numba is installed in the test environment
+    monkeypatch.setattr(jit.sys, "version_info", (3, 12, 0))
+    assert jit.why_off() == "numba's kernels need Python 3.11 (this is 3.12)"

@@ -26,18 +26,33 @@ from typing import Any, TypeVar
 Fn = TypeVar("Fn", bound=Callable[..., Any])
 
 
-def _numba() -> Any:
-    """The numba module, or None when it is missing or switched off (``UMPIRE_JIT=0``), or
-    on a Python whose ``math.hypot`` is not 3.11's (:func:`hypot` is that algorithm)."""
-    if os.environ.get("UMPIRE_JIT", "1") == "0" or sys.version_info[:2] != (3, 11):
-        return None
+def why_off() -> str | None:
+    """Why kernels are not compiled here, in words a user can act on, or None where they are:
+    switched off (``UMPIRE_JIT=0``), a Python whose ``math.hypot`` is not 3.11's
+    (:func:`hypot` is that algorithm), or numba not installed."""
+    if os.environ.get("UMPIRE_JIT", "1") == "0":
+        return "numba is switched off (UMPIRE_JIT=0)"
+    if sys.version_info[:2] != (3, 11):
+        major, minor = sys.version_info[0], sys.version_info[1]
+        return f"numba's kernels need Python 3.11 (this is {major}.{minor})"
     try:
-        import numba
-    except ImportError:  # an optional speed-up: the numpy forms play the same battles
+        import numba  # noqa: F401
+    except ImportError:  # an optional speed-up: the scalar engine plays the same battles
+        return "numba is not available (not installed)"
+    return None
+
+
+def _numba() -> Any:
+    """The numba module, or None where :func:`why_off` gives a reason."""
+    if why_off() is not None:
         return None
+    import numba
+
     return numba
 
 
+WHY_OFF: str | None = why_off()
+"""Why kernels are off here (None where they are on): said by the lab when it falls back."""
 _NB = _numba()
 ENABLED: bool = _NB is not None
 """Are kernels compiled (numba importable and not switched off)?"""

@@ -32,7 +32,7 @@ SIDES = rules().order
 def unavailable() -> str | None:
     """Why the batch simulator cannot run here (its kernels need numba, Python 3.11 and
     ``UMPIRE_JIT`` not 0), or None where it can."""
-    return None if jit.ENABLED else "numba is not available"
+    return None if jit.ENABLED else (jit.WHY_OFF or "numba is not available")
 
 
 def run_batch(
