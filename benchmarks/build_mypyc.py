@@ -39,6 +39,7 @@ HOT = [
     "umpire/battle/effects.py",
     "umpire/battle/run.py",
     "umpire/battle/menus.py",
+    "umpire/battle/orders.py",
     "umpire/battle/setup.py",
     "umpire/board/fmath.py",
     "umpire/board/numeric.py",

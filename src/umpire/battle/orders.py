@@ -161,7 +161,8 @@ def _fields_ok(kind: str, rest: Sequence[Any]) -> bool:
 def order_from_json(raw: Sequence[Any]) -> Order:
     """The order a list (from a log, the web or typed input) stands for; an
     ``IllegalActionError`` naming what is wrong when it is no order."""
-    if isinstance(raw, str) or not isinstance(raw, Sequence) or not raw:
+    listed = type(raw) in (list, tuple)  # the common case skips the slow abc test
+    if not raw or (not listed and (isinstance(raw, str) or not isinstance(raw, Sequence))):
         raise IllegalActionError(
             f'cannot read the order {raw!r}: an order is a list such as ["hold"] or ["fire", 3]'
         )
