@@ -101,3 +101,26 @@ def test_the_templates_hold_no_inline_script() -> None:
         assert not re.search(r"<script\b(?![^>]*\bsrc=)", text, re.I), path.name
         assert not re.search(r"\son[a-z]+\s*=", text, re.I), path.name
         assert not re.search(r"\sstyle\s*=", text, re.I), path.name
+
+
+def test_an_unexpected_error_carries_the_security_headers_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """'Security headers on every response': a bug's 500 comes from Starlette's outermost
+    error layer, which ran outside the headers (no CSP, no no-store, no nosniff)."""
+    from umpire.web.service import Service
+
+    c = TestClient(create_app(tmp_path / "w.db", KEY), raise_server_exceptions=False)
+    links = c.post(f"/api/games?key={KEY}", json={"kind": "book"}).json()["links"]
+
+    def bug(self: Service, seat: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(Service, "view", bug)
+    for path in ("/api" + links["table"], links["table"]):
+        r = c.get(path)
+        assert r.status_code == 500, path
+        assert csp_of(r.headers).get("frame-ancestors") == "frame-ancestors 'none'", path
+        assert r.headers.get("x-content-type-options") == "nosniff", path
+        assert r.headers.get("referrer-policy") == "no-referrer", path
+        assert r.headers.get("cache-control") == "no-store", path

@@ -22,6 +22,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 from umpire.errors import UmpireError
 from umpire.web.guard import LimitBody, OddsWorker, Overloaded, RateLimited, SecurityHeaders
@@ -95,6 +96,14 @@ def warm_modules() -> None:
             warm()
 
 
+class _App(FastAPI):
+    """FastAPI with ``SecurityHeaders`` outside everything, Starlette's error layer too: a
+    bug's 500 carries the headers as every other response does (issue 22)."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack())
+
+
 def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
     """The app over the save file ``db`` (default: the usual one); ``key`` opens the host's
     start page (default: the one kept in the save file, which ``umpire serve`` prints)."""
@@ -107,7 +116,7 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         yield
         odds_worker.close()  # the odds process ends with the server
 
-    app = FastAPI(
+    app = _App(
         lifespan=lifespan,
         title="Umpire web table",
         version="1",
@@ -120,8 +129,7 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
     app.state.odds_worker = odds_worker
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
-    app.add_middleware(LimitBody)
-    app.add_middleware(SecurityHeaders)  # outermost: a 413 carries the headers too
+    app.add_middleware(LimitBody)  # inside SecurityHeaders (_App): a 413 carries them too
 
     app.exception_handler(UmpireError)(on_error)
     app.exception_handler(RequestValidationError)(on_bad_request)
