@@ -20,9 +20,11 @@ def list_cmd(
     from umpire.ai.personality import labels
     from umpire.battle.roles import ROLES
     from umpire.rules import all_modules
+    from umpire.web.readings import readings
 
     mods = all_modules()
     ai_name = "the AI's personality per side (issue 23; a scenario may set it per side)"
+    web_name = "the web table's readings (issue 22; docs/web.md)"
     if as_json:
         ai_entry: dict[str, object] = {
             "id": "ai",
@@ -45,6 +47,16 @@ def list_cmd(
                 for m in mods
             ]
             + [ai_entry]
+            + [
+                {
+                    "id": "web",
+                    "name": web_name,
+                    "seed": None,
+                    "provides": [],
+                    "options": {},
+                    "defaults": [d.to_json() for d in readings()],
+                }
+            ]
         )
         return
     c = console()
@@ -66,6 +78,11 @@ def list_cmd(
         for a in labels():
             c.print(f"  [yellow]default[/] {a['id']}: {a['text']}")
             c.print(f"      why: {a['reason']}  ({a['source']})")
+    c.print(f"[bold]web[/] — {web_name}")
+    if not brief:
+        for d in readings():
+            c.print(f"  [cyan]{d.label}[/] {d.id}: {d.text}")
+            c.print(f"      why: {d.reason}  ({d.source})")
 
 
 @rules_app.command("copy")
