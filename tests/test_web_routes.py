@@ -153,11 +153,11 @@ def test_the_schema_bodies_and_title_are_as_pinned(app: FastAPI) -> None:
 
 
 def test_the_schema_pages_and_static_files_are_served(app: FastAPI) -> None:
-    """The routes outside the schema: ``/openapi.json``, ``/docs``, ``/redoc`` and the
-    static files (no ``no-store`` on those: the browser may keep them)."""
+    """The routes outside the schema: ``/openapi.json`` and the static files (no
+    ``no-store`` on those: the browser may keep them). ``/docs`` and ``/redoc`` are not
+    served: their CDN scripts do not fit the page's Content-Security-Policy (issue 22)."""
     c = TestClient(app)
-    for url in ("/openapi.json", "/docs", "/redoc"):
-        assert c.get(url).status_code == 200, url
+    assert c.get("/openapi.json").status_code == 200
     r = c.get("/static/table.css")
     assert r.status_code == 200 and "no-store" not in r.headers.get("cache-control", "")
     assert c.get("/static/nothing.css").status_code == 404

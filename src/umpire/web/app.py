@@ -121,6 +121,8 @@ def create_app(db: str | Path | None = None, key: str | None = None) -> FastAPI:
         title="Umpire web table",
         version="1",
         description="Play and umpire games from a browser: one secret link per side.",
+        docs_url=None,  # Swagger UI and ReDoc load from a CDN with inline script: the
+        redoc_url=None,  # CSP blocks them (guard.CSP); /openapi.json describes the API
     )
     web = Web(service, key or host_key(service.store), odds_worker)
     app.state.web = web
