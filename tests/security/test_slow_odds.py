@@ -5,6 +5,7 @@ off the event loop with a time cap, and cap requests per link per minute.")."""
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from pathlib import Path
@@ -79,8 +80,11 @@ def test_a_link_may_ask_for_odds_only_so_often(serve: Any) -> None:
     links = new_game(srv.base, key, kind="book")
     url = srv.base + "/api" + links["spectator"] + "/odds"
     with httpx.Client(timeout=30) as c:
+        began = time.monotonic()
         codes = [c.get(url, params={"expr": "1d6"}).status_code for _ in range(80)]
-        assert codes.count(200) <= 61 and 429 in codes, codes
+        # a burst of 60, then one more a second (a loaded machine takes seconds for 80)
+        refilled = math.ceil(time.monotonic() - began)
+        assert codes.count(200) <= 60 + refilled and 429 in codes, (refilled, codes)
         refused = c.get(url, params={"expr": "1d6"})
         assert refused.status_code == 429 and "a minute" in refused.json()["error"]
         other = c.get(srv.base + "/api" + links["host"] + "/odds", params={"expr": "1d6"})
