@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from umpire.web.app import create_app
@@ -108,3 +109,77 @@ def test_against_the_ai_real_dice_switch_at_once_and_are_recorded(tmp_path: Path
     assert "against the AI" in c.get("/api" + links["spectator"]).json()["records"][0]["text"]
     v = c.post("/api" + links["confederate"] + "/real-dice", json={"on": False}).json()
     assert not v["real_dice"] and "game's dice again" in v["records"][0]["text"]
+
+
+@pytest.mark.parametrize("dice", ["committed", "joint"])
+def test_real_dice_type_only_the_typers_own_rolls_the_other_sides_come_from_the_game(
+    tmp_path: Path, dice: str
+) -> None:
+    """A cheating player's next step: with real dice agreed, the Confederate player typed
+    every roll of the actions it started, the Union's own among them (seed 003: a Union
+    unit's reaction to fire, its officer against the men, its deduction behind a wall),
+    and could type them as 1s. A roll that names a unit or leader of another side comes
+    from the game's dice (checked by verify); the typer types only its own."""
+    import hashlib
+    import itertools
+    import secrets
+
+    c = TestClient(create_app(tmp_path / "w.db", KEY))
+    body = {"kind": "battle", "scenario": "stone_wall", "dice": dice}
+    s = {
+        k: "/api" + v for k, v in c.post(f"/api/games?key={KEY}", json=body).json()["links"].items()
+    }
+    if dice == "joint":  # both browsers commit, then reveal (docs/dice-protocol.md)
+        values = {side: secrets.token_hex(32) for side in ("union", "confederate")}
+        for side, val in values.items():
+            digest = hashlib.sha256(val.encode()).hexdigest()
+            c.post(s[side] + "/commit", json={"digest": digest})
+        for side, val in values.items():
+            c.post(s[side] + "/reveal", json={"value": val, "entropy": secrets.token_hex(32)})
+    c.post(s["confederate"] + "/real-dice", json={"on": True})
+    c.post(s["union"] + "/real-dice/answer", json={"agree": True})
+    table = c.get(s["union"]).json()["table"]
+    union_names = [u["name"] for u in table["units"] + table["leaders"] if u["side"] == "union"]
+    assert union_names
+    asked: list[str] = []
+    faces = itertools.cycle([1, 2, 5, 3, 6, 4])
+    mixed = False
+    for _ in range(300):
+        moved = False
+        for side in ("confederate", "union"):
+            v = c.get(s[side]).json()
+            if v["roll"] is not None and side == "confederate":
+                asked.append(v["roll"]["purpose"])
+                n = v["roll"]["n"]
+                top = len(v["roll"].get("labels") or []) or 6
+                given = [min(next(faces), top) for _ in range(n)]
+                c.post(s[side] + "/faces", json={"at": v["at"], "faces": given})
+                moved = True
+                continue
+            q = v["table"].get("question")
+            if q:
+                c.post(s[side] + "/answer", json={"at": v["at"], "answer": [q["options"][0][0]]})
+                moved = True
+                continue
+            choices = v["table"]["choices"]
+            if choices:
+                fire = [ch["i"] for ch in choices if ch["kind"] in ("fire", "charge")]
+                i = fire[0] if fire else choices[0]["i"]
+                order = {"at": v["at"], "choice": i, "entropy": secrets.token_hex(32)}
+                assert c.post(s[side] + "/order", json=order).status_code == 200
+                moved = True
+        log = c.get(s["spectator"]).json()["log"]
+        for entry in log:
+            texts = [line["text"] for line in entry["lines"] if line["kind"] == "roll"]
+            if any("typed" in t for t in texts) and any("typed" not in t for t in texts):
+                mixed = True
+        if mixed or not moved:
+            break
+    assert asked, "the Confederate player was never asked for real dice"
+    theirs = [p for p in asked if any(p.startswith(name) for name in union_names)]
+    assert not theirs, f"the Confederate player typed the Union's rolls: {theirs[:3]}"
+    assert mixed, "no action of the typer held a roll of the game's dice for the Union"
+    c.post(s["host"] + "/end")
+    report = c.get(s["host"] + "/verify").json()
+    assert report["ok"] and report["rolls_checked"]
+    assert any("typed" in n for n in report["notes"])

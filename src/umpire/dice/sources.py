@@ -14,7 +14,7 @@ import re
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from umpire.dice.stream import Stream, block, check_request
 from umpire.errors import DiceSourceError
@@ -634,15 +634,33 @@ class TypedDice(DiceSource):
     skips as many, so the log's positions stay those of the stream; when the faces run
     out the action stops with :class:`NeedFaces` (it is all or nothing, and runs again
     with more faces). Draws made so are marked ``typed`` in the log (not checked by verify).
+
+    ``own(purpose)``, when given, says whether a roll is the typer's: one that is not (the
+    web table: a roll naming the other side's unit) comes from the game's own dice, unmarked
+    and checked by verify, so a player with real dice never types the other side's rolls.
+    ``typing`` is True before the first draw (the action is played the table's way) and
+    then says whether the latest draw was typed (the log marks each draw by it).
     """
 
-    __slots__ = ("inner", "typed")
+    __slots__ = ("inner", "own", "typed", "typing")
 
-    typing = True
-
-    def __init__(self, inner: DiceSource, typed: Sequence[int]):
+    def __init__(
+        self,
+        inner: DiceSource,
+        typed: Sequence[int],
+        own: Callable[[str], bool] | None = None,
+    ):
         self.inner = inner
         self.typed = list(typed)
+        self.own = own
+        self.typing = True
+
+    def __getattr__(self, name: str) -> Any:
+        # Joint dice: the game begins the inner source with the action's entropy, for the
+        # rolls that are not the typer's (only when the inner source takes entropy at all).
+        if name == "begin":
+            return getattr(self.inner, name)
+        raise AttributeError(name)
 
     @property
     def kind(self) -> str:  # type: ignore[override]
@@ -658,9 +676,16 @@ class TypedDice(DiceSource):
     def position(self, value: int) -> None:
         self.inner.position = value
 
+    def _mine(self, purpose: str) -> bool:
+        self.typing = self.own is None or self.own(purpose)
+        return self.typing
+
     def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
-        """The next ``n`` typed faces, checked to fit a d``sides``."""
+        """The next ``n`` typed faces, checked to fit a d``sides`` (or the game's own dice
+        for a roll that is not the typer's)."""
         check_request(n, sides)
+        if not self._mine(purpose):
+            return list(self.inner.dice(n, sides, purpose))
         if len(self.typed) < n:
             raise NeedFaces(n, sides, purpose)
         faces = self.typed[:n]
@@ -673,6 +698,8 @@ class TypedDice(DiceSource):
 
     def draw(self, labels: list[str], purpose: str) -> int:
         """A slip drawn from a cup at the table: the typed number is its place in the list."""
+        if not self._mine(purpose):
+            return self.inner.dice(1, len(labels), purpose)[0] - 1
         if not self.typed:
             raise NeedFaces(1, len(labels), purpose, labels)
         return self.dice(1, len(labels), purpose)[0] - 1

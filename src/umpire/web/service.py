@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -457,7 +457,8 @@ class Service:
         inner = game.source
         after = game.actions[-1] if game.actions else None  # saved only if still the last
         if faces is not None:
-            game.source = TypedDice(inner, faces)
+            own = None if inner.kind == "joint" and entropy is None else _own_rolls(game, by)
+            game.source = TypedDice(inner, faces, own)
         need: dict[str, Any] | None = None
         record, ask = None, None
         try:
@@ -917,3 +918,27 @@ class Service:
 def _rolled(record: Any) -> bool:
     """Did the action roll or draw any die (the game's or real dice typed at the table)?"""
     return any(d[2] for e in record.events for d in e.data.get("draws", []))
+
+
+def _own_rolls(game: Game, side: str) -> Callable[[str], bool]:
+    """Whether a roll in ``side``'s action is ``side``'s to type with real dice (reading
+    ``web_real_dice``): not when its purpose starts with the name of another side's unit or
+    leader ("20th Maine: is officer 1 hit?"), which the game's own dice roll instead; every
+    other roll of the action is the typer's, as the action is."""
+    names = sorted(
+        (
+            (str(x["name"]), str(x.get("side")))
+            for kind in ("units", "leaders")
+            for x in game.scenario.get(kind, [])
+            if x.get("name")
+        ),
+        key=lambda pair: -len(pair[0]),
+    )
+
+    def own(purpose: str) -> bool:
+        for name, owner in names:
+            if purpose.startswith(name) and not purpose[len(name) : len(name) + 1].isalnum():
+                return owner == side
+        return True
+
+    return own
