@@ -45,6 +45,12 @@ def fire_order(server: str, links: dict[str, str]) -> str:
     raise AssertionError("no fire order")
 
 
+def fits(page: Any, what: str) -> None:
+    """Issue 22: no page scrolls sideways at 360 px, these cards on it too."""
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= 360, f"the page with {what} is {wide} px wide in a 360 px screen"
+
+
 def test_undo_and_real_dice_are_asked_announced_and_agreed_in_the_pages(
     server: str, browser: Any
 ) -> None:
@@ -54,7 +60,7 @@ def test_undo_and_real_dice_are_asked_announced_and_agreed_in_the_pages(
     links = httpx.post(f"{server}/api/games", params={"key": KEY}, json=body).json()["links"]
     side = fire_order(server, links)
     other = "union" if side == "confederate" else "confederate"
-    ctx = {s: browser.new_context(viewport={"width": 390, "height": 844}) for s in (side, other)}
+    ctx = {s: browser.new_context(viewport={"width": 360, "height": 740}) for s in (side, other)}
     pages = {s: ctx[s].new_page() for s in ctx}
     for s, page in pages.items():
         page.goto(server + links[s])
@@ -64,6 +70,7 @@ def test_undo_and_real_dice_are_asked_announced_and_agreed_in_the_pages(
     pages[other].wait_for_selector("#undo-request", timeout=10_000)  # live, no reload
     assert pages[other].get_attribute("#panel", "data-my-turn") == "1"
     assert "asks to take back 1 action" in pages[other].inner_text("#undo-request")
+    fits(pages[other], "the undo request")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     pages[other].screenshot(path=str(ARTIFACTS / "fair-undo-asked.png"), full_page=True)
     pages[other].click("text=agree to the undo")
@@ -71,9 +78,11 @@ def test_undo_and_real_dice_are_asked_announced_and_agreed_in_the_pages(
         page.wait_for_function(f"() => document.querySelector('#panel').dataset.at === '{at - 1}'")
         page.wait_for_selector(".record-undo")
         assert f"{other} agreed" in page.inner_text(".records")
+        fits(page, "the undo record")
     pages[side].screenshot(path=str(ARTIFACTS / "fair-undo-recorded.png"), full_page=True)
     pages[side].click("text=ask to roll real dice")
     pages[other].wait_for_selector("#real-request", timeout=10_000)
+    fits(pages[other], "the real-dice request")
     pages[other].click("#real-request >> text=agree")
     for page in pages.values():
         page.wait_for_selector(".real-on")
