@@ -188,3 +188,27 @@ def test_verify_checks_a_forks_dice_with_the_parents_export_and_refuses_another_
     out = capsys.readouterr()
     assert code == 0, out.err
     assert "checked with the parent 'p''s export" in out.out
+
+
+def test_the_pages_verify_says_which_part_it_checked_and_lists_the_records(
+    tmp_path: Path,
+) -> None:
+    """What a person clicking "verify" reads, not only the JSON: the fork's parts (its own
+    dice against its own seed, the parent's before the fork) and the records beside the log
+    (an undo with its withdrawn dice). Before, the box said 'every die checked against the
+    revealed seed' and nothing of either."""
+    c = TestClient(create_app(tmp_path / "w.db", KEY))
+    live = book(c)
+    roll(c, live["table"], 2)
+    fork = {k: "/api" + v for k, v in c.post(live["host"] + "/fork").json()["links"].items()}
+    roll(c, fork["table"], 2)
+    at = c.get(fork["table"]).json()["at"]
+    assert c.post(fork["table"] + "/undo", json={"at": at}).json()["dropped"] == 1
+    c.post(fork["host"] + "/end")
+    from html import unescape
+
+    page = unescape(c.get(fork["host"].removeprefix("/api") + "/verify").text)
+    assert "every die checked against the revealed seed" not in page
+    assert "checked against this game's own seed" in page
+    assert "are the parent's" in page and "not checked here" in page
+    assert "undo asked by table" in page, page
