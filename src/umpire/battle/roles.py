@@ -425,14 +425,21 @@ under the explanations)."""
 def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
     """Why a menu entry reads as it does (issue 23 "every menu entry can say why").
 
-    The combat role's ``explain(b, req, choice)`` answers when it has one (its rules, its
-    words: what cut an allowance, what a stick number means); otherwise the answer is
-    built from what every role offers: the kind of order, the unit's move rate, the
-    odds the role worked out. The CLI shows the lines and re-implements no rule.
+    A step that makes its own menu (an event's pick) answers through its own optional
+    ``explain(b, req, choice)`` when it has one; else the combat role's
+    ``explain(b, req, choice)`` answers when it has one (its rules, its words: what cut an
+    allowance, what a stick number means); otherwise the answer is built from what every
+    role offers: the kind of order, the unit's move rate, the odds the role worked out.
+    The CLI shows the lines and re-implements no rule.
     """
+    step_own = getattr(b.phase().step, "explain", None) if not b.state.over else None
     own = getattr(b.comp.combat, "explain", None)
-    if own is not None:
-        lines: list[str] = list(own(b, req, choice))
+    lines: list[str]
+    if step_own is not None:
+        lines = list(step_own(b, req, choice))
+        own = step_own
+    elif own is not None:
+        lines = list(own(b, req, choice))
     else:
         lines = [f"{choice.text}: a {choice.kind} order offered by the {b.comp.combat.id} rules"]
     if req.kind == "move" and 0 <= req.actor < len(b.state.units) and own is None:

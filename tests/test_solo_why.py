@@ -1,0 +1,108 @@
+"""Issue 23 'Every menu entry can say why (`?` or `why N`)': on every shipped scenario each
+entry of every menu a player is shown has a reason beyond its own words, in the rules'
+terms: seed 002's leaders (COMMAND, LEADERS), holding and a Morale Marker's turn about
+or rout (Move, Rally), a charge's tests and melee (the charge paragraph, MORALE, MELEE);
+seed 001's event picks (RANDOM EVENTS, event 20 Impetuous)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from umpire.ai import make_policy
+from umpire.battle import orders as od
+from umpire.battle.engine import Battle, Order, Request
+from umpire.battle.roles import explain, offered
+from umpire.battle.run import play
+from umpire.battle.scenario import load_scenario
+from umpire.scenarios import shipped
+
+
+class Asking:
+    """The normal AI, asking `why` of every entry of every menu it is shown first."""
+
+    def __init__(self, seed: int, found: dict[tuple[str, str], list[list[str]]]):
+        self.inner = make_policy("normal", seed)
+        self.kind = self.inner.kind
+        self.found = found
+
+    def decide(self, b: Battle, req: Request) -> Order:
+        for c in offered(b, req):
+            key = (req.kind, type(od.as_order(c.order)).__name__)
+            self.found.setdefault(key, []).append(explain(b, req, c))
+        order: Order = self.inner.decide(b, req)
+        return order
+
+
+def _whys(name: str, seeds: range) -> dict[tuple[str, str], list[list[str]]]:
+    found: dict[tuple[str, str], list[list[str]]] = {}
+    scen = load_scenario(name)
+    for s in seeds:
+        play(scen, s, {side: Asking(s, found) for side in ("union", "confederate")})
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(shipped()))
+def test_every_entry_of_every_menu_says_why_issue_23(name: str) -> None:
+    """Issue 23: 'Every menu entry can say why': each entry's `why` has at least one line of
+    reason after the entry's own words (a leader's join, a plain hold, a Morale Marker's
+    turn about and rout, an event's pick were bare)."""
+    found = _whys(name, range(1))
+    bare = Counter(key for key, whys in found.items() for w in whys if len(w) < 2)
+    assert not bare, bare
+
+
+def test_seed_002_leader_hold_rally_and_charge_say_why() -> None:
+    """Seed 002 COMMAND ('all troops must be within Leader Radius to move full, otherwise
+    1/2 move'), Leaders (24", half speed), MORALE ('Attached leaders add bonus'), Move
+    ('units with Morale Markers (MM) may either 1) not move except to turn around 180
+    degrees, or 2) make a Rout move of up to 12"'), Rally, the charge paragraph and
+    MELEE: the words `why` gives on `mcpherson_ridge`."""
+    found = _whys("mcpherson_ridge", range(2))
+    said = {key: "\n".join("\n".join(w) for w in whys) for key, whys in found.items()}
+    lead = said[("leader", "Leader")]
+    assert 'may ride 24" in the open, x0.5 through rough ground (002 MOVEMENT, Leaders)' in lead
+    assert 'within his 6" radius after the Command step move at full rate' in lead
+    assert "(one of his units) he adds +2 to its charge, stand and melee rolls" in lead
+    assert "he is lost on a 5-6 (002 MORALE, MELEE, LEADERS)" in lead
+    assert "it stays where it is, as it faces" in said[("move", "Hold")]
+    turn, rout = said[("move", "Turn")], said[("move", "Rout")]
+    assert "with a Morale Marker it may only turn about (180 degrees) or rout" in turn
+    assert "so it rallies: its marker is removed at the Rally step" in turn
+    assert 'a rout: up to 12" directly away from the nearest enemy' in rout
+    charge = said[("move", "Charge")]
+    assert re.search(r"the charge test \(002 MORALE\): [78]\+ on 2d6, [+-]\d", charge)
+    assert "failed, it goes half way and takes a Morale Marker" in charge
+    assert "melee (002 MELEE), 2d6 each:" in charge and "stands fighting +" in charge
+    assert "not yet known: the dice of the tests and the melee" in charge
+
+
+def test_seed_001_event_picks_say_why() -> None:
+    """Seed 001 RANDOM EVENTS ('The player chooses which unit will ...') and event 20
+    (Impetuous, 'a counter charge during its reaction phase'): an event's pick names the
+    event, its text and who chooses; a forced counter-charge says why it must charge and
+    then the charge's own why (seed 002's tests and melee)."""
+    found = _whys("mcpherson_cards", range(3))
+    picks = ["\n".join(w) for w in found[("pick", "Pick")]]
+    assert any("(001 event 18): one unit treats rough terrain as open" in p for p in picks)
+    assert all("player chooses (001: 'the player chooses')" in p for p in picks)
+    counter = "\n".join(found[("pick", "Charge")][0])
+    assert "Impetuous (001 event 20): it must charge" in counter
+    assert "the charge test (002 MORALE)" in counter
+
+
+def test_the_terminal_why_shows_a_leaders_reason(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23 `why N` at the prompt, on a seed 002 leader's entry (COMMAND, LEADERS):
+    the reason is printed, not only the entry's own words."""
+    from test_acw_cli import feed, run
+
+    feed(monkeypatch, [*["why 1", "1"] * 6, "quit"])
+    code, out, err = run(capsys, "battle", "mcpherson_ridge", "--seed", "5", "--human", "union")
+    assert code == 0, err
+    assert "(leader) at" in out
+    assert 'may ride 24" in the open, x0.5 through rough ground (002 MOVEMENT, Leaders)' in out
+
