@@ -106,3 +106,18 @@ def test_the_terminal_why_shows_a_leaders_reason(
     assert "(leader) at" in out
     assert 'may ride 24" in the open, x0.5 through rough ground (002 MOVEMENT, Leaders)' in out
 
+
+def test_the_web_tables_why_names_what_is_not_yet_known() -> None:
+    """Issue 23: 'Odds shown in a menu include every modifier already known ...; say which
+    are not yet known': each entry's why on the web table ends, as the terminal's does,
+    with what no odds can hold (seed 002 FIRE on `mcpherson_ridge`: the dice, the reply)."""
+    from umpire.battle.game import save_game
+    from umpire.web.battle_table import view
+
+    game = save_game(load_scenario("mcpherson_ridge"), 5, [])
+    side = view(game, None)["waiting"]["side"]
+    menu = view(game, side)["choices"]
+    assert menu
+    for c in menu:
+        assert c["why"][-1].startswith("not yet known for any order: the dice themselves")
+        assert len(c["why"]) >= 2, c
