@@ -59,7 +59,8 @@ def test_seed_002_leader_hold_rally_and_charge_say_why() -> None:
     1/2 move'), Leaders (24", half speed), MORALE ('Attached leaders add bonus'), Move
     ('units with Morale Markers (MM) may either 1) not move except to turn around 180
     degrees, or 2) make a Rout move of up to 12"'), Rally, the charge paragraph and
-    MELEE: the words `why` gives on `mcpherson_ridge`."""
+    MELEE, FIRE ('Mounted cavalry can't fire. You can't shoot through friendly troops. If you
+    can't see it you can't shoot it'): the words `why` gives on `mcpherson_ridge`."""
     found = _whys("mcpherson_ridge", range(2))
     said = {key: "\n".join("\n".join(w) for w in whys) for key, whys in found.items()}
     lead = said[("leader", "Leader")]
@@ -68,6 +69,9 @@ def test_seed_002_leader_hold_rally_and_charge_say_why() -> None:
     assert "(one of his units) he adds +2 to its charge, stand and melee rolls" in lead
     assert "he is lost on a 5-6 (002 MORALE, MELEE, LEADERS)" in lead
     assert "it stays where it is, as it faces" in said[("move", "Hold")]
+    hold_fire = said[("fire", "Hold")]  # 002 FIRE: 'Mounted cavalry can't fire. ...'
+    assert "in sight and not through friendly troops; mounted cavalry and limbered" in hold_fire
+    assert "(default engaged_no_fire)" in hold_fire
     turn, rout = said[("move", "Turn")], said[("move", "Rout")]
     assert "with a Morale Marker it may only turn about (180 degrees) or rout" in turn
     assert "so it rallies: its marker is removed at the Rally step" in turn

@@ -531,7 +531,12 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
                 f"{said} (as things stand now)"
             )
     elif isinstance(order, od.Hold) and req.kind == "fire":
-        lines.append("  only units with a target in range and arc are asked to fire (002 FIRE)")
+        lines.append(
+            "  only units with a target in range and arc are asked to fire (002 FIRE): within "
+            "45 degrees of its facing (default fire_arc), in sight and not through friendly "
+            "troops; mounted cavalry and limbered artillery cannot fire; a unit in contact "
+            "fires only at the enemy it touches (default engaged_no_fire)"
+        )
     return lines
 
 
