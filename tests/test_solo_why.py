@@ -92,6 +92,11 @@ def test_seed_001_event_picks_say_why() -> None:
     picks = ["\n".join(w) for w in found[("pick", "Pick")]]
     assert any("(001 event 18): one unit treats rough terrain as open" in p for p in picks)
     assert all("player chooses (001: 'the player chooses')" in p for p in picks)
+    # seed 004 status ladder (default ladder_effects): Shaken may not advance, Stop holds
+    moves = "\n".join("\n".join(w) for w in found[("move", "Move")])
+    assert "Shaken: it may not advance (the card-draw status rules)" in moves
+    holds = "\n".join("\n".join(w) for w in found[("move", "Hold")])
+    assert "it may not move this turn, so it holds (the card-draw status rules)" in holds
     counter = "\n".join(found[("pick", "Charge")][0])
     assert "Impetuous (001 event 20): it must charge" in counter
     assert "the charge test (002 MORALE)" in counter

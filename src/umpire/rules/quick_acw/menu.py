@@ -518,7 +518,7 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
         lines.append("  rough ground on the way cuts it further (the rough column, 002 MOVEMENT)")
         if b.status.move_limit(b, u) == "no_advance":
             mark = b.status.label(u) or "its status"
-            lines.append(f"  {mark}: it may not advance ({b.status.id} rules)")
+            lines.append(f"  {mark}: it may not advance (the {b.status.id} status rules)")
     elif isinstance(order, od.Fire):
         found = [s for s in shots(b, u) if s[0] == order.t]
         if found:
@@ -594,7 +594,7 @@ def _stay_why(b: Battle, u: Unit, order: od.Order) -> list[str]:
     if limit in ("none", "no_advance"):
         mark = b.status.label(u) or "its status"
         may = "not move this turn, so it holds" if limit == "none" else "not advance"
-        return [f"  {mark}: it may {may} ({b.status.id} rules)"]
+        return [f"  {mark}: it may {may} (the {b.status.id} status rules)"]
     return ["  it stays where it is, as it faces; no dice"]
 
 
