@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -130,3 +131,28 @@ def test_the_web_tables_why_names_what_is_not_yet_known() -> None:
     for c in menu:
         assert c["why"][-1].startswith("not yet known for any order: the dice themselves")
         assert len(c["why"]) >= 2, c
+
+
+def test_the_web_table_says_the_result_in_words(tmp_path: Path) -> None:
+    """Issue 23: 'The result in words ("Union holds 3 objectives of 3: Union victory;
+    losses 7 stands to 1")': the web table's page at the end says it as the terminal does
+    (seed 003 `stone_wall`, the AI on both sides), not only who won."""
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from test_web_api import KEY, api, new_game
+    from umpire.web.app import create_app
+
+    client = TestClient(create_app(tmp_path / "web.db", KEY))
+    players = {"union": "ai", "confederate": "ai"}
+    links = new_game(client, scenario="stone_wall", dice="seeded", seed=5, players=players)
+    for _ in range(100):
+        table = client.get(api(links["spectator"])).json()["table"]
+        if table["over"]:
+            break
+        time.sleep(0.1)
+    assert table["over"]
+    words = table["result"]
+    assert "victory after" in words and "losses: Confederate" in words and "{" not in words
+    assert f'<p class="result">{words}</p>' in client.get(links["spectator"]).text

@@ -15,7 +15,7 @@ from umpire.battle.engine import Battle, Request
 from umpire.battle.game import actor_id, pending
 from umpire.battle.orders import Charge, Fire, as_order
 from umpire.battle.roles import KNOWN_LATER, Choice, explain, offered
-from umpire.battle.words import briefing
+from umpire.battle.words import briefing, result_words
 from umpire.engine.game import Game
 from umpire.errors import IllegalActionError
 from umpire.web.board import battle_svg, short_names
@@ -112,6 +112,7 @@ def view(game: Game, side: str | None) -> dict[str, Any]:
         "choices": [],
         "started": bool(game.actions),
         "briefing": briefing(b) if st.turn <= 1 and not st.over else [],
+        "result": result_words(b) if st.over else "",  # issue 23: the result in words
     }
     if req is None:
         return out
