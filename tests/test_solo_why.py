@@ -156,3 +156,24 @@ def test_the_web_table_says_the_result_in_words(tmp_path: Path) -> None:
     words = table["result"]
     assert "victory after" in words and "losses: Confederate" in words and "{" not in words
     assert f'<p class="result">{words}</p>' in client.get(links["spectator"]).text
+
+
+def test_why_calls_a_figure_a_chance_only_where_the_entry_names_it() -> None:
+    """Issue 23 'Odds shown in a menu include every modifier already known': `why` words
+    each figure for what it is. Seed 002 FIRE ('42% hit') and the charge ('drives it off
+    39%') name their chance; seed 003's artillery (XI: 'about 2.1 hits') ranks by expected
+    hits, which is no chance, and its small arms (XV, a d10 per piece) get the chance of
+    at least one hit, not an unnamed 'result'."""
+    said = {
+        key: ["\n".join(w) for w in ws] for key, ws in _whys("mcpherson_ridge", range(1)).items()
+    }
+    fires = said[("fire", "Fire")]
+    assert all("now: the chance the entry names " in w for w in fires)
+    assert any(re.search(r"hit:\n.*\n.*the chance the entry names \d+%", w) for w in fires)
+    found = _whys("stone_wall", range(1))
+    fire = ["\n".join(w) for w in found[("fire", "Fire")]]
+    guns = [w for w in fire if re.match(r"\d guns?: ", w)]
+    rifles = [w for w in fire if w.startswith("fire at ")]
+    assert guns and rifles
+    assert not any("chance" in w for w in guns)
+    assert all(re.search(r"the chance of at least one hit \d+%", w) for w in rifles)

@@ -448,7 +448,7 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
         lines.append(f'{u.name} may move {rate:g}" in the open as it stands now')
     if choice.odds:
         words = {
-            "p": "the chance of the result named",
+            "p": "the chance the entry names",
             "inflict": "expected enemy stands lost",
             "suffer": "expected own stands lost",
             "goes_in": "the chance a charge makes contact",
@@ -456,8 +456,19 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
         shown = [
             f"{words.get(k, k)} {v:.0%}" if k in ("p", "goes_in") else f"{words.get(k, k)} {v:.2f}"
             for k, v in choice.odds.items()
-            if k in words and isinstance(v, int | float)
+            if k in words and isinstance(v, int | float) and (k != "p" or _named(choice.text, v))
         ]
         if shown:
             lines.append("odds worked out with every modifier known now: " + "; ".join(shown))
     return lines
+
+
+def _named(text: str, p: float) -> bool:
+    """Does the entry's text name the chance ``p`` (a module's ``p`` is its headline figure
+    only where its words give it: "42% hit", "drives it off 39%"; elsewhere it is the
+    module's own ranking figure and is not called a chance)."""
+    if 0 < p < 0.005:
+        return "<1%" in text
+    if 0.995 < p < 1:
+        return ">99%" in text
+    return f"{100 * p:.0f}%" in text
