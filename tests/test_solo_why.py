@@ -177,3 +177,20 @@ def test_why_calls_a_figure_a_chance_only_where_the_entry_names_it() -> None:
     assert guns and rifles
     assert not any("chance" in w for w in guns)
     assert all(re.search(r"the chance of at least one hit \d+%", w) for w in rifles)
+
+
+def test_explain_lines_are_in_the_log(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 23: '`umpire battle ... --explain` (and the log) says in a line why the AI
+    chose an order': the `--log` file's narrative holds the same lines (seed 003
+    `stone_wall`, hard on the Union)."""
+    import json
+
+    from test_acw_cli import run
+
+    log = tmp_path / "b.log"
+    args = ["stone_wall", "--seed", "3", "--no-save", "--player", "union=hard", "--explain"]
+    code, out, err = run(capsys, "battle", *args, "--log", str(log))
+    assert code == 0, err
+    said = [ln for ln in json.loads(log.read_text())["narrative"] if "[hard union " in ln]
+    assert said and all(ln.strip() in out for ln in said)
+    assert any("charges: " in ln and "to go in" in ln for ln in said)
