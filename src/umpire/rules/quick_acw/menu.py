@@ -494,7 +494,7 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
     if not 0 <= req.actor < len(b.state.units) or req.kind not in ("move", "fire"):
         return lines
     u = b.state.units[req.actor]
-    if req.kind == "move" and isinstance(order, od.Hold | od.Turn | od.Rout):
+    if req.kind == "move" and isinstance(order, (od.Hold, od.Turn, od.Rout)):
         return lines + _stay_why(b, u, order)
     if isinstance(order, od.Charge) and 0 <= int(order.t) < len(b.state.units):
         return lines + _charge_why(b, u, b.state.units[int(order.t)])
