@@ -70,6 +70,16 @@ def test_seed_002_leader_hold_rally_and_charge_say_why() -> None:
     assert "(one of his units) he adds +2 to its charge, stand and melee rolls" in lead
     assert "he is lost on a 5-6 (002 MORALE, MELEE, LEADERS)" in lead
     assert "it stays where it is, as it faces" in said[("move", "Hold")]
+    # 002 MOVEMENT's ROUGH column on the entry's own path (default rough_terrain): why an
+    # "advance half a move 1.5"" of a unit that 'may move 3" in the open' stops there
+    moves = said[("move", "Move")]
+    assert re.search(
+        r'may move 3" in the open: .*\n  its path touches rough ground: the whole move goes '
+        r'at the rough rate, 1\.5" \(the rough column, 002 MOVEMENT; default rough_terrain\)',
+        moves,
+    )
+    assert "its path is open ground: the open rate (002 MOVEMENT)" in moves
+    assert "rough ground on the way" not in moves
     hold_fire = said[("fire", "Hold")]  # 002 FIRE: 'Mounted cavalry can't fire. ...'
     assert "in sight and not through friendly troops; mounted cavalry and limbered" in hold_fire
     assert "(default engaged_no_fire)" in hold_fire
@@ -93,6 +103,12 @@ def test_seed_001_event_picks_say_why() -> None:
     picks = ["\n".join(w) for w in found[("pick", "Pick")]]
     assert any("(001 event 18): one unit treats rough terrain as open" in p for p in picks)
     assert all("player chooses (001: 'the player chooses')" in p for p in picks)
+    # 001 events 7 and 18 (Rough Going, Find the Way) change the going on the entry's path
+    said = ["\n".join(w) for w in found[("move", "Move")]]
+    assert any("Rough Going (001 event 7) this turn: open counts as rough" in w for w in said)
+    assert any(
+        "Find the Way (001 event 18) this turn: rough as open\n  so the open" in w for w in said
+    )
     # seed 004 status ladder (default ladder_effects): Shaken may not advance, Stop holds
     moves = "\n".join("\n".join(w) for w in found[("move", "Move")])
     assert "Shaken: it may not advance (the card-draw status rules)" in moves

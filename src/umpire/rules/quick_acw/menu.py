@@ -14,7 +14,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from umpire.battle import orders as od
-from umpire.battle.effects import fx
+from umpire.battle.effects import fx, fx_why
 from umpire.battle.engine import NEAR_TIE
 from umpire.battle.roles import Choice, Offer, Order, Request, choices
 from umpire.board.fmath import hypot as _hypot
@@ -515,7 +515,7 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
             + (" less " + ", ".join(cuts) if cuts else "")
             + f" ({trace[0].source})"
         )
-        lines.append("  rough ground on the way cuts it further (the rough column, 002 MOVEMENT)")
+        lines += _ground_why(b, u, order, form, mounted, limbered, cost)
         if b.status.move_limit(b, u) == "no_advance":
             mark = b.status.label(u) or "its status"
             lines.append(f"  {mark}: it may not advance (the {b.status.id} status rules)")
@@ -644,3 +644,35 @@ def _charge_why(b: Battle, u: Unit, v: Unit) -> list[str]:
 def _said(mods: list[R.Mod]) -> str:
     """Modifiers in words: "stands fighting +4, uphill of enemy +1"."""
     return ", ".join(f"{m.text} {m.value:+d}" for m in mods if m.value) or "none"
+
+
+def _ground_why(
+    b: Battle, u: Unit, order: od.Move, form: str, mounted: bool, limbered: bool, cost: str | None
+) -> list[str]:
+    """Seed 002 MOVEMENT's rough column for this entry's own path (default rough_terrain:
+    a move that touches rough ground anywhere goes at the rough rate), and a unit effect
+    that changes the going (seed 001 Find the Way)."""
+    x, y = float(order.x), float(order.y)
+    dist = _hypot(x - u.x, y - u.y)
+    if dist < 1e-9:
+        return []
+    board = b.setup.board
+    rough = board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y)
+    where = "its path touches rough ground" if rough else "its path is open ground"
+    out: list[str] = []
+    if u.extra and fx(u, "terrain"):
+        harder = fx(u, "terrain") == "harder"
+        going = RCH.terrain_going(u, rough, dist)
+        out.append(
+            f"  {where}; {fx_why(u, 'terrain')} this turn: "
+            + ("open counts as rough, rough may not be entered" if harder else "rough as open")
+        )
+        if going is None:
+            return out
+        rough = going
+    lead = "  so" if out else f"  {where}:"
+    if not rough:
+        return [*out, f"{lead} the open rate (002 MOVEMENT)"]
+    a = RCH.allowance(b, u, form, mounted, limbered, cost, True)
+    rate = f'the whole move goes at the rough rate, {a:g}"'
+    return [*out, f"{lead} {rate} (the rough column, 002 MOVEMENT; default rough_terrain)"]
