@@ -46,7 +46,7 @@ def test_briefing_three_turns_why_status_quit_and_resume_keeps_the_side(
     assert allowance + ", XII.D)" in out
     assert "not yet known for any order: the dice themselves" in out
     # ?: every entry explained; a charge's odds said with every modifier known now.
-    assert "odds worked out with every modifier known now: the chance of the result" in out
+    assert "odds worked out with every modifier known now: the chance a charge makes" in out
     # status: the full table, each side apart.
     assert re.search(r"side\s+.*unit", out) and "Confederate" in out
     # Each side apart in a line at each phase, and what the enemy did before a prompt.

@@ -425,14 +425,21 @@ under the explanations)."""
 def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
     """Why a menu entry reads as it does (issue 23 "every menu entry can say why").
 
-    The combat role's ``explain(b, req, choice)`` answers when it has one (its rules, its
-    words: what cut an allowance, what a stick number means); otherwise the answer is
-    built from what every role offers: the kind of order, the unit's move rate, the
-    odds the role worked out. The CLI shows the lines and re-implements no rule.
+    A step that makes its own menu (an event's pick) answers through its own optional
+    ``explain(b, req, choice)`` when it has one; else the combat role's
+    ``explain(b, req, choice)`` answers when it has one (its rules, its words: what cut an
+    allowance, what a stick number means); otherwise the answer is built from what every
+    role offers: the kind of order, the unit's move rate, the odds the role worked out.
+    The CLI shows the lines and re-implements no rule.
     """
+    step_own = getattr(b.phase().step, "explain", None) if not b.state.over else None
     own = getattr(b.comp.combat, "explain", None)
-    if own is not None:
-        lines: list[str] = list(own(b, req, choice))
+    lines: list[str]
+    if step_own is not None:
+        lines = list(step_own(b, req, choice))
+        own = step_own
+    elif own is not None:
+        lines = list(own(b, req, choice))
     else:
         lines = [f"{choice.text}: a {choice.kind} order offered by the {b.comp.combat.id} rules"]
     if req.kind == "move" and 0 <= req.actor < len(b.state.units) and own is None:
@@ -441,7 +448,7 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
         lines.append(f'{u.name} may move {rate:g}" in the open as it stands now')
     if choice.odds:
         words = {
-            "p": "the chance of the result named",
+            "p": "the chance the entry names",
             "inflict": "expected enemy stands lost",
             "suffer": "expected own stands lost",
             "goes_in": "the chance a charge makes contact",
@@ -449,8 +456,19 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
         shown = [
             f"{words.get(k, k)} {v:.0%}" if k in ("p", "goes_in") else f"{words.get(k, k)} {v:.2f}"
             for k, v in choice.odds.items()
-            if k in words and isinstance(v, int | float)
+            if k in words and isinstance(v, int | float) and (k != "p" or _named(choice.text, v))
         ]
         if shown:
             lines.append("odds worked out with every modifier known now: " + "; ".join(shown))
     return lines
+
+
+def _named(text: str, p: float) -> bool:
+    """Does the entry's text name the chance ``p`` (a module's ``p`` is its headline figure
+    only where its words give it: "42% hit", "drives it off 39%"; elsewhere it is the
+    module's own ranking figure and is not called a chance)."""
+    if 0 < p < 0.005:
+        return "<1%" in text
+    if 0.995 < p < 1:
+        return ">99%" in text
+    return f"{100 * p:.0f}%" in text

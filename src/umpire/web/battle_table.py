@@ -14,8 +14,8 @@ from typing import Any
 from umpire.battle.engine import Battle, Request
 from umpire.battle.game import actor_id, pending
 from umpire.battle.orders import Charge, Fire, as_order
-from umpire.battle.roles import Choice, explain, offered
-from umpire.battle.words import briefing
+from umpire.battle.roles import KNOWN_LATER, Choice, explain, offered
+from umpire.battle.words import briefing, result_words
 from umpire.engine.game import Game
 from umpire.errors import IllegalActionError
 from umpire.web.board import battle_svg, short_names
@@ -112,6 +112,7 @@ def view(game: Game, side: str | None) -> dict[str, Any]:
         "choices": [],
         "started": bool(game.actions),
         "briefing": briefing(b) if st.turn <= 1 and not st.over else [],
+        "result": result_words(b) if st.over else "",  # issue 23: the result in words
     }
     if req is None:
         return out
@@ -140,12 +141,16 @@ def view(game: Game, side: str | None) -> dict[str, Any]:
                 "kind": c.kind,
                 "odds": _odds(c),
                 "target": _target(c),
-                "why": [line.strip() for line in explain(b, req, c)[1:]],  # issue 23: why
+                # issue 23: why, and what no odds can hold (as the terminal says it)
+                "why": [line.strip() for line in explain(b, req, c)[1:]] + [LATER],
             }
             for k, c in enumerate(choices(b, req))
         ]
     return out
 
+
+LATER = "not yet known for any order: " + ", ".join(KNOWN_LATER)
+"""The last line of every entry's why on the page (the terminal says it under the list)."""
 
 RAYS = 32  # directions probed for a move allowance's outline
 PROBES = 8  # distances tried along each, then refined by halving

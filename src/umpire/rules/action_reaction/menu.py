@@ -303,7 +303,10 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
     if isinstance(order, od.Charge) and 0 <= int(order.t) < len(b.state.units):
         return lines + _why_charge(b, u, b.state.units[int(order.t)])
     if isinstance(order, od.Fire) and 0 <= int(order.t) < len(b.state.units):
-        return lines + _why_fire(b, u, b.state.units[int(order.t)], order)
+        lines += _why_fire(b, u, b.state.units[int(order.t)], order)
+        if u.type != "artillery" and "p" in choice.odds:  # small arms: p = 1 - P(no hit)
+            lines.append(f"  the chance of at least one hit {choice.odds['p']:.0%}")
+        return lines
     return lines + _why_hold(b, req, u)
 
 

@@ -14,7 +14,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from umpire.battle import orders as od
-from umpire.battle.effects import fx
+from umpire.battle.effects import fx, fx_why
 from umpire.battle.engine import NEAR_TIE
 from umpire.battle.roles import Choice, Offer, Order, Request, choices
 from umpire.board.fmath import hypot as _hypot
@@ -489,9 +489,15 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
     each modifier in it (FIRE), who may fire."""
     lines = [f"{choice.text}:"]
     order = od.as_order(choice.order)
+    if req.kind == "leader" and 0 <= req.actor < len(b.state.leaders):
+        return lines + _leader_why(b, b.state.leaders[req.actor], order)
     if not 0 <= req.actor < len(b.state.units) or req.kind not in ("move", "fire"):
         return lines
     u = b.state.units[req.actor]
+    if req.kind == "move" and isinstance(order, (od.Hold, od.Turn, od.Rout)):
+        return lines + _stay_why(b, u, order)
+    if isinstance(order, od.Charge) and 0 <= int(order.t) < len(b.state.units):
+        return lines + _charge_why(b, u, b.state.units[int(order.t)])
     if isinstance(order, od.Move):
         try:
             form, mounted, limbered, cost = RCH.after_change(u, str(order.change))
@@ -509,7 +515,10 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
             + (" less " + ", ".join(cuts) if cuts else "")
             + f" ({trace[0].source})"
         )
-        lines.append("  rough ground on the way cuts it further (the rough column, 002 MOVEMENT)")
+        lines += _ground_why(b, u, order, form, mounted, limbered, cost)
+        if b.status.move_limit(b, u) == "no_advance":
+            mark = b.status.label(u) or "its status"
+            lines.append(f"  {mark}: it may not advance (the {b.status.id} status rules)")
     elif isinstance(order, od.Fire):
         found = [s for s in shots(b, u) if s[0] == order.t]
         if found:
@@ -522,5 +531,148 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
                 f"{said} (as things stand now)"
             )
     elif isinstance(order, od.Hold) and req.kind == "fire":
-        lines.append("  only units with a target in range and arc are asked to fire (002 FIRE)")
+        lines.append(
+            "  only units with a target in range and arc are asked to fire (002 FIRE): within "
+            "45 degrees of its facing (default fire_arc), in sight and not through friendly "
+            "troops; mounted cavalry and limbered artillery cannot fire; a unit in contact "
+            "fires only at the enemy it touches (default engaged_no_fire)"
+        )
     return lines
+
+
+def _leader_why(b: Battle, ld: Leader, order: od.Order) -> list[str]:
+    """Seed 002 COMMAND and LEADERS for a leader's entry: how far he may ride, what his
+    radius does for his units, what joining a unit gives it and risks."""
+    rate = b.r.movement["leader"]
+    out = [
+        f'  {ld.name} may ride {rate.open:g}" in the open, x{rate.rough:g} through rough '
+        "ground (002 MOVEMENT, Leaders)",
+        f'  his units within his {ld.radius:g}" radius after the Command step move at full '
+        "rate, the others at half (002 COMMAND, LEADERS)",
+    ]
+    if isinstance(order, od.Leader) and 0 <= int(order.attach) < len(b.state.units):
+        u = b.state.units[int(order.attach)]
+        mine = "one of his units" if u.leader == ld.i else "not of his command"
+        out.append(
+            f"  attached to {u.name} ({mine}) he adds +{ld.bonus} to its charge, stand and "
+            f"melee rolls, not its fire; each time it loses stands he is lost on a "
+            f"{b.r.leader_loss_on}-6 (002 MORALE, MELEE, LEADERS)"
+        )
+    else:
+        out.append("  staying, he keeps his place (attached, he moves with his unit)")
+    return out
+
+
+def _stay_why(b: Battle, u: Unit, order: od.Order) -> list[str]:
+    """Seed 002 Move and Rally for hold, turn about and rout: what a Morale Marker allows,
+    or why a unit may only hold."""
+    limit = b.status.move_limit(b, u)
+    if limit == "rally":
+        marker = (
+            "  with a Morale Marker it may only turn about (180 degrees) or rout away from the "
+            "nearest enemy (002 Move)"
+        )
+        if isinstance(order, od.Rout):
+            key = R.move_key(u.type, u.formation, u.mounted, u.limbered)
+            rout = b.r.movement[key].rout
+            how = (
+                f'up to {rout:g}" directly away from the nearest enemy, facing away'
+                if rout > 0
+                else "it limbers in place (reading unlimbered_artillery_rout)"
+            )
+            return [
+                marker,
+                f"  a rout: {how} (002 MOVEMENT, the ROUT column); it keeps its marker "
+                "(Rally lifts it only from units that did not move)",
+            ]
+        return [
+            marker,
+            "  it stays (a turn about only changes its facing), so it rallies: its marker is "
+            "removed at the Rally step (002 Rally: 'units that did not move except to change "
+            "facing')",
+        ]
+    if limit in ("none", "no_advance"):
+        mark = b.status.label(u) or "its status"
+        may = "not move this turn, so it holds" if limit == "none" else "not advance"
+        return [f"  {mark}: it may {may} (the {b.status.id} status rules)"]
+    return ["  it stays where it is, as it faces; no dice"]
+
+
+def _charge_why(b: Battle, u: Unit, v: Unit) -> list[str]:
+    """Seed 002 charge paragraph, MORALE and MELEE for a charge: the reach, the charge and
+    stand tests with their numbers and modifiers, the melee modifiers; what is rolled later."""
+    found = RCH.charge_options(b, u, [v])
+    flank = bool(found and found[0][1][3])
+    allow = RCH.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
+    out = [f'  it reaches {v.name} within its {allow:g}" move (002 charge paragraph, MOVEMENT)']
+    morale = b.comp.morale
+    if morale.id == OWN_MORALE:
+        n_a, m_a, n_d, m_d, ma, md = S.charge_mods(b, u, v, flank)
+        r = b.r
+        test_a = R.morale_test(u.side, LO.attached_bonus(b, u), u.marker, r)[1]
+        test_d = R.morale_test(v.side, LO.attached_bonus(b, v), v.marker, r)[1]
+        test_a += LO.effect_mods(u, "charge", r) if u.extra else []
+        test_d += LO.effect_mods(v, "morale", r) if v.extra else []
+        out.append(
+            f"  the charge test (002 MORALE): {n_a}+ on 2d6, {m_a:+d} ({_said(test_a)}); "
+            "failed, it goes half way and takes a Morale Marker"
+        )
+        out.append(
+            f"  then {v.name} stands on {n_d}+, {m_d:+d} ({_said(test_d)}); failed, it "
+            'retreats 2D6" (3D6" mounted cavalry) and takes a Morale Marker (002 charge '
+            "paragraph)"
+        )
+        mine = R.melee_modifiers(S.melee_facts(b, u, v, True, flank), r)
+        theirs = R.melee_modifiers(S.melee_facts(b, v, u, False, False), r)
+        mine += LO.effect_mods(u, "melee", r) if u.extra else []
+        theirs += LO.effect_mods(v, "melee", r) if v.extra else []
+        out.append(
+            f"  melee (002 MELEE), 2d6 each: {u.name} {ma:+d} ({_said(mine)}) against "
+            f"{md:+d} ({_said(theirs)})"
+        )
+    else:
+        passes = morale.pass_odds(b, u, "charge test")
+        stands = morale.pass_odds(b, v, "stand test")
+        out.append(
+            f"  the charge test passes {pct(float(passes))} and {v.name} stands "
+            f"{pct(float(stands))} ({morale.id} morale); then melee (002 MELEE)"
+        )
+    out.append("  not yet known: the dice of the tests and the melee")
+    return out
+
+
+def _said(mods: list[R.Mod]) -> str:
+    """Modifiers in words: "stands fighting +4, uphill of enemy +1"."""
+    return ", ".join(f"{m.text} {m.value:+d}" for m in mods if m.value) or "none"
+
+
+def _ground_why(
+    b: Battle, u: Unit, order: od.Move, form: str, mounted: bool, limbered: bool, cost: str | None
+) -> list[str]:
+    """Seed 002 MOVEMENT's rough column for this entry's own path (default rough_terrain:
+    a move that touches rough ground anywhere goes at the rough rate), and a unit effect
+    that changes the going (seed 001 Find the Way)."""
+    x, y = float(order.x), float(order.y)
+    dist = _hypot(x - u.x, y - u.y)
+    if dist < 1e-9:
+        return []
+    board = b.setup.board
+    rough = board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y)
+    where = "its path touches rough ground" if rough else "its path is open ground"
+    out: list[str] = []
+    if u.extra and fx(u, "terrain"):
+        harder = fx(u, "terrain") == "harder"
+        going = RCH.terrain_going(u, rough, dist)
+        out.append(
+            f"  {where}; {fx_why(u, 'terrain')} this turn: "
+            + ("open counts as rough, rough may not be entered" if harder else "rough as open")
+        )
+        if going is None:
+            return out
+        rough = going
+    lead = "  so" if out else f"  {where}:"
+    if not rough:
+        return [*out, f"{lead} the open rate (002 MOVEMENT)"]
+    a = RCH.allowance(b, u, form, mounted, limbered, cost, True)
+    rate = f'the whole move goes at the rough rate, {a:g}"'
+    return [*out, f"{lead} {rate} (the rough column, 002 MOVEMENT; default rough_terrain)"]

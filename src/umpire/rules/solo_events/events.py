@@ -671,6 +671,27 @@ class TurnStart:
             out.append(Choice(("retrograde", flank), text, "pick", {"value": facing(x, y, theta)}))
         return out
 
+    def explain(self, b: Battle, req: Request, choice: Choice) -> list[str]:
+        """Why this pick (issue 23 'every menu entry can say why'): the event and its text,
+        who chooses and what the list holds (001 RANDOM EVENTS)."""
+        lines = [f"{choice.text}:"]
+        pending = self.role.book(b)["pending"]
+        if not pending:
+            return lines
+        ev = self.role.m.events[pending["event"]]
+        lines.append(f"  {ev.name} (001 event {ev.number}): {ev.text}")
+        if pending.get("kind") == "wheel":
+            lines.append(
+                "  'The player can perform a retrograde wheel, if they so wish' (001 event 4, "
+                "reading retrograde_wheel): straight back, or back on either flank"
+            )
+        else:
+            lines.append(
+                f"  the {str(pending['side']).title()} player chooses (001: 'the player "
+                f"chooses'); listed: every {wanted(ev)} it may fall on"
+            )
+        return lines
+
     def apply(self, b: Battle, side: str, actor: int, order: od.Order) -> None:
         """Carry the event out on the chosen unit; refuse a unit not offered."""
         order = od.as_order(order)  # a plain tuple from a caller outside the engine
@@ -773,6 +794,20 @@ class ReactionStep:
                 text = f"Impetuous: {u.name} counter-charges: {c.text}"
                 out.append(Choice(c.order, text, "charge", c.odds))
         return out
+
+    def explain(self, b: Battle, req: Request, choice: Choice) -> list[str]:
+        """Why this counter-charge (issue 23): the Impetuous event that forces it (001 event
+        20), then the combat's own why of the charge."""
+        u = b.state.units[req.actor]
+        lines = [
+            f"{choice.text}:",
+            f"  {fx_why(u, 'must_charge')}: it must charge, here in its side's reaction phase "
+            "(reading reaction_phase); choose the enemy",
+        ]
+        combat = getattr(b.comp.combat, "explain", None)
+        if combat is not None:
+            lines += list(combat(b, Request("move", u.side, u.i, "move"), choice))[1:]
+        return lines
 
     def apply(self, b: Battle, side: str, actor: int, order: od.Order) -> None:
         """001 event 20: "or a counter charge during its reaction phase": the charge is made."""
