@@ -35,3 +35,36 @@ def test_cwb_and_book_reports_offer_no_swing_and_say_why_no_luck(
         assert "No roll of this game carries its exact odds" not in text
     cwb = (tmp_path / "cwb.html").read_text()
     assert "No roll of this game is good or bad for a side in itself" in cwb
+
+
+def test_web_table_offers_a_battles_report_when_it_is_over(tmp_path: Path) -> None:
+    """Issue 24: the report is "offered on the web table's page when a game ends": for a
+    battle, on the panel once the battle is over (refused in one line before), the file
+    being the battle's report (story with maps, luck, the proof)."""
+    from fastapi.testclient import TestClient
+
+    from umpire.web.app import create_app
+
+    key = "aar-key"
+    c = TestClient(create_app(tmp_path / "web.db", key))
+    r = c.post(
+        f"/api/games?key={key}",
+        json={"kind": "battle", "scenario": "stone_wall_cards", "players": {"union": "ai"}},
+    )
+    links = r.json()["links"]
+    side = "/api" + links["confederate"]
+    early = c.get(links["spectator"] + "/aar")
+    assert early.status_code == 400 and "when the game is over" in early.text
+    for _ in range(400):
+        v = c.get(side).json()
+        if v["table"]["over"]:
+            break
+        hold = next(x["i"] for x in v["table"]["choices"] if x["kind"] == "hold")
+        assert c.post(side + "/order", json={"at": v["at"], "choice": hold}).status_code == 200
+    assert c.get(side).json()["table"]["over"]
+    assert "After-action report</a>" in c.get(links["confederate"] + "/panel").text
+    got = c.get(links["spectator"] + "/aar")
+    assert got.status_code == 200 and "attachment" in got.headers["content-disposition"]
+    text = got.text
+    assert "After-action report: The stone wall by the cards" in text
+    assert "<h2>Luck</h2>" in text and "End of turn 1" in text and "The proof" in text
