@@ -68,3 +68,24 @@ def test_web_table_offers_a_battles_report_when_it_is_over(tmp_path: Path) -> No
     text = got.text
     assert "After-action report: The stone wall by the cards" in text
     assert "<h2>Luck</h2>" in text and "End of turn 1" in text and "The proof" in text
+
+
+def test_a_game_ended_at_the_terminal_prints_its_reports_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 24: the report is "printed as a path at the end of terminal play" for any game:
+    only a battle did; a Gettysburg game ended with `umpire games end` and the dice book's
+    demo (which ends its game) printed none."""
+    db = str(tmp_path / "g.db")
+    assert main(["--db", db, "cwb", "new", "--game", "cwb", "--seed", "3"]) == 0
+    assert main(["--db", db, "cwb", "phase", "--game", "cwb"]) == 0
+    capsys.readouterr()
+    assert main(["--db", db, "games", "end", "cwb"]) == 0
+    out = capsys.readouterr().out
+    path = tmp_path / "reports" / "cwb.html"
+    assert f"After-action report: {path} (umpire aar cwb -o FILE writes it again)" in out
+    assert "Gettysburg" in path.read_text()
+    assert main(["--db", db, "session", "demo", "--seed", "5", "--name", "book"]) == 0
+    out = capsys.readouterr().out
+    book = tmp_path / "reports" / "book.html"
+    assert f"After-action report: {book}" in out and book.exists()
