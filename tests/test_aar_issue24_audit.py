@@ -89,3 +89,29 @@ def test_a_game_ended_at_the_terminal_prints_its_reports_path(
     out = capsys.readouterr().out
     book = tmp_path / "reports" / "book.html"
     assert f"After-action report: {book}" in out and book.exists()
+
+
+def test_cwb_report_gives_the_orders_lives_and_the_story_in_the_games_own_times(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 24, seed 000: "the orders' lives". An order's arrival read "arrived 2280" (the
+    module's minutes) and a game started on July 2 14:00 told its first actions at "July 1"
+    under the module's internal action names ("order_issue")."""
+    db = str(tmp_path / "g.db")
+    steps = [
+        ["cwb", "new", "--game", "d", "--seed", "1", "--date", "July 2", "--time", "14:00"],
+        ["cwb", "order", "issue", "--side", "confederate", "--from", "lee", "--to", "longstreet"],
+        ["cwb", "order", "arrive", "o1", "A"],
+    ]
+    for args in steps:
+        assert main(["--db", db, *args]) == 0
+    path = tmp_path / "d.html"
+    assert main(["--db", db, "aar", "d", "-o", str(path)]) == 0
+    capsys.readouterr()
+    text = path.read_text()
+    assert "The orders&#x27; lives" in text or "The orders' lives" in text
+    assert "(arrived July 2 14:00)" in text and "arrived 2" not in text.replace(
+        "arrived July 2", ""
+    )
+    assert "July 2 14:00: order issue (action 1)" in text
+    assert "July 1" not in text.split("<h2>The story</h2>")[1].split("<h2>The proof")[0]
