@@ -390,7 +390,7 @@ def melee(
             n, m = pieces, min(t.stands, pieces + 1)
         n += int(fx(u, "extra_die") or 0) if u.extra else 0
         a = b.roll(n, 6, f"hand-to-hand: {u.name} (attacker, {n}d6)")
-        if b.luck is not None:  # XIV.A.3: each side's own dice, their total (issue 24)
+        if b.luck is not None:  # XIV.A.3, reading luck_tallies: each side's own dice, total
             b.note(u.side, "hand-to-hand dice", sum(a), dice_total(n, 6))
         d = b.roll(m, 6, f"hand-to-hand: {t.name} (defender, {m}d6)")
         if b.luck is not None:

@@ -825,7 +825,7 @@ class TurnEnd(AutoStep):
             faces = b.roll(n, sides, f"army morale: {u.name} removed ({n}d{sides})")
             lost = sum(faces)
             morale[u.side] -= lost
-            if b.luck is not None:  # the more the loser loses, the better for the other side
+            if b.luck is not None:  # reading army_morale_luck: a loss is the other side's luck
                 b.note(other(u.side), "enemy army morale lost", lost, by_faces(n, sides, sum))
             b.say(
                 f"{u.side.title()} army morale -{lost} ({n}d{sides} = {lost}, {u.name} "
