@@ -115,3 +115,51 @@ def test_cwb_report_gives_the_orders_lives_and_the_story_in_the_games_own_times(
     )
     assert "July 2 14:00: order issue (action 1)" in text
     assert "July 1" not in text.split("<h2>The story</h2>")[1].split("<h2>The proof")[0]
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        "standard",
+        "standard_five_step",
+        "stone_wall",
+        "stone_wall_cards",
+        "mcpherson_ridge",
+        "mcpherson_cards",
+    ],
+)
+def test_every_shipped_composition_builds_its_report(tmp_path: Path, scenario: str) -> None:
+    """Issue 24: "for any saved game of any module (a tactical battle of every
+    composition ...)": each shipped scenario's whole AI battle, saved, gives a report with a
+    map per turn (paths drawn, the objectives named), the three charts, luck lines and the
+    proof; nothing in it reaches the network."""
+    import re
+    from html import escape
+
+    from umpire.aar.collect import collect
+    from umpire.aar.html import render
+    from umpire.ai import make_policy
+    from umpire.battle.game import new_game, pending_actor
+    from umpire.battle.run import play
+    from umpire.battle.scenario import load_scenario
+    from umpire.sides import SIDES
+    from umpire.store import Store
+
+    scen = load_scenario(scenario)
+    res = play(scen, 2, {s: make_policy("ai", 2) for s in SIDES})
+    game = new_game(scen, 2)
+    game.act("start", {})
+    for rec in res.orders:
+        game.act("order", {"actor": pending_actor(game), "order": list(rec[1:])})
+    store = Store(tmp_path / "g.db")
+    store.create("g", game)
+    rep = collect(store, "g")
+    html = render(rep)
+    assert len(rep.turns) == res.turns and all(t.svg.startswith("<svg") for t in rep.turns)
+    assert all(f"End of turn {k + 1}" in t.svg for k, t in enumerate(rep.turns))
+    assert sum("<polyline" in t.svg for t in rep.turns) >= 1  # the units' paths
+    objective = scen.objectives[0].name if scen.objectives else ""
+    assert escape(objective) in rep.turns[-1].svg
+    assert html.count("<div class=chart>") == 3
+    assert rep.luck and " was expected " in html and "The proof" in html
+    assert not re.search(r"(src|href)=['\"]?(https?:)?//", html)
