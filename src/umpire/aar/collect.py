@@ -470,7 +470,9 @@ def _cwb(store: Any, name: str) -> Report:
         "Gettysburg, July 1-3 1863 (command phase)",
         f"last events at {last}" + ("; the game is over" if st.get("game_over") else ""),
     )
-    clock = {"at": "July 1"}
+    scen = store.scenario(name) or {}  # the game's start (``cwb new --date --time``)
+    start = scen.get("start") or (scen.get("clock") or {}).get("start") or "July 1"
+    clock = {"at": str(start)}
 
     def label(r: Any) -> str:
         """The clock the action ran at (the history's stamp, or the clock's own note)."""
@@ -483,7 +485,7 @@ def _cwb(store: Any, name: str) -> Report:
             text = str(d.get("text", "")) if e.kind == "note" else ""
             if text.startswith("Now: "):
                 clock["at"] = text[5:].split(",")[0]
-        return f"{clock['at']}: {r.name} (action {r.no})"
+        return f"{clock['at']}: {r.name.replace('_', ' ')} (action {r.no})"
 
     _log_moments(rep, records, label)
     rep.events = {}
@@ -500,7 +502,7 @@ def _cwb(store: Any, name: str) -> Report:
                     str(o.get("side", "")),
                     str(o.get("issued_at", "")),
                     f"{o.get('status', '')}"
-                    + (f" (arrived {o['arrived_at']})" if o.get("arrived_at") else ""),
+                    + (f" (arrived {_at(o['arrived_at'])})" if o.get("arrived_at") else ""),
                 )
             )
     for ld in (st.get("leaders") or {}).values():
@@ -509,6 +511,15 @@ def _cwb(store: Any, name: str) -> Report:
                 (str(ld["lost_at"]), str(ld.get("side", "")), str(ld.get("name", "")))
             )
     return rep
+
+
+def _at(when: Any) -> str:
+    """A seed 000 time as the module's stamps read ("July 2 14:00"): the state keeps some
+    as minutes from July 1 00:00 (an order's arrival)."""
+    if isinstance(when, int):
+        tod = when % 1440
+        return f"July {when // 1440 + 1} {tod // 60:02d}:{tod % 60:02d}"
+    return str(when)
 
 
 def _book(store: Any, name: str) -> Report:

@@ -219,8 +219,13 @@ def render(rep: Report) -> str:
             "that falls among all the games the same rolls could have given.</p>"
         )
         p.append("<ul class=luck>" + "".join(_luck(lk) for lk in rep.luck) + "</ul>")
-    else:
+    elif rep.kind == "battle":
         p.append("<p>No roll of this game carries its exact odds.</p>")
+    else:  # seed 000's tables and a book's look-ups: rows neither good nor bad for a side
+        p.append(
+            "<p>No roll of this game is good or bad for a side in itself: its tables' rows "
+            "are counted in the charts and ranked by their exact odds below.</p>"
+        )
     if rep.kind == "battle":
         from umpire.dice.luck import side_luck
 
@@ -241,10 +246,13 @@ def render(rep: Report) -> str:
         )
     p.append("<h2>Decisive moments</h2>")
     if rep.moments:
+        battle = rep.kind == "battle"  # only a battle has a win chance to play on for
         p.append(
-            "<p>The least likely outcomes, by their exact odds.</p><table><tr><th>when</th>"
+            "<p>The least likely outcomes, by their exact odds"
+            + ("" if battle else " (no winner to play on for: no win-chance swing)")
+            + ".</p><table><tr><th>when</th>"
             "<th>action</th><th>order</th><th>roll</th><th>faces</th><th>outcome</th>"
-            "<th>chance</th><th>win-chance swing</th></tr>"
+            "<th>chance</th>" + ("<th>win-chance swing</th>" if battle else "") + "</tr>"
         )
         measured = any(m.swing is not None for m in rep.moments)
         for k, m in enumerate(rep.moments):
@@ -260,7 +268,8 @@ def render(rep: Report) -> str:
                 f"<td>{escape(m.purpose)}</td><td>{' '.join(map(str, m.faces))}</td>"
                 f"<td>{escape(m.outcome)}</td><td>{_pct(float(m.chance))} "
                 f"<small>({m.chance.numerator}/{m.chance.denominator})</small></td>"
-                f"<td>{escape(swing) or unmeasured}</td></tr>"
+                + (f"<td>{escape(swing) or unmeasured}</td>" if battle else "")
+                + "</tr>"
             )
         p.append("</table>")
     else:

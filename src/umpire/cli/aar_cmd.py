@@ -101,3 +101,24 @@ def _average_with_progress(store: Any, battles: int) -> Any:
             return average_line(store, name, battles, progress=tick)
 
     return measured
+
+
+def report_at_end(store: Any, name: str) -> str:
+    """Write the after-action report of a game that has just ended at the terminal (issue
+    24: "printed as a path at the end of terminal play"), in ``reports/`` beside the save
+    file, else in the current folder, without playing on; the line to print (a report that
+    cannot be written is a one-line note: the game is saved either way)."""
+    from umpire.aar.html import report_file
+    from umpire.errors import UmpireError
+
+    tries = [Path(store.path).parent / "reports" / f"{name}.html", Path(f"{name}-aar.html")]
+    why = ""
+    for path in tries:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            report_file(store, name, path)
+        except (OSError, UmpireError) as exc:
+            why = str(exc)
+            continue
+        return f"After-action report: {path} (umpire aar {name} -o FILE writes it again)"
+    return f"No after-action report written ({why})"

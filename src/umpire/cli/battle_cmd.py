@@ -590,25 +590,13 @@ def play_stored(
 
 
 def _aar(store: Any, name: str) -> None:
-    """The after-action report of a finished saved battle (issue 24), in ``reports/`` beside
-    the save file, else in the current folder; its path is printed. A report that cannot be
-    written is a one-line note: the battle is saved either way."""
-    from umpire.aar.html import report_file
+    """The after-action report of a finished saved battle (issue 24), its path printed
+    (``umpire.cli.aar_cmd.report_at_end``)."""
+    from umpire.cli.aar_cmd import report_at_end
 
     if not store.info(name).actions or not battle_over(store, name):
         return
-    tries = [Path(store.path).parent / "reports" / f"{name}.html", Path(f"{name}-aar.html")]
-    why = ""
-    for path in tries:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            report_file(store, name, path)
-        except (OSError, UmpireError) as exc:
-            why = str(exc)
-            continue
-        typer.echo(f"After-action report: {path} (umpire aar {name} -o FILE writes it again)")
-        return
-    typer.echo(f"No after-action report written ({why})")
+    typer.echo(report_at_end(store, name))
 
 
 def battle_over(store: Any, name: str) -> bool:

@@ -337,6 +337,10 @@ def end_cmd(name: NameArg) -> None:
     )
     c.print(f"{info.actions} actions; chain head {head}")
     c.print(f"Keep it: umpire games verify EXPORT.json --head {head}@{info.actions}")
+    if info.actions:  # issue 24: a game ended at the terminal gets its report
+        from umpire.cli.aar_cmd import report_at_end
+
+        c.print(report_at_end(store, name), markup=False, soft_wrap=True)
 
 
 @games_app.command("delete")

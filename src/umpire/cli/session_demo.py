@@ -102,3 +102,6 @@ def session_demo_cmd(
     c.print(f"Seed revealed: {info.seed}; sha256 matches the commitment.")
     c.print(f"Exported to {out}; verified {report.actions} actions and {report.dice} dice.")
     c.print(f"Look again with: umpire games show {game_name}  |  umpire games verify {out}")
+    from umpire.cli.aar_cmd import report_at_end  # issue 24: the report at the end of play
+
+    c.print(report_at_end(store, game_name), markup=False, soft_wrap=True)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from umpire.battle.effects import fx, fx_why
 from umpire.board.fmath import hypot as _hypot
+from umpire.dice.luck import Dist, by_faces
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import melee as M
 from umpire.rules.action_reaction import menu_odds as MO
@@ -36,6 +37,7 @@ from umpire.rules.action_reaction.marks import (
     book,
     cfg,
     d10,
+    dice_total,
     held_d10,
     move_limit,
     odds,
@@ -59,6 +61,14 @@ def charge_dice(u: Unit) -> list[tuple[int, int]]:
         return M.charge_dice(troop(u), u.formation, u.stands)
     except ValueError as exc:
         raise IllegalActionError(f"{u.name}: {exc}") from None
+
+
+def charge_roll_dist(n: int, sides: int) -> Dist:
+    """XII.H.3-4: the exact inches one charge roll adds (reading ``d10_zero``: a column's
+    d10 reads 0 to 9), for the luck report (issue 24)."""
+    if sides == 10:
+        return by_faces(n, 10, lambda f: sum(f) % 10)
+    return dice_total(n, sides)
 
 
 def may_charge(b: Battle, u: Unit, t: Unit) -> str:
@@ -273,6 +283,8 @@ def resolve_charge(b: Battle, u: Unit, t: Unit) -> None:
     for n, sides in dice:
         r = sum(b.roll(n, sides, f"{u.name} charges {t.name}: {n}d{sides}"))
         rolls.append(r % 10 if sides == 10 else r)  # reading d10_zero: a column's 0 is 0
+        if b.luck is not None:  # XII.H.3-4: the farther the dice carry it, the better
+            b.note(u.side, "charge dice", rolls[-1], charge_roll_dist(n, sides))
     arranged = M.centre_out(rolls)
     x, y = charge_path_end(u, t)
     cross = terrain_cost(b, u, x, y, base + max(arranged), t)
@@ -378,7 +390,11 @@ def melee(
             n, m = pieces, min(t.stands, pieces + 1)
         n += int(fx(u, "extra_die") or 0) if u.extra else 0
         a = b.roll(n, 6, f"hand-to-hand: {u.name} (attacker, {n}d6)")
+        if b.luck is not None:  # XIV.A.3, reading luck_tallies: each side's own dice, total
+            b.note(u.side, "hand-to-hand dice", sum(a), dice_total(n, 6))
         d = b.roll(m, 6, f"hand-to-hand: {t.name} (defender, {m}d6)")
+        if b.luck is not None:
+            b.note(t.side, "hand-to-hand dice", sum(d), dice_total(m, 6))
         s = M.strike(a, d)
         say(
             b,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from umpire.battle import orders as od
 from umpire.battle.effects import fx
 from umpire.board.fmath import hypot as _hypot
-from umpire.dice.luck import dist_of
+from umpire.dice.luck import Dist, by_faces, dist_of
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import ammo as A
 from umpire.rules.action_reaction import artillery as ART
@@ -119,6 +119,8 @@ def collide(b: Battle, u: Unit, v: Unit) -> None:
     enemy in front."""
     face = d10(b, 1, f"{u.name} collides with {v.name}: its reaction (1d10)")[0]
     what, _ = F.collision_reaction(face)
+    if b.luck is not None:  # XVII.D: the d10 list of XIII.B.1, held as a charge's reaction
+        b.note(u.side, "reactions held", int(_held(what)), held_d10())
     say(b, f"  {u.name} collides with {v.name} ({face}): {what}")
     if what == "none":
         return
@@ -150,6 +152,18 @@ def may_fire(b: Battle, u: Unit) -> bool:
     return not (u.type == "cavalry" and u.mounted)
 
 
+def halved_dist() -> Dist:
+    """'1D6 halved' (reading ``half_rounds_up``): the exact deduction, for the luck report."""
+    return by_faces(1, 6, lambda f: ART.halved(f[0]))
+
+
+def wall_dist(kind: str, sides: int) -> Dist:
+    """XVI.F: the exact firing deduction of ``kind``'s die (the stone wall's 1d6)."""
+    from umpire.rules.action_reaction import terrain as T
+
+    return by_faces(1, sides, lambda f: T.fire_deduction(kind, f[0]))
+
+
 def deductions(b: Battle, u: Unit, t: Unit, reaction: bool) -> tuple[int, list[str]]:
     """XV.4 'all are cumulative': smoke, fog, terrain and walls, disruption, effects."""
     from umpire.rules.action_reaction import terrain as T
@@ -160,11 +174,15 @@ def deductions(b: Battle, u: Unit, t: Unit, reaction: bool) -> tuple[int, list[s
             sides = T.fire_die(what) or 6
             face = b.roll(1, sides, f"{t.name} behind a stone wall: the deduction (1d{sides})")[0]
             out.append((T.fire_deduction(what, face), what.replace("_", " ")))
+            if b.luck is not None:  # XVI.F: the larger the deduction, the better for the target
+                b.note(t.side, "deductions rolled", out[-1][0], wall_dist(what, sides))
         else:
             out.append((v, what))
     if reaction and cfg(b)["reaction_fire_halved"]:
         half = ART.halved(b.roll(1, 6, f"{u.name}'s reaction fire: 1D6 halved")[0])
         out.append((half, "reaction"))
+        if b.luck is not None:  # XIII.B.1.(1)(d)(ii): the deduction is the target's luck
+            b.note(t.side, "deductions rolled", half, halved_dist())
     mod = effects_mod(u, reaction)
     if mod:
         out.append((-mod, "effects"))
@@ -315,6 +333,8 @@ def guns(b: Battle, u: Unit, t: Unit, kind: str, called: float | None = None) ->
             if later:
                 face = b.roll(1, 6, f"{u.name} gun {g + 1}: accumulating smoke (1D6 halved)")[0]
                 accumulating.append(ART.halved(face))
+                if b.luck is not None:  # XI.A.4: accumulating smoke, the target's luck
+                    b.note(t.side, "deductions rolled", accumulating[-1], halved_dist())
                 ded += accumulating[-1]
             faces = d10(b, int(b.r["stick"]["canister_dice"]), f"{u.name} gun {g + 1}: canister")
             hits = ART.stick_hits(faces, value, ded)

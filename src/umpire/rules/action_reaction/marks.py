@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from umpire.battle.effects import fx
-from umpire.dice.luck import Dist, by_faces
+from umpire.dice.luck import Dist, bernoulli, by_faces, convolve
 from umpire.rules.action_reaction import ammo as A
 from umpire.rules.action_reaction import fire as F
 from umpire.rules.action_reaction import melee as M
@@ -130,10 +131,13 @@ def officer_check(b: Battle, u: Unit) -> None:
         return
     lost = 0
     for k in range(bk["off"]):
+        down = False
         if O.officer_hit(b.roll(1, 6, f"{u.name}: is officer {k + 1} hit? (1d6, even)")[0]):
             face = b.roll(1, 20, f"{u.name}: officer {k + 1}'s wound (1d20, 15+ down)")[0]
-            if O.officer_removed(face):
-                lost += 1
+            down = O.officer_removed(face)
+            lost += down
+        if b.luck is not None:  # XVII.B.1: an officer spared is his unit's luck (issue 24)
+            b.note(u.side, "officers spared", int(not down), bernoulli(1 - O.officer_loss_odds()))
     if lost:
         bk["off"] -= lost
         b.record(u)
@@ -146,6 +150,8 @@ def captain(b: Battle, u: Unit) -> None:
     """XII.C / XVII.B.2-3: roll for the senior captain (even d10); else the unit stalls."""
     bk = book(b, u)
     face = d10(b, 1, f"{u.name}: the senior captain takes command? (1d10, even)")[0]
+    if b.luck is not None:  # XII.C.2: an even d10 restores an officer, the unit's luck
+        b.note(u.side, "tests passed", int(O.senior_captain(face)), captain_dist())
     if O.senior_captain(face):
         bk["off"] = 1
         bk.pop("stall", None)
@@ -165,6 +171,8 @@ def contest(b: Battle, u: Unit, why: str) -> bool:
             res = O.contest(off, men)
             if res != "tie":
                 break
+        if b.luck is not None:  # XII.A.1-2: the officer winning is the unit's luck
+            b.note(u.side, "tests passed", int(res == "officer"), contest_dist())
         if res == "officer":
             say(b, f"  {u.name}: officer {k + 1} wins ({off} against {men}): {why}")
             return True
@@ -178,6 +186,8 @@ def loss_roll(b: Battle, u: Unit) -> None:
         return
     face = b.roll(1, 6, f"{u.name} lost a piece: the reaction (1d6)")[0]
     what, inches = M.column_reaction(face)
+    if b.luck is not None:  # XV.2.(3)'s d6 list: it holds (no retreat nor withdrawal)
+        b.note(u.side, "reactions held", int(_held(what)), held_d6())
     if what == "none":
         say(b, f"  {u.name} rolls {face}: it stands")
         return
@@ -228,6 +238,25 @@ def held_d10() -> Dist:
 def held_d6() -> Dist:
     """XV.2.(3)'s d6 list for a column: P(it holds)."""
     return by_faces(1, 6, lambda f: int(_held(M.column_reaction(f[0])[0])))
+
+
+def contest_dist() -> Dist:
+    """XII.A.1-2: P(the officer wins) of one contest, ties rolled again (reading
+    ``contest_tie``): P(officer) / (P(officer) + P(men)), for the luck report (issue 24)."""
+    odds = O.contest_odds()
+    return bernoulli(odds["officer"] / (odds["officer"] + odds["men"]))
+
+
+def captain_dist() -> Dist:
+    """XII.C.2: P(the senior captain takes command) on his d10."""
+    return bernoulli(O.senior_captain_odds())
+
+
+@cache
+def dice_total(n: int, sides: int) -> Dist:
+    """The exact total of ``n``d``sides`` (faces 1..sides), by convolution: a side's own
+    hand-to-hand dice or a charge's dice, for the luck report (issue 24)."""
+    return convolve([by_faces(1, sides, sum)] * n)
 
 
 def expected(dist: dict[int, Fraction]) -> float:

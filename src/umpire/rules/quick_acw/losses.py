@@ -192,6 +192,11 @@ def fire_dist(b: Battle, needed: int, mod: int) -> Dist:
     return by_faces(2, 6, lambda f: R.fire_stands_lost(f[0] + f[1], needed, mod, b.r))
 
 
+def retreat_dist(n: int, sides: int) -> Dist:
+    """Seed 002's retreat "2D6" (3D6" for mtd cav)": the exact inches, for the luck report."""
+    return by_faces(n, sides, sum)
+
+
 def spared(b: Battle) -> Dist:
     """Seed 002's leader casualty 1d6: P(the leader is spared)."""
     return by_faces(1, 6, lambda f: int(not R.leader_lost(f[0], b.r)))

@@ -171,6 +171,8 @@ class QuickStatus:
         if kind in ("stand_failed", "melee_retreat") and frm is not None and u.alive:
             n, sides = LO.retreat_dice(u)
             inches = sum(b.roll(n, sides, f"{u.name} retreats ({n}d{sides} inches)"))
+            if b.luck is not None:  # reading retreat_luck: the farther, the better for the enemy
+                b.note(frm.side, "inches driven back", inches, LO.retreat_dist(n, sides))
             LO.move_away(b, u, frm, inches, False, "retreat")
         LO.add_marker(b, u)
 

@@ -513,6 +513,8 @@ class SoloEvents:
         """001 event 10: "odd, then add 1 to their army morale ... even, then add 2"."""
         face = b.roll(1, 6, f"{ev.name}: army morale (1d6: odd +1, even +2)")[0]
         gain = 1 if face % 2 else 2
+        if b.luck is not None:  # 001 event 10: the larger gain is the side's luck
+            b.note(side, "army morale gained", gain, by_faces(1, 6, lambda f: 1 if f[0] % 2 else 2))
         morale = self.book(b)["morale"]
         morale[side] += gain
         return f"{side.title()} army morale +{gain} (1d6 = {face}): {morale[side]}"
@@ -858,6 +860,8 @@ class TurnEnd(AutoStep):
             faces = b.roll(n, sides, f"army morale: {u.name} removed ({n}d{sides})")
             lost = sum(faces)
             morale[u.side] -= lost
+            if b.luck is not None:  # reading army_morale_luck: a loss is the other side's luck
+                b.note(other(u.side), "enemy army morale lost", lost, by_faces(n, sides, sum))
             b.say(
                 f"{u.side.title()} army morale -{lost} ({n}d{sides} = {lost}, {u.name} "
                 f"removed): {morale[u.side]}"
