@@ -61,9 +61,7 @@ def test_candidate_targets_measured_again_as_afresh_002_fire(name: str) -> None:
         rows = np.arange(sim.n)
         for f in (0, 1):
             fs = st.span[f]
-            fc = V.fire_class(
-                st.utype[st.by_side[f]][None, :], sim.mounted[:, fs], sim.limbered[:, fs]
-            )
+            fc = V.fire_rows(st.utype[st.by_side[f]], sim.mounted[:, fs], sim.limbered[:, fs])
             actor = sim.alive[:, fs] & (fc >= 0)
             sim.geo = None
             d2, adj = sim._pair_geometry()

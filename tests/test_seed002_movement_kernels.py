@@ -108,7 +108,7 @@ def test_kernel_geometry_matches_the_scalar_geometry_on_random_bases() -> None:
     x1 = [box[0] + 3 * box[2] for box in a]
     y1 = [box[1] + 3 * box[3] for box in a]
     pts = list(zip(x0, y0, x1, y1, strict=True))
-    got = [KB.crosses(*p, np.array(segs)) for p in pts]
+    got = [kgeom.crosses(*p, np.array(segs).ravel()) for p in pts]
     assert got == [geometry.crosses_any(*p, segs) for p in pts] and any(got)
 
 

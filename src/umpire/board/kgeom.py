@@ -29,6 +29,10 @@ overlap: Callable[..., bool] = _N.overlap
 """Separating-axis test: do the interiors overlap by more than ``tol``
 (``numeric.overlap``: x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, tol)?"""
 distance: Callable[..., float] = _N.distance
+band: Callable[[object, float], int] = _N.band
+"""The range band of a distance (``numeric.band``: -1 beyond the last top)."""
+crosses: Callable[[float, float, float, float, object], bool] = _N.crosses
+"""Does a segment properly cross any of a flat array of lines (``numeric.crosses``)?"""
 """The scalar engine's nearest-point distance of two bases (``numeric.distance``)."""
 _segment_hits_box: Callable[..., bool] = _N.segment_hits_box
 

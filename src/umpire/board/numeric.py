@@ -343,11 +343,31 @@ def range_column(
     """The range band of two bases: the first column whose upper bound (``tops``, rising)
     the :func:`distance` reaches within 1e-9, -1 beyond the last (reading
     ``range_bands_upper_bounds``; the rule ``benchmarks/bench_one_source.py`` times)."""
-    d = distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+    return band(tops, distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd))
+
+
+def band(tops: tuple[float, ...], d: float) -> int:
+    """The first band whose upper bound (``tops``, rising) ``d`` reaches within 1e-9, -1
+    beyond the last: seed 002 FIRE's range column (reading ``range_bands_upper_bounds``)."""
     for i in range(len(tops)):
         if d <= tops[i] + 1e-9:
             return i
     return -1
+
+
+def crosses(x0: float, y0: float, x1: float, y1: float, segs: list[float]) -> bool:
+    """Does the segment (x0, y0)-(x1, y1) properly cross any of ``segs``, lines laid end to
+    end in one flat sequence (x0, y0, x1, y1, x0, y0, ...)? (Walls and streams.)"""
+    for q in range(0, len(segs), 4):
+        ax, ay, bx, by = segs[q], segs[q + 1], segs[q + 2], segs[q + 3]
+        d1 = (bx - ax) * (y0 - ay) - (by - ay) * (x0 - ax)
+        d2 = (bx - ax) * (y1 - ay) - (by - ay) * (x1 - ax)
+        if d1 * d2 < 0:
+            d3 = (x1 - x0) * (ay - y0) - (y1 - y0) * (ax - x0)
+            d4 = (x1 - x0) * (by - y0) - (y1 - y0) * (bx - x0)
+            if d3 * d4 < 0:
+                return True
+    return False
 
 
 # -- lines over the board's rasters ----------------------------------------------------

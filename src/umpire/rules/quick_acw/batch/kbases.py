@@ -259,17 +259,3 @@ def hypots(dx: F, dy: F) -> F:
     for q in range(dx.shape[0]):
         out[q] = jit.hypot(dx[q], dy[q])
     return out
-
-
-@jit.inline
-def crosses(x0: float, y0: float, x1: float, y1: float, segs: F) -> bool:
-    """Does the segment properly cross any of ``segs`` (k, 4) (``geometry.crosses_any``)?"""
-    for k in range(segs.shape[0]):
-        ax, ay, bx, by = segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3]
-        d1 = (bx - ax) * (y0 - ay) - (by - ay) * (x0 - ax)
-        d2 = (bx - ax) * (y1 - ay) - (by - ay) * (x1 - ax)
-        d3 = (x1 - x0) * (ay - y0) - (y1 - y0) * (ax - x0)
-        d4 = (x1 - x0) * (by - y0) - (y1 - y0) * (bx - x0)
-        if d1 * d2 < 0 and d3 * d4 < 0:
-            return True
-    return False
