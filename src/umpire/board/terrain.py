@@ -233,6 +233,10 @@ class Board:
         """Does the segment cross a wall?"""
         return N.crosses(x0, y0, x1, y1, self._walls_l)
 
+    def wall_across(self, tx: float, ty: float, fx: float, fy: float, reach: float) -> bool:
+        """Does a wall cross the line ``reach`` long from (tx, ty) toward (fx, fy)?"""
+        return N.wall_across(tx, ty, fx, fy, reach, self._walls_l)
+
     def crosses_obstacle(self, x0: float, y0: float, x1: float, y1: float) -> bool:
         """Does the segment cross a wall or a stream (melee default ``wall_or_stream_defence``)?"""
         return N.crosses(x0, y0, x1, y1, self._walls_l) or N.crosses(

@@ -26,13 +26,14 @@ from umpire.board.kboard import Terrain
 from umpire.board.kgeom import (
     HAIR,
     band,
-    crosses,
     distance,
     distance_le,
-    point_box_sq,
     quick_distance,
+    range_bounds,
     segment_hits_box,
+    wall_across,
 )
+from umpire.board.kterrain import cell_of
 from umpire.rules.quick_acw.batch import tables as V
 from umpire.rules.quick_acw.batch.arrays import Bases, Board, Units
 
@@ -119,9 +120,9 @@ def shots(
                 inarc = math.atan2(abs(lat), fwd) * RAD2DEG <= half
             if not inarc:
                 continue
-            d1 = math.sqrt(point_box_sq(tx, ty, ux, uy, uc, us, uhw, uhd))
-            d2 = math.sqrt(point_box_sq(ux, uy, tx, ty, tc, ts, thw, thd))
-            lo, hi = max(d1 - rad[row, tu], d2 - rad[row, fu]), min(d1, d2)
+            lo, hi = range_bounds(
+                ux, uy, uc, us, uhw, uhd, rad[row, fu], tx, ty, tc, ts, thw, thd, rad[row, tu]
+            )
             plo, phi = band(bands, lo - 1e-7), band(bands, hi + 1e-7)  # -1: the last place
             nd = need_at[fclass, plo]
             if run[fclass, plo] != run[fclass, phi]:
@@ -129,9 +130,7 @@ def shots(
                 nd = fire_table[fclass, col] if col >= 0 else 0
         if nd <= 0:
             continue
-        i = min(max(int(tx / cell), 0), nx - 1)
-        j = min(max(int(ty / cell), 0), ny - 1)
-        cov = cover[i * ny + j]
+        cov = cover[cell_of(tx, ty, cell, nx, ny)]
         rch = thd + 1.0
         near = False
         for w in range(0, walls.shape[0], 4):
@@ -145,12 +144,7 @@ def shots(
                 near = True
                 break
         if near and not cov:  # a wall within reach of the target: does it lie across the fire?
-            ddx, ddy = ux - tx, uy - ty
-            nn = jit.hypot(ddx, ddy)
-            if nn == 0:
-                nn = 1.0
-            ex, ey = tx + ddx / nn * rch, ty + ddy / nn * rch
-            cov = crosses(tx, ty, ex, ey, walls)
+            cov = wall_across(tx, ty, ux, uy, rch, walls)
         k = (side[fu] * 3 + fclass) * 2 + form[row, fu]
         k = (k * 2 + marker[row, fu]) * 3 + utype[tu]
         k = ((k * 2 + mounted[row, tu]) * 2 + form[row, tu]) * 2 + cov
@@ -345,6 +339,7 @@ def pick(
                                 s[row, v],
                                 hw[row, v],
                                 hd[row, v],
+                                1e-6,
                             )
                         ):
                             ok = False

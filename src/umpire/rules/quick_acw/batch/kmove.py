@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from umpire import jit
 from umpire.board.kgeom import HAIR, on_table
 from umpire.board.kterrain import cell_of, path_rough
+from umpire.rules.quick_acw import ai as AI
 from umpire.rules.quick_acw.batch import tables as V
 from umpire.rules.quick_acw.batch.arrays import Bases, Board, Leaders, Moves, Units
 from umpire.rules.quick_acw.batch.kbases import base_half, clear_of, room_of
@@ -28,15 +29,10 @@ I = NDArray[np.int64]  # noqa: E741
 
 FOOT, CAV, ART, LINE, COLUMN = V.FOOT, V.CAV, V.ART, V.LINE, V.COLUMN
 NO_CHANGE, FORMATION, MOUNT = V.NO_CHANGE, V.FORMATION, V.MOUNT
-# The scripted AI's numbers: foot in column forms line within 14", dismounted cavalry
-# mounts beyond 16", attackers stop 4" (8" mounted) short of the enemy; ten places toward
-# the goal (five bearings, full and half the move) scored -(distance to the goal) + 3 in
-# cover - 1 on rough ground - 4 out of the leader's radius, the best four tried.
-FORM_LINE_WITHIN, MOUNT_BEYOND = 14.0, 16.0
-STOP_FOOT, STOP_MOUNTED = 4.0, 8.0
-BEARINGS = (0.0, 0.5, -0.5, 1.0, -1.0)
-COVER_BONUS, ROUGH_PENALTY, OUT_OF_RADIUS = 3.0, 1.0, 4.0
-KEEP = 4
+BEARINGS = AI.OFFSETS  # the scripted AI's numbers (``quick_acw.ai``), one source
+FORM_LINE_WITHIN, MOUNT_BEYOND, KEEP = AI.FORM_LINE_WITHIN, AI.MOUNT_BEYOND, AI.KEEP
+STOP_FOOT, STOP_MOUNTED = AI.STOP_FOOT, AI.STOP_MOUNTED
+COVER_BONUS, ROUGH_PENALTY, OUT_OF_RADIUS = AI.COVER_BONUS, AI.ROUGH_PENALTY, AI.OUT_OF_RADIUS
 
 
 class Advance(NamedTuple):
