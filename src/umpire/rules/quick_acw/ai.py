@@ -36,19 +36,19 @@ OFFSETS: Final = (0.0, 0.5, -0.5, 1.0, -1.0)
 """The directions a move is tried in: off the line to the goal (radians), in order."""
 FRACTIONS: Final = (1.0, 0.5)
 """A full move and half of one."""
-FORM_LINE_WITHIN: Final = 14.0
+FORM_LINE_WITHIN: Final[float] = 14.0
 """Foot in column forms line within this of the nearest enemy."""
-MOUNT_BEYOND: Final = 16.0
+MOUNT_BEYOND: Final[float] = 16.0
 """Dismounted cavalry mounts beyond this of the nearest enemy."""
-STOP_FOOT: Final = 4.0
-STOP_MOUNTED: Final = 8.0
+STOP_FOOT: Final[float] = 4.0
+STOP_MOUNTED: Final[float] = 8.0
 """An attacker stops this short of the enemy (foot and dismounted; mounted)."""
-COVER_BONUS: Final = 3.0
-ROUGH_PENALTY: Final = 1.0
-OUT_OF_RADIUS: Final = 4.0
+COVER_BONUS: Final[float] = 3.0
+ROUGH_PENALTY: Final[float] = 1.0
+OUT_OF_RADIUS: Final[float] = 4.0
 """A place's score: -(distance to the goal), + in cover, - on rough ground, - out of the
 leader's radius."""
-KEEP: Final = 4
+KEEP: Final[int] = 4
 """The best places tried, at most."""
 
 

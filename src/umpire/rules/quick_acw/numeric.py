@@ -19,9 +19,11 @@ from typing import Final
 FOOT: Final = 0
 CAVALRY: Final = 1
 ARTILLERY: Final = 2
+"""Unit types (``rules.TYPES``)."""
 NO_CHANGE: Final = 0
 FORMATION: Final = 1
 MOUNT: Final = 2
+"""Changes: none, of formation (also limber or unlimber), mount or dismount."""
 MOVE_ROWS: Final = (
     "foot_line",
     "foot_column",
