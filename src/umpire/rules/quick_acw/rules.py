@@ -20,7 +20,6 @@ from umpire.rules.quick_acw import numeric as N
 DATA = Path(__file__).parent / "data"
 TYPES = ("foot", "cavalry", "artillery")
 """The unit types by their codes in :mod:`umpire.rules.quick_acw.numeric`."""
-_TYPE_CODE = {t: i for i, t in enumerate(TYPES)}
 FORMATIONS = ("line", "column")
 
 
@@ -155,8 +154,13 @@ def fire_class(unit_type: str, mounted: bool, limbered: bool) -> str | None:
 
     Seed 002 FIRE: "Mounted cavalry can't fire"; default ``limbered_no_fire``.
     """
-    code = _TYPE_CODE.get(unit_type)
-    if code is None:
+    if unit_type == "foot":
+        code = N.FOOT
+    elif unit_type == "cavalry":
+        code = N.CAVALRY
+    elif unit_type == "artillery":
+        code = N.ARTILLERY
+    else:
         raise UnknownNameError(f"unknown unit type '{unit_type}' (known: {', '.join(TYPES)})")
     row = N.fire_row(code, mounted, limbered)
     return None if row < 0 else N.FIRE_ROWS[row]
@@ -170,7 +174,9 @@ def move_key(
     if formation != "line" and formation != "column" and unit_type != "artillery":
         kind = "cavalry" if unit_type == "cavalry" and mounted else "foot"
         return f"{kind}_{formation}"  # no such row: the look-up says so
-    code = _TYPE_CODE.get(unit_type, N.FOOT)
+    code = N.CAVALRY if unit_type == "cavalry" else N.FOOT
+    if unit_type == "artillery":
+        code = N.ARTILLERY
     return N.MOVE_ROWS[N.move_row(code, formation == "column", mounted, limbered, _change(change))]
 
 

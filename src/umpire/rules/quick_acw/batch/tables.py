@@ -87,9 +87,10 @@ _fire_row, _stands_lost = N.fire_row, N.stands_lost
 @jit.kernel
 def fire_rows(utype: I, mounted: B, limbered: B) -> I:
     """``numeric.fire_row`` of units of types ``utype`` (n) in battles (m, n)."""
-    out = np.empty(mounted.shape, dtype=np.int64)
-    for b in range(out.shape[0]):
-        for u in range(out.shape[1]):
+    m, n = mounted.shape[0], mounted.shape[1]
+    out = np.empty((m, n), dtype=np.int64)
+    for b in range(m):
+        for u in range(n):
             out[b, u] = _fire_row(utype[u], mounted[b, u], limbered[b, u])
     return out
 
