@@ -155,8 +155,9 @@ def test_seed002_rules_written_once_for_both_engines() -> None:
 @pytest.mark.skipif(not jit.ENABLED, reason="numba is off")
 def test_walls_tables_and_bases_written_once() -> None:
     """Seed 002 MELEE "defending a wall or stream" and FIRE cover behind a wall (a line
-    crossing a wall; ``wall_across``, default ``cover_terrain``), the table edge and the size of a base (default ``stand_sizes``):
-    ``numeric.crosses``, ``on_table`` and ``base_half`` serve both engines."""
+    crossing a wall; ``wall_across``, default ``cover_terrain``), the table edge and the
+    size of a base (default ``stand_sizes``): ``numeric.crosses``, ``on_table`` and
+    ``base_half`` serve both engines."""
     from umpire.battle.state import base_size
 
     rng = random.Random(7)
