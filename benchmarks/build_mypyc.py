@@ -59,6 +59,7 @@ HOT = [
     "umpire/rules/sequence_cards/status.py",
     "umpire/rules/sequence_cards/ladder.py",
     "umpire/rules/quick_acw/rules.py",
+    "umpire/rules/quick_acw/numeric.py",
     "umpire/rules/action_reaction/steps.py",
     "umpire/rules/action_reaction/marks.py",
     "umpire/rules/action_reaction/ground.py",
@@ -81,7 +82,8 @@ spend their time (benchmarks/RESULTS.md); ``umpire.battle.setup`` since the thir
 ``umpire.board.fmath`` (``math.hypot`` written out, called natively) and
 ``umpire.dice.stream`` (the seeded dice stream the fast path's ``Recorder`` draws from)
 since the fifth; ``umpire.board.numeric`` (issue 25: the board's hot rules, whose source
-the batch simulator's kernels compile with numba too) since it was written.
+the batch simulator's kernels compile with numba too) since it was written, and
+``umpire.rules.quick_acw.numeric`` (seed 002's rules written once, the same way) with it.
 Not ``umpire.battle.roles`` (rule modules
 subclass its ``AutoStep`` and ``FixedTurn``, and an interpreted class cannot subclass a
 compiled one; compiling it and the role modules gained nothing measurable) nor

@@ -61,9 +61,7 @@ def test_candidate_targets_measured_again_as_afresh_002_fire(name: str) -> None:
         rows = np.arange(sim.n)
         for f in (0, 1):
             fs = st.span[f]
-            fc = V.fire_class(
-                st.utype[st.by_side[f]][None, :], sim.mounted[:, fs], sim.limbered[:, fs]
-            )
+            fc = V.fire_rows(st.utype[st.by_side[f]], sim.mounted[:, fs], sim.limbered[:, fs])
             actor = sim.alive[:, fs] & (fc >= 0)
             sim.geo = None
             d2, adj = sim._pair_geometry()
@@ -107,7 +105,8 @@ def test_sight_lines_as_the_board_002_fire() -> None:
         x0[q] = np.round(x0[q] / T.cell) * T.cell
         y1[q] = y0[q] + np.round(rng.uniform(1, 60, q.sum())) * T.cell / 2
         x1[q] = x0[q]
-        got = ksight.sight_clear_many(x0, y0, x1, y1, *ksight.sight_args(T))
+        args = ksight.sight_args(T)
+        got = np.array([ksight.sight_clear(*p, *args) for p in zip(x0, y0, x1, y1, strict=True)])
         assert 0.2 < got.mean() < 1.0  # both answers occur
         for k in range(0, m, 5):
             assert got[k] == T.board.sight_clear(

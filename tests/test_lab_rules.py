@@ -13,6 +13,7 @@ import random
 import numpy as np
 import pytest
 
+from umpire.board import kgeom
 from umpire.rules.quick_acw import odds
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw.batch import kbases as KB
@@ -57,8 +58,8 @@ def test_fire_table_and_modifiers_002_fire(rng: random.Random) -> None:
         )
         dist = rng.choice([rng.uniform(0, 35), rng.choice([2.0, 6.0, 15.0, 30.0])])
         f = V.FIRE_CLASSES.index(fc)
-        place = KF._place(bands, dist)
-        need = int(T.fire_table[f, place]) if place < len(bands) else 0
+        place = kgeom.band(bands, dist)
+        need = int(T.fire_table[f, place]) if place >= 0 else 0
         want = R.fire_needed(fc, dist) or 0
         assert need == want
         k = (SIDES.index(facts.firer_side) * 3 + f) * 2 + V.FORMS.index(facts.firer_formation)
@@ -69,7 +70,7 @@ def test_fire_table_and_modifiers_002_fire(rng: random.Random) -> None:
         assert modtab[k] == m
         if want:
             roll = rng.randint(2, 12)
-            lost = V.fire_stands_lost(T, arr([roll]), arr([want]), arr([m]))[0]
+            lost = V.stands_lost(arr([roll]), arr([want]), arr([m]), T.r.two_stand_margin)[0]
             assert lost == R.fire_stands_lost(roll, want, m)
             seen.add(int(lost))
             e = min(max(want - m, V.ES_LO), V.ES_HI)
@@ -88,10 +89,10 @@ def test_fire_class_and_movement_rates_002_movement(rng: random.Random) -> None:
         mounted, limbered, rough, cmd, lost = (rng.random() < 0.5 for _ in range(5))
         change = rng.choice([None, "formation", "mount"])
         u, f = V.TYPES.index(ut), V.FORMS.index(form)
-        fc = V.fire_class(arr([u]), arr([mounted]), arr([limbered]))[0]
+        fc = V.fire_rows(arr([u]), np.array([[mounted]]), np.array([[limbered]]))[0, 0]
         want_fc = R.fire_class(ut, mounted, limbered)
         assert fc == (-1 if want_fc is None else V.FIRE_CLASSES.index(want_fc))
-        key = K.move_key(u, f, mounted, limbered)
+        key = K.move_row(u, f == V.COLUMN, mounted, limbered, V.NO_CHANGE)
         k = R.move_key(ut, form, mounted, limbered)
         assert V.MOVE_KEYS[key] == k
         chg = (None, "formation", "mount").index(change)
@@ -166,7 +167,7 @@ def test_melee_modifiers_and_result_002_melee(rng: random.Random) -> None:
         side = arr([SIDES.index(f.side), 1 - SIDES.index(f.side)], np.int64)
         utype = arr([V.TYPES.index(f.unit_type), 0], np.int64)
         level = arr([1 if f.uphill else 0, 0, 0, 0], np.int64)
-        segs = arr([[0.0, 2.0, 2.0, 0.0]] if f.defending_obstacle else [], float).reshape(-1, 4)
+        segs = arr([0.0, 2.0, 2.0, 0.0] if f.defending_obstacle else [], float)  # end to end
         none = np.zeros(0, dtype=np.int64)
         bd = Board(2.0, 2.0, 1.0, 2, 2, none.astype(bool), none.astype(bool), none, none, level,
                    segs, segs)  # fmt: skip
@@ -187,11 +188,12 @@ def test_removal_at_half_and_leader_loss_002(rng: random.Random) -> None:
     """002: "reduced to less than 1/2 of its original stands is removed"; leader lost on 5-6."""
     stands0 = arr([rng.randint(1, 8) for _ in range(N)])
     stands = arr([rng.randint(0, int(s)) for s in stands0])
-    gone = V.is_removed(T, stands, stands0)
+    gone = V.N.is_removed(stands, stands0, T.r.removal_fraction)
     for i in range(N):
         assert gone[i] == R.is_removed(int(stands[i]), int(stands0[i]))
     faces = arr(list(range(1, 7)))
-    assert V.leader_lost(T, faces).tolist() == [R.leader_lost(f) for f in range(1, 7)]
+    lost = V.N.leader_lost(faces, T.r.leader_loss_on).tolist()
+    assert lost == [R.leader_lost(f) for f in range(1, 7)]
 
 
 def test_exact_math_helpers_are_the_math_modules(rng: random.Random) -> None:

@@ -9,6 +9,7 @@ import random
 import types
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from umpire import jit
@@ -94,8 +95,91 @@ def test_kernels_measure_as_the_scalar_engine() -> None:
         assert kgeom.distance(*a, *b) == geometry.box_distance(a, b)
         assert kgeom.overlap(*a, *b, 1e-6) == geometry.box_overlap(a, b)
         assert kgeom.corners(*a) == geometry.box_corners(a)
-        got = kgeom.segment_hits_box(a[0], a[1], b[0] + 3.0, b[1] - 1.0, *b)
+        got = kgeom.segment_hits_box(a[0], a[1], b[0] + 3.0, b[1] - 1.0, *b, 1e-6)
         assert got == geometry.segment_hits_box(a[0], a[1], b[0] + 3.0, b[1] - 1.0, b)
         hits += got
     assert 0 < hits < len(pairs)
     assert any(geometry.box_distance(a, b) == 0.0 for a, b in pairs)
+
+
+@pytest.mark.skipif(not jit.ENABLED, reason="numba is off")
+def test_seed002_rules_written_once_for_both_engines() -> None:
+    """Seed 002 MOVEMENT (the table's rows, rough, "1/2 move" out of command, LEADERS'
+    half rate, the formation and mount costs), FIRE (the row, "Mounted cavalry can't
+    fire", the two-stand margin, the range band) and the removal at "less than 1/2":
+    ``rules/quick_acw/numeric.py`` is the one source; the scalar rules call it and the
+    kernels call numba's copy, which gives the same numbers."""
+    from umpire.rules.quick_acw import numeric as QN
+    from umpire.rules.quick_acw import rules as R
+
+    twin = jit.twin(QN)
+    assert twin is not QN
+    source = str(Path(str(QN.__file__)).with_name("numeric.py"))
+    assert twin.move_inches.py_func.__code__.co_filename == source
+    r = R.rules()
+    two = (False, True)
+    for ut, typ in enumerate(R.TYPES):
+        for col, mt, lim, chg in ((c, m, li, g) for c in two for m in two for li in two
+                                  for g in range(3)):  # fmt: skip
+            row = QN.move_row(ut, col, mt, lim, chg)
+            assert twin.move_row(ut, col, mt, lim, chg) == row
+            form = "column" if col else "line"
+            change = (None, "formation", "mount")[chg]
+            assert R.move_key(typ, form, mt, lim, change) == QN.MOVE_ROWS[row]
+            rate = r.movement[QN.MOVE_ROWS[row]]
+            for rough, cmd, lost in ((a, b, c) for a in two for b in two for c in two):
+                args = (rate.open, rate.rough, rough, cmd, lost, chg, r.move_costs)
+                want = R.move_inches(QN.MOVE_ROWS[row], rough, cmd, lost, change)
+                assert QN.move_inches(*args) == twin.move_inches(*args) == want
+        for mt, lim in ((m, li) for m in two for li in two):
+            fc = R.fire_class(typ, mt, lim)
+            assert twin.fire_row(ut, mt, lim) == (-1 if fc is None else QN.FIRE_ROWS.index(fc))
+    for roll in range(2, 13):
+        for mod in range(-3, 4):
+            for need in range(2, 12):
+                lost = R.fire_stands_lost(roll, need, mod)
+                assert twin.stands_lost(roll, need, mod, r.two_stand_margin) == lost
+    for stands0 in range(1, 9):
+        for stands in range(stands0 + 1):
+            assert twin.is_removed(stands, stands0, r.removal_fraction) == R.is_removed(
+                stands, stands0
+            )
+    rng = random.Random(25)
+    tops = tuple(r.fire_bands)
+    near = [t + e for t in tops for e in (-1e-9, 0.0, 1e-9, 2e-9)]
+    for d in [rng.uniform(0, 35) for _ in range(500)] + near:
+        band = R.range_band(d)
+        assert kgeom.band(tops, d) == numeric.band(tops, d) == (-1 if band is None else band)
+
+
+@pytest.mark.skipif(not jit.ENABLED, reason="numba is off")
+def test_walls_tables_and_bases_written_once() -> None:
+    """Seed 002 MELEE "defending a wall or stream" and FIRE cover behind a wall (a line
+    crossing a wall; ``wall_across``, default ``cover_terrain``), the table edge and the
+    size of a base (default ``stand_sizes``): ``numeric.crosses``, ``on_table`` and
+    ``base_half`` serve both engines."""
+    from umpire.battle.state import base_size
+
+    rng = random.Random(7)
+    segs = [tuple(rng.uniform(0, 10) for _ in range(4)) for _ in range(6)]
+    flat = [v for s in segs for v in s]
+    seen = 0
+    for _ in range(500):
+        p = tuple(rng.uniform(0, 10) for _ in range(4))
+        got = kgeom.crosses(*p, np.array(flat))
+        assert got == numeric.crosses(*p, flat) == geometry.crosses_any(*p, segs)
+        seen += got
+        across = numeric.wall_across(*p, 2.0, flat)
+        assert kgeom.wall_across(*p, 2.0, np.array(flat)) == across
+        th = rng.uniform(-math.pi, math.pi)
+        box = (rng.uniform(-1, 11), rng.uniform(-1, 11), math.cos(th), math.sin(th), 1.0, 0.5)
+        assert kgeom.on_table(*box, 10.0, 10.0) == numeric.on_table(*box, 10.0, 10.0)
+    assert 0 < seen < 500
+    bases = {"foot": (1.0, 0.5), "cavalry": (1.0, 1.0), "artillery": (1.0, 1.0)}
+    twin = jit.twin(numeric)
+    for ut, (w, d) in bases.items():
+        for form in ("line", "column"):
+            for stands in range(0, 9):
+                deep = ut != "artillery" and form == "column"
+                want = base_size(ut, form, stands, bases)
+                assert twin.base_half(w, d, stands, deep) == want

@@ -13,7 +13,7 @@ import pytest
 
 from umpire.battle.scenario import load_scenario
 from umpire.board import geometry, kgeom
-from umpire.board.kterrain import paths_rough
+from umpire.board.kterrain import path_rough
 from umpire.rules.quick_acw.batch import kbases as KB
 from umpire.rules.quick_acw.batch import kmove as K
 from umpire.rules.quick_acw.batch.static import static_for
@@ -101,14 +101,14 @@ def test_kernel_geometry_matches_the_scalar_geometry_on_random_bases() -> None:
         assert kgeom.overlap(*a[k], *b[k], 1e-6) == ov
         assert kgeom.distance_le(*a[k], *b[k], 0.1) == (d <= 0.1)
         seg = geometry.segment_hits_box(x0[k], y0[k], a[k][0], a[k][1], b[k])
-        assert kgeom.segment_hits_box(x0[k], y0[k], a[k][0], a[k][1], *b[k]) == seg
+        assert kgeom.segment_hits_box(x0[k], y0[k], a[k][0], a[k][1], *b[k], 1e-6) == seg
         hits += ov + 2 * seg
     assert 0 < hits < 3 * len(a)
     segs = [tuple(rng.uniform(0, 8) for _ in range(4)) for _ in range(5)]
     x1 = [box[0] + 3 * box[2] for box in a]
     y1 = [box[1] + 3 * box[3] for box in a]
     pts = list(zip(x0, y0, x1, y1, strict=True))
-    got = [KB.crosses(*p, np.array(segs)) for p in pts]
+    got = [kgeom.crosses(*p, np.array(segs).ravel()) for p in pts]
     assert got == [geometry.crosses_any(*p, segs) for p in pts] and any(got)
 
 
@@ -122,7 +122,8 @@ def test_kernel_path_rough_matches_the_board() -> None:
     ang = rng.uniform(-math.pi, math.pi, 4000)
     ln = rng.uniform(0, 20, 4000)
     x1, y1 = x0 + np.cos(ang) * ln, y0 + np.sin(ang) * ln
-    got = paths_rough(x0, y0, x1, y1, T.cell, T.nx, T.ny, T.fields[0], T.rough_boxes)
+    args = (T.cell, T.nx, T.ny, T.fields[0], T.rough_boxes)
+    got = np.array([path_rough(*p, *args) for p in zip(x0, y0, x1, y1, strict=True)])
     board = T.board
     for k in range(0, 4000, 4):
         assert got[k] == board.path_rough(x0[k], y0[k], x1[k], y1[k])

@@ -39,6 +39,7 @@ from umpire.board.geometry import (
     overlap_at,
     segment_hits_box,
 )
+from umpire.board.numeric import on_table
 from umpire.dice.luck import Dist, Tally
 from umpire.dice.sources import stream_of
 from umpire.dice.stream import Stream
@@ -604,21 +605,7 @@ class Battle:
         """Is a base at (x, y, theta) free of every other living base, and on the table?"""
         c, s = math.cos(theta), math.sin(theta)
         board = self.setup.board
-        w, h = board.width, board.height
-        # the corners as geometry.box_corners makes them, each on the table
-        fx, fy = c * hd, s * hd
-        lx, ly = -s * hw, c * hw
-        ax, ay, bx, by = x + fx, y + fy, x - fx, y - fy
-        if not (
-            0 <= ax + lx <= w
-            and 0 <= ay + ly <= h
-            and 0 <= ax - lx <= w
-            and 0 <= ay - ly <= h
-            and 0 <= bx - lx <= w
-            and 0 <= by - ly <= h
-            and 0 <= bx + lx <= w
-            and 0 <= by + ly <= h
-        ):
+        if not on_table(x, y, c, s, hw, hd, board.width, board.height):
             return False
         # _overlapping's loop written out (the hot path of every move tested)
         reach = _hypot(hw, hd) + 1e-6

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from umpire.battle.compose import compose_for
 from umpire.battle.roles import Composition
@@ -98,6 +99,7 @@ def new_setup(s: Scenario, comp: Composition | None = None) -> Setup:
     )
 
 
+T = TypeVar("T")
 _SETUPS: dict[int, tuple[Scenario, Setup]] = {}
 on_change(_SETUPS.clear)  # a setup holds its composition (the rules data)
 
@@ -108,14 +110,22 @@ def setup_for(s: Scenario) -> Setup:
     Rasterising the terrain costs milliseconds, more than a whole fast battle, so the
     board is shared by every battle on the same scenario; it never changes in play.
     """
-    hit = _SETUPS.get(id(s))
+    return per_scenario(_SETUPS, s, new_setup)
+
+
+def per_scenario(
+    kept: dict[int, tuple[Scenario, T]], s: Scenario, make: Callable[[Scenario], T]
+) -> T:
+    """``make(s)``, built once per scenario object and kept in ``kept`` (16 at most, the
+    oldest dropped first): the scalar setup, the batch simulator's arrays."""
+    hit = kept.get(id(s))
     if hit is not None and hit[0] is s:
         return hit[1]
-    if len(_SETUPS) >= 16:
-        _SETUPS.pop(next(iter(_SETUPS)))
-    setup = new_setup(s)
-    _SETUPS[id(s)] = (s, setup)  # keeps ``s`` alive, so its id is not reused
-    return setup
+    if len(kept) >= 16:
+        kept.pop(next(iter(kept)))
+    out = make(s)
+    kept[id(s)] = (s, out)  # keeps ``s`` alive, so its id is not reused
+    return out
 
 
 def build(s: Scenario) -> tuple[Setup, State]:

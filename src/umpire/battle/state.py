@@ -15,6 +15,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from umpire.board.numeric import base_half
+
 Bases = Mapping[str, tuple[float, float]]
 """Stand width and depth in inches per troop type (the combat module's data)."""
 
@@ -175,10 +177,7 @@ class Unit:
 def base_size(utype: str, formation: str, stands: int, bases: Bases) -> tuple[float, float]:
     """(half frontage, half depth) of a unit's base: stands side by side, in column one deep."""
     w, d = bases[utype]
-    n = max(stands, 1)
-    if utype != "artillery" and formation == "column":
-        return w / 2, n * d / 2
-    return n * w / 2, d / 2
+    return base_half(w, d, stands, utype != "artillery" and formation == "column")
 
 
 class Leader:

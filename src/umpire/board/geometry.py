@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from umpire.board.numeric import EPS as EPS  # re-exported: the scalar engine's names
 from umpire.board.numeric import SURELY as SURELY
 from umpire.board.numeric import corners as _corners
+from umpire.board.numeric import crosses as _crosses
 from umpire.board.numeric import distance as _distance
 from umpire.board.numeric import overlap as _overlap
 from umpire.board.numeric import segment_hits_box as _segment_hits_box
@@ -257,13 +258,5 @@ def segment_hits_box(
 
 def crosses_any(x0: float, y0: float, x1: float, y1: float, segs: list[Box4]) -> bool:
     """Does segment (x0,y0)-(x1,y1) properly cross any of ``segs`` (as
-    :func:`segment_crosses_segments`)?"""
-    for ax, ay, bx, by in segs:
-        d1 = (bx - ax) * (y0 - ay) - (by - ay) * (x0 - ax)
-        d2 = (bx - ax) * (y1 - ay) - (by - ay) * (x1 - ax)
-        if d1 * d2 < 0:
-            d3 = (x1 - x0) * (ay - y0) - (y1 - y0) * (ax - x0)
-            d4 = (x1 - x0) * (by - y0) - (y1 - y0) * (bx - x0)
-            if d3 * d4 < 0:
-                return True
-    return False
+    :func:`segment_crosses_segments`; :func:`umpire.board.numeric.crosses`)?"""
+    return _crosses(x0, y0, x1, y1, [v for seg in segs for v in seg])

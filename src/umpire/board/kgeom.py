@@ -29,54 +29,30 @@ overlap: Callable[..., bool] = _N.overlap
 """Separating-axis test: do the interiors overlap by more than ``tol``
 (``numeric.overlap``: x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, tol)?"""
 distance: Callable[..., float] = _N.distance
+on_table: Callable[..., bool] = _N.on_table
+"""Are a base's four corners on the table (``numeric.on_table``)?"""
+band: Callable[[object, float], int] = _N.band
+"""The range band of a distance (``numeric.band``: -1 beyond the last top)."""
+wall_across: Callable[..., bool] = _N.wall_across
+"""Does a wall cross the line from a target toward its firer (``numeric.wall_across``)?"""
+crosses: Callable[[float, float, float, float, object], bool] = _N.crosses
+"""Does a segment properly cross any of a flat array of lines (``numeric.crosses``)?"""
 """The scalar engine's nearest-point distance of two bases (``numeric.distance``)."""
-_segment_hits_box: Callable[..., bool] = _N.segment_hits_box
+segment_hits_box: Callable[..., bool] = _N.segment_hits_box
+"""Does a segment cross a base, shrunk by the last argument (``numeric.segment_hits_box``)?"""
 
 
-@jit.inline
-def on_table(
-    x: float, y: float, c: float, s: float, hw: float, hd: float, width: float, height: float
-) -> bool:
-    """Are the base's four corners on the table (``Sim.on_table``)?"""
-    cs = corners(x, y, c, s, hw, hd)
-    return (
-        0 <= cs[0] <= width
-        and 0 <= cs[1] <= height
-        and 0 <= cs[2] <= width
-        and 0 <= cs[3] <= height
-        and 0 <= cs[4] <= width
-        and 0 <= cs[5] <= height
-        and 0 <= cs[6] <= width
-        and 0 <= cs[7] <= height
-    )
-
-
-@jit.inline
-def point_box_sq(
-    px: float, py: float, x: float, y: float, c: float, s: float, hw: float, hd: float
-) -> float:
-    """The squared distance from a point to a base (:func:`quick_distance`'s term)."""
-    dx, dy = px - x, py - y
-    f = max(abs(dx * c + dy * s) - hd, 0.0)
-    lat = max(abs(-dx * s + dy * c) - hw, 0.0)
-    return f * f + lat * lat
+point_box_sq: Callable[..., float] = _N.point_box_sq
+"""The squared distance from a point to a base (``numeric.point_box_sq``)."""
+range_bounds: Callable[..., tuple[float, float]] = _N.range_bounds
+"""Bounds on the range of two bases (``numeric.range_bounds``)."""
 
 
 @jit.inline
 def quick_distance(
-    x: float,
-    y: float,
-    c: float,
-    s: float,
-    hw: float,
-    hd: float,
-    ox: float,
-    oy: float,
-    oc: float,
-    os_: float,
-    ohw: float,
-    ohd: float,
-) -> float:
+    x: float, y: float, c: float, s: float, hw: float, hd: float,
+    ox: float, oy: float, oc: float, os_: float, ohw: float, ohd: float,
+) -> float:  # fmt: skip
     """The corner-to-box distance of two bases both ways, 0 overlapping: a bound the
     batch simulator's kernels test first (within :data:`HAIR` of a limit they ask
     :func:`distance`)."""
@@ -93,40 +69,12 @@ def quick_distance(
 
 @jit.inline
 def distance_le(
-    x: float,
-    y: float,
-    c: float,
-    s: float,
-    hw: float,
-    hd: float,
-    ox: float,
-    oy: float,
-    oc: float,
-    os_: float,
-    ohw: float,
-    ohd: float,
-    limit: float,
-) -> bool:
+    x: float, y: float, c: float, s: float, hw: float, hd: float,
+    ox: float, oy: float, oc: float, os_: float, ohw: float, ohd: float, limit: float,
+) -> bool:  # fmt: skip
     """``geometry.box_distance(a, b) <= limit``: the corner-to-box form, and the scalar's
     corner-to-edge form within a hair of the limit."""
     dq = quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
     if abs(dq - limit) >= HAIR:
         return dq <= limit
     return distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd) <= limit
-
-
-@jit.inline
-def segment_hits_box(
-    x0: float,
-    y0: float,
-    x1: float,
-    y1: float,
-    bx: float,
-    by: float,
-    c: float,
-    s: float,
-    hw: float,
-    hd: float,
-) -> bool:
-    """Does the segment cross the base (``numeric.segment_hits_box``, shrink 1e-6)?"""
-    return _segment_hits_box(x0, y0, x1, y1, bx, by, c, s, hw, hd, 1e-6)

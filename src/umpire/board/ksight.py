@@ -43,21 +43,10 @@ def sight_args(T: Terrain) -> tuple[Any, ...]:
 
 @jit.inline
 def sight_clear(
-    x0: float,
-    y0: float,
-    x1: float,
-    y1: float,
-    cell: float,
-    nx: int,
-    ny: int,
-    level: I,
-    block: NDArray[np.bool_],
-    fields: I,
-    block_boxes: I,
-    hill_boxes: I,
-    max_level: int,
+    x0: float, y0: float, x1: float, y1: float, cell: float, nx: int, ny: int, level: I,
+    block: NDArray[np.bool_], fields: I, block_boxes: I, hill_boxes: I, max_level: int,
     limit: float,
-) -> bool:
+) -> bool:  # fmt: skip
     """Does terrain leave the line clear (``Board.sight_clear``: more than ``see_woods``
     inches of woods or town, or a hill above both ends, block it)? ``limit`` is
     ``see_woods + 1e-9``; ``fields[1 + key]`` is ``Board.skip_field(key)``."""
@@ -66,42 +55,3 @@ def sight_clear(
         return True
     field = fields[1 + min(top, max_level)]
     return not _walk(x0, y0, x1, y1, cell, nx, ny, field, level, block, top, limit, False)
-
-
-@jit.kernel
-def sight_clear_many(
-    x0: NDArray[np.float64],
-    y0: NDArray[np.float64],
-    x1: NDArray[np.float64],
-    y1: NDArray[np.float64],
-    cell: float,
-    nx: int,
-    ny: int,
-    level: I,
-    block: NDArray[np.bool_],
-    fields: I,
-    block_boxes: I,
-    hill_boxes: I,
-    max_level: int,
-    limit: float,
-) -> NDArray[np.bool_]:
-    """:func:`sight_clear` of many lines (for tests against the numpy form)."""
-    out = np.ones(len(x0), dtype=np.bool_)
-    for q in range(len(x0)):
-        out[q] = sight_clear(
-            x0[q],
-            y0[q],
-            x1[q],
-            y1[q],
-            cell,
-            nx,
-            ny,
-            level,
-            block,
-            fields,
-            block_boxes,
-            hill_boxes,
-            max_level,
-            limit,
-        )
-    return out

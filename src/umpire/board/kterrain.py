@@ -30,37 +30,10 @@ _walk: Callable[..., bool] = _N.walk
 
 @jit.inline
 def path_rough(
-    x0: float,
-    y0: float,
-    x1: float,
-    y1: float,
-    cell: float,
-    nx: int,
-    ny: int,
-    field: I,
-    boxes: I,
+    x0: float, y0: float, x1: float, y1: float, cell: float, nx: int, ny: int, field: I, boxes: I
 ) -> bool:
     """Does a straight move touch rough ground (``Board.path_rough``)? ``field``: the
     rough skip field (``Terrain.fields[0]``), ``boxes``: the rough cell boxes."""
     if not _rough_near(x0, y0, x1, y1, cell, nx, ny, boxes):
         return False
     return _walk(x0, y0, x1, y1, cell, nx, ny, field, field, field, 0, 0.0, True)
-
-
-@jit.kernel
-def paths_rough(
-    x0: NDArray[np.float64],
-    y0: NDArray[np.float64],
-    x1: NDArray[np.float64],
-    y1: NDArray[np.float64],
-    cell: float,
-    nx: int,
-    ny: int,
-    field: I,
-    boxes: I,
-) -> B:
-    """:func:`path_rough` of each line (``Terrain.path_rough``)."""
-    out = np.zeros(x0.shape[0], dtype=np.bool_)
-    for q in range(x0.shape[0]):
-        out[q] = path_rough(x0[q], y0[q], x1[q], y1[q], cell, nx, ny, field, boxes)
-    return out

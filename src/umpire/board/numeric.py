@@ -141,6 +141,61 @@ def corners(x: float, y: float, c: float, s: float, hw: float, hd: float) -> Cor
     )
 
 
+def on_table(
+    x: float, y: float, c: float, s: float, hw: float, hd: float, width: float, height: float
+) -> bool:
+    """Are a base's four corners (:func:`corners`' floats) on a table ``width`` by ``height``?"""
+    fx, fy = c * hd, s * hd
+    lx, ly = -s * hw, c * hw
+    ax, ay, bx, by = x + fx, y + fy, x - fx, y - fy
+    return (
+        0 <= ax + lx <= width
+        and 0 <= ay + ly <= height
+        and 0 <= ax - lx <= width
+        and 0 <= ay - ly <= height
+        and 0 <= bx - lx <= width
+        and 0 <= by - ly <= height
+        and 0 <= bx + lx <= width
+        and 0 <= by + ly <= height
+    )
+
+
+def point_box_sq(
+    px: float, py: float, x: float, y: float, c: float, s: float, hw: float, hd: float
+) -> float:
+    """The squared distance from a point to a base (0 inside)."""
+    dx, dy = px - x, py - y
+    f = abs(dx * c + dy * s) - hd
+    lat = abs(-dx * s + dy * c) - hw
+    f = f if f > 0.0 else 0.0
+    lat = lat if lat > 0.0 else 0.0
+    return f * f + lat * lat
+
+
+def range_bounds(
+    x: float, y: float, c: float, s: float, hw: float, hd: float, ra: float,
+    ox: float, oy: float, oc: float, os_: float, ohw: float, ohd: float, rb: float,
+) -> tuple[float, float]:  # fmt: skip
+    """Bounds on the nearest-point distance of two bases (radii ``ra``, ``rb``), from each
+    centre to the other base. Every point of a base lies within its radius of its centre,
+    and the distance to a convex base changes no faster than the point moves: so the range
+    is at least the distance from one centre to the other base less that base's radius,
+    and at most that distance."""
+    d1 = math.sqrt(point_box_sq(ox, oy, x, y, c, s, hw, hd))
+    d2 = math.sqrt(point_box_sq(x, y, ox, oy, oc, os_, ohw, ohd))
+    lo = d1 - rb if d1 - rb > d2 - ra else d2 - ra
+    return lo, (d1 if d1 < d2 else d2)
+
+
+def base_half(w: float, d: float, stands: int, deep: bool) -> tuple[float, float]:
+    """(half frontage, half depth) of a base of ``stands`` stands ``w`` wide and ``d`` deep:
+    side by side, or one behind another where ``deep`` (a column of foot or cavalry)."""
+    n = stands if stands > 1 else 1
+    if deep:
+        return w / 2, n * d / 2
+    return n * w / 2, d / 2
+
+
 def overlap(
     x: float,
     y: float,
@@ -343,11 +398,43 @@ def range_column(
     """The range band of two bases: the first column whose upper bound (``tops``, rising)
     the :func:`distance` reaches within 1e-9, -1 beyond the last (reading
     ``range_bands_upper_bounds``; the rule ``benchmarks/bench_one_source.py`` times)."""
-    d = distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+    return band(tops, distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd))
+
+
+def band(tops: tuple[float, ...], d: float) -> int:
+    """The first band whose upper bound (``tops``, rising) ``d`` reaches within 1e-9, -1
+    beyond the last: seed 002 FIRE's range column (reading ``range_bands_upper_bounds``)."""
     for i in range(len(tops)):
         if d <= tops[i] + 1e-9:
             return i
     return -1
+
+
+def crosses(x0: float, y0: float, x1: float, y1: float, segs: list[float]) -> bool:
+    """Does the segment (x0, y0)-(x1, y1) properly cross any of ``segs``, lines laid end to
+    end in one flat sequence (x0, y0, x1, y1, x0, y0, ...)? (Walls and streams.)"""
+    for q in range(0, len(segs), 4):
+        ax, ay, bx, by = segs[q], segs[q + 1], segs[q + 2], segs[q + 3]
+        d1 = (bx - ax) * (y0 - ay) - (by - ay) * (x0 - ax)
+        d2 = (bx - ax) * (y1 - ay) - (by - ay) * (x1 - ax)
+        if d1 * d2 < 0:
+            d3 = (x1 - x0) * (ay - y0) - (y1 - y0) * (ax - x0)
+            d4 = (x1 - x0) * (by - y0) - (y1 - y0) * (bx - x0)
+            if d3 * d4 < 0:
+                return True
+    return False
+
+
+def wall_across(
+    tx: float, ty: float, fx: float, fy: float, reach: float, segs: list[float]
+) -> bool:
+    """Does one of ``segs`` (:func:`crosses`) cross the line ``reach`` long from (tx, ty)
+    toward (fx, fy): a wall across the fire at a target (default ``cover_terrain``)?"""
+    dx, dy = fx - tx, fy - ty
+    n = hypot(dx, dy)
+    if n == 0.0:
+        n = 1.0
+    return crosses(tx, ty, tx + dx / n * reach, ty + dy / n * reach, segs)
 
 
 # -- lines over the board's rasters ----------------------------------------------------

@@ -17,7 +17,7 @@ import shapely
 from numpy.typing import NDArray
 
 from umpire.board import numeric as N
-from umpire.board.geometry import Box4, F, crosses_any
+from umpire.board.geometry import F
 
 AREA_KINDS = ("woods", "rough", "hill", "cover", "town")
 LINE_KINDS = ("wall", "stream")
@@ -136,8 +136,9 @@ class Board:
         self._level_l: list[int] = self.level.ravel().tolist()
         self.max_level = max(self._level_l, default=0)
         self._fields: dict[int, list[int]] = {}
-        self._walls_l: list[Box4] = [(a, b, c, d) for a, b, c, d in walls]
-        self._streams_l: list[Box4] = [(a, b, c, d) for a, b, c, d in streams]
+        # lines end to end in one flat list (``numeric.crosses``)
+        self._walls_l: list[float] = [float(v) for seg in walls for v in seg]
+        self._streams_l: list[float] = [float(v) for seg in streams for v in seg]
 
     # -- point look-ups ----------------------------------------------------------
     def _ij(self, x: float, y: float) -> tuple[int, int]:
@@ -230,11 +231,15 @@ class Board:
 
     def crosses_wall(self, x0: float, y0: float, x1: float, y1: float) -> bool:
         """Does the segment cross a wall?"""
-        return crosses_any(x0, y0, x1, y1, self._walls_l)
+        return N.crosses(x0, y0, x1, y1, self._walls_l)
+
+    def wall_across(self, tx: float, ty: float, fx: float, fy: float, reach: float) -> bool:
+        """Does a wall cross the line ``reach`` long from (tx, ty) toward (fx, fy)?"""
+        return N.wall_across(tx, ty, fx, fy, reach, self._walls_l)
 
     def crosses_obstacle(self, x0: float, y0: float, x1: float, y1: float) -> bool:
         """Does the segment cross a wall or a stream (melee default ``wall_or_stream_defence``)?"""
-        return crosses_any(x0, y0, x1, y1, self._walls_l) or crosses_any(
+        return N.crosses(x0, y0, x1, y1, self._walls_l) or N.crosses(
             x0, y0, x1, y1, self._streams_l
         )
 

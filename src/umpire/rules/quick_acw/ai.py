@@ -36,6 +36,20 @@ OFFSETS: Final = (0.0, 0.5, -0.5, 1.0, -1.0)
 """The directions a move is tried in: off the line to the goal (radians), in order."""
 FRACTIONS: Final = (1.0, 0.5)
 """A full move and half of one."""
+FORM_LINE_WITHIN: Final[float] = 14.0
+"""Foot in column forms line within this of the nearest enemy."""
+MOUNT_BEYOND: Final[float] = 16.0
+"""Dismounted cavalry mounts beyond this of the nearest enemy."""
+STOP_FOOT: Final[float] = 4.0
+STOP_MOUNTED: Final[float] = 8.0
+"""An attacker stops this short of the enemy (foot and dismounted; mounted)."""
+COVER_BONUS: Final[float] = 3.0
+ROUGH_PENALTY: Final[float] = 1.0
+OUT_OF_RADIUS: Final[float] = 4.0
+"""A place's score: -(distance to the goal), + in cover, - on rough ground, - out of the
+leader's radius."""
+KEEP: Final[int] = 4
+"""The best places tried, at most."""
 
 
 def charge_chance(b: Battle, u: Unit, t: Unit, flank: bool) -> float:
@@ -101,9 +115,9 @@ class ScriptedAI:
             if best is not None:
                 return ("charge", best[1])
         change = ""
-        if u.type == "foot" and u.formation == "column" and dist_en < 14:
+        if u.type == "foot" and u.formation == "column" and dist_en < FORM_LINE_WITHIN:
             change = "line"
-        if u.type == "cavalry" and not u.mounted and dist_en > 16:
+        if u.type == "cavalry" and not u.mounted and dist_en > MOUNT_BEYOND:
             change = "mount"
         posture = b.setup.posture.get(u.side, "attack")
         goal = self._goal(b, u, en, posture)
@@ -120,7 +134,7 @@ class ScriptedAI:
             if _hypot(ob.x - u.x, ob.y - u.y) > ob.radius:
                 return ob.x, ob.y, ob.radius * 0.5
             return u.x, u.y, 0.0
-        stop = 4.0 if u.type == "foot" or not u.mounted else 8.0
+        stop = STOP_FOOT if u.type == "foot" or not u.mounted else STOP_MOUNTED
         return en.x, en.y, stop
 
     def _candidates(
@@ -155,11 +169,11 @@ class ScriptedAI:
                 y = u.y + s * step
                 score = -_hypot(gx - x, gy - y)
                 if board.in_cover(x, y):
-                    score += 3.0
-                worse = score - 1.0
+                    score += COVER_BONUS
+                worse = score - ROUGH_PENALTY
                 if ld is not None and ld.alive and _hypot(ld.x - x, ld.y - y) > ld.radius:
-                    score -= 4.0
-                    worse -= 4.0
+                    score -= OUT_OF_RADIUS
+                    worse -= OUT_OF_RADIUS
                 xs.append(x)
                 ys.append(y)
                 clear.append(score)
@@ -172,7 +186,7 @@ class ScriptedAI:
         known = [False] * n
         taken = [False] * n
         res: list[tuple[float, float, float, str]] = []
-        while len(res) < 4:
+        while len(res) < KEEP:
             k = best_left(now, taken)
             if k < 0:
                 break

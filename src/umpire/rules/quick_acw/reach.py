@@ -13,6 +13,7 @@ from typing import Any, Final
 from umpire.battle.effects import fx, fx_why
 from umpire.battle.engine import Battle
 from umpire.battle.state import Unit, base_size
+from umpire.board import numeric as NB
 from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import SURELY, Box, corners, local, surely_beyond
 from umpire.errors import IllegalActionError
@@ -142,27 +143,10 @@ def _shot(
 
 
 def range_bounds(a: Box, b_: Box, ra: float, rb: float) -> tuple[float, float]:
-    """Bounds on the nearest-point distance of two bases, from each centre to the other base.
-
-    Every point of a base lies within its radius of its centre, and the distance to a
-    convex base changes no faster than the point moves: so the range is at least the
-    distance from one centre to the other base less that base's radius, and at most
-    that distance.
-    """
-    d1 = _point_box(b_[0], b_[1], a)
-    d2 = _point_box(a[0], a[1], b_)
-    return max(d1 - rb, d2 - ra), min(d1, d2)
-
-
-def _point_box(px: float, py: float, b: Box) -> float:
-    """The distance from a point to a base (0 inside)."""
-    x, y, c, s, hw, hd = b
-    dx, dy = px - x, py - y
-    f = abs(dx * c + dy * s) - hd
-    lat = abs(-dx * s + dy * c) - hw
-    f = f if f > 0.0 else 0.0
-    lat = lat if lat > 0.0 else 0.0
-    return math.sqrt(f * f + lat * lat)
+    """Bounds on the nearest-point distance of two bases (``numeric.range_bounds``)."""
+    x, y, c, s, hw, hd = a
+    ox, oy, oc, os_, ohw, ohd = b_
+    return NB.range_bounds(x, y, c, s, hw, hd, ra, ox, oy, oc, os_, ohw, ohd, rb)
 
 
 def fire_reach(b: Battle, u: Unit) -> float:
@@ -204,10 +188,7 @@ def in_cover(b: Battle, firer: Unit, t: Unit) -> bool:
     board = b.setup.board
     if board.in_cover(t.x, t.y):
         return True
-    dx, dy = firer.x - t.x, firer.y - t.y
-    n = _hypot(dx, dy) or 1.0
-    reach = t.hd + 1.0
-    return board.crosses_wall(t.x, t.y, t.x + dx / n * reach, t.y + dy / n * reach)
+    return board.wall_across(t.x, t.y, firer.x, firer.y, t.hd + 1.0)
 
 
 def contact_point(u: Unit, t: Unit) -> tuple[float, float, float, bool]:

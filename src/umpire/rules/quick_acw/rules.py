@@ -13,10 +13,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from umpire.board import numeric as NB
 from umpire.errors import DataFileError, UnknownNameError
+from umpire.rules.quick_acw import numeric as N
 
 DATA = Path(__file__).parent / "data"
 TYPES = ("foot", "cavalry", "artillery")
+"""The unit types by their codes in :mod:`umpire.rules.quick_acw.numeric`."""
 FORMATIONS = ("line", "column")
 
 
@@ -83,6 +86,8 @@ class Rules:
     removal_fraction: float
     bases: dict[str, tuple[float, float]]
     geometry: dict[str, float]
+    move_costs: tuple[float, float, float, float]
+    """``costs`` in the order ``numeric.move_inches`` reads them."""
 
 
 def _load(path: Path, raw: dict[str, Any] | None = None) -> Rules:
@@ -115,9 +120,16 @@ def _load(path: Path, raw: dict[str, Any] | None = None) -> Rules:
             removal_fraction=float(raw["removal"]["fraction"]),
             bases={k: (float(v["width"]), float(v["depth"])) for k, v in raw["bases"].items()},
             geometry={k: float(v) for k, v in raw["geometry"].items()},
+            move_costs=_move_costs(raw["movement_costs"]),
         )
     except (KeyError, TypeError) as exc:
         raise DataFileError(f"missing or malformed entry {exc}", file=str(path)) from None
+
+
+def _move_costs(c: dict[str, Any]) -> tuple[float, float, float, float]:
+    keys = ("out_of_command", "leader_lost", "formation_change", "mount_dismount")
+    a, b, d, e = (float(c[k]) for k in keys)
+    return a, b, d, e
 
 
 @cache
@@ -143,26 +155,36 @@ def fire_class(unit_type: str, mounted: bool, limbered: bool) -> str | None:
     Seed 002 FIRE: "Mounted cavalry can't fire"; default ``limbered_no_fire``.
     """
     if unit_type == "foot":
-        return "foot"
-    if unit_type == "cavalry":
-        return None if mounted else "dismounted_cavalry"
-    if unit_type == "artillery":
-        return None if limbered else "artillery"
-    raise UnknownNameError(f"unknown unit type '{unit_type}' (known: {', '.join(TYPES)})")
+        code = N.FOOT
+    elif unit_type == "cavalry":
+        code = N.CAVALRY
+    elif unit_type == "artillery":
+        code = N.ARTILLERY
+    else:
+        raise UnknownNameError(f"unknown unit type '{unit_type}' (known: {', '.join(TYPES)})")
+    row = N.fire_row(code, mounted, limbered)
+    return None if row < 0 else N.FIRE_ROWS[row]
 
 
-def move_key(unit_type: str, formation: str, mounted: bool, limbered: bool) -> str:
-    """The MOVEMENT table row: seed 002 MOVEMENT ("Foot" includes dismounted cavalry)."""
+def move_key(
+    unit_type: str, formation: str, mounted: bool, limbered: bool, change: str | None = None
+) -> str:
+    """The MOVEMENT table row: seed 002 MOVEMENT (``numeric.move_row``; ``change`` as
+    :func:`move_allowance`'s: artillery limbering or unlimbering moves by the limbered row)."""
+    if formation != "line" and formation != "column" and unit_type != "artillery":
+        kind = "cavalry" if unit_type == "cavalry" and mounted else "foot"
+        return f"{kind}_{formation}"  # no such row: the look-up says so
+    code = N.CAVALRY if unit_type == "cavalry" else N.FOOT
     if unit_type == "artillery":
-        return "artillery_limbered" if limbered else "artillery_unlimbered"
-    # the usual rows as constants (no string made per call: the AI asks at every move)
-    if unit_type == "cavalry" and mounted:
-        if formation == "line":
-            return "cavalry_line"
-        return "cavalry_column" if formation == "column" else f"cavalry_{formation}"
-    if formation == "line":
-        return "foot_line"
-    return "foot_column" if formation == "column" else f"foot_{formation}"
+        code = N.ARTILLERY
+    return N.MOVE_ROWS[N.move_row(code, formation == "column", mounted, limbered, _change(change))]
+
+
+def _change(change: str | None) -> int:
+    """A change's code in :mod:`umpire.rules.quick_acw.numeric`."""
+    if change == "formation":
+        return N.FORMATION
+    return N.MOUNT if change == "mount" else N.NO_CHANGE
 
 
 # -- movement ------------------------------------------------------------------
@@ -214,21 +236,13 @@ def move_inches(
     change: str | None = None,
     r: Rules | None = None,
 ) -> float:
-    """The number of :func:`move_allowance` without its trace (the AI's hot path)."""
+    """The number of :func:`move_allowance` without its trace (the AI's hot path):
+    ``numeric.move_inches``."""
     r = r or rules()
     rate = r.movement[key]
-    factor = 1.0
-    if rough:
-        factor *= rate.rough
-    if not in_command:
-        factor *= r.costs["out_of_command"]
-    if leader_lost:
-        factor *= r.costs["leader_lost"]
-    if change == "formation":
-        factor *= 1.0 - r.costs["formation_change"]
-    elif change == "mount":
-        factor *= 1.0 - r.costs["mount_dismount"]
-    return rate.open * factor
+    return N.move_inches(
+        rate.open, rate.rough, rough, in_command, leader_lost, _change(change), r.move_costs
+    )
 
 
 def rout_distance(
@@ -251,10 +265,8 @@ def rout_distance(
 def range_band(distance: float, r: Rules | None = None) -> int | None:
     """The FIRE table column for a range (reading ``range_bands_upper_bounds``), None beyond."""
     r = r or rules()
-    for i, top in enumerate(r.fire_bands):
-        if distance <= top + 1e-9:
-            return i
-    return None
+    band = NB.band(r.fire_bands, distance)
+    return None if band < 0 else band
 
 
 def fire_needed(fclass: str, distance: float, r: Rules | None = None) -> int | None:
@@ -323,10 +335,7 @@ def fire_modifiers(f: FireFacts, r: Rules | None = None) -> list[Mod]:
 def fire_stands_lost(roll: int, needed: int, mod: int, r: Rules | None = None) -> int:
     """Seed 002 FIRE: a hit costs one stand; beating the need by 8 or more costs two."""
     r = r or rules()
-    score = roll + mod
-    if score < needed:
-        return 0
-    return 2 if score - needed >= r.two_stand_margin else 1
+    return N.stands_lost(roll, needed, mod, r.two_stand_margin)
 
 
 # -- morale, charge ---------------------------------------------------------------
@@ -361,13 +370,13 @@ def morale_total(leader_bonus: int | None, marker: bool, r: Rules) -> int:
 def is_removed(stands: int, original: int, r: Rules | None = None) -> bool:
     """Seed 002: "Any unit reduced to less than 1/2 of its original stands is removed"."""
     r = r or rules()
-    return stands < original * r.removal_fraction
+    return N.is_removed(stands, original, r.removal_fraction)
 
 
 def leader_lost(face: int, r: Rules | None = None) -> bool:
     """Seed 002: a leader attached to a unit that loses a stand is lost on 5-6 of 1d6."""
     r = r or rules()
-    return face >= r.leader_loss_on
+    return N.leader_lost(face, r.leader_loss_on)
 
 
 # -- melee --------------------------------------------------------------------------

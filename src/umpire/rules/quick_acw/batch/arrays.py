@@ -82,7 +82,7 @@ class Board(NamedTuple):
     field: I  # the rough ground's skip field (``kterrain.path_rough``)
     rough_boxes: I
     level: I
-    obstacles: F  # walls and streams, (k, 4)
+    obstacles: F  # walls and streams, end to end (``numeric.crosses``)
     walls: F
 
 
@@ -105,8 +105,8 @@ def board_of(T: Terrain) -> Board:
     """The kernels' view of a board."""
     return Board(
         float(T.width), float(T.height), float(T.cell), int(T.nx), int(T.ny), T.rough,
-        T.cover, T.fields[0], T.rough_boxes, T.level, T.obstacles,
-        np.ascontiguousarray(T.walls, dtype=np.float64).reshape(-1, 4),
+        T.cover, T.fields[0], T.rough_boxes, T.level, T.obstacles.ravel(),
+        np.ascontiguousarray(T.walls, dtype=np.float64).ravel(),
     )  # fmt: skip
 
 

@@ -32,7 +32,7 @@ class Fire(State):
         st = self.S
         FU, TU = st.by_side[f], st.by_side[1 - f]
         fs, ts = st.span[f], st.span[1 - f]
-        fc = V.fire_class(st.utype[FU][None, :], self.mounted[:, fs], self.limbered[:, fs])
+        fc = V.fire_rows(st.utype[FU], self.mounted[:, fs], self.limbered[:, fs])
         actor = self.alive[:, fs] & (fc >= 0)
         d2, adj = self._pair_geometry()
         if f == 1:
@@ -43,7 +43,8 @@ class Fire(State):
         contact: B = np.any(adj, axis=1)
         alive_t = self.alive[:, ts].copy()
         stands0 = st.stands0[TU][None, :]
-        bonus = np.where(V.is_removed(self.t, self.stands[:, ts] - 1, stands0), FINISH_BONUS, 1.0)
+        gone = V.N.is_removed(self.stands[:, ts] - 1, stands0, self.t.r.removal_fraction)
+        bonus = np.where(gone, FINISH_BONUS, 1.0)
         es, bs, sight = V.expected_stands_table(self.t.r), self.bases(), KF.sight_of(self.T)
         for kk in range(len(FU)):
             r, pick = KF.pick(
@@ -54,7 +55,9 @@ class Fire(State):
                 continue
             tg = TU[pick]
             roll = self.dice.roll(self.ids[r], 2).sum(1)
-            lost = V.fire_stands_lost(self.t, roll, need[r, kk, pick], mod[r, kk, pick])
+            lost = V.stands_lost(
+                roll, need[r, kk, pick], mod[r, kk, pick], self.t.r.two_stand_margin
+            )
             hit = lost > 0
             r, tg, pick, lost = r[hit], tg[hit], pick[hit], lost[hit]
             if len(r) == 0:
@@ -63,7 +66,8 @@ class Fire(State):
             self.add_marker(r, tg)
             alive_t[r, pick] = _g(self.alive, r, tg)
             left = _g(self.stands, r, tg) - 1
-            bonus[r, pick] = np.where(V.is_removed(self.t, left, st.stands0[tg]), FINISH_BONUS, 1.0)
+            gone = V.N.is_removed(left, st.stands0[tg], self.t.r.removal_fraction)
+            bonus[r, pick] = np.where(gone, FINISH_BONUS, 1.0)
             dirty = contact[r, pick]
             if dirty.any():
                 d = r[dirty]

@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from umpire import jit
+from umpire.board import numeric
 from umpire.board.kgeom import distance_le, on_table, overlap, segment_hits_box
 from umpire.rules.quick_acw.batch.arrays import Bases, Board, Leaders, Moves, Units
 from umpire.rules.quick_acw.batch.tables import ART, COLUMN
@@ -88,7 +89,7 @@ def clear_of(
             and hi_x >= vx - er
             and lo_y <= vy + er
             and hi_y >= vy - er
-            and segment_hits_box(sx, sy, x, y, ox, oy, oc, os_, ohw, ohd)
+            and segment_hits_box(sx, sy, x, y, ox, oy, oc, os_, ohw, ohd, 1e-6)
         ):
             return False
         lim = lim_t + vr
@@ -213,14 +214,16 @@ def places(
                 ld.x[b, k], ld.y[b, k] = x[q], y[q]
 
 
+_base_half = jit.twin(numeric).base_half
+
+
 @jit.inline
 def base_half(ut: int, form: int, stands: int, base_w: F, base_d: F) -> tuple[float, float]:
-    """(half frontage, half depth) of a base (``state.base_size``, default ``stand_sizes``)."""
-    w, dp = base_w[ut], base_d[ut]
-    n = max(np.int64(stands), 1)
-    if ut != ART and form == COLUMN:
-        return w / 2, n * dp / 2
-    return n * w / 2, dp / 2
+    """(half frontage, half depth) of a base (``numeric.base_half``, ``state.base_size``)."""
+    out: tuple[float, float] = _base_half(
+        base_w[ut], base_d[ut], stands, ut != ART and form == COLUMN
+    )
+    return out
 
 
 @jit.kernel
@@ -259,17 +262,3 @@ def hypots(dx: F, dy: F) -> F:
     for q in range(dx.shape[0]):
         out[q] = jit.hypot(dx[q], dy[q])
     return out
-
-
-@jit.inline
-def crosses(x0: float, y0: float, x1: float, y1: float, segs: F) -> bool:
-    """Does the segment properly cross any of ``segs`` (k, 4) (``geometry.crosses_any``)?"""
-    for k in range(segs.shape[0]):
-        ax, ay, bx, by = segs[k, 0], segs[k, 1], segs[k, 2], segs[k, 3]
-        d1 = (bx - ax) * (y0 - ay) - (by - ay) * (x0 - ax)
-        d2 = (bx - ax) * (y1 - ay) - (by - ay) * (x1 - ax)
-        d3 = (x1 - x0) * (ay - y0) - (y1 - y0) * (ax - x0)
-        d4 = (x1 - x0) * (by - y0) - (y1 - y0) * (bx - x0)
-        if d1 * d2 < 0 and d3 * d4 < 0:
-            return True
-    return False

@@ -12,9 +12,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from umpire import jit
+from umpire.board.kgeom import crosses
 from umpire.board.kterrain import cell_of, path_rough
 from umpire.rules.quick_acw.batch.arrays import Bases, Board, Units
-from umpire.rules.quick_acw.batch.kbases import crosses
 from umpire.rules.quick_acw.batch.kmove import exact
 from umpire.rules.quick_acw.batch.tables import CAV, COLUMN, FOOT
 

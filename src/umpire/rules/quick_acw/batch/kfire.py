@@ -25,15 +25,17 @@ from umpire.board import ksight
 from umpire.board.kboard import Terrain
 from umpire.board.kgeom import (
     HAIR,
+    band,
     distance,
     distance_le,
-    point_box_sq,
     quick_distance,
+    range_bounds,
     segment_hits_box,
+    wall_across,
 )
+from umpire.board.kterrain import cell_of
 from umpire.rules.quick_acw.batch import tables as V
 from umpire.rules.quick_acw.batch.arrays import Bases, Board, Units
-from umpire.rules.quick_acw.batch.kbases import crosses
 
 I = NDArray[np.int64]  # noqa: E741
 I8 = NDArray[np.int8]
@@ -61,17 +63,6 @@ def sight_of(T: Terrain) -> tuple[Any, ...]:
     return ksight.sight_args(T)
 
 
-@jit.inline
-def _place(bands: F, d: float) -> int:
-    """The FIRE column of range ``d`` (``rules.range_band``; the number of bands past the
-    last): the band tops (plus 1e-9) below ``d``."""
-    n = 0
-    for i in range(len(bands)):
-        if bands[i] + 1e-9 < d:
-            n += 1
-    return n
-
-
 # -- one shot: seed 002 FIRE for one firer and target -----------------------------------
 
 
@@ -80,15 +71,14 @@ def _band(
     bands: F, x: float, y: float, c: float, s: float, hw: float, hd: float, ox: float,
     oy: float, oc: float, os_: float, ohw: float, ohd: float,
 ) -> int:  # fmt: skip
-    """The FIRE column of the exact range between two bases (-1 beyond the last): the
-    corner-to-box form, the scalar's nearest-point form within a hair of a band top."""
+    """The FIRE column of the exact range between two bases (``numeric.band``, -1 beyond the
+    last): the corner-to-box form, the scalar's nearest-point form within a hair of a top."""
     d = quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
     for i in range(len(bands)):
         if abs(d - (bands[i] + 1e-9)) < HAIR:
             d = distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
             break
-    p = _place(bands, d)
-    return -1 if p >= len(bands) else p
+    return band(bands, d)
 
 
 @jit.kernel
@@ -117,8 +107,8 @@ def shots(
         uhw, uhd = hw[row, fu], hd[row, fu]
         tc, ts, thw, thd = c[row, tu], s[row, tu], hw[row, tu], hd[row, tu]
         if known:
-            band = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
-            nd = fire_table[fclass, band] if band >= 0 else 0
+            col = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
+            nd = fire_table[fclass, col] if col >= 0 else 0
         else:
             dx, dy = tx - ux, ty - uy
             fwd, lat = dx * uc + dy * us, -dx * us + dy * uc
@@ -130,23 +120,21 @@ def shots(
                 inarc = math.atan2(abs(lat), fwd) * RAD2DEG <= half
             if not inarc:
                 continue
-            d1 = math.sqrt(point_box_sq(tx, ty, ux, uy, uc, us, uhw, uhd))
-            d2 = math.sqrt(point_box_sq(ux, uy, tx, ty, tc, ts, thw, thd))
-            lo, hi = max(d1 - rad[row, tu], d2 - rad[row, fu]), min(d1, d2)
-            plo, phi = _place(bands, lo - 1e-7), _place(bands, hi + 1e-7)
+            lo, hi = range_bounds(
+                ux, uy, uc, us, uhw, uhd, rad[row, fu], tx, ty, tc, ts, thw, thd, rad[row, tu]
+            )
+            plo, phi = band(bands, lo - 1e-7), band(bands, hi + 1e-7)  # -1: the last place
             nd = need_at[fclass, plo]
             if run[fclass, plo] != run[fclass, phi]:
-                band = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
-                nd = fire_table[fclass, band] if band >= 0 else 0
+                col = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
+                nd = fire_table[fclass, col] if col >= 0 else 0
         if nd <= 0:
             continue
-        i = min(max(int(tx / cell), 0), nx - 1)
-        j = min(max(int(ty / cell), 0), ny - 1)
-        cov = cover[i * ny + j]
+        cov = cover[cell_of(tx, ty, cell, nx, ny)]
         rch = thd + 1.0
         near = False
-        for w in range(walls.shape[0]):
-            ax, ay, bx, by = walls[w, 0], walls[w, 1], walls[w, 2], walls[w, 3]
+        for w in range(0, walls.shape[0], 4):
+            ax, ay, bx, by = walls[w], walls[w + 1], walls[w + 2], walls[w + 3]
             if (
                 tx + rch >= min(ax, bx)
                 and tx - rch <= max(ax, bx)
@@ -156,12 +144,7 @@ def shots(
                 near = True
                 break
         if near and not cov:  # a wall within reach of the target: does it lie across the fire?
-            ddx, ddy = ux - tx, uy - ty
-            nn = jit.hypot(ddx, ddy)
-            if nn == 0:
-                nn = 1.0
-            ex, ey = tx + ddx / nn * rch, ty + ddy / nn * rch
-            cov = crosses(tx, ty, ex, ey, walls)
+            cov = wall_across(tx, ty, ux, uy, rch, walls)
         k = (side[fu] * 3 + fclass) * 2 + form[row, fu]
         k = (k * 2 + marker[row, fu]) * 3 + utype[tu]
         k = ((k * 2 + mounted[row, tu]) * 2 + form[row, tu]) * 2 + cov
@@ -356,6 +339,7 @@ def pick(
                                 s[row, v],
                                 hw[row, v],
                                 hd[row, v],
+                                1e-6,
                             )
                         ):
                             ok = False

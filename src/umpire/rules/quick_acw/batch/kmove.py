@@ -9,6 +9,7 @@ wherever the scalar value decides), so a battle here is the scalar engine's batt
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -17,6 +18,8 @@ from numpy.typing import NDArray
 from umpire import jit
 from umpire.board.kgeom import HAIR, on_table
 from umpire.board.kterrain import cell_of, path_rough
+from umpire.rules.quick_acw import ai as AI
+from umpire.rules.quick_acw.batch import tables as V
 from umpire.rules.quick_acw.batch.arrays import Bases, Board, Leaders, Moves, Units
 from umpire.rules.quick_acw.batch.kbases import base_half, clear_of, room_of
 
@@ -24,19 +27,12 @@ F = NDArray[np.float64]
 B = NDArray[np.bool_]
 I = NDArray[np.int64]  # noqa: E741
 
-# Unit types, formations and changes as ``tables``'s; the scripted AI's numbers: foot in
-# column forms line within 14", dismounted cavalry mounts beyond 16", attackers stop 4"
-# (8" mounted) short of the enemy; ten places toward the goal (five bearings, full and
-# half the move) scored -(distance to the goal) + 3 in cover - 1 on rough ground - 4 out
-# of the leader's radius, the best four tried.
-FOOT, CAV, ART = 0, 1, 2
-LINE, COLUMN = 0, 1
-NO_CHANGE, FORMATION, MOUNT = 0, 1, 2
-FORM_LINE_WITHIN, MOUNT_BEYOND = 14.0, 16.0
-STOP_FOOT, STOP_MOUNTED = 4.0, 8.0
-BEARINGS = (0.0, 0.5, -0.5, 1.0, -1.0)
-COVER_BONUS, ROUGH_PENALTY, OUT_OF_RADIUS = 3.0, 1.0, 4.0
-KEEP = 4
+FOOT, CAV, ART, LINE, COLUMN = V.FOOT, V.CAV, V.ART, V.LINE, V.COLUMN
+NO_CHANGE, FORMATION, MOUNT = V.NO_CHANGE, V.FORMATION, V.MOUNT
+BEARINGS = AI.OFFSETS  # the scripted AI's numbers (``quick_acw.ai``), one source
+FORM_LINE_WITHIN, MOUNT_BEYOND, KEEP = AI.FORM_LINE_WITHIN, AI.MOUNT_BEYOND, AI.KEEP
+STOP_FOOT, STOP_MOUNTED = AI.STOP_FOOT, AI.STOP_MOUNTED
+COVER_BONUS, ROUGH_PENALTY, OUT_OF_RADIUS = AI.COVER_BONUS, AI.ROUGH_PENALTY, AI.OUT_OF_RADIUS
 
 
 class Advance(NamedTuple):
@@ -63,29 +59,14 @@ class Advance(NamedTuple):
     mj: B
 
 
-@jit.inline
-def move_key(ut: int, form: int, mounted: bool, limbered: bool) -> int:
-    """The MOVEMENT table row (``rules.move_key``): "Foot" includes dismounted cavalry."""
-    if ut == ART:
-        return 4 if limbered else 5
-    if ut == CAV and mounted:
-        return 3 if form == COLUMN else 2
-    return 1 if form == COLUMN else 0
+move_row: Callable[[int, bool, bool, bool, int], int] = V.N.move_row
+_move_inches: Callable[..., float] = V.N.move_inches
 
 
 @jit.inline
 def move_inches(mv: Moves, key: int, rough: bool, cmd: bool, lost: bool, chg: int) -> float:
-    """Seed 002 MOVEMENT, COMMAND and LEADERS: the inches a move may cover
-    (``rules.move_inches``, the factors multiplied in the same order)."""
-    factor = mv.move_rough[key] if rough else 1.0
-    factor = factor * (1.0 if cmd else mv.costs[0])
-    factor = factor * (mv.costs[1] if lost else 1.0)
-    if chg == FORMATION:
-        factor = factor * (1.0 - mv.costs[2])
-    elif chg == MOUNT:
-        factor = factor * (1.0 - mv.costs[3])
-    out: float = mv.move_open[key] * factor
-    return out
+    """The inches a move by MOVEMENT row ``key`` may cover (``numeric.move_inches``)."""
+    return _move_inches(mv.move_open[key], mv.move_rough[key], rough, cmd, lost, chg, mv.costs)
 
 
 @jit.kernel
@@ -95,7 +76,7 @@ def allowances(us: Units, r: I, u: int, ut: int, mv: Moves) -> tuple[F, F]:
     open_, rough = np.empty(m), np.empty(m)
     for q in range(m):
         b = r[q]
-        key = move_key(ut, us.form[b, u], us.mounted[b, u], us.limbered[b, u])
+        key = move_row(ut, us.form[b, u] == COLUMN, us.mounted[b, u], us.limbered[b, u], 0)
         cmd, lost = us.in_cmd[b, u], us.lost_ldr[b, u]
         open_[q] = move_inches(mv, key, False, cmd, lost, NO_CHANGE)
         rough[q] = move_inches(mv, key, True, cmd, lost, NO_CHANGE)
@@ -227,7 +208,7 @@ def advance_plan(
             g_x, g_y = enx[q], eny[q]
             stop = STOP_FOOT if (ut == FOOT or not mounted) else STOP_MOUNTED
         gx[q], gy[q] = g_x, g_y
-        allow = move_inches(mv, move_key(ut, f2, m2, lim), False, cmd, lost, c)
+        allow = move_inches(mv, move_row(ut, f2 == COLUMN, m2, lim, c), False, cmd, lost, c)
         want[q] = max(0.0, min(allow, jit.hypot(g_x - x0, g_y - y0) - stop))
         f = f2 if c == FORMATION else form
         mt = m2 if c == MOUNT else mounted
@@ -239,7 +220,7 @@ def advance_plan(
             ca[q, j] = math.cos(base + BEARINGS[j])
             sa[q, j] = math.sin(base + BEARINGS[j])
         cf[q], sf[q] = math.cos(face[q]), math.sin(face[q])
-        mkey = 4 if (ut == ART and c == FORMATION) else move_key(ut, f, mt, lim)
+        mkey = move_row(ut, f == COLUMN, mt, lim, c)
         allow0[q] = move_inches(mv, mkey, False, cmd, lost, c)
         allow1[q] = move_inches(mv, mkey, True, cmd, lost, c)
         hw[q], hd[q] = base_half(ut, f, us.stands[b, u], mv.base_w, mv.base_d)
@@ -376,7 +357,7 @@ def holds(
         dx, dy = x[q] - bs.x[b, u], y[q] - bs.y[b, u]
         dist = math.sqrt(dx * dx + dy * dy)
         f, c = int(form[q]), chg[q]
-        key = 4 if (ut == ART and c == FORMATION) else move_key(ut, f, mounted[q], limbered[q])
+        key = move_row(ut, f == COLUMN, mounted[q], limbered[q], c)
         allow = move_inches(mv, key, rough[q] and dist > 0, us.in_cmd[b, u], us.lost_ldr[b, u], c)
         if dist <= allow + 1e-6:
             hw, hd = base_half(ut, f, us.stands[b, u], mv.base_w, mv.base_d)

@@ -217,7 +217,7 @@ class State:
         att = self.lalive[r] & (self.latt[r] == u[:, None])
         if att.any():
             self._leader_rolls(r, att)
-        gone = V.is_removed(self.t, _g(self.stands, r, u), self.S.stands0[u])
+        gone = V.N.is_removed(_g(self.stands, r, u), self.S.stands0[u], self.t.r.removal_fraction)
         self.remove(r[gone], u[gone])
         if len(ti):
             self._keep_contact(r, u, ti, tv, hw, hd)
@@ -275,7 +275,7 @@ class State:
         for k in range(1, int(order.max()) + 1):
             ri, li = _nz(order == k)
             face = self.dice.roll(self.ids[r[ri]], 1)[:, 0]
-            lost = V.leader_lost(self.t, face)
+            lost = V.N.leader_lost(face, self.t.r.leader_loss_on)
             if not lost.any():
                 continue
             rr, ll = r[ri[lost]], li[lost]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from umpire.battle.setup import new_state, setup_for
+from umpire.battle.setup import new_state, per_scenario, setup_for
 from umpire.battle.state import State as BattleState
 from umpire.board.kboard import Terrain
 from umpire.rules.data import on_change
@@ -56,14 +56,7 @@ on_change(_STATICS.clear)  # a static holds the rules' arrays
 
 def static_for(scen: Scenario) -> Static:
     """The arrays of a scenario, built once per scenario object (like the scalar board)."""
-    hit = _STATICS.get(id(scen))
-    if hit is not None and hit[0] is scen:
-        return hit[1]
-    if len(_STATICS) >= 16:
-        _STATICS.pop(next(iter(_STATICS)))
-    out = _build(scen)
-    _STATICS[id(scen)] = (scen, out)  # keeps ``scen`` alive, so its id is not reused
-    return out
+    return per_scenario(_STATICS, scen, _build)
 
 
 def _build(scen: Scenario) -> Static:

@@ -2,10 +2,10 @@
 
 Every number is read from the same rules data as the scalar engine
 (``umpire.rules.quick_acw.rules.Rules``, loaded from ``data/rules.toml``), indexed by
-codes: sides in TURN ORDER (0 Confederate, 1 Union), types 0 foot / 1 cavalry /
-2 artillery, formations 0 line / 1 column, fire classes 0 foot / 1 dismounted cavalry /
-2 artillery (-1 cannot fire), changes 0 none / 1 formation (also limber) / 2 mount or
-dismount. The odds tables hold the scalar AI's own floats (``odds``).
+codes: sides in TURN ORDER (0 Confederate, 1 Union), formations 0 line / 1 column, and
+``numeric``'s types, changes, MOVEMENT and FIRE rows. The rules the scalar engine also
+plays are :data:`N`, numba's copy of :mod:`umpire.rules.quick_acw.numeric` (one source
+for both engines). The odds tables hold the scalar AI's own floats (``odds``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from umpire.rules.quick_acw import odds
+from umpire import jit
+from umpire.rules.quick_acw import numeric, odds
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw.rules import FireFacts, Rules, fire_modifiers, rules
 
@@ -26,20 +27,15 @@ I = NDArray[np.signedinteger[Any]]  # noqa: E741
 F = NDArray[np.float64]
 B = NDArray[np.bool_]
 
-TYPES = ("foot", "cavalry", "artillery")
+N: Any = jit.twin(numeric)
+"""Seed 002's rules as numba compiles them (``numeric``; the scalar engine's source)."""
+TYPES = R.TYPES
 FORMS = ("line", "column")
-FIRE_CLASSES = ("foot", "dismounted_cavalry", "artillery")
-MOVE_KEYS = (
-    "foot_line",
-    "foot_column",
-    "cavalry_line",
-    "cavalry_column",
-    "artillery_limbered",
-    "artillery_unlimbered",
-)
-FOOT, CAV, ART = 0, 1, 2
+FIRE_CLASSES = numeric.FIRE_ROWS
+MOVE_KEYS = numeric.MOVE_ROWS
+FOOT, CAV, ART = numeric.FOOT, numeric.CAVALRY, numeric.ARTILLERY
 LINE, COLUMN = 0, 1
-NO_CHANGE, FORMATION, MOUNT = 0, 1, 2
+NO_CHANGE, FORMATION, MOUNT = numeric.NO_CHANGE, numeric.FORMATION, numeric.MOUNT
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -85,32 +81,27 @@ def tables(r: Rules | None = None) -> Tables:
 # -- look-ups the simulator's bookkeeping makes over many units ------------------------
 
 
-def fire_class(utype: I, mounted: B, limbered: B) -> I:
-    """The FIRE table row, -1 if the unit cannot fire (``rules.fire_class``).
-
-    Seed 002 FIRE: "Mounted cavalry can't fire"; default ``limbered_no_fire``.
-    """
-    out = np.where(utype == FOOT, 0, np.where(utype == CAV, 1, 2))
-    cannot = ((utype == CAV) & mounted) | ((utype == ART) & limbered)
-    return np.where(cannot, -1, out)
+_fire_row, _stands_lost = N.fire_row, N.stands_lost
 
 
-def is_removed(t: Tables, stands: I, stands0: I) -> B:
-    """Seed 002: "reduced to less than 1/2 of its original stands is removed"."""
-    out: B = stands < stands0 * t.r.removal_fraction
+@jit.kernel
+def fire_rows(utype: I, mounted: B, limbered: B) -> I:
+    """``numeric.fire_row`` of units of types ``utype`` (n) in battles (m, n)."""
+    m, n = mounted.shape[0], mounted.shape[1]
+    out = np.empty((m, n), dtype=np.int64)
+    for b in range(m):
+        for u in range(n):
+            out[b, u] = _fire_row(utype[u], mounted[b, u], limbered[b, u])
     return out
 
 
-def leader_lost(t: Tables, face: I) -> B:
-    """Seed 002 LEADERS: an attached leader is lost on 5-6 of 1d6."""
-    out: B = face >= t.r.leader_loss_on
+@jit.kernel
+def stands_lost(roll: I, needed: I, mod: I, margin: int) -> I:
+    """``numeric.stands_lost`` of each shot."""
+    out = np.empty(roll.shape[0], dtype=np.int64)
+    for q in range(roll.shape[0]):
+        out[q] = _stands_lost(roll[q], needed[q], mod[q], margin)
     return out
-
-
-def fire_stands_lost(t: Tables, roll: I, needed: I, mod: I) -> I:
-    """Seed 002 FIRE: a hit costs one stand; beating the need by 8 or more costs two."""
-    score = roll + mod
-    return np.where(score < needed, 0, np.where(score - needed >= t.r.two_stand_margin, 2, 1))
 
 
 def melee_row(t: Tables, difference: I) -> tuple[I, B, I, B]:
