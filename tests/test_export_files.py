@@ -548,7 +548,7 @@ def test_random_import_argument_vectors_never_give_a_traceback(
     files.update(missing=tmp_path / "none.json", folder=tmp_path)
     args = data.draw(import_argv(files))
     before = _dump(_private_db)
-    code, out, err = _cli(capsys, *args)  # anything but an UmpireError escapes and fails here
+    code, _, err = _cli(capsys, *args)  # anything but an UmpireError escapes and fails here
     assert code in (0, 2), (args, err)
     if code == 2:
         assert err.startswith("umpire: error: ") and err.count("\n") == 1, (args, err)
