@@ -492,3 +492,32 @@ def test_q_at_the_dice_prompt_saves_and_says_how_to_play_on(
     assert err.count("try again") == 1
     assert out.rstrip().endswith("actions; play on with: umpire battle --resume qdice")
     assert "Saved 'qdice' after " in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--human", "Union"],
+        ["--human", "UNION"],
+        ["--player", "Union=Human"],
+        ["--player", "union=human", "--ai", "Confederate"],
+    ],
+)
+def test_seed002_battle_side_names_any_case(tiny_path: tuple[Path, Path], args: list[str]) -> None:
+    """Seed 002 TURN ORDER ("Union" and "Confederate" as the seed writes them): `battle
+    --human Union` is the union side, as in resolve; before, 'unknown side' for any capital."""
+    scen, _ = tiny_path
+    code, out, err = call("battle", str(scen), "--no-save", "--seed", "3", *args, lines=["q"])
+    assert code == 0, err
+    assert "union " in out and "Quit: the battle stops here, unsaved (--no-save)" in out, out
+
+
+def test_seed002_simulate_player_side_names_any_case() -> None:
+    """Seed 002 TURN ORDER: `simulate --player Union=Hard` reads the side and the policy as
+    `battle` does, without regard to case."""
+    from umpire.cli.lab_cmd import parse_players
+
+    assert parse_players(["Union=Hard", "CONFEDERATE=easy"]) == [
+        ("confederate", "easy"),
+        ("union", "hard"),
+    ]
