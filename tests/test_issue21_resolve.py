@@ -521,3 +521,30 @@ def test_seed002_simulate_player_side_names_any_case() -> None:
         ("confederate", "easy"),
         ("union", "hard"),
     ]
+
+
+def test_seed002_leader_casualty_says_what_hits_before_the_die_is_asked() -> None:
+    """Seed 002 LEADERS: "If any leader is attached to a unit that loses a stand, roll one
+    die: 5-6 that leader is killed or captured": the roll is asked for with what hits (at a
+    real-dice prompt the player reads it before throwing), not only the leader's name."""
+    from umpire.battle.run import new_battle
+    from umpire.battle.scenario import parse_scenario
+    from umpire.dice import ScriptedSource
+    from umpire.rules.quick_acw import losses
+
+    text = TINY.replace("stands = 4\nx = 30", 'stands = 4\nleader = "l"\nx = 30') + (
+        '\n[[leaders]]\nid = "l"\nname = "Meredith"\nside = "union"\nx = 30\ny = 12\n'
+        'attached = "u1"\n'
+    )
+    b = new_battle(parse_scenario(text, "t.toml"), ScriptedSource([2]), narrate=True)
+    asked: list[str] = []
+    real = b.roller.dice
+
+    def dice(n: int, sides: int, purpose: str) -> list[int]:
+        asked.append(purpose)
+        return real(n, sides, purpose)
+
+    b.roller.dice = dice  # type: ignore[method-assign]
+    losses.lose_stands(b, b.state.units[1], 1, "fire")
+    assert asked == ["is Meredith hit with 2nd WI? (leader casualty, 1d6: 5+ hits him)"]
+    assert b.state.leaders[0].alive
