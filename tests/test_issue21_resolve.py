@@ -18,7 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from umpire.cli.main import main
@@ -548,3 +548,80 @@ def test_seed002_leader_casualty_says_what_hits_before_the_die_is_asked() -> Non
     losses.lose_stands(b, b.state.units[1], 1, "fire")
     assert asked == ["is Meredith hit with 2nd WI? (leader casualty, 1d6: 5+ hits him)"]
     assert b.state.leaders[0].alive
+
+
+# -- property test: random argument vectors to `battle` (with --human and prompt input) -------
+
+BATTLE_WORDS = {
+    "--seed": ["3", "0", "-1", "x", "99999999999999999999", ""],
+    "--human": ["union", "Union", "CONFEDERATE", "yankee", "union,confederate", ",", ""],
+    "--ai": ["union", "confederate", "Union", "rebels", ""],
+    "--random": ["confederate", "union", "x"],
+    "--player": ["union=human", "Union=Hard", "union", "union=god", "=", "confederate=random"],
+    "--dice": ["seeded", "physical", "Physical", "loaded"],
+    "--vary": ["x", "fire=7", "=", "quick_acw.x=1"],
+    "--rules-data": ["/nonexistent", ".", "quick_acw=/nonexistent"],
+    "--log": ["/nonexistent/dir/x.log"],
+    "--game": ["a/b", " ", "\x1b[2J", "ok"],
+    "--resume": ["nosuch", "ok"],
+}
+BATTLE_FLAGS = ["--json", "--no-save", "--explain", "--help"]
+
+
+@st.composite
+def battle_argv(draw: st.DrawFn, scen: str) -> list[str]:
+    """``battle SCENARIO`` (or a wrong one, or none) with a random mix of its options, their
+    values (good and bad) and junk."""
+    out = ["battle"]
+    out += draw(st.sampled_from([[scen]] * 4 + [["nosuch"], [], ["/etc/hostname"]]))
+    for _ in range(draw(st.integers(0, 4))):
+        kind = draw(st.integers(0, 5))
+        if kind <= 3:
+            opt = draw(st.sampled_from(sorted(BATTLE_WORDS)))
+            out += [opt, draw(st.sampled_from(BATTLE_WORDS[opt]))]
+        elif kind == 4:
+            out.append(draw(st.sampled_from(BATTLE_FLAGS)))
+        else:
+            out.append(draw(st.text(max_size=6)))
+    return out
+
+
+def test_random_battle_arguments_and_prompt_input_never_traceback(
+    tiny_path: tuple[Path, Path],
+) -> None:
+    """Issue 21, done when: random argument vectors to `battle` (--human and every other
+    option, good and bad values, junk) with random prompt input: a battle played, stopped
+    by quit or the end of input, or refused in one line; never a traceback. A guard checks
+    that the run played battles and read the prompt, so the test cannot go blind."""
+    scen, db = tiny_path
+    seen: dict[str, int] = {"played": 0, "prompted": 0, "refused": 0}
+
+    @settings(
+        max_examples=40,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
+    @given(
+        args=battle_argv(str(scen)),
+        lines=st.lists(st.one_of(st.sampled_from(LINES), st.text(max_size=12)), max_size=8),
+    )
+    @example(args=["battle", str(scen), "--no-save", "--seed", "3"], lines=[])
+    @example(args=["battle", str(scen), "--no-save", "--human", "Union"], lines=["zz", "1", "q"])
+    def run(args: list[str], lines: list[str]) -> None:
+        code, out, err = call("--db", str(db), *args, lines=lines)
+        assert "Traceback" not in out + err, (args, err)
+        assert code in (0, 2), (args, code, err)
+        errs = [
+            ln
+            for ln in err.splitlines()
+            if ln.startswith("umpire:") and not ln.endswith("; try again (q quits)")
+        ]
+        if code == 2:
+            assert len(errs) == 1 and errs[0].startswith("umpire: error: "), (args, err)
+            seen["refused"] += 1
+        else:
+            seen["played"] += 1
+        seen["prompted"] += "]> " in out or "type the faces" in out
+
+    run()
+    assert seen["played"] >= 2 and seen["prompted"] >= 1 and seen["refused"] >= 3, seen
