@@ -148,6 +148,26 @@ def test_seed000_clock_never_goes_back() -> None:
     assert g.state["clock"]["phase_done"] is False
 
 
+def test_seed000_going_back_is_games_undo_which_is_logged(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seed 000: 'nothing that can be done about an RE-imposed attack stoppage until the next
+    turn at the earliest': `cwb clock` refuses to go back and names `games undo`; the undo is
+    seen in `games show` with the roll it withdrew (and kept in the export)."""
+    run(capsys, "cwb", "new", "--game", "u", "--seed", "5", "--date", "July 2", "--time", "14:00")
+    assert run(capsys, "cwb", "phase", "--policy", "random")[0] == 0
+    code, _, err = run(capsys, "cwb", "clock", "--date", "July 2", "--time", "13:40")
+    assert code == 2 and "use `umpire games undo` (logged)" in err
+    assert run(capsys, "games", "undo", "u")[0] == 0
+    code, out, _ = run(capsys, "games", "show", "u")
+    assert code == 0
+    line = next(ln for ln in out.splitlines() if ln.startswith("beside the log: "))
+    assert "Undo: terminal asked" in line and "withdrawn: 1 phase (dice " in line
+    assert line.endswith("now at action 0")
+    code, out, _ = run(capsys, "games", "show", "u", "--json")
+    assert [r["kind"] for r in json.loads(out)["records"]] == ["undo"]
+
+
 # ------------------------------------------------------------------ orders and lost leaders
 def test_seed000_order_to_lost_leader_goes_to_replacement() -> None:
     """Seed 000, Lee is a Casualty: 'removed from play and immediately replaced': an order to a

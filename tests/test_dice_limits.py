@@ -168,3 +168,24 @@ def test_issue21_random_expressions_parse_and_odds_or_refuse(text: str) -> None:
     except UmpireError as exc:  # pragma: no cover - no other refusal is expected
         pytest.fail(f"{text!r}: unexpected refusal {exc}")
     assert sum(p for _, p in dist.outcomes) == 1
+
+
+def test_issue21_a_pick_among_too_many_options_names_the_options(
+    capsys: pytest.CaptureFixture[str], _private_db: object
+) -> None:
+    """A pick rolls one die with a side per option: more options than a die has sides
+    (docs/dice.md, at most 1000) is refused in the words of a pick, not of a die the player
+    never typed ('d1001': at most 1000 sides); nothing is saved, and 1000 still picks."""
+    from umpire.cli.main import main
+
+    assert main(["session", "new", "b", "--seed", "1"]) == 0
+    capsys.readouterr()
+    many = [str(i) for i in range(1, 1002)]
+    assert main(["session", "pick", "b", *many]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "umpire: error: a pick is among at most 1000 options, not 1001 (for more, make a deck "
+        "and draw from it)\n"
+    )
+    assert main(["session", "pick", "b", *many[:1000]]) == 0
+    assert "random pick" in capsys.readouterr().out

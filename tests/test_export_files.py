@@ -184,11 +184,13 @@ def test_deeply_nested_json_is_refused_before_it_is_parsed(
     """Issue 21: "deeply nested JSON gives a RecursionError traceback" (import and verify)."""
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000 + "]" * 100_000)
+    unclosed = tmp_path / "unclosed.json"  # was "bad JSON: maximum recursion depth exceeded"
+    unclosed.write_text("[" * 100_000)
     nested = tmp_path / "nested.json"
     data = copy.deepcopy(book)
     data["scenario"]["title"] = json.loads("[" * 500 + "]" * 500)
     nested.write_text(json.dumps(data, indent=1))
-    for file in (deep, nested):
+    for file in (deep, unclosed, nested):
         for cmd in ("import", "verify"):
             code, _, err = _cli(capsys, "games", cmd, str(file))
             assert code == 2
@@ -202,7 +204,10 @@ def test_too_deep_counts_brackets_outside_strings() -> None:
     assert too_deep("[[[]]]", limit=3) is None
     assert too_deep("[[[[]]]]", limit=3) == 1
     assert too_deep('[\n[\n"]"\n,[[\n]]]]', limit=3) == 4
-    assert too_deep("[[[[", limit=2) is None  # unbalanced: the parser reports it
+    assert too_deep("[[", limit=2) is None  # unbalanced: the parser reports it
+    assert too_deep("]]]]]]", limit=2) is None
+    assert too_deep("[[[[", limit=2) == 1  # unbalanced but opening more levels than allowed
+    assert too_deep('{"a":\n' * 3 + "1", limit=2) == 3
     assert too_deep(r'["\"[[[[[[\\", {}]', limit=2) is None  # escaped quotes, backslashes
 
 
@@ -490,3 +495,90 @@ def test_parameters_the_rules_choke_on_are_one_line(
     code, _, err = _cli(capsys, "games", "verify", str(bad))
     assert code == 2
     _refused(err, bad, "action 1 (roll) does not replay")
+
+
+# -- property-based: random argument vectors to `games import` --------------------------------
+
+NAMES = st.one_of(
+    st.sampled_from(["x", "book", "", " ", "\t", "a/b", "a@3", "\x1b[2J", "é", "x" * 81]),
+    st.text(max_size=12),
+)
+
+
+@st.composite
+def import_argv(draw: st.DrawFn, files: dict[str, Path]) -> list[str]:
+    """``games import`` with a file (a good export, a mangled one, a missing one, a folder,
+    random bytes), sometimes ``--name`` and a random name, and sometimes junk words."""
+    out = ["games", "import"]
+    parts: list[list[str]] = [[str(files[draw(st.sampled_from(sorted(files)))])]]
+    for _ in range(draw(st.integers(0, 2))):
+        parts.append(["--name", draw(NAMES)])
+    for _ in range(draw(st.integers(0, 1))):
+        parts.append([draw(st.sampled_from(["--name", "--force", "-n", "--", "--json"]))])
+    if draw(st.integers(0, 4)) == 0:
+        parts.append([draw(st.text(max_size=6))])
+    for part in draw(st.permutations(parts)):
+        out += part
+    return out
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_random_import_argument_vectors_never_give_a_traceback(
+    data: st.DataObject,
+    book: Data,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    _private_db: Path,
+) -> None:
+    """Issue 21, done when: random argument vectors to `games import` (files good and bad,
+    names of any text, missing and unknown options): a game imported under a name `games
+    list` can show, or one line on stderr with the save file unchanged; never a traceback."""
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(book))
+    mangled = tmp_path / "mangled.json"
+    mangled.write_text(json.dumps({**book, "actions": [{"no": 1}]}))
+    noise = tmp_path / "noise.bin"
+    noise.write_bytes(bytes(range(256)) * 4)
+    files = {"good": good, "mangled": mangled, "noise": noise}
+    files.update(missing=tmp_path / "none.json", folder=tmp_path)
+    args = data.draw(import_argv(files))
+    before = _dump(_private_db)
+    code, _, err = _cli(capsys, *args)  # anything but an UmpireError escapes and fails here
+    assert code in (0, 2), (args, err)
+    if code == 2:
+        assert err.startswith("umpire: error: ") and err.count("\n") == 1, (args, err)
+        assert _dump(_private_db) == before, args
+        return
+    store = Store(_private_db)
+    try:
+        names = store.names()
+        assert len(names) == 1, (args, names)
+        assert names[0].strip() and names[0].isprintable(), names
+        store.delete(names[0])
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [(" ", "' '"), ("\x1b[2J", r"'\x1b[2J'"), ("a\x07b", r"'a\x07b'"), ("x" * 300, "'xxxx")],
+)
+def test_a_game_name_that_would_mislead_is_refused_in_one_line(
+    name: str, shown: str, book: Data, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A blank name, or one with a control character (an escape sequence would rewrite the
+    terminal when `games list` prints it), is refused when a game is made or imported; the
+    refusal quotes at most 40 characters of it."""
+    file = tmp_path / "book.json"
+    file.write_text(json.dumps(book))
+    for args in (("games", "import", str(file), "--name", name), ("session", "new", name)):
+        code, _, err = _cli(capsys, *args)
+        assert code == 2, args
+        assert err.startswith("umpire: error: ") and err.count("\n") == 1, err
+        assert f"bad game name {shown}" in err and len(err) < len(str(file)) + 160, err
+        assert "(use --name)" not in err

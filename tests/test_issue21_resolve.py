@@ -18,7 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from umpire.cli.main import main
@@ -492,3 +492,136 @@ def test_q_at_the_dice_prompt_saves_and_says_how_to_play_on(
     assert err.count("try again") == 1
     assert out.rstrip().endswith("actions; play on with: umpire battle --resume qdice")
     assert "Saved 'qdice' after " in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--human", "Union"],
+        ["--human", "UNION"],
+        ["--player", "Union=Human"],
+        ["--player", "union=human", "--ai", "Confederate"],
+    ],
+)
+def test_seed002_battle_side_names_any_case(tiny_path: tuple[Path, Path], args: list[str]) -> None:
+    """Seed 002 TURN ORDER ("Union" and "Confederate" as the seed writes them): `battle
+    --human Union` is the union side, as in resolve; before, 'unknown side' for any capital."""
+    scen, _ = tiny_path
+    code, out, err = call("battle", str(scen), "--no-save", "--seed", "3", *args, lines=["q"])
+    assert code == 0, err
+    assert "union " in out and "Quit: the battle stops here, unsaved (--no-save)" in out, out
+
+
+def test_seed002_simulate_player_side_names_any_case() -> None:
+    """Seed 002 TURN ORDER: `simulate --player Union=Hard` reads the side and the policy as
+    `battle` does, without regard to case."""
+    from umpire.cli.lab_cmd import parse_players
+
+    assert parse_players(["Union=Hard", "CONFEDERATE=easy"]) == [
+        ("confederate", "easy"),
+        ("union", "hard"),
+    ]
+
+
+def test_seed002_leader_casualty_says_what_hits_before_the_die_is_asked() -> None:
+    """Seed 002 LEADERS: "If any leader is attached to a unit that loses a stand, roll one
+    die: 5-6 that leader is killed or captured": the roll is asked for with what hits (at a
+    real-dice prompt the player reads it before throwing), not only the leader's name."""
+    from umpire.battle.run import new_battle
+    from umpire.battle.scenario import parse_scenario
+    from umpire.dice import ScriptedSource
+    from umpire.rules.quick_acw import losses
+
+    text = TINY.replace("stands = 4\nx = 30", 'stands = 4\nleader = "l"\nx = 30') + (
+        '\n[[leaders]]\nid = "l"\nname = "Meredith"\nside = "union"\nx = 30\ny = 12\n'
+        'attached = "u1"\n'
+    )
+    b = new_battle(parse_scenario(text, "t.toml"), ScriptedSource([2]), narrate=True)
+    asked: list[str] = []
+    real = b.roller.dice
+
+    def dice(n: int, sides: int, purpose: str) -> list[int]:
+        asked.append(purpose)
+        return real(n, sides, purpose)
+
+    b.roller.dice = dice  # type: ignore[method-assign]
+    losses.lose_stands(b, b.state.units[1], 1, "fire")
+    assert asked == ["is Meredith hit with 2nd WI? (leader casualty, 1d6: 5+ hits him)"]
+    assert b.state.leaders[0].alive
+
+
+# -- property test: random argument vectors to `battle` (with --human and prompt input) -------
+
+BATTLE_WORDS = {
+    "--seed": ["3", "0", "-1", "x", "99999999999999999999", ""],
+    "--human": ["union", "Union", "CONFEDERATE", "yankee", "union,confederate", ",", ""],
+    "--ai": ["union", "confederate", "Union", "rebels", ""],
+    "--random": ["confederate", "union", "x"],
+    "--player": ["union=human", "Union=Hard", "union", "union=god", "=", "confederate=random"],
+    "--dice": ["seeded", "physical", "Physical", "loaded"],
+    "--vary": ["x", "fire=7", "=", "quick_acw.x=1"],
+    "--rules-data": ["/nonexistent", ".", "quick_acw=/nonexistent"],
+    "--log": ["/nonexistent/dir/x.log"],
+    "--game": ["a/b", " ", "\x1b[2J", "ok"],
+    "--resume": ["nosuch", "ok"],
+}
+BATTLE_FLAGS = ["--json", "--no-save", "--explain", "--help"]
+
+
+@st.composite
+def battle_argv(draw: st.DrawFn, scen: str) -> list[str]:
+    """``battle SCENARIO`` (or a wrong one, or none) with a random mix of its options, their
+    values (good and bad) and junk."""
+    out = ["battle"]
+    out += draw(st.sampled_from([[scen]] * 4 + [["nosuch"], [], ["/etc/hostname"]]))
+    for _ in range(draw(st.integers(0, 4))):
+        kind = draw(st.integers(0, 5))
+        if kind <= 3:
+            opt = draw(st.sampled_from(sorted(BATTLE_WORDS)))
+            out += [opt, draw(st.sampled_from(BATTLE_WORDS[opt]))]
+        elif kind == 4:
+            out.append(draw(st.sampled_from(BATTLE_FLAGS)))
+        else:
+            out.append(draw(st.text(max_size=6)))
+    return out
+
+
+def test_random_battle_arguments_and_prompt_input_never_traceback(
+    tiny_path: tuple[Path, Path],
+) -> None:
+    """Issue 21, done when: random argument vectors to `battle` (--human and every other
+    option, good and bad values, junk) with random prompt input: a battle played, stopped
+    by quit or the end of input, or refused in one line; never a traceback. A guard checks
+    that the run played battles and read the prompt, so the test cannot go blind."""
+    scen, db = tiny_path
+    seen: dict[str, int] = {"played": 0, "prompted": 0, "refused": 0}
+
+    @settings(
+        max_examples=40,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
+    @given(
+        args=battle_argv(str(scen)),
+        lines=st.lists(st.one_of(st.sampled_from(LINES), st.text(max_size=12)), max_size=8),
+    )
+    @example(args=["battle", str(scen), "--no-save", "--seed", "3"], lines=[])
+    @example(args=["battle", str(scen), "--no-save", "--human", "Union"], lines=["zz", "1", "q"])
+    def run(args: list[str], lines: list[str]) -> None:
+        code, out, err = call("--db", str(db), *args, lines=lines)
+        assert "Traceback" not in out + err, (args, err)
+        assert code in (0, 2), (args, code, err)
+        errs = [
+            ln
+            for ln in err.splitlines()
+            if ln.startswith("umpire:") and not ln.endswith("; try again (q quits)")
+        ]
+        if code == 2:
+            assert len(errs) == 1 and errs[0].startswith("umpire: error: "), (args, err)
+            seen["refused"] += 1
+        else:
+            seen["played"] += 1
+        seen["prompted"] += "]> " in out or "type the faces" in out
+
+    run()
+    assert seen["played"] >= 2 and seen["prompted"] >= 1 and seen["refused"] >= 3, seen

@@ -23,7 +23,8 @@ POLICIES = ("ai", "easy", "normal", "hard", "random", "human")
 
 
 def _side_list(text: str, option: str) -> list[str]:
-    sides = [t.strip() for t in text.split(",") if t.strip()]
+    """The sides named in ``option``, matched without regard to case (``--human Union``)."""
+    sides = [t.strip().lower() for t in text.split(",") if t.strip()]
     for side in sides:
         if side not in SIDES:
             raise UnknownNameError(f"unknown side '{side}' in {option} (sides: {', '.join(SIDES)})")
@@ -50,6 +51,7 @@ def assign_players(
         if not eq:
             raise UmpireError(f"--player takes SIDE=POLICY, e.g. union=human, not '{text}'")
         (side,) = _side_list(side, "--player") or [""]
+        kind = kind.strip().lower()
         if kind not in POLICIES:
             raise UnknownNameError(f"unknown policy '{kind}' (known: {', '.join(POLICIES)})")
         give(side, kind)

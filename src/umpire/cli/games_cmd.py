@@ -101,6 +101,7 @@ def show_cmd(
                 "state_hash": game.state_hash(),
                 "state": game.state,
                 "log": [{"no": r.no, "name": r.name, "params": r.params} for r in records],
+                "records": store.table_records(name),
             }
         )
         return
@@ -133,6 +134,12 @@ def show_cmd(
     ]
     for line in lines[-events:] if events > 0 else lines:
         c.print(line, markup=False)
+    # Beside the log: every undo (with the actions and dice it withdrew), real dice switched
+    # on or off, refusals: going back is seen, not silent (issue 21).
+    from umpire.web.log import record_line
+
+    for rec in store.table_records(name):
+        c.print(f"beside the log: {record_line(rec)}", markup=False)
 
 
 def _no_physical(n: int, sides: int, purpose: str) -> str:

@@ -356,7 +356,7 @@ def parse_players(texts: list[str]) -> list[tuple[str, str]]:
     kinds: dict[str, str] = {}
     for text in texts:
         side, eq, kind = text.partition("=")
-        side, kind = side.strip(), kind.strip()
+        side, kind = side.strip().lower(), kind.strip().lower()
         if not eq:
             raise UmpireError(f"--player takes SIDE=POLICY, e.g. union=hard, not '{text}'")
         if side not in SIDES:

@@ -383,18 +383,24 @@ def too_deep(text: str, limit: int = MAX_DEPTH) -> int | None:
     Escapes and then strings are set aside (an escape outside a string is no JSON: the
     parser reports it), then innermost ``[]``/``{}`` pairs are removed ``limit`` times (each
     pass a C-speed regex over the brackets): what is left nests deeper. Unbalanced brackets
-    are left to the parser to report.
+    are left to the parser to report, unless they open more than ``limit`` levels (``[`` a
+    hundred thousand times, never closed: the parser would run out of stack first).
     """
     s = _NOT_BRACKET.sub("", _STRING.sub("", _ESCAPE.sub("", text)))
+    unbalanced = False
     for _ in range(limit):
         if not s:
             return None
         t = _PAIR.sub("", s)
-        if t == s:
-            return None
+        if t == s:  # unbalanced: too deep only if it opens more than limit levels
+            if s.count("[") + s.count("{") <= limit:
+                return None
+            unbalanced = True
+            break
         s = t
-    if not _PAIR.search(s):
-        return None
+    else:
+        if not _PAIR.search(s):
+            return None
     depth = 0
     for m in _TOKEN.finditer(text):
         c = m.group()
@@ -404,7 +410,7 @@ def too_deep(text: str, limit: int = MAX_DEPTH) -> int | None:
                 return text.count("\n", 0, m.start()) + 1
         elif c in "]}":
             depth -= 1
-    return 1
+    return None if unbalanced else 1
 
 
 def _no_constant(name: str) -> Any:

@@ -11,6 +11,7 @@ import builtins
 import json
 import os
 import sqlite3
+import unicodedata
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -791,8 +792,8 @@ class Store:
         try:
             _check_name(new)
         except UmpireError as exc:
-            where = "--name" if name else "game.name"
-            raise DataFileError(f"{where}: {exc.message} (use --name)", file=file) from None
+            where, hint = ("--name", "") if name else ("game.name", " (use --name)")
+            raise DataFileError(f"{where}: {exc.message}{hint}", file=file) from None
         module = module_of(export, file=file)
         records = records_of(export)
         # Refuse a log that does not replay before writing anything.
@@ -902,8 +903,19 @@ def _joint_source(info: GameInfo, position: int, rows: builtins.list[JointRow]) 
 
 
 def _check_name(name: str) -> None:
-    if not name or len(name) > 80 or any(c in name for c in "\n\r\t/\\@"):
-        raise UmpireError(f"bad game name {name!r}: 1-80 characters, no slashes, '@' or tabs")
+    """A game's name: 1-80 characters, not blank, no slash, '@' (the web's GAME@ACTION) or
+    control character (a tab, a newline, or an escape that would rewrite the terminal when
+    `games list` prints it); the refusal quotes at most 40 characters of it."""
+    if (
+        not name.strip()
+        or len(name) > 80
+        or any(c in "/\\@" or unicodedata.category(c) == "Cc" for c in name)
+    ):
+        shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:39] + "…"
+        raise UmpireError(
+            f"bad game name {shown}: 1-80 characters, not blank, no slashes, '@', tabs "
+            "or other control characters"
+        )
 
 
 def _make_source(

@@ -52,7 +52,10 @@ def lose_stands(b: Battle, u: Unit, n: int, cause: str) -> None:
         b.say(f"  {u.name} loses {n} stand{'s' if n > 1 else ''} ({cause}), {u.stands} left")
     for ld in b.state.leaders:
         if ld.alive and ld.attached == u.i:
-            face = b.roll(1, 6, f"is {ld.name} hit with {u.name}? (leader casualty, 1d6)")[0]
+            on = (b.r or R.rules()).leader_loss_on  # said before the die is asked for
+            face = b.roll(
+                1, 6, f"is {ld.name} hit with {u.name}? (leader casualty, 1d6: {on}+ hits him)"
+            )[0]
             if b.luck is not None:
                 b.note(ld.side, "leaders spared", int(not R.leader_lost(face, b.r)), spared(b))
             if R.leader_lost(face, b.r):

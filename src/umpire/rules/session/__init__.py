@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from umpire.dice import MAX_SIDES
 from umpire.engine.context import ActionFn, Context
 from umpire.errors import IllegalActionError, UnknownNameError
 from umpire.rules.labels import Labelled
@@ -35,6 +36,9 @@ HISTORY_READING = Labelled(
     source="dice book",
 )
 HISTORY_KEEP = 200
+
+MAX_PICK = MAX_SIDES
+"""A pick rolls one die with a side per option, so it is among at most MAX_SIDES options."""
 
 
 def _history(ctx: Context, entry: dict[str, Any]) -> None:
@@ -90,6 +94,11 @@ def act_pick(ctx: Context, params: dict[str, Any]) -> None:
     options = [str(o) for o in params.get("options", [])]
     if not options:
         raise IllegalActionError("pick needs at least one option")
+    if len(options) > MAX_PICK:  # one die of up to MAX_SIDES sides picks (docs/dice.md)
+        raise IllegalActionError(
+            f"a pick is among at most {MAX_PICK} options, not {len(options)} "
+            "(for more, make a deck and draw from it)"
+        )
     count = int(params.get("count", 1))
     if not 1 <= count <= len(options):
         raise IllegalActionError(f"cannot pick {count} of {len(options)} options")
