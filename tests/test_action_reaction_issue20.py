@@ -672,3 +672,36 @@ def test_attacker_follows_only_to_its_farthest_advance_xiv_a_3_b_2() -> None:
     assert "hand-to-hand 1" in said(b) and "hand-to-hand 2" not in said(b)
     assert 'dfn routs 9"' in said(b) and "att reaches its farthest point of advance" in said(b)
     assert att.x == pytest.approx(x0 + 6.0)
+
+
+def test_a_players_look_makes_no_003_marks_under_card_draw() -> None:
+    """Issue 20, "replay from the log gives the same state"; seed 003 default
+    ``officers_per_unit`` ("Every unit, battery included, starts with 3 officers"): a unit
+    has its officers (and a battery its rounds, 003 XV.A) from the start, under any
+    sequence. Under seed 004's card draw there is no XII Muster step, so a unit's book was
+    made on first use, and the odds AI's look at units off the drawn card made books that
+    the replay of faces and orders never made (large run: stone_wall_cards seed 100005,
+    odds v random: "the replay of the faces and orders reached another state")."""
+    from umpire.ai.odds_ai import OddsAI
+    from umpire.battle.run import state_hash
+    from umpire.battle.scenario import load_scenario
+    from umpire.dice import SeededSource
+
+    b = new_battle(load_scenario("stone_wall_cards"), SeededSource(100005))
+    req = b.next_request()
+    assert req is not None
+    assert all(MK.KEY in u.extra for u in b.state.units if u.alive)
+    before = state_hash(b.state.to_json())
+    OddsAI().decide(b, req)
+    assert state_hash(b.state.to_json()) == before
+
+
+def test_large_run_seed_100005_replays_to_the_same_state() -> None:
+    """Issue 20, "replay from the log gives the same state": the large-run battle that
+    found it (stone_wall_cards seed 100005, odds v random; it ends in turn 1) now replays
+    to the identical state."""
+    from umpire.battle.scenario import load_scenario
+    from umpire.lab.conformance import check_battle
+
+    c = check_battle(load_scenario("stone_wall_cards"), 100005, ("odds", "random"))
+    assert c.failures() == []

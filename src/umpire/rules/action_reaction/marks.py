@@ -53,6 +53,15 @@ def book(b: Battle, u: Unit) -> dict[str, Any]:
     return bk
 
 
+def muster(b: Battle) -> None:
+    """Every living unit's book, made before a step asks anyone for an order: a book first
+    made by a player's look (a menu, the odds AI's) would be state that a replay of the
+    faces and orders does not make (issue 20, replay gives the same state)."""
+    for u in b.state.units:
+        if u.alive and KEY not in u.extra:
+            book(b, u)
+
+
 def d10(b: Battle, n: int, purpose: str) -> list[int]:
     """``n`` d10 showing 0-9 (reading ``d10_zero``: a 10 on the die is a 0)."""
     return [f % 10 for f in b.roll(n, 10, purpose)]

@@ -42,6 +42,7 @@ from umpire.rules.action_reaction.marks import (
     book,
     captain,
     d10,
+    muster,
     say,
 )
 from umpire.rules.action_reaction.moving import (
@@ -60,9 +61,7 @@ class Muster(AutoStep):
     """Every unit's 003 book at the start of the battle (officers, ammunition)."""
 
     def auto(self, b: Battle, side: str) -> None:
-        for u in b.state.units:
-            if u.alive:
-                book(b, u)
+        muster(b)
 
 
 class RallyRouted(AutoStep):
@@ -169,6 +168,7 @@ class MoveStep:
     kind = "move"
 
     def actors(self, b: Battle, side: str) -> list[int]:
+        muster(b)  # under another sequence (no Muster step), before any player looks
         scope = b.scope
         out = []
         for u in b.state.units:
@@ -257,6 +257,7 @@ class FireStep:
         return found
 
     def actors(self, b: Battle, side: str) -> list[int]:
+        muster(b)  # under another sequence (no Muster step), before any player looks
         return [u.i for u in b.state.units if u.alive and u.side == side]
 
     def eligible(self, b: Battle, actor: int) -> bool:
