@@ -72,6 +72,9 @@ HOT = [
     "umpire/rules/action_reaction/fire.py",
     "umpire/rules/action_reaction/movement.py",
     "umpire/rules/action_reaction/terrain.py",
+    "umpire/rules/action_reaction/menu.py",
+    "umpire/rules/action_reaction/menu_odds.py",
+    "umpire/rules/action_reaction/weather.py",
     "umpire/rules/solo_events/events.py",
 ]
 """The modules compiled: where the pyinstrument profiles of the six shipped scenarios

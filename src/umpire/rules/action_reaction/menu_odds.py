@@ -123,6 +123,17 @@ def _faces(kind: str) -> tuple[int | None, ...]:
     return (None,) if die is None else tuple(range(1, die[1] + 1))
 
 
+@cache
+def _amounts(kind: str) -> tuple[bool, tuple[int, ...]]:
+    """(adds, the inches of each face of :func:`_faces`) of ``kind``: ``T.movement``'s
+    amounts read once (the charge odds cross the same terrain thousands of times)."""
+    amounts = []
+    for face in _faces(kind):
+        going = T.movement(kind, 100.0, face)  # a long way left: never stalls here
+        amounts.append(going.deduction)
+    return T.movement(kind, 100.0, _faces(kind)[0]).left > 100.0, tuple(amounts)
+
+
 def _through(
     left: float,
     gap: float,
@@ -131,16 +142,19 @@ def _through(
     k: int,
 ) -> int:
     """How many of the faces of the dice of ``met[k:]`` (all of them counted, the ones not
-    reached too) bring the charge to ``gap`` with ``left`` inches before ``met[k]``."""
+    reached too) bring the charge to ``gap`` with ``left`` inches before ``met[k]``
+    (``T.movement``'s arithmetic, as :func:`_amounts` reads it)."""
     if k == len(met) or (met[k][0] > 0 and met[k][0] >= left):  # none left, or not reached
         return math.prod(len(f) for f in sides[k:]) if left >= gap - 1e-9 else 0
     at, kind = met[k]
     there = max(0.0, left - at)
+    adds, amounts = _amounts(kind)
     out = 0
-    for face in sides[k]:
-        going = T.movement(kind, there, face)
-        if not going.stalled:
-            out += _through(left + (going.left - there), gap, met, sides, k + 1)
+    for amount in amounts:
+        if adds:
+            out += _through(left + ((there + amount) - there), gap, met, sides, k + 1)
+        elif amount <= there:  # more than the movement left there stalls it
+            out += _through(left + ((there - amount) - there), gap, met, sides, k + 1)
     return out
 
 
