@@ -111,10 +111,10 @@ def fire_offers(b: Battle, u: Unit) -> list[Offer]:
                 n = sum(1 for g in book(b, u)["ammo"] if g.get(kind, 0) > 0)
                 if kind == "canister":
                     later = later_canister(book(b, u))
-                    mean = MO.stick_mean_none(
+                    mean = MO.stick_floats(
                         int(b.r["stick"]["canister_dice"]), value, fixed, rolled, later
                     )[0]
-                    e = n * float(mean)
+                    e = n * mean
                 else:  # XI.A.2-3, B, C: a round that flies takes no deductions
                     later = False
                     e = n * float(_round(b, u, t, kind))
@@ -127,13 +127,12 @@ def fire_offers(b: Battle, u: Unit) -> list[Offer]:
                     )
                 )
         else:
-            mean, none = MO.stick_mean_none(fire_line(u), value, fixed, rolled)
-            e = float(mean)
+            e, some = MO.stick_floats(fire_line(u), value, fixed, rolled)
             out.append(
                 Offer(
                     ("fire", t.i),
                     "fire",
-                    {"inflict": e / per, "p": float(1 - none)},
+                    {"inflict": e / per, "p": some},
                     _volley_words(u, t, d, value, known, e),
                 )
             )

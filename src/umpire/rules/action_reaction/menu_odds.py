@@ -79,6 +79,16 @@ def stick_mean_none(
 
 
 @cache
+def stick_floats(
+    dice: int, value: int, fixed: int, rolled: tuple[str, ...] = (), later: bool = False
+) -> tuple[float, float]:
+    """(expected hits, P(at least one hit)) of :func:`stick_mean_none` as floats, kept (the
+    menus offer them at every fire decision)."""
+    mean, none = stick_mean_none(dice, value, fixed, rolled, later)
+    return float(mean), float(1 - none)
+
+
+@cache
 def centre_odds(dice: tuple[tuple[int, int], ...]) -> dict[int, Fraction]:
     """XII.H.3-4: the exact distribution of the centre die of a charge, the highest of its
     rolls arranged centre out (``M.centre_out``); a column's d10 shows 0-9 (``d10_zero``)."""
@@ -111,10 +121,19 @@ def reach_odds_through(
     charge, XVI.E.1.a, F.1); it reaches when what is left covers ``gap``."""
     sides = [_faces(kind) for _, kind in met]
     ways = math.prod(len(f) for f in sides)
-    total = Fraction(0)
-    for centre, p in centre_odds(dice).items():
-        total += p * _through(base + centre, gap, met, sides, 0)
-    return total / ways
+    weights, below = _centre_weights(dice)
+    total = 0  # in whole numbers over ``below * ways``: one Fraction at the end, same value
+    for centre, w in weights:
+        total += w * _through(base + centre, gap, met, sides, 0)
+    return Fraction(total, below * ways)
+
+
+@cache
+def _centre_weights(dice: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], int]:
+    """:func:`centre_odds` over one common denominator: ((centre, numerator), ...), and it."""
+    odds = centre_odds(dice)
+    below = math.lcm(*(p.denominator for p in odds.values()))
+    return tuple((c, p.numerator * (below // p.denominator)) for c, p in odds.items()), below
 
 
 def _faces(kind: str) -> tuple[int | None, ...]:
