@@ -156,7 +156,9 @@ def walls_on_path(b: Battle, x0: float, y0: float, x1: float, y1: float) -> list
     return found
 
 
-def _walls_on_path(b: Battle, x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, str]]:
+def _walls_on_path(
+    b: Battle, x0: float, y0: float, x1: float, y1: float
+) -> list[tuple[float, str]]:
     """:func:`walls_on_path` worked out (shapely: where the path meets each wall)."""
     import shapely
 
