@@ -37,7 +37,7 @@ from umpire.rules.action_reaction.firing import (
     targets,
 )
 from umpire.rules.action_reaction.ground import downhill_most, fog_at, obstacles
-from umpire.rules.action_reaction.marks import book, cfg, fog, move_limit, odds, troop
+from umpire.rules.action_reaction.marks import book, cfg, fog, move_limit, troop
 from umpire.rules.action_reaction.moving import (
     CHANGES,
     after_change,
@@ -226,7 +226,7 @@ def charge_offer(b: Battle, u: Unit, t: Unit) -> Offer | None:
         n = u.stands
         m = min(t.stands, n + 1)
     away, fires = give_way_odds(b, u, t)
-    win, first, goes_in, lost = odds(b, _charge_numbers, reach, away, n, m)
+    win, first, goes_in, lost = _charge_numbers(reach, away, n, m)  # not kept: reach is new
     per = int(cfg(b)["hits_per_piece"])
 
     def text() -> str:
