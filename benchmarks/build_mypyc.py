@@ -84,7 +84,9 @@ spend their time (benchmarks/RESULTS.md); ``umpire.battle.setup`` since the thir
 ``umpire.board.fmath`` (``math.hypot`` written out, called natively) and
 ``umpire.dice.stream`` (the seeded dice stream the fast path's ``Recorder`` draws from)
 since the fifth; ``umpire.board.numeric`` (issue 25: the board's hot rules, whose source
-the batch simulator's kernels compile with numba too) since it was written.
+the batch simulator's kernels compile with numba too) since it was written; seed 003's
+menus (``action_reaction.menu``, ``menu_odds``, ``weather``) since issue 25's profile of
+stone_wall (69% of the run, all of it interpreted).
 Not ``umpire.battle.roles`` (rule modules
 subclass its ``AutoStep`` and ``FixedTurn``, and an interpreted class cannot subclass a
 compiled one; compiling it and the role modules gained nothing measurable) nor
