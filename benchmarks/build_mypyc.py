@@ -73,6 +73,9 @@ HOT = [
     "umpire/rules/action_reaction/fire.py",
     "umpire/rules/action_reaction/movement.py",
     "umpire/rules/action_reaction/terrain.py",
+    "umpire/rules/action_reaction/menu.py",
+    "umpire/rules/action_reaction/menu_odds.py",
+    "umpire/rules/action_reaction/weather.py",
     "umpire/rules/solo_events/events.py",
 ]
 """The modules compiled: where the pyinstrument profiles of the six shipped scenarios
@@ -82,8 +85,10 @@ spend their time (benchmarks/RESULTS.md); ``umpire.battle.setup`` since the thir
 ``umpire.board.fmath`` (``math.hypot`` written out, called natively) and
 ``umpire.dice.stream`` (the seeded dice stream the fast path's ``Recorder`` draws from)
 since the fifth; ``umpire.board.numeric`` (issue 25: the board's hot rules, whose source
-the batch simulator's kernels compile with numba too) since it was written, and
-``umpire.rules.quick_acw.numeric`` (seed 002's rules written once, the same way) with it.
+the batch simulator's kernels compile with numba too) since it was written;
+``umpire.rules.quick_acw.numeric`` (seed 002's rules written once, the same way) with it;
+seed 003's menus (``action_reaction.menu``, ``menu_odds``, ``weather``) since issue 25's
+profile of stone_wall (69% of the run, all of it interpreted).
 Not ``umpire.battle.roles`` (rule modules
 subclass its ``AutoStep`` and ``FixedTurn``, and an interpreted class cannot subclass a
 compiled one; compiling it and the role modules gained nothing measurable) nor

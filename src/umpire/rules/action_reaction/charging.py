@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from functools import cache
+from operator import truediv
 from typing import TYPE_CHECKING
 
 from umpire.battle.effects import fx, fx_why
@@ -184,18 +185,33 @@ def _strike_odds(n: int, m: int) -> dict[str, Fraction]:
     return loser_odds(n, m)
 
 
+@cache
+def _strike_parts(n: int, m: int) -> tuple[int, int, int, int, float]:
+    """(defender's numerator and denominator, attacker's, the defender's as a float) of
+    :func:`_strike_odds`."""
+    strike = _strike_odds(n, m)
+    d, a = strike["defender"], strike["attacker"]
+    return d.numerator, d.denominator, a.numerator, a.denominator, float(d)
+
+
 def _charge_numbers(
     reach: Fraction, away: Fraction, n: int, m: int
 ) -> tuple[float, float, float, float]:
     """(P(win), P(reach), P(the defender wins the first strike), the attacker's losing
-    chance) of a charge as floats: the exact products :func:`charge_choice` offers."""
-    strike = _strike_odds(min(n, 12), min(m, 12))
-    win = reach * (1 - away) * strike["defender"]
+    chance) of a charge as floats: the exact products :func:`charge_choice` offers.
+
+    Each product is rounded once from its whole numbers, unreduced (``truediv`` of two
+    ints is correctly rounded, as ``float(Fraction)`` is; the compiled build's ``/`` of
+    two machine ints is not): the same floats without the Fractions' greatest common
+    divisors, which were the menu's dearest part (a reach's denominator is large)."""
+    dn, dd, an, ad, first = _strike_parts(min(n, 12), min(m, 12))
+    rn, rd = reach.numerator, reach.denominator
+    kn, kd = away.denominator - away.numerator, away.denominator  # 1 - away
     return (
-        float(win),
-        float(strike["defender"]),
-        float(reach),
-        float(reach * (1 - away) * strike["attacker"]),
+        truediv(rn * kn * dn, rd * kd * dd),
+        first,
+        truediv(rn, rd),
+        truediv(rn * kn * an, rd * kd * ad),
     )
 
 

@@ -134,9 +134,32 @@ class Crossing(NamedTuple):
     why: str = ""  # the stop in words
 
 
+_PATHS_KEPT = 20000
+"""How many straight paths' walls :func:`walls_on_path` keeps per setup (then it starts over)."""
+
+
 def walls_on_path(b: Battle, x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, str]]:
     """Reading ``walls_and_fences``: (inches along the path, XVI kind) of each wall a straight
-    move crosses, nearest first."""
+    move crosses, nearest first. Kept per setup by the path's ends (the board is fixed; a
+    menu, the AI and the step ask the same lines of fire and charge paths again and again):
+    do not change the list returned."""
+    kept: dict[tuple[float, float, float, float], list[tuple[float, str]]] | None
+    kept = b.setup.kept.get(("003", "paths"))
+    if kept is None:
+        kept = b.setup.kept[("003", "paths")] = {}
+    key = (x0, y0, x1, y1)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= _PATHS_KEPT:
+            kept.clear()
+        found = kept[key] = _walls_on_path(b, x0, y0, x1, y1)
+    return found
+
+
+def _walls_on_path(
+    b: Battle, x0: float, y0: float, x1: float, y1: float
+) -> list[tuple[float, str]]:
+    """:func:`walls_on_path` worked out (shapely: where the path meets each wall)."""
     import shapely
 
     lo_x, hi_x = (x0, x1) if x0 < x1 else (x1, x0)

@@ -37,8 +37,14 @@ from umpire.rules.action_reaction.firing import (
     targets,
 )
 from umpire.rules.action_reaction.ground import downhill_most, fog_at, obstacles
-from umpire.rules.action_reaction.marks import book, cfg, fog, move_limit, odds, troop
-from umpire.rules.action_reaction.moving import CHANGES, after_change, allowance, check_move
+from umpire.rules.action_reaction.marks import book, cfg, fog, move_limit, troop
+from umpire.rules.action_reaction.moving import (
+    CHANGES,
+    after_change,
+    allowance,
+    change_refused,
+    check_move,
+)
 from umpire.rules.action_reaction.steps import FireStep
 
 if TYPE_CHECKING:
@@ -50,71 +56,133 @@ def known_fire(b: Battle, u: Unit, t: Unit) -> tuple[int, tuple[str, ...], str]:
     """(fixed deduction, walls whose die decides theirs, the words) of ``u``'s fire at
     ``t`` known now: :func:`known_deductions` and the effects (issue 23: the menu's odds
     hold every modifier known when it is drawn)."""
-    from umpire.rules.action_reaction import terrain as T
+    found = known_deductions(b, u, t)
+    fixed, rolled = _known_sums(u, found)
+    return fixed, rolled, _known_words(u, found)
 
-    fixed, rolled, words = -effects_mod(u, False), [], []
-    for v, what in known_deductions(b, u, t):
+
+def _known_sums(u: Unit, found: list[tuple[int | None, str]]) -> tuple[int, tuple[str, ...]]:
+    """:func:`known_fire`'s numbers: the fixed deduction and the walls whose die decides."""
+    fixed, rolled = -effects_mod(u, False), []
+    for v, what in found:
         if v is None:
             rolled.append(what)
-            words.append(f"-1d{T.fire_die(what)} {what.replace('_', ' ')}")
         else:
             fixed += v
+    return fixed, tuple(rolled)
+
+
+def _known_words(u: Unit, found: list[tuple[int | None, str]]) -> str:
+    """:func:`known_fire`'s words (made only when a menu line is read)."""
+    from umpire.rules.action_reaction import terrain as T
+
+    words = []
+    for v, what in found:
+        if v is None:
+            words.append(f"-1d{T.fire_die(what)} {what.replace('_', ' ')}")
+        else:
             words.append(f"-{v} {what}")
     if effects_mod(u, False):
         words.append(f"{effects_mod(u, False):+d} effects")
-    return fixed, tuple(rolled), " ".join(words)
+    return " ".join(words)
 
 
 def fire_choices(b: Battle, u: Unit) -> list[Choice]:
     """Every legal fire order with its exact expected hits (and pieces, at 3 hits a piece),
     every deduction known now folded in (a wall's die over its faces, ``menu_odds``)."""
-    out: list[Choice] = []
+    return [o.choice() for o in fire_offers(b, u)]
+
+
+def fire_offers(b: Battle, u: Unit) -> list[Offer]:
+    """:func:`fire_choices` as offers whose words are made only when asked (the AI reads
+    the odds and the orders, never the words)."""
+    out: list[Offer] = []
     if not may_fire(b, u):
-        return [Choice(("hold",), "hold fire", "hold")]
+        return [Offer(("hold",), "hold", {}, "hold fire")]
     per = int(cfg(b)["hits_per_piece"])
     step = b.phase().step
     found = step.shots(b, u) if isinstance(step, FireStep) else targets(b, u)
     for t, d in found:
         value = ART.stick_value(d) or 0
-        fixed, rolled, words = known_fire(b, u, t)
+        known = known_deductions(b, u, t)
+        fixed, rolled = _known_sums(u, known)
         if u.type == "artillery":
             for kind in rounds(b, u, t):
                 n = sum(1 for g in book(b, u)["ammo"] if g.get(kind, 0) > 0)
                 if kind == "canister":
                     later = later_canister(book(b, u))
-                    mean = MO.stick_mean_none(
+                    mean = MO.stick_floats(
                         int(b.r["stick"]["canister_dice"]), value, fixed, rolled, later
                     )[0]
-                    e = n * float(mean)
-                    how = f"{value} on the stick" + (f" {words}" if words else "")
-                    how += " -1D6 halved accumulating smoke" if later else ""
+                    e = n * mean
                 else:  # XI.A.2-3, B, C: a round that flies takes no deductions
+                    later = False
                     e = n * float(_round(b, u, t, kind))
-                    how = _called(b, u, t)
                 out.append(
-                    Choice(
+                    Offer(
                         ("fire", t.i, kind),
-                        f"{n} gun{'s' if n > 1 else ''}: {kind.replace('_', ' ')} at {t.name} "
-                        f'({d:.1f}", {how}): about {e:.1f} hits',
                         "fire",
                         {"inflict": e / per, "p": min(1.0, e / per)},
+                        _gun_words(b, u, t, d, value, known, kind, n, e, later),
                     )
                 )
         else:
-            mean, none = MO.stick_mean_none(fire_line(u), value, fixed, rolled)
-            e = float(mean)
+            e, some = MO.stick_floats(fire_line(u), value, fixed, rolled)
             out.append(
-                Choice(
+                Offer(
                     ("fire", t.i),
-                    f'fire at {t.name} ({d:.1f}", {value} on the stick'
-                    + (f" {words}" if words else "")
-                    + f"): about {e:.1f} hits",
                     "fire",
-                    {"inflict": e / per, "p": float(1 - none)},
+                    {"inflict": e / per, "p": some},
+                    _volley_words(u, t, d, value, known, e),
                 )
             )
-    out.append(Choice(("hold",), "hold fire", "hold"))
+    out.append(Offer(("hold",), "hold", {}, "hold fire"))
     return out
+
+
+def _volley_words(
+    u: Unit, t: Unit, d: float, value: int, known: list[tuple[int | None, str]], e: float
+) -> Callable[[], str]:
+    """The words of a volley's menu line, made when asked."""
+
+    def text() -> str:
+        words = _known_words(u, known)
+        return (
+            f'fire at {t.name} ({d:.1f}", {value} on the stick'
+            + (f" {words}" if words else "")
+            + f"): about {e:.1f} hits"
+        )
+
+    return text
+
+
+def _gun_words(
+    b: Battle,
+    u: Unit,
+    t: Unit,
+    d: float,
+    value: int,
+    known: list[tuple[int | None, str]],
+    kind: str,
+    n: int,
+    e: float,
+    later: bool,
+) -> Callable[[], str]:
+    """The words of a battery's menu line, made when asked."""
+
+    def text() -> str:
+        if kind == "canister":
+            words = _known_words(u, known)
+            how = f"{value} on the stick" + (f" {words}" if words else "")
+            how += " -1D6 halved accumulating smoke" if later else ""
+        else:
+            how = _called(b, u, t)
+        return (
+            f"{n} gun{'s' if n > 1 else ''}: {kind.replace('_', ' ')} at {t.name} "
+            f'({d:.1f}", {how}): about {e:.1f} hits'
+        )
+
+    return text
 
 
 def _round(b: Battle, u: Unit, t: Unit, kind: str) -> Fraction:
@@ -142,6 +210,13 @@ def _called(b: Battle, u: Unit, t: Unit) -> str:
 def charge_choice(b: Battle, u: Unit, t: Unit) -> Choice | None:
     """A charge with its exact odds: P(reach), P(the defender gives way or fires), and of
     the first strike for N against M when it stands."""
+    found = charge_offer(b, u, t)
+    return None if found is None else found.choice()
+
+
+def charge_offer(b: Battle, u: Unit, t: Unit) -> Offer | None:
+    """:func:`charge_choice` as an offer whose words are made only when asked (the AI reads
+    the odds, never the words; the words walk the charge's path again)."""
     if may_charge(b, u, t):
         return None
     reach = reach_odds(b, u, t)
@@ -151,15 +226,21 @@ def charge_choice(b: Battle, u: Unit, t: Unit) -> Choice | None:
         n = u.stands
         m = min(t.stands, n + 1)
     away, fires = give_way_odds(b, u, t)
-    win, first, goes_in, lost = odds(b, _charge_numbers, reach, away, n, m)
+    win, first, goes_in, lost = _charge_numbers(reach, away, n, m)  # not kept: reach is new
     per = int(cfg(b)["hits_per_piece"])
-    return Choice(
+
+    def text() -> str:
+        return (
+            f"charge {t.name}: reaches {pct(reach)}{_over(b, u, t)}; it gives way "
+            f"{float(away):.0%}, fires {float(fires):.0%}; if it stands, {u.name} wins the "
+            f"first strike {first:.0%} ({n} against {m} dice)"
+        )
+
+    return Offer(
         ("charge", t.i),
-        f"charge {t.name}: reaches {pct(reach)}{_over(b, u, t)}; it gives way {float(away):.0%}, "
-        f"fires {float(fires):.0%}; if it stands, {u.name} wins the first strike "
-        f"{first:.0%} ({n} against {m} dice)",
         "charge",
         {"p": win, "goes_in": goes_in, "inflict": win * n / per, "suffer": lost * m / per},
+        text,
     )
 
 
@@ -212,9 +293,9 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
     )
     if troop(u) != "other":
         for v in enemies[:6]:
-            c = charge_choice(b, u, v)
+            c = charge_offer(b, u, v)
             if c is not None:
-                out.append(Offer.of(c))
+                out.append(c)
     bk = book(b, u)
     prone = bool(bk.get("prone"))
     moves: list[tuple[Order, str]] = []
@@ -262,9 +343,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
             if abs(math.remainder(th - u.theta, 2 * math.pi)) > 0.05:
                 moves.append((("move", u.x, u.y, th, ""), f"wheel to face {en.name}"))
         for change in CHANGES[1:]:
-            try:
-                after_change(u, change, prone)
-            except IllegalActionError:
+            if change_refused(u, change, prone):
                 continue
             moves.append((("move", u.x, u.y, u.theta, change), f"{change} in place"))
     for order, text in moves:
@@ -282,7 +361,7 @@ def offers(b: Battle, req: Request) -> list[Offer]:
     """:func:`options` before the moves' legality tests (the generic AI tests what it picks)."""
     u = b.state.units[req.actor]
     if req.kind == "fire":
-        return [Offer.of(c) for c in fire_choices(b, u)]
+        return fire_offers(b, u)
     if req.kind == "move":
         return move_offers(b, u)
     return [Offer(("hold",), "hold", {}, "hold")]

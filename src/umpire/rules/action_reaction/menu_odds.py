@@ -79,6 +79,16 @@ def stick_mean_none(
 
 
 @cache
+def stick_floats(
+    dice: int, value: int, fixed: int, rolled: tuple[str, ...] = (), later: bool = False
+) -> tuple[float, float]:
+    """(expected hits, P(at least one hit)) of :func:`stick_mean_none` as floats, kept (the
+    menus offer them at every fire decision)."""
+    mean, none = stick_mean_none(dice, value, fixed, rolled, later)
+    return float(mean), float(1 - none)
+
+
+@cache
 def centre_odds(dice: tuple[tuple[int, int], ...]) -> dict[int, Fraction]:
     """XII.H.3-4: the exact distribution of the centre die of a charge, the highest of its
     rolls arranged centre out (``M.centre_out``); a column's d10 shows 0-9 (``d10_zero``)."""
@@ -111,16 +121,36 @@ def reach_odds_through(
     charge, XVI.E.1.a, F.1); it reaches when what is left covers ``gap``."""
     sides = [_faces(kind) for _, kind in met]
     ways = math.prod(len(f) for f in sides)
-    total = Fraction(0)
-    for centre, p in centre_odds(dice).items():
-        total += p * _through(base + centre, gap, met, sides, 0)
-    return total / ways
+    weights, below = _centre_weights(dice)
+    total = 0  # in whole numbers over ``below * ways``: one Fraction at the end, same value
+    for centre, w in weights:
+        total += w * _through(base + centre, gap, met, sides, 0)
+    return Fraction(total, below * ways)
+
+
+@cache
+def _centre_weights(dice: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], int]:
+    """:func:`centre_odds` over one common denominator: ((centre, numerator), ...), and it."""
+    odds = centre_odds(dice)
+    below = math.lcm(*(p.denominator for p in odds.values()))
+    return tuple((c, p.numerator * (below // p.denominator)) for c, p in odds.items()), below
 
 
 def _faces(kind: str) -> tuple[int | None, ...]:
     """The faces of ``kind``'s movement die (None: a fixed deduction)."""
     die = T.move_die(kind)
     return (None,) if die is None else tuple(range(1, die[1] + 1))
+
+
+@cache
+def _amounts(kind: str) -> tuple[bool, tuple[int, ...]]:
+    """(adds, the inches of each face of :func:`_faces`) of ``kind``: ``T.movement``'s
+    amounts read once (the charge odds cross the same terrain thousands of times)."""
+    amounts = []
+    for face in _faces(kind):
+        going = T.movement(kind, 100.0, face)  # a long way left: never stalls here
+        amounts.append(going.deduction)
+    return T.movement(kind, 100.0, _faces(kind)[0]).left > 100.0, tuple(amounts)
 
 
 def _through(
@@ -131,16 +161,19 @@ def _through(
     k: int,
 ) -> int:
     """How many of the faces of the dice of ``met[k:]`` (all of them counted, the ones not
-    reached too) bring the charge to ``gap`` with ``left`` inches before ``met[k]``."""
+    reached too) bring the charge to ``gap`` with ``left`` inches before ``met[k]``
+    (``T.movement``'s arithmetic, as :func:`_amounts` reads it)."""
     if k == len(met) or (met[k][0] > 0 and met[k][0] >= left):  # none left, or not reached
         return math.prod(len(f) for f in sides[k:]) if left >= gap - 1e-9 else 0
     at, kind = met[k]
     there = max(0.0, left - at)
+    adds, amounts = _amounts(kind)
     out = 0
-    for face in sides[k]:
-        going = T.movement(kind, there, face)
-        if not going.stalled:
-            out += _through(left + (going.left - there), gap, met, sides, k + 1)
+    for amount in amounts:
+        if adds:
+            out += _through(left + ((there + amount) - there), gap, met, sides, k + 1)
+        elif amount <= there:  # more than the movement left there stalls it
+            out += _through(left + ((there - amount) - there), gap, met, sides, k + 1)
     return out
 
 

@@ -44,30 +44,46 @@ CHANGES = (
 
 def after_change(u: Unit, change: str, prone: bool) -> tuple[str, bool, bool, float]:
     """(formation, mounted, limbered, movement cost) after ``change`` (XII.F costs)."""
+    why = change_refused(u, change, prone)
+    if why:
+        raise IllegalActionError(why)
     form, mounted, limbered = u.formation, u.mounted, u.limbered
     if change == "":
         up = MV.change_cost("stand_up", u.type, form, mounted, limbered) if prone else 0.0
         return form, mounted, limbered, up
     if change in MV.FORMATIONS:
-        if u.type == "artillery" or change == form or (change == "skirmish" and u.type != "foot"):
-            raise IllegalActionError(f"{u.name} cannot form {change}")
         return change, mounted, limbered, 0.0
     if change in ("prone", "stand"):
-        if u.type != "foot" or (change == "prone") == prone:
-            raise IllegalActionError(
-                f"{u.name} cannot {'go prone' if change == 'prone' else 'stand up'}"
-            )
         action = "prone" if change == "prone" else "stand_up"
         return form, mounted, limbered, MV.change_cost(action, u.type, form, mounted, limbered)
     if change in ("mount", "dismount"):
-        if u.type != "cavalry" or mounted == (change == "mount"):
-            raise IllegalActionError(f"{u.name} cannot {change}")
         return form, change == "mount", limbered, MV.cost("mount")
+    return form, mounted, change == "limber", MV.cost("limber")
+
+
+def change_refused(u: Unit, change: str, prone: bool) -> str:
+    """Why ``u`` may not make ``change`` now ("" if it may): :func:`after_change`'s test,
+    without the exception (a menu tries every change for every unit)."""
+    form, mounted, limbered = u.formation, u.mounted, u.limbered
+    if change == "":
+        return ""
+    if change in MV.FORMATIONS:
+        if u.type == "artillery" or change == form or (change == "skirmish" and u.type != "foot"):
+            return f"{u.name} cannot form {change}"
+        return ""
+    if change in ("prone", "stand"):
+        if u.type != "foot" or (change == "prone") == prone:
+            return f"{u.name} cannot {'go prone' if change == 'prone' else 'stand up'}"
+        return ""
+    if change in ("mount", "dismount"):
+        if u.type != "cavalry" or mounted == (change == "mount"):
+            return f"{u.name} cannot {change}"
+        return ""
     if change in ("limber", "unlimber"):
         if u.type != "artillery" or limbered == (change == "limber"):
-            raise IllegalActionError(f"{u.name} cannot {change}")
-        return form, mounted, change == "limber", MV.cost("limber")
-    raise IllegalActionError(f"unknown formation change '{change}'")
+            return f"{u.name} cannot {change}"
+        return ""
+    return f"unknown formation change '{change}'"
 
 
 def allowance(b: Battle, u: Unit, form: str, mounted: bool, limbered: bool) -> float:

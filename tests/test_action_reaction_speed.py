@@ -1,0 +1,121 @@
+"""Issue 25's speed goal on seed 003 (Action/Reaction): the short cuts of the menus give the
+very answers of the rules they stand for. Each test names the seed section whose rule the
+short cut must not change; the golden battles (``test_scalar_golden.py``) hold the whole
+battles and menus equal."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from itertools import product
+
+from test_action_reaction_issue20 import WALL, ByPurpose, battle, unit
+from umpire.errors import IllegalActionError
+from umpire.rules.action_reaction import artillery as ART
+from umpire.rules.action_reaction import firing as FI
+from umpire.rules.action_reaction import ground as GD
+from umpire.rules.action_reaction import menu as MN
+from umpire.rules.action_reaction import menu_odds as MO
+from umpire.rules.action_reaction import moving as MOV
+from umpire.rules.action_reaction import terrain as T
+
+
+def test_walls_on_a_path_are_kept_as_worked_out_reading_walls_and_fences() -> None:
+    """Seed 003 XVI.D-F (reading ``walls_and_fences``: the walls a straight move crosses,
+    nearest first): the paths kept per setup give what shapely works out, asked again."""
+    b = battle(WALL + unit("dfn", "union", 20, 26.4, 90), ByPurpose([]))
+    paths = [(20.0, 20.0 + k, 20.0 + k / 3, 34.0) for k in range(6)]
+    paths += [(5.0, 30.0, 40.0, 30.0), (10.0, 10.0, 40.0, 40.0)]
+    for x0, y0, x1, y1 in paths:
+        first = GD.walls_on_path(b, x0, y0, x1, y1)
+        assert first == GD._walls_on_path(b, x0, y0, x1, y1)
+        assert GD.walls_on_path(b, x0, y0, x1, y1) is first  # kept
+    assert any(GD.walls_on_path(b, *p) for p in paths)  # the stone wall is met
+
+
+def test_a_menu_tests_formation_changes_as_after_change_does_xii_f() -> None:
+    """Seed 003 XII.F (formation changes and their costs): ``change_refused`` refuses
+    exactly the changes ``after_change`` raises for, with the same words."""
+    text = WALL + unit("dfn", "union", 20, 26.4, 90)
+    b = battle(text, ByPurpose([]))
+    u = b.state.units[0]
+    for kind, form, mounted, limbered, prone in product(
+        ("foot", "cavalry", "artillery"),
+        ("line", "column", "skirmish"),
+        (False, True),
+        (False, True),
+        (False, True),
+    ):
+        u.type, u.formation, u.mounted, u.limbered = kind, form, mounted, limbered
+        for change in (*MOV.CHANGES, "somersault"):
+            why = MOV.change_refused(u, change, prone)
+            try:
+                MOV.after_change(u, change, prone)
+            except IllegalActionError as exc:
+                assert why == str(exc)
+            else:
+                assert why == ""
+
+
+def _reach_by_movement(
+    dice: tuple[tuple[int, int], ...], base: float, gap: float, met: tuple[tuple[float, str], ...]
+) -> Fraction:
+    """P(a charge reaches) crossing ``met`` face by face with ``T.movement`` itself."""
+    sides = [MO._faces(kind) for _, kind in met]
+    total = Fraction(0)
+    for centre, p in MO.centre_odds(dice).items():
+        good = 0
+        for faces in product(*sides):
+            left = base + centre
+            for (at, kind), face in zip(met, faces, strict=True):
+                if at > 0 and at >= left:
+                    break
+                there = max(0.0, left - at)
+                going = T.movement(kind, there, face)
+                if going.stalled:
+                    left = -math.inf
+                    break
+                left += going.left - there
+            good += left >= gap - 1e-9
+        total += p * Fraction(good, math.prod(len(f) for f in sides))
+    return total
+
+
+def test_charge_reach_odds_cross_terrain_as_movement_does_xii_h_xvi() -> None:
+    """Seed 003 XII.H.3 (the centre die added to the regular movement) and XVI (each
+    obstacle's die, 'if the number exceeds the amount of movement left, the regiment may
+    not move'): the odds worked out in whole numbers from each kind's amounts read once
+    equal the charge crossed face by face with ``T.movement``."""
+    for dice, base, gap, met in [
+        (((1, 6), (1, 6)), 4.0, 6.0, ((2.0, "stone_wall"),)),
+        (((1, 10),), 3.0, 7.0, ((0.0, "woodlot"), (1.5, "rail_fence"))),
+        (((2, 6),), 2.5, 8.0, ((0.0, "downhill"), (3.0, "worm_fence"))),
+        (((1, 6), (1, 6), (1, 6)), 6.0, 9.0, ((0.0, "uphill"), (4.0, "stone_wall"))),
+    ]:
+        want = _reach_by_movement(dice, base, gap, met)
+        assert MO.reach_odds_through(dice, base, gap, met) == want
+        assert 0 < want < 1
+
+
+def test_menu_words_made_when_asked_read_as_before_xv_4_xii_h() -> None:
+    """Seed 003 XV.4 'all are cumulative' and XII.H: a fire or charge entry's words, made
+    only when a menu line is read, name the stick's number and every deduction known, and
+    the charge's reach and terrain, as the menu drew them."""
+    text = WALL + unit("dfn", "union", 20, 26.4, 90) + unit("reb", "confederate", 20, 33, 270)
+    b = battle(text, ByPurpose([]))
+    dfn, reb = b.state.units
+    fire = next(o for o in MN.fire_offers(b, reb) if o.kind == "fire")
+    fixed, rolled, words = MN.known_fire(b, reb, dfn)
+    assert "-1d6 stone wall" in words and rolled == ("stone_wall",)
+    assert fire.words().startswith(f"fire at {dfn.name} (") and words in fire.words()
+    value = ART.stick_value(b.dist(reb.i, dfn.i)) or 0
+    mean, none = MO.stick_mean_none(FI.fire_line(reb), value, fixed, rolled)
+    assert fire.odds["p"] == float(1 - none) and fire.odds["inflict"] * 3 == float(mean)
+    near = WALL + unit("dfn", "union", 20, 26.4, 90) + unit("reb", "confederate", 20, 31, 270)
+    b = battle(near, ByPurpose([]))
+    dfn, reb = b.state.units
+    charge = MN.charge_offer(b, reb, dfn)
+    assert charge is not None
+    assert charge.words().startswith(f"charge {dfn.name}: reaches ")
+    assert "through the stone wall" in charge.words()
+    assert charge.choice().text == charge.words()
