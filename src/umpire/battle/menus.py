@@ -10,17 +10,13 @@ of offers per battle.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+from umpire.battle.orders import Order as Order
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
     from umpire.battle.roles import Request
-
-Order = tuple[Any, ...]
-"""A decision as a menu offers it: ``("hold",)``, ``("move", x, y, theta, change)``,
-``("charge", t)``, ``("rout",)``, ``("turn",)``, ``("fire", t)``, ``("leader", x, y, attach)``.
-The engine hands a step the typed record of it (``umpire.battle.orders``; issue 25: the menus
-and the AIs that read them still use plain tuples)."""
 
 
 class Choice(NamedTuple):

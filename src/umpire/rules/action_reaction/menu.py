@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from umpire.battle import orders as od
-from umpire.battle.roles import Choice, Offer, Order, Request, choices
+from umpire.battle.roles import Choice, Offer, Request, choices
 from umpire.board.fmath import hypot as _hypot
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import artillery as ART
@@ -70,7 +70,7 @@ def fire_choices(b: Battle, u: Unit) -> list[Choice]:
     every deduction known now folded in (a wall's die over its faces, ``menu_odds``)."""
     out: list[Choice] = []
     if not may_fire(b, u):
-        return [Choice(("hold",), "hold fire", "hold")]
+        return [Choice(od.HOLD, "hold fire", "hold")]
     per = int(cfg(b)["hits_per_piece"])
     step = b.phase().step
     found = step.shots(b, u) if isinstance(step, FireStep) else targets(b, u)
@@ -93,7 +93,7 @@ def fire_choices(b: Battle, u: Unit) -> list[Choice]:
                     how = _called(b, u, t)
                 out.append(
                     Choice(
-                        ("fire", t.i, kind),
+                        od.FireRound("fire", t.i, kind),
                         f"{n} gun{'s' if n > 1 else ''}: {kind.replace('_', ' ')} at {t.name} "
                         f'({d:.1f}", {how}): about {e:.1f} hits',
                         "fire",
@@ -105,7 +105,7 @@ def fire_choices(b: Battle, u: Unit) -> list[Choice]:
             e = float(mean)
             out.append(
                 Choice(
-                    ("fire", t.i),
+                    od.FireAt("fire", t.i),
                     f'fire at {t.name} ({d:.1f}", {value} on the stick'
                     + (f" {words}" if words else "")
                     + f"): about {e:.1f} hits",
@@ -113,7 +113,7 @@ def fire_choices(b: Battle, u: Unit) -> list[Choice]:
                     {"inflict": e / per, "p": float(1 - none)},
                 )
             )
-    out.append(Choice(("hold",), "hold fire", "hold"))
+    out.append(Choice(od.HOLD, "hold fire", "hold"))
     return out
 
 
@@ -154,7 +154,7 @@ def charge_choice(b: Battle, u: Unit, t: Unit) -> Choice | None:
     win, first, goes_in, lost = odds(b, _charge_numbers, reach, away, n, m)
     per = int(cfg(b)["hits_per_piece"])
     return Choice(
-        ("charge", t.i),
+        od.Charge("charge", t.i),
         f"charge {t.name}: reaches {pct(reach)}{_over(b, u, t)}; it gives way {float(away):.0%}, "
         f"fires {float(fires):.0%}; if it stands, {u.name} wins the first strike "
         f"{first:.0%} ({n} against {m} dice)",
@@ -186,12 +186,12 @@ def move_choices(b: Battle, u: Unit) -> list[Choice]:
     return choices(move_offers(b, u))
 
 
-def _legal_move(b: Battle, u: Unit, order: Order) -> Callable[[], bool]:
+def _legal_move(b: Battle, u: Unit, order: od.Move) -> Callable[[], bool]:
     """The legality test of a move offer (:func:`check_move` without its message)."""
 
     def test() -> bool:
         try:
-            check_move(b, u, float(order[1]), float(order[2]), float(order[3]), str(order[4]))
+            check_move(b, u, float(order.x), float(order.y), float(order.theta), order.change)
         except IllegalActionError:
             return False
         return True
@@ -201,7 +201,7 @@ def _legal_move(b: Battle, u: Unit, order: Order) -> Callable[[], bool]:
 
 def move_offers(b: Battle, u: Unit) -> list[Offer]:
     """:func:`move_choices` before the moves' legality tests (run when a policy asks)."""
-    hold = Offer(("hold",), "hold", {}, "hold")
+    hold = Offer(od.HOLD, "hold", {}, "hold")
     limit = move_limit(b, u)
     if limit not in ("free", "no_advance") or book(b, u).get("still") == b.state.turn:
         return [hold]
@@ -217,9 +217,9 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
                 out.append(Offer.of(c))
     bk = book(b, u)
     prone = bool(bk.get("prone"))
-    moves: list[tuple[Order, str]] = []
+    moves: list[tuple[od.Move, str]] = []
     if prone:
-        moves.append((("move", u.x, u.y, u.theta, "stand"), "stand up"))
+        moves.append((od.Move("move", u.x, u.y, u.theta, "stand"), "stand up"))
     else:
         allow = allowance(b, u, u.formation, u.mounted, u.limbered)
         goals = [(v.x, v.y, 4.0, f"toward {v.name}") for v in enemies[:1]]
@@ -232,7 +232,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
                     th = math.atan2(gy - u.y, gx - u.x)
                     moves.append(
                         (
-                            (
+                            od.Move(
                                 "move",
                                 u.x + (gx - u.x) / d * step,
                                 u.y + (gy - u.y) / d * step,
@@ -248,7 +248,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
             step = allow * 0.5
             moves.append(
                 (
-                    (
+                    od.Move(
                         "move",
                         u.x - (en.x - u.x) / d * step,
                         u.y - (en.y - u.y) / d * step,
@@ -260,13 +260,13 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
             )
             th = math.atan2(en.y - u.y, en.x - u.x)
             if abs(math.remainder(th - u.theta, 2 * math.pi)) > 0.05:
-                moves.append((("move", u.x, u.y, th, ""), f"wheel to face {en.name}"))
+                moves.append((od.Move("move", u.x, u.y, th, ""), f"wheel to face {en.name}"))
         for change in CHANGES[1:]:
             try:
                 after_change(u, change, prone)
             except IllegalActionError:
                 continue
-            moves.append((("move", u.x, u.y, u.theta, change), f"{change} in place"))
+            moves.append((od.Move("move", u.x, u.y, u.theta, change), f"{change} in place"))
     for order, text in moves:
         out.append(Offer(order, "move", {}, text, _legal_move(b, u, order)))
     out.append(hold)
@@ -285,7 +285,7 @@ def offers(b: Battle, req: Request) -> list[Offer]:
         return [Offer.of(c) for c in fire_choices(b, u)]
     if req.kind == "move":
         return move_offers(b, u)
-    return [Offer(("hold",), "hold", {}, "hold")]
+    return [Offer(od.HOLD, "hold", {}, "hold")]
 
 
 def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
@@ -302,7 +302,7 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
         return lines + _why_move(b, u, order)
     if isinstance(order, od.Charge) and 0 <= int(order.t) < len(b.state.units):
         return lines + _why_charge(b, u, b.state.units[int(order.t)])
-    if isinstance(order, od.Fire) and 0 <= int(order.t) < len(b.state.units):
+    if order.kind == "fire" and 0 <= int(order.t) < len(b.state.units):
         return lines + _why_fire(b, u, b.state.units[int(order.t)], order)
     return lines + _why_hold(b, req, u)
 
@@ -393,7 +393,7 @@ def _why_charge(b: Battle, u: Unit, t: Unit) -> list[str]:
     return lines
 
 
-def _why_fire(b: Battle, u: Unit, t: Unit, order: od.Fire) -> list[str]:
+def _why_fire(b: Battle, u: Unit, t: Unit, order: od.AnyFire) -> list[str]:
     """XI, XV: the stick's number, the deductions in the odds, what is rolled later."""
     d = b.dist(u.i, t.i)
     kind = str(order.ammo)
