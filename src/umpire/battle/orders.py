@@ -4,8 +4,11 @@ Each record is still a tuple whose first item is its kind, so ``json.dumps`` wri
 same list as before (saved logs and golden files stay byte-identical) and an order read
 back from a log compares equal to the record. :func:`order_from_json` is the one place a
 list from a log, the web or typed input becomes an order: it checks the kind and the
-arity and says in one line what is wrong. The engine hands every step an order made by
-:func:`as_order`, so a step's ``apply`` may read named fields (``order.x``, ``order.t``).
+arity and says in one line what is wrong. The menus offer records and the policies decide
+records; the engine hands every step one (:func:`as_order`). Readers narrow an ``Order`` by
+its ``kind`` and read named fields (``order.x``, ``order.t``), never positions
+(``tests/test_orders_typed.py``). A fire order has a record per length (``FireAt``,
+``FireRound``, ``Fire``) so that a record writes exactly the list it was read from.
 """
 
 from __future__ import annotations
