@@ -74,9 +74,8 @@ class OddsAI:
         cy = sum(u.y for u in mine) / len(mine)
         dists: list[float] = []
         for j in joins:
-            o = j.order
-            assert o.kind == "leader"  # a join is a leader order
-            dists.append(math.pow(float(o.x) - cx, 2.0) + math.pow(float(o.y) - cy, 2.0))
+            jx, jy = j.at()  # where the join rides to (without making its order)
+            dists.append(math.pow(jx - cx, 2.0) + math.pow(jy - cy, 2.0))
         tried = [False] * len(joins)
         while True:  # nearest first; the earlier of two equal joins first (a stable sort)
             k = -1
@@ -139,9 +138,7 @@ class OddsAI:
             n = len(moves)
             scores: list[float] = []
             for c in moves:
-                o = c.order
-                assert o.kind == "move"  # a move offer is a move order
-                x, y = float(o.x), float(o.y)
+                x, y = c.at()  # where the move ends (without making its order)
                 s = -abs(_hypot(gx - x, gy - y) - stop)
                 if board.in_cover(x, y):
                     s += 3.0

@@ -101,7 +101,7 @@ class FireOffer(Offer):
     def __init__(
         self, b: Battle, u: Unit, v: Unit, needed: int, m: int, rng: float, odds: dict[str, float]
     ):
-        self.order = od.FireAt("fire", v.i)
+        self._order = od.FireAt("fire", v.i)
         self.kind = "fire"
         self.odds = odds
         self._text = ""
@@ -205,9 +205,12 @@ def _chained(o: ChargeOdds) -> tuple[float, float, float, float]:
     )
 
 
-def _toward(u: Unit, x: float, y: float, stop: float, frac: float, allow: float) -> od.Move | None:
+def _toward(
+    u: Unit, x: float, y: float, stop: float, frac: float, allow: float
+) -> tuple[float, float, float] | None:
     """A move of ``frac`` of the unit's allowance (in the open, no change: ``allow``) toward
-    (x, y), stopping ``stop``" short; None when it would not move."""
+    (x, y), stopping ``stop``" short: where it ends and its facing, (x, y, theta); None
+    when it would not move."""
     d = _hypot(x - u.x, y - u.y)
     step = allow * frac
     if d - stop < step:  # min() and max() written out (the same float, the first on a tie)
@@ -217,7 +220,7 @@ def _toward(u: Unit, x: float, y: float, stop: float, frac: float, allow: float)
     if d < 1e-9 or step < 1e-6:
         return None
     th = _atan2(y - u.y, x - u.x)
-    return od.Move("move", u.x + (x - u.x) / d * step, u.y + (y - u.y) / d * step, th, "")
+    return u.x + (x - u.x) / d * step, u.y + (y - u.y) / d * step, th
 
 
 def move_choices(b: Battle, u: Unit) -> list[Choice]:
@@ -238,17 +241,25 @@ NO_ODDS: dict[str, float] = {}
 
 
 class MoveOffer(Offer):
-    """A move offered to ``u``: tested by ``steps.move_ok`` (a refused change is illegal),
-    worded ``word`` [length] ``tail`` ``name`` ("advance 6.0" toward 1st TN"), both only
-    when asked (a menu offers about eight moves; the AI tests one or two)."""
+    """A move offered to ``u``, to ``(x, y)`` facing ``theta`` with the formation ``change``:
+    tested by ``steps.move_ok`` (a refused change is illegal), worded ``word`` [length]
+    ``tail`` ``name`` ("advance 6.0" toward 1st TN"), both only when asked (a menu offers
+    about eight moves; the AI tests one or two), its order made when first read."""
 
-    __slots__ = ("b", "measured", "move", "name", "tail", "u", "word")
+    __slots__ = ("b", "change", "measured", "name", "tail", "theta", "u", "word", "x", "y")
 
     def __init__(
-        self, b: Battle, u: Unit, order: od.Move, word: str, tail: str, name: str, measured: bool
+        self,
+        b: Battle,
+        u: Unit,
+        to: tuple[float, float, float, str],
+        word: str,
+        tail: str,
+        name: str,
+        measured: bool,
     ):
-        self.order = order
-        self.move = order  # the same record, typed as a move
+        self._order = None
+        self.x, self.y, self.theta, self.change = to
         self.kind = "move"
         self.odds = NO_ODDS
         self._text = ""
@@ -261,11 +272,18 @@ class MoveOffer(Offer):
         self.name = name
         self.measured = measured
 
+    def make(self) -> Order:
+        """The move order."""
+        return od.Move("move", self.x, self.y, self.theta, self.change)
+
+    def at(self) -> tuple[float, float]:
+        """Where the move ends."""
+        return self.x, self.y
+
     def test(self) -> bool:
         """Seed 002 MOVE: ``steps.move_ok``."""
-        order = self.move
         try:
-            return RCH.move_ok(self.b, self.u, order.x, order.y, order.theta, order.change)
+            return RCH.move_ok(self.b, self.u, self.x, self.y, self.theta, self.change)
         except IllegalActionError:
             return False
 
@@ -273,8 +291,8 @@ class MoveOffer(Offer):
         """The move in words, its length measured now."""
         if not self.measured:
             return f"{self.word}{self.tail}{self.name}"
-        u, order = self.u, self.move
-        length = _hypot(order.x - u.x, order.y - u.y)
+        u = self.u
+        length = _hypot(self.x - u.x, self.y - u.y)
         return f'{self.word} {length:.1f}"{self.tail}{self.name}'
 
 
@@ -337,30 +355,32 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
     if en is not None:
         to = _toward(u, en.x, en.y, 4.0, 1.0, allow)
         if to is not None:
-            out.append(MoveOffer(b, u, to, "advance", " toward ", en.name, True))
+            out.append(
+                MoveOffer(b, u, (to[0], to[1], to[2], ""), "advance", " toward ", en.name, True)
+            )
         to = _toward(u, en.x, en.y, 4.0, 0.5, allow)
         if to is not None:
-            out.append(MoveOffer(b, u, to, "advance half a move", " toward ", en.name, True))
-        back = _toward(u, 2 * ux - en.x, 2 * uy - en.y, 0.0, 1.0, allow)
-        if back is not None:
-            back = od.Move("move", back.x, back.y, u.theta, "")
+            half = (to[0], to[1], to[2], "")
+            out.append(MoveOffer(b, u, half, "advance half a move", " toward ", en.name, True))
+        to = _toward(u, 2 * ux - en.x, 2 * uy - en.y, 0.0, 1.0, allow)
+        if to is not None:
+            back = (to[0], to[1], u.theta, "")
             out.append(MoveOffer(b, u, back, "fall back", " facing the enemy", "", True))
     for ob in b.setup.objectives:
         to = _toward(u, ob.x, ob.y, 0.0, 1.0, allow)
         if to is not None:
-            out.append(MoveOffer(b, u, to, "move", " toward ", ob.name, True))
+            out.append(
+                MoveOffer(b, u, (to[0], to[1], to[2], ""), "move", " toward ", ob.name, True)
+            )
     changes = RCH.changes_open(u)
     if changes or en is not None:
         th = _atan2(en.y - uy, en.x - ux) if en is not None else u.theta
         for change in changes:
-            mv = od.Move("move", ux, uy, th, change)
-            out.append(MoveOffer(b, u, mv, CHANGE_WORDS[change], " in place", "", False))
-        if en is not None and abs(_remainder(th - u.theta, 2 * math.pi)) > 0.05:
             out.append(
-                MoveOffer(
-                    b, u, od.Move("move", ux, uy, th, ""), "wheel to face ", "", en.name, False
-                )
+                MoveOffer(b, u, (ux, uy, th, change), CHANGE_WORDS[change], " in place", "", False)
             )
+        if en is not None and abs(_remainder(th - u.theta, 2 * math.pi)) > 0.05:
+            out.append(MoveOffer(b, u, (ux, uy, th, ""), "wheel to face ", "", en.name, False))
     out.append(HOLD)
     return out
 
@@ -410,7 +430,7 @@ class LeaderOffer(Offer):
     __slots__ = ("board", "d", "ld", "rate", "u")
 
     def __init__(self, board: Board, rate: R.MoveRate, ld: Leader, u: Unit, d: float):
-        self.order = od.Leader("leader", u.x, u.y, u.i)
+        self._order = None
         self.kind = "leader"
         self.odds = NO_ODDS
         self._text = ""
@@ -421,6 +441,16 @@ class LeaderOffer(Offer):
         self.ld = ld
         self.u = u
         self.d = d
+
+    def make(self) -> Order:
+        """The leader order: to the unit's centre, attached to it."""
+        u = self.u
+        return od.Leader("leader", u.x, u.y, u.i)
+
+    def at(self) -> tuple[float, float]:
+        """Where he rides to: the unit's centre."""
+        u = self.u
+        return u.x, u.y
 
     def test(self) -> bool:
         """Seed 002 COMMAND: can he ride the ``d`` inches to the unit (half in rough)?"""
