@@ -100,6 +100,10 @@ class Checking:
             assert type(c.order) in TYPES, (req, c.order)
             assert c.order.kind == c.order[0]
             self.seen.add(type(c.order).__name__)
+        for f in offers(b, req):
+            o = f.order
+            if o.kind == "move" or o.kind == "leader":  # a lazy offer's place is its order's
+                assert f.at() == (o.x, o.y)
         order = self.inner.decide(b, req)
         assert type(order) in TYPES, (req, order)
         return order
