@@ -14,6 +14,7 @@ import pytest
 
 from umpire.ai.odds_ai import CHARGE_THRESHOLD, OddsAI
 from umpire.ai.random_policy import RandomPolicy
+from umpire.battle import orders as od
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.roles import Choice, Offer, offered
 from umpire.battle.run import new_battle, play
@@ -24,20 +25,20 @@ from umpire.dice import SeededSource
 def test_fire_takes_the_best_expected_loss_and_values_a_kill() -> None:
     ai = OddsAI()
     opts = [
-        Choice(("fire", 1), "a", "fire", {"inflict": 0.30}),
-        Choice(("fire", 2), "b", "fire", {"inflict": 0.45}),
-        Choice(("hold",), "hold", "hold"),
+        Choice(od.FireAt("fire", 1), "a", "fire", {"inflict": 0.30}),
+        Choice(od.FireAt("fire", 2), "b", "fire", {"inflict": 0.45}),
+        Choice(od.HOLD, "hold", "hold"),
     ]
     assert ai.fire([Offer.of(c) for c in opts]) == ("fire", 2)
-    opts[0] = Choice(("fire", 1), "a", "fire", {"inflict": 0.31, "finish": 1.0})
+    opts[0] = Choice(od.FireAt("fire", 1), "a", "fire", {"inflict": 0.31, "finish": 1.0})
     assert ai.fire([Offer.of(c) for c in opts]) == ("fire", 1)  # 0.31 x 1.5 > 0.45
 
 
 def test_pick_takes_the_highest_value() -> None:
     ai = OddsAI()
     opts = [
-        Choice(("pick", 3), "x", "pick", {"value": 1.0}),
-        Choice(("pick", 5), "y", "pick", {"value": 2.0}),
+        Choice(od.Pick("pick", 3), "x", "pick", {"value": 1.0}),
+        Choice(od.Pick("pick", 5), "y", "pick", {"value": 2.0}),
     ]
     assert ai.pick([Offer.of(c) for c in opts]) == ("pick", 5)
 
@@ -139,13 +140,13 @@ def test_an_illegal_offer_is_never_taken_and_worse_ones_are_not_tested() -> None
         return lambda: tested.append(k) is None and ok
 
     def at(f: float) -> Order:  # a point a fraction f of the way to the goal
-        return ("move", u.x + (gx - u.x) * f, u.y + (gy - u.y) * f, 0.0, "")
+        return od.Move("move", u.x + (gx - u.x) * f, u.y + (gy - u.y) * f, 0.0, "")
 
     opts = [
         Offer(at(0.2), "move", {}, "a", test(0, True)),
         Offer(at(0.9), "move", {}, "b", test(1, False)),
         Offer(at(0.6), "move", {}, "c", test(2, True)),
-        Offer(("hold",), "hold", {}, "hold"),
+        Offer(od.HOLD, "hold", {}, "hold"),
     ]
     assert OddsAI().move(b, req, opts) == at(0.6)
     assert tested == [1, 2]

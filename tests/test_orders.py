@@ -31,9 +31,11 @@ from umpire.errors import IllegalActionError
 def test_an_order_reads_back_as_its_record_and_writes_the_same_json(raw: list[object]) -> None:
     """Issue 25 'Orders are typed records': the record's kind names its type, it equals
     the tuple it was read from, and json writes the same list (logs stay byte-identical)
-    unless the list left out a default field."""
+    unless the list left out a default field (a fire order of any length is a record as
+    long as its list)."""
     o = od.order_from_json(raw)
-    assert type(o) is od.ORDER_TYPES[str(raw[0])]
+    want = {2: od.FireAt, 3: od.FireRound, 4: od.Fire}[len(raw)] if raw[0] == "fire" else None
+    assert type(o) is (want or od.ORDER_TYPES[str(raw[0])])
     assert o.kind == raw[0]
     assert tuple(o[: len(raw)]) == tuple(raw)
     if len(o) == len(raw):
@@ -47,7 +49,13 @@ def test_fields_are_named() -> None:
     assert isinstance(m, od.Move)
     assert (m.x, m.y, m.theta, m.change) == (1.0, 2.0, 0.5, "line")
     f = od.order_from_json(["fire", 7])
-    assert isinstance(f, od.Fire) and f.t == 7 and f.ammo == "" and f.called is None
+    assert isinstance(f, od.FireAt) and f.t == 7 and f.ammo == "" and f.called is None
+    r = od.order_from_json(["fire", 7, "case"])
+    assert isinstance(r, od.FireRound) and (r.t, r.ammo, r.called) == (7, "case", None)
+    c = od.order_from_json(["fire", 7, "shell", 9.5])
+    assert isinstance(c, od.Fire) and (c.t, c.ammo, c.called) == (7, "shell", 9.5)
+    assert od.fire(7) == f and od.fire(7, "case") == r and od.fire(7, "shell", 9.5) == c
+    assert json.dumps(f) == '["fire", 7]' and json.dumps(r) == '["fire", 7, "case"]'
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,9 @@ class Asking:
 
     def decide(self, b: Battle, req: Request) -> Order:
         for c in offered(b, req):
-            key = (req.kind, type(od.as_order(c.order)).__name__)
+            o = od.as_order(c.order)
+            # fire has three records by length (FireAt, FireRound, Fire): one key for all
+            key = (req.kind, "Fire" if o.kind == "fire" else type(o).__name__)
             self.found.setdefault(key, []).append(explain(b, req, c))
         order: Order = self.inner.decide(b, req)
         return order

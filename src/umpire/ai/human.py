@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from umpire.battle import orders as od
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.roles import Choice, offered
 from umpire.errors import IllegalActionError, UmpireError
@@ -109,9 +110,8 @@ class HumanPolicy:
                     raise IllegalActionError(f"type one number from 1 to {len(self._menu)}")
                 if req.kind not in ("leader", "move", "fire"):
                     raise IllegalActionError(f"choose a number from 1 to {len(self._menu)}")
-                order = parse_order(text, ids)
-                if order[0] == "move" and order[3] is None:
-                    order = (*order[:3], b.state.units[req.actor].theta, order[4])
+                facing = b.state.units[req.actor].theta if req.kind != "leader" else 0.0
+                order = parse_order(text, ids, facing)
                 b.comp.combat.check(b, req, order)
                 return order
             except UmpireError as exc:
@@ -120,25 +120,31 @@ class HumanPolicy:
                 self.show(f"umpire: error: {exc}")
 
 
-def parse_order(words: list[str], ids: dict[str, int]) -> Order:
-    """Turn typed words into an order tuple (unit ids to indexes)."""
+def parse_order(words: list[str], ids: dict[str, int], facing: float = 0.0) -> Order:
+    """Turn typed words into an order record (unit ids to indexes); a move without a
+    facing keeps ``facing`` (the unit's own)."""
     if not words:
         raise IllegalActionError("type an order, e.g. 'hold'")
     kind = words[0]
     try:
-        if kind in ("hold", "rout", "turn"):
-            return (kind,)
+        if kind == "hold":
+            return od.HOLD
+        if kind == "rout":
+            return od.ROUT
+        if kind == "turn":
+            return od.TURN
         if kind in ("fire", "charge"):
             if words[1] not in ids:
                 raise IllegalActionError(f"no unit '{words[1]}'")
-            return (kind, ids[words[1]])
+            t = ids[words[1]]
+            return od.FireAt("fire", t) if kind == "fire" else od.Charge("charge", t)
         if kind == "move":
             x, y = _number(words[1]), _number(words[2])
-            th = math.radians(_number(words[3])) if len(words) > 3 else None
-            return ("move", x, y, th, words[4] if len(words) > 4 else "")
+            th = math.radians(_number(words[3])) if len(words) > 3 else facing
+            return od.Move("move", x, y, th, words[4] if len(words) > 4 else "")
         if kind == "leader":
             att = ids[words[3]] if len(words) > 3 else -1
-            return ("leader", _number(words[1]), _number(words[2]), att)
+            return od.Leader("leader", _number(words[1]), _number(words[2]), att)
     except (IndexError, ValueError, KeyError):
         raise IllegalActionError(f"cannot read order '{' '.join(words)[:60]}'") from None
     raise IllegalActionError(

@@ -15,13 +15,14 @@ import random
 from typing import Any
 
 from umpire.ai.personality import personality
+from umpire.battle import orders as od
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.menus import best_left
 from umpire.battle.roles import Offer, combat_offers, offers
 from umpire.board.fmath import hypot
 from umpire.errors import IllegalActionError
 
-HOLD: Order = ("hold",)
+HOLD: Order = od.HOLD
 UNIT_KINDS = ("move", "fire")
 """Requests whose actor is a unit (a leader's is a leader)."""
 
@@ -34,8 +35,14 @@ EASY_TOP = 3
 
 
 def _change(order: Order) -> str:
-    """The formation change a move order makes ("" for none, or no such field)."""
-    return str(order[4]) if order[0] == "move" and len(order) > 4 and order[4] else ""
+    """The formation change a move order makes ("" for none, or no move)."""
+    return order.change if order.kind == "move" else ""
+
+
+def _move(order: Order) -> od.Move:
+    """The order of a "move" offer, which is a move order."""
+    assert order.kind == "move", order
+    return order
 
 
 def _legal(opts: list[Offer], kind: str) -> list[Offer]:
@@ -58,14 +65,14 @@ class EasyAI:
             return order
         opts = offers(b, req)
         hold_ok = any(c.kind == "hold" and c.legal() for c in opts)
-        if order[0] != "hold" and self.rng.random() < EASY_HOLD and hold_ok:
+        if order.kind != "hold" and self.rng.random() < EASY_HOLD and hold_ok:
             return HOLD
-        if order[0] == "hold" or self.rng.random() >= EASY_NOISE:
+        if order.kind == "hold" or self.rng.random() >= EASY_NOISE:
             return order
-        same = _legal(opts, str(order[0]))
-        if order[0] == "move":
-            x, y = float(order[1]), float(order[2])
-            same.sort(key=lambda c: hypot(float(c.order[1]) - x, float(c.order[2]) - y))
+        same = _legal(opts, order.kind)
+        if order.kind == "move":
+            x, y = float(order.x), float(order.y)
+            same.sort(key=lambda c: hypot(float(_move(c.order).x) - x, float(_move(c.order).y) - y))
         else:
             same.sort(key=lambda c: -c.odds.get("inflict", c.odds.get("p", 0.0)))
         top = same[:EASY_TOP]
@@ -164,7 +171,7 @@ class HardAI:
         cands: list[Order] = [order]
         why: dict[Order, str] = {}
         extra = generic or self.SCRIPT_EXTRA
-        if extra and order[0] != "hold" and any(c.kind == "hold" and c.legal() for c in opts):
+        if extra and order.kind != "hold" and any(c.kind == "hold" and c.legal() for c in opts):
             cands.append(HOLD)
         shaken = b.status.move_limit(b, u) == "no_advance"
         if shaken:  # may not advance: falling back out of reach keeps it from worse
@@ -196,11 +203,12 @@ class HardAI:
         if moves:
             tx, ty = en.x, en.y
             board = b.setup.board
-            score = [
-                (3.0 if board.in_cover(float(c.order[1]), float(c.order[2])) else 0.0)
-                - 0.1 * hypot(float(c.order[1]) - tx, float(c.order[2]) - ty)
-                for c in moves
-            ]
+            score: list[float] = []
+            for c in moves:
+                mx, my = float(_move(c.order).x), float(_move(c.order).y)
+                score.append(
+                    (3.0 if board.in_cover(mx, my) else 0.0) - 0.1 * hypot(mx - tx, my - ty)
+                )
             done = [False] * len(moves)
             took = 0
             while took < self.MOVES and len(cands) < self.FORKS:
@@ -262,9 +270,9 @@ class HardAI:
             c
             for c in opts
             if c.kind == "move"
-            and _change(c.order)
-            and abs(float(c.order[1]) - u.x) < 1e-9
-            and abs(float(c.order[2]) - u.y) < 1e-9
+            and _move(c.order).change
+            and abs(float(_move(c.order).x) - u.x) < 1e-9
+            and abs(float(_move(c.order).y) - u.y) < 1e-9
         ]
         if not here:
             return []
@@ -276,26 +284,26 @@ class HardAI:
         # and the side attacks, along the menu's first move (a unit that cannot move as it
         # stands, an unlimbered battery, is not sent forward: that measured worse in
         # `standard`, -19 points for the Confederates at n=100)
-        trips: list[Order] = []
-        if order[0] == "move" and not _change(order):
+        trips: list[od.Move] = []
+        if order.kind == "move" and not order.change:
             trips.append(order)
         if b.setup.posture.get(req.side, "attack") == "attack":
             trips += [
-                c.order
+                _move(c.order)
                 for c in opts
-                if c.kind == "move" and not _change(c.order) and c.order not in trips
+                if c.kind == "move" and not _move(c.order).change and c.order not in trips
             ]
-        trips = [t for t in trips if hypot(float(t[1]) - u.x, float(t[2]) - u.y) > 1e-6][:1]
+        trips = [t for t in trips if hypot(float(t.x) - u.x, float(t.y) - u.y) > 1e-6][:1]
         rate = b.comp.combat.move_rate(b, u)
         for c in here:
-            change = str(c.order[4])
+            change = _move(c.order).change
             for trip in trips:
-                dx, dy = float(trip[1]) - u.x, float(trip[2]) - u.y
+                dx, dy = float(trip.x) - u.x, float(trip.y) - u.y
                 d = hypot(dx, dy)
                 for f in (1.5, 1.0, 0.75, 0.5, 0.25):
                     step = min(d if d < rate * 0.99 else math.inf, max(rate, 4.0) * f)
                     x, y = u.x + dx / d * step, u.y + dy / d * step
-                    cand: Order = ("move", x, y, float(trip[3]), change)
+                    cand: Order = od.Move("move", x, y, float(trip.theta), change)
                     try:
                         b.comp.combat.check(b, req, cand)
                     except IllegalActionError:
@@ -312,7 +320,8 @@ class HardAI:
         for c in opts:
             if c.kind != "move":
                 continue
-            d = hypot(en.x - float(c.order[1]), en.y - float(c.order[2]))
+            mv = _move(c.order)
+            d = hypot(en.x - float(mv.x), en.y - float(mv.y))
             if d > far + 1.0 and c.legal():
                 best, far = c.order, d
         return best
@@ -325,18 +334,21 @@ class HardAI:
         top = -math.inf
         units = b.state.units
         pick: Offer | None = None
+        at = -1  # the target of ``best`` (when it is one of the offers)
         for c in offers(b, req):
             if c.kind != "fire" or not c.legal():
                 continue
-            v = units[int(c.order[1])]
+            shot = c.order
+            assert shot.kind == "fire", shot  # a "fire" offer's order is a fire order
+            v = units[shot.t]
             val = c.odds.get("inflict", c.odds.get("p", 0.0))
             val *= 1.0 + (self.FINISH if c.odds.get("finish") else 0.0)
             lost = 1.0 - v.stands / v.stands0 if v.stands0 else 0.0
             val *= 1.0 + self.BREAK * lost + (0.25 if b.status.label(v) else 0.0)
             if val > top:
-                best, top, pick = c.order, val, c
+                best, top, pick, at = shot, val, c, shot.t
         if best != order and pick is not None:
-            v = units[int(best[1])]
+            v = units[at]
             if pick.odds.get("finish"):
                 self.why = (
                     f"concentrates fire on {v.name}: {pick.odds.get('p', 0.0):.0%} to finish it"
@@ -385,7 +397,7 @@ class HardAI:
             if c.kind == "fire" and c.legal():
                 mine = max(mine, c.odds.get("inflict", 0.0))
         theirs = 0.0
-        target: Order = ("fire", u.i)
+        target: Order = od.FireAt("fire", u.i)
         combat = f.comp.combat
         near: list[tuple[float, int]] = []
         for e in f.state.units:
@@ -414,7 +426,11 @@ class HardAI:
         posture = f.setup.posture.get(u.side, "attack")
         en = f.nearest_enemy(u)
         rate = combat.move_rate(f, u)
-        if _change(order) and abs(u.x - float(order[1])) + abs(u.y - float(order[2])) < 1e-9:
+        if (
+            order.kind == "move"
+            and order.change
+            and abs(u.x - float(order.x)) + abs(u.y - float(order.y)) < 1e-9
+        ):
             rate = combat.move_rate(b, b.state.units[req.actor])  # changed in place: no march
         goal = 0.0
         if posture == "defend" and f.setup.objectives:
@@ -445,13 +461,13 @@ def explain(b: Battle, req: Request, order: Order) -> str:
         "move": "moves",
         "hold": "holds",
         "leader": "places a leader",
-    }.get(str(order[0]), str(order[0]))
+    }.get(order.kind, order.kind)
     parts: list[str] = []
     if match is not None:
         o = match.odds
-        if "goes_in" in o or (order[0] == "charge" and "p" in o):
+        if "goes_in" in o or (order.kind == "charge" and "p" in o):
             parts.append(f"{o.get('goes_in', o.get('p', 0.0)):.0%} to go in")
-        elif "p" in o and order[0] != "move":
+        elif "p" in o and order.kind != "move":
             parts.append(f"{o['p']:.0%} to succeed")
         if "inflict" in o:
             parts.append(f"expected to inflict {o['inflict']:.1f} stands")
@@ -462,15 +478,15 @@ def explain(b: Battle, req: Request, order: Order) -> str:
     if req.kind in UNIT_KINDS and b.setup.objectives:
         u = b.state.units[req.actor]
         x, y = u.x, u.y
-        if order[0] == "move":
-            x, y = float(order[1]), float(order[2])
+        if order.kind == "move":
+            x, y = float(order.x), float(order.y)
         d = min(math.hypot(ob.x - x, ob.y - y) for ob in b.setup.objectives)
         parts.append(f'objective {d:.0f}" away')
     if req.kind == "leader":
         ld = b.state.leaders[req.actor]
-        if order[0] == "leader" and len(order) > 3 and 0 <= int(order[3]) < len(b.state.units):
-            joined = b.state.units[int(order[3])]
-            d = math.hypot(float(order[1]) - ld.x, float(order[2]) - ld.y)
+        if order.kind == "leader" and 0 <= order.attach < len(b.state.units):
+            joined = b.state.units[order.attach]
+            d = math.hypot(float(order.x) - ld.x, float(order.y) - ld.y)
             line = f'joins {joined.name} ({d:.1f}" away)'
             mine = [u for u in b.state.units if u.alive and u.leader == ld.i]
             if mine:
@@ -480,10 +496,10 @@ def explain(b: Battle, req: Request, order: Order) -> str:
                 if mid.i == joined.i:
                     line += f": the nearest of his {len(mine)} units to their middle"
             return line
-        if order[0] == "leader":
-            return f"rides to ({float(order[1]):.1f}, {float(order[2]):.1f})"
+        if order.kind == "leader":
+            return f"rides to ({float(order.x):.1f}, {float(order.y):.1f})"
         return "stays where he is"
-    if order[0] in ("move", "hold") and not parts[:-1]:
+    if order.kind in ("move", "hold") and not parts[:-1]:
         posture = b.setup.posture.get(req.side, "attack")
         parts.insert(0, f"posture {posture}")
     return f"{verb}: {', '.join(parts)}" if parts else verb

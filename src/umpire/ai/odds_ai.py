@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 from umpire.ai.personality import RESERVE_NEAR, Personality, personality
+from umpire.battle import orders as od
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.menus import best_left
 from umpire.battle.roles import Offer, offers
@@ -25,7 +26,7 @@ CHARGE_THRESHOLD = 0.5
 """Charge when P(the enemy is driven off) exceeds this and the charge gains stands (the
 personality's ``attack`` default, ``umpire/data/ai/personality.toml``)."""
 
-HOLD: Order = ("hold",)
+HOLD: Order = od.HOLD
 
 
 class OddsAI:
@@ -71,10 +72,10 @@ class OddsAI:
             return HOLD
         cx = sum(u.x for u in mine) / len(mine)
         cy = sum(u.y for u in mine) / len(mine)
-        dists = [
-            math.pow(float(j.order[1]) - cx, 2.0) + math.pow(float(j.order[2]) - cy, 2.0)
-            for j in joins
-        ]
+        dists: list[float] = []
+        for j in joins:
+            jx, jy = j.at()  # where the join rides to (without making its order)
+            dists.append(math.pow(jx - cx, 2.0) + math.pow(jy - cy, 2.0))
         tried = [False] * len(joins)
         while True:  # nearest first; the earlier of two equal joins first (a stable sort)
             k = -1
@@ -137,7 +138,7 @@ class OddsAI:
             n = len(moves)
             scores: list[float] = []
             for c in moves:
-                x, y = float(c.order[1]), float(c.order[2])
+                x, y = c.at()  # where the move ends (without making its order)
                 s = -abs(_hypot(gx - x, gy - y) - stop)
                 if board.in_cover(x, y):
                     s += 3.0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from umpire.battle.engine import Battle, Order, Request
+from umpire.battle.orders import HOLD
 from umpire.battle.roles import offered
 
 
@@ -25,7 +26,7 @@ class RandomPolicy:
         opts = offered(b, req)
         acts = [c for c in opts if c.kind != "hold"]
         if not acts:
-            return opts[0].order if opts else ("hold",)
+            return opts[0].order if opts else HOLD
         if any(c.kind == "hold" for c in opts) and self.rng.random() < 0.1:
-            return ("hold",)
+            return HOLD
         return self.rng.choice(acts).order

@@ -10,17 +10,13 @@ of offers per battle.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+from umpire.battle.orders import Order as Order
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
     from umpire.battle.roles import Request
-
-Order = tuple[Any, ...]
-"""A decision as a menu offers it: ``("hold",)``, ``("move", x, y, theta, change)``,
-``("charge", t)``, ``("rout",)``, ``("turn",)``, ``("fire", t)``, ``("leader", x, y, attach)``.
-The engine hands a step the typed record of it (``umpire.battle.orders``; issue 25: the menus
-and the AIs that read them still use plain tuples)."""
 
 
 class Choice(NamedTuple):
@@ -44,9 +40,12 @@ class Offer:
     order. A policy that scores candidates by their order and odds (the generic AI's moves)
     tests the legality of only those it would pick, which is most of the cost of a menu.
     ``text`` and ``test`` read the battle as it stands: use an offer before anything changes.
+    A module's own kind of offer may make its order only when it is first read (:meth:`make`)
+    and say where it leads without it (:meth:`at`): a typed record costs more to build than
+    the few numbers behind it, and a policy picks one offer of many.
     """
 
-    __slots__ = ("_ok", "_test", "_text", "kind", "odds", "order")
+    __slots__ = ("_ok", "_order", "_test", "_text", "kind", "odds")
 
     def __init__(
         self,
@@ -56,12 +55,32 @@ class Offer:
         text: str | Callable[[], str],
         test: Callable[[], bool] | None = None,
     ):
-        self.order = order
+        self._order: Order | None = order
         self.kind = kind
         self.odds = odds
         self._text = text
         self._test = test
         self._ok: bool | None = None if test is not None else True
+
+    @property
+    def order(self) -> Order:
+        """The order offered (a typed record, made on the first read when the offer is lazy)."""
+        o = self._order
+        if o is None:
+            o = self._order = self.make()
+        return o
+
+    def make(self) -> Order:
+        """The order of an offer made without one (a module's own kind of offer gives it)."""
+        raise NotImplementedError
+
+    def at(self) -> tuple[float, float]:
+        """Where a move or a leader's ride ends, ``(x, y)``: what a policy scores a place by
+        (a lazy offer answers without making its order)."""
+        o = self.order
+        if o.kind == "move" or o.kind == "leader":
+            return o.x, o.y
+        raise ValueError(f"a {o.kind} order goes nowhere")
 
     @classmethod
     def of(cls, c: Choice) -> Offer:

@@ -4,8 +4,11 @@ Each record is still a tuple whose first item is its kind, so ``json.dumps`` wri
 same list as before (saved logs and golden files stay byte-identical) and an order read
 back from a log compares equal to the record. :func:`order_from_json` is the one place a
 list from a log, the web or typed input becomes an order: it checks the kind and the
-arity and says in one line what is wrong. The engine hands every step an order made by
-:func:`as_order`, so a step's ``apply`` may read named fields (``order.x``, ``order.t``).
+arity and says in one line what is wrong. The menus offer records and the policies decide
+records; the engine hands every step one (:func:`as_order`). Readers narrow an ``Order`` by
+its ``kind`` and read named fields (``order.x``, ``order.t``), never positions
+(``tests/test_orders_typed.py``). A fire order has a record per length (``FireAt``,
+``FireRound``, ``Fire``) so that a record writes exactly the list it was read from.
 """
 
 from __future__ import annotations
@@ -50,10 +53,43 @@ class Move(NamedTuple):
     change: str = ""
 
 
+class FireAt(NamedTuple):
+    """Fire at unit ``t`` (its index), the round and the range left to the module:
+    ``("fire", t)`` (what most menus offer)."""
+
+    kind: Literal["fire"]
+    t: int
+
+    @property
+    def ammo(self) -> str:
+        """No round named: the module's choice."""
+        return ""
+
+    @property
+    def called(self) -> float | None:
+        """No range called."""
+        return None
+
+
+class FireRound(NamedTuple):
+    """Fire at unit ``t`` with the round a module names (``ammo``; ``""``: the module's
+    choice): ``("fire", t, ammo)``."""
+
+    kind: Literal["fire"]
+    t: int
+    ammo: str
+
+    @property
+    def called(self) -> float | None:
+        """No range called."""
+        return None
+
+
 class Fire(NamedTuple):
-    """Fire at unit ``t`` (its index), with the round a module names (``ammo``; ``""``: the
-    module's choice) and a ``called`` range in inches (None: none called):
-    ``("fire", t)``, ``("fire", t, ammo)`` or ``("fire", t, ammo, called)``."""
+    """Fire at unit ``t`` with the round ``ammo`` and a ``called`` range in inches (None:
+    none called): ``("fire", t, ammo, called)``, the whole form. The two shorter forms are
+    records of their own so that each writes the very list it was given (logs and golden
+    files stay byte-identical); all three read ``t``, ``ammo`` and ``called``."""
 
     kind: Literal["fire"]
     t: int
@@ -92,15 +128,37 @@ class Retrograde(NamedTuple):
     how: str
 
 
-Order = Hold | Rout | Turn | Move | Fire | Charge | Leader | Pick | Retrograde
-"""Any order (narrow it with ``isinstance`` or by its ``kind``)."""
+AnyFire = FireAt | FireRound | Fire
+"""A fire order of any length (narrow an order to it by ``order.kind == "fire"``)."""
+
+Order = Hold | Rout | Turn | Move | FireAt | FireRound | Fire | Charge | Leader | Pick | Retrograde
+"""Any order: narrow it by its ``kind`` (``if order.kind == "move": order.x``), which
+mypy reads as a tagged union."""
+
+HOLD = Hold("hold")
+"""The one hold order (records are immutable: share it)."""
+ROUT = Rout("rout")
+"""The one rout order."""
+TURN = Turn("turn")
+"""The one turn-about order."""
+
+
+def fire(t: int, ammo: str = "", called: float | None = None) -> AnyFire:
+    """The shortest fire record that says this: ``("fire", t)`` with no round named and no
+    range called, ``("fire", t, ammo)`` with a round, else the whole form."""
+    if called is not None:
+        return Fire("fire", t, ammo, called)
+    if ammo:
+        return FireRound("fire", t, ammo)
+    return FireAt("fire", t)
+
 
 ORDER_TYPES: dict[str, type[Any]] = {
     "hold": Hold,
     "rout": Rout,
     "turn": Turn,
     "move": Move,
-    "fire": Fire,
+    "fire": Fire,  # the whole form; a shorter list reads as FireAt or FireRound
     "charge": Charge,
     "leader": Leader,
     "pick": Pick,
@@ -108,7 +166,9 @@ ORDER_TYPES: dict[str, type[Any]] = {
 }
 """The record type of each kind, by its name."""
 
-_TYPES = frozenset(ORDER_TYPES.values())
+_TYPES = frozenset([*ORDER_TYPES.values(), FireAt, FireRound])
+_FIRES: tuple[type[Any], ...] = (FireAt, FireRound, Fire)
+"""The fire record for a list of 2, 3 or 4 items, by its length less two."""
 
 _SHAPE = {
     "hold": '["hold"]',
@@ -175,6 +235,8 @@ def order_from_json(raw: Sequence[Any]) -> Order:
         raise IllegalActionError(
             f"cannot read the order {list(raw)!r}: a {kind} order is {_SHAPE[kind]}"
         )
+    if kind == "fire":
+        cls = _FIRES[len(raw) - 2]  # the record as long as the list: the same json
     made: Order = cls(*raw)
     return made
 

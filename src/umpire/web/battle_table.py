@@ -13,7 +13,7 @@ from typing import Any
 
 from umpire.battle.engine import Battle, Request
 from umpire.battle.game import actor_id, pending
-from umpire.battle.orders import Charge, Fire, as_order
+from umpire.battle.orders import Move
 from umpire.battle.roles import KNOWN_LATER, Choice, explain, offered
 from umpire.battle.words import briefing, result_words
 from umpire.engine.game import Game
@@ -32,11 +32,8 @@ def _odds(c: Choice) -> dict[str, float]:
 
 def _target(c: Choice) -> int | None:
     """The unit an order aims at (fire, charge), for taps on the map."""
-    try:
-        o = as_order(c.order)
-    except IllegalActionError:
-        return None
-    return o.t if isinstance(o, (Fire, Charge)) else None
+    o = c.order
+    return o.t if o.kind == "fire" or o.kind == "charge" else None
 
 
 def units_view(b: Battle) -> list[dict[str, Any]]:
@@ -178,7 +175,7 @@ def allowance(game: Game) -> dict[str, Any]:
         if not (0 <= x <= w and 0 <= y <= h):
             return False
         try:
-            combat.check(b, req, ("move", x, y, a, ""))
+            combat.check(b, req, Move("move", x, y, a, ""))
         except IllegalActionError as exc:
             why.append(str(exc))
             return False
@@ -233,7 +230,7 @@ def order_for(
         raise IllegalActionError(f"a tap moves a unit; this is a {req.kind} decision: use the menu")
     u = b.state.units[req.actor]
     theta = math.atan2(y - u.y, x - u.x) if math.hypot(x - u.x, y - u.y) > 1e-6 else u.theta
-    order = ("move", x, y, theta, "")
+    order = Move("move", x, y, theta, "")
     b.comp.combat.check(b, req, order)
     return actor_id(b, req), list(order)
 

@@ -482,7 +482,7 @@ def _bounced() -> dict[int, Fraction]:
     return out
 
 
-def called_range(b: Battle, u: Unit, t: Unit, order: od.Fire, kind: str) -> float | None:
+def called_range(b: Battle, u: Unit, t: Unit, order: od.AnyFire, kind: str) -> float | None:
     """XI.C.1 'Call the range in inches toward the target': the fourth item of a battery's
     fire order (None: the range of its last shot); only consecutive fire with a round that
     flies (not canister, laid on the stick) calls it; anything else is refused in one line."""

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from umpire.battle import orders as od
-from umpire.battle.roles import Choice, Offer, Order, Request, choices
+from umpire.battle.roles import Choice, Offer, Request, choices
 from umpire.board.fmath import hypot as _hypot
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import artillery as ART
@@ -98,7 +98,7 @@ def fire_offers(b: Battle, u: Unit) -> list[Offer]:
     the odds and the orders, never the words)."""
     out: list[Offer] = []
     if not may_fire(b, u):
-        return [Offer(("hold",), "hold", {}, "hold fire")]
+        return [Offer(od.HOLD, "hold", {}, "hold fire")]
     per = int(cfg(b)["hits_per_piece"])
     step = b.phase().step
     found = step.shots(b, u) if isinstance(step, FireStep) else targets(b, u)
@@ -120,7 +120,7 @@ def fire_offers(b: Battle, u: Unit) -> list[Offer]:
                     e = n * float(_round(b, u, t, kind))
                 out.append(
                     Offer(
-                        ("fire", t.i, kind),
+                        od.FireRound("fire", t.i, kind),
                         "fire",
                         {"inflict": e / per, "p": min(1.0, e / per)},
                         _gun_words(b, u, t, d, value, known, kind, n, e, later),
@@ -130,13 +130,13 @@ def fire_offers(b: Battle, u: Unit) -> list[Offer]:
             e, some = MO.stick_floats(fire_line(u), value, fixed, rolled)
             out.append(
                 Offer(
-                    ("fire", t.i),
+                    od.FireAt("fire", t.i),
                     "fire",
                     {"inflict": e / per, "p": some},
                     _volley_words(u, t, d, value, known, e),
                 )
             )
-    out.append(Offer(("hold",), "hold", {}, "hold fire"))
+    out.append(Offer(od.HOLD, "hold", {}, "hold fire"))
     return out
 
 
@@ -237,7 +237,7 @@ def charge_offer(b: Battle, u: Unit, t: Unit) -> Offer | None:
         )
 
     return Offer(
-        ("charge", t.i),
+        od.Charge("charge", t.i),
         "charge",
         {"p": win, "goes_in": goes_in, "inflict": win * n / per, "suffer": lost * m / per},
         text,
@@ -267,12 +267,12 @@ def move_choices(b: Battle, u: Unit) -> list[Choice]:
     return choices(move_offers(b, u))
 
 
-def _legal_move(b: Battle, u: Unit, order: Order) -> Callable[[], bool]:
+def _legal_move(b: Battle, u: Unit, order: od.Move) -> Callable[[], bool]:
     """The legality test of a move offer (:func:`check_move` without its message)."""
 
     def test() -> bool:
         try:
-            check_move(b, u, float(order[1]), float(order[2]), float(order[3]), str(order[4]))
+            check_move(b, u, float(order.x), float(order.y), float(order.theta), order.change)
         except IllegalActionError:
             return False
         return True
@@ -282,7 +282,7 @@ def _legal_move(b: Battle, u: Unit, order: Order) -> Callable[[], bool]:
 
 def move_offers(b: Battle, u: Unit) -> list[Offer]:
     """:func:`move_choices` before the moves' legality tests (run when a policy asks)."""
-    hold = Offer(("hold",), "hold", {}, "hold")
+    hold = Offer(od.HOLD, "hold", {}, "hold")
     limit = move_limit(b, u)
     if limit not in ("free", "no_advance") or book(b, u).get("still") == b.state.turn:
         return [hold]
@@ -298,9 +298,9 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
                 out.append(c)
     bk = book(b, u)
     prone = bool(bk.get("prone"))
-    moves: list[tuple[Order, str]] = []
+    moves: list[tuple[od.Move, str]] = []
     if prone:
-        moves.append((("move", u.x, u.y, u.theta, "stand"), "stand up"))
+        moves.append((od.Move("move", u.x, u.y, u.theta, "stand"), "stand up"))
     else:
         allow = allowance(b, u, u.formation, u.mounted, u.limbered)
         goals = [(v.x, v.y, 4.0, f"toward {v.name}") for v in enemies[:1]]
@@ -313,7 +313,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
                     th = math.atan2(gy - u.y, gx - u.x)
                     moves.append(
                         (
-                            (
+                            od.Move(
                                 "move",
                                 u.x + (gx - u.x) / d * step,
                                 u.y + (gy - u.y) / d * step,
@@ -329,7 +329,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
             step = allow * 0.5
             moves.append(
                 (
-                    (
+                    od.Move(
                         "move",
                         u.x - (en.x - u.x) / d * step,
                         u.y - (en.y - u.y) / d * step,
@@ -341,11 +341,11 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
             )
             th = math.atan2(en.y - u.y, en.x - u.x)
             if abs(math.remainder(th - u.theta, 2 * math.pi)) > 0.05:
-                moves.append((("move", u.x, u.y, th, ""), f"wheel to face {en.name}"))
+                moves.append((od.Move("move", u.x, u.y, th, ""), f"wheel to face {en.name}"))
         for change in CHANGES[1:]:
             if change_refused(u, change, prone):
                 continue
-            moves.append((("move", u.x, u.y, u.theta, change), f"{change} in place"))
+            moves.append((od.Move("move", u.x, u.y, u.theta, change), f"{change} in place"))
     for order, text in moves:
         out.append(Offer(order, "move", {}, text, _legal_move(b, u, order)))
     out.append(hold)
@@ -364,7 +364,7 @@ def offers(b: Battle, req: Request) -> list[Offer]:
         return fire_offers(b, u)
     if req.kind == "move":
         return move_offers(b, u)
-    return [Offer(("hold",), "hold", {}, "hold")]
+    return [Offer(od.HOLD, "hold", {}, "hold")]
 
 
 def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
@@ -381,7 +381,7 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
         return lines + _why_move(b, u, order)
     if isinstance(order, od.Charge) and 0 <= int(order.t) < len(b.state.units):
         return lines + _why_charge(b, u, b.state.units[int(order.t)])
-    if isinstance(order, od.Fire) and 0 <= int(order.t) < len(b.state.units):
+    if order.kind == "fire" and 0 <= int(order.t) < len(b.state.units):
         lines += _why_fire(b, u, b.state.units[int(order.t)], order)
         if u.type != "artillery" and "p" in choice.odds:  # small arms: p = 1 - P(no hit)
             lines.append(f"  the chance of at least one hit {choice.odds['p']:.0%}")
@@ -475,7 +475,7 @@ def _why_charge(b: Battle, u: Unit, t: Unit) -> list[str]:
     return lines
 
 
-def _why_fire(b: Battle, u: Unit, t: Unit, order: od.Fire) -> list[str]:
+def _why_fire(b: Battle, u: Unit, t: Unit, order: od.AnyFire) -> list[str]:
     """XI, XV: the stick's number, the deductions in the odds, what is rolled later."""
     d = b.dist(u.i, t.i)
     kind = str(order.ammo)

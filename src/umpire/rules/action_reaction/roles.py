@@ -172,8 +172,8 @@ class ArCombat:
             if why:
                 raise IllegalActionError(why)
             return
-        if req.kind == "fire" and isinstance(typed, od.Fire):
-            fire_at = {int(c.order[1]) for c in MN.fire_offers(b, u) if c.kind == "fire"}
+        if req.kind == "fire" and typed.kind == "fire":
+            fire_at = {c.order.t for c in MN.fire_offers(b, u) if c.order.kind == "fire"}
             if int(typed.t) not in fire_at:
                 raise IllegalActionError(FI.why_not_fire(b, u, int(typed.t)))
             if u.type == "artillery" and typed.called is not None:

@@ -270,7 +270,7 @@ class FireStep:
         u = b.state.units[actor]
         if isinstance(order, od.Hold):
             return
-        if not isinstance(order, od.Fire):
+        if order.kind != "fire":
             raise IllegalActionError(f"a fire order is needed for {u.name}, not '{order.kind}'")
         t = int(order.t)
         if u.type == "artillery" and order.ammo:

@@ -14,6 +14,7 @@ import math
 import random
 from typing import Final
 
+from umpire.battle import orders as od
 from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.menus import best_left
 from umpire.battle.state import Unit
@@ -70,7 +71,7 @@ class ScriptedAI:
             return self.move(b, b.state.units[req.actor])
         if req.kind == "fire":
             return self.fire(b, b.state.units[req.actor])
-        return ("hold",)
+        return od.HOLD
 
     # -- command ----------------------------------------------------------------------
     def leader(self, b: Battle, li: int) -> Order:
@@ -78,22 +79,22 @@ class ScriptedAI:
         ld = b.state.leaders[li]
         mine = [u for u in b.state.units if u.alive and u.leader == li]
         if not mine:
-            return ("hold",)
+            return od.HOLD
         cx = sum(u.x for u in mine) / len(mine)
         cy = sum(u.y for u in mine) / len(mine)
         best = min(mine, key=lambda u: math.pow(u.x - cx, 2.0) + math.pow(u.y - cy, 2.0))
         if _hypot(best.x - ld.x, best.y - ld.y) <= b.r.movement["leader"].open * 0.5:
-            return ("leader", best.x, best.y, best.i)
-        return ("hold",)
+            return od.Leader("leader", best.x, best.y, best.i)
+        return od.HOLD
 
     # -- move -------------------------------------------------------------------------
     def move(self, b: Battle, u: Unit) -> Order:
         """Rally, charge when it pays, else advance or hold in cover, in command."""
         if u.marker:
-            return ("hold",)  # rally: do not move
+            return od.HOLD  # rally: do not move
         en = LO.nearest_enemy(b, u)
         if en is None:
-            return ("hold",)
+            return od.HOLD
         dist_en = _hypot(en.x - u.x, en.y - u.y)
         face = _atan2(en.y - u.y, en.x - u.x)
         if u.type == "artillery":
@@ -113,7 +114,7 @@ class ScriptedAI:
                 if p > CHARGE_THRESHOLD and (best is None or p > best[0]):
                     best = (p, v.i)
             if best is not None:
-                return ("charge", best[1])
+                return od.Charge("charge", best[1])
         change = ""
         if u.type == "foot" and u.formation == "column" and dist_en < FORM_LINE_WITHIN:
             change = "line"
@@ -208,8 +209,8 @@ class ScriptedAI:
             except IllegalActionError:
                 continue
             if ok:
-                return ("move", x, y, th, ch)
-        return ("hold",)
+                return od.Move("move", x, y, th, ch)
+        return od.HOLD
 
     # -- fire -------------------------------------------------------------------------
     def fire(self, b: Battle, u: Unit) -> Order:
@@ -222,7 +223,11 @@ class ScriptedAI:
                 value *= 1.5  # finishing a unit off is worth more
             if best is None or value > best[0]:
                 best = (value, t)
-        return ("hold",) if best is None else ("fire", best[1])
+        return od.HOLD if best is None else od.FireAt("fire", best[1])
+
+
+_RALLY_PICKS: Final = (od.HOLD, od.HOLD, od.TURN, od.ROUT)
+"""What a unit with a Morale Marker does, one picked uniformly (hold twice as likely)."""
 
 
 class RandomQuickPolicy:
@@ -249,17 +254,17 @@ class RandomQuickPolicy:
             ]
             if mine and rng.random() < 0.7:
                 u = rng.choice(mine)
-                return ("leader", u.x, u.y, u.i)
-            return ("hold",)
+                return od.Leader("leader", u.x, u.y, u.i)
+            return od.HOLD
         if req.kind == "fire":
             u = b.state.units[req.actor]
             opts = RCH.targets(b, u, exact=False)
             if not opts or rng.random() < 0.1:
-                return ("hold",)
-            return ("fire", rng.choice(opts)[0])
+                return od.HOLD
+            return od.FireAt("fire", rng.choice(opts)[0])
         u = b.state.units[req.actor]
         if u.marker:
-            return (rng.choice(["hold", "hold", "turn", "rout"]),)
+            return rng.choice(_RALLY_PICKS)
         roll = rng.random()
         if roll < 0.25:
             en = [
@@ -273,9 +278,9 @@ class RandomQuickPolicy:
                     RCH.charge_reach(b, u, v)
                 except IllegalActionError:
                     continue
-                return ("charge", v.i)
+                return od.Charge("charge", v.i)
         if roll < 0.1:
-            return ("hold",)
+            return od.HOLD
         changes = [""] * 6 + {
             "foot": ["line", "column"],
             "cavalry": ["line", "column", "mount", "dismount"],
@@ -300,5 +305,5 @@ class RandomQuickPolicy:
                 RCH.check_move(b, u, x, y, th, ch)
             except IllegalActionError:
                 continue
-            return ("move", x, y, th, ch)
-        return ("hold",)
+            return od.Move("move", x, y, th, ch)
+        return od.HOLD

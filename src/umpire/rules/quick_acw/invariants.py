@@ -231,7 +231,7 @@ def _unlimbered_rout(seen: StepSeen) -> list[str]:
 def _fire_rules(seen: StepSeen) -> list[str]:
     """002 FIRE: "Mounted cavalry can't fire. You can't shoot through friendly troops." """
     o = seen.order
-    if seen.kind != "fire" or not isinstance(o, od.Fire) or seen.actor is None:
+    if seen.kind != "fire" or o is None or o.kind != "fire" or seen.actor is None:
         return []
     p = seen.prior()
     u, t = p.state.units[seen.actor], p.state.units[int(o.t)]

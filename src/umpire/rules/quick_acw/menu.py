@@ -84,7 +84,7 @@ def fire_offers(b: Battle, u: Unit) -> list[Offer]:
         odds = {"p": hit, "inflict": value, "finish": 1.0 if finish else 0.0}
         out.append(FireOffer(b, u, v, needed, m, rng, odds))
     out.sort(key=_inflict_down)
-    out.append(Offer(("hold",), "hold", {}, "hold fire"))
+    out.append(Offer(od.HOLD, "hold", {}, "hold fire"))
     return out
 
 
@@ -101,7 +101,7 @@ class FireOffer(Offer):
     def __init__(
         self, b: Battle, u: Unit, v: Unit, needed: int, m: int, rng: float, odds: dict[str, float]
     ):
-        self.order = ("fire", v.i)
+        self._order = od.FireAt("fire", v.i)
         self.kind = "fire"
         self.odds = odds
         self._text = ""
@@ -177,7 +177,7 @@ def _charge_offer(b: Battle, u: Unit, v: Unit, opt: RCH.Charge) -> Offer:
             f"goes in {pct(goes_in)}, drives it off {pct(good)}"
         )
 
-    return Offer(("charge", v.i), "charge", odds, text)
+    return Offer(od.Charge("charge", v.i), "charge", odds, text)
 
 
 @cache
@@ -205,9 +205,12 @@ def _chained(o: ChargeOdds) -> tuple[float, float, float, float]:
     )
 
 
-def _toward(u: Unit, x: float, y: float, stop: float, frac: float, allow: float) -> Order:
+def _toward(
+    u: Unit, x: float, y: float, stop: float, frac: float, allow: float
+) -> tuple[float, float, float] | None:
     """A move of ``frac`` of the unit's allowance (in the open, no change: ``allow``) toward
-    (x, y), stopping ``stop``" short."""
+    (x, y), stopping ``stop``" short: where it ends and its facing, (x, y, theta); None
+    when it would not move."""
     d = _hypot(x - u.x, y - u.y)
     step = allow * frac
     if d - stop < step:  # min() and max() written out (the same float, the first on a tie)
@@ -215,9 +218,9 @@ def _toward(u: Unit, x: float, y: float, stop: float, frac: float, allow: float)
     if not step > 0.0:
         step = 0.0
     if d < 1e-9 or step < 1e-6:
-        return ("hold",)
+        return None
     th = _atan2(y - u.y, x - u.x)
-    return ("move", u.x + (x - u.x) / d * step, u.y + (y - u.y) / d * step, th, "")
+    return u.x + (x - u.x) / d * step, u.y + (y - u.y) / d * step, th
 
 
 def move_choices(b: Battle, u: Unit) -> list[Choice]:
@@ -225,11 +228,11 @@ def move_choices(b: Battle, u: Unit) -> list[Choice]:
     return choices(move_offers(b, u))
 
 
-HOLD = Offer(("hold",), "hold", {}, "hold")
+HOLD = Offer(od.HOLD, "hold", {}, "hold")
 RALLY = (
-    Offer(("hold",), "hold", {}, "hold still (rallies at the end of the move)"),
-    Offer(("turn",), "turn", {}, "turn about"),
-    Offer(("rout",), "rout", {}, "rout away from the enemy"),
+    Offer(od.HOLD, "hold", {}, "hold still (rallies at the end of the move)"),
+    Offer(od.TURN, "turn", {}, "turn about"),
+    Offer(od.ROUT, "rout", {}, "rout away from the enemy"),
 )
 
 
@@ -238,16 +241,25 @@ NO_ODDS: dict[str, float] = {}
 
 
 class MoveOffer(Offer):
-    """A move offered to ``u``: tested by ``steps.move_ok`` (a refused change is illegal),
-    worded ``word`` [length] ``tail`` ``name`` ("advance 6.0" toward 1st TN"), both only
-    when asked (a menu offers about eight moves; the AI tests one or two)."""
+    """A move offered to ``u``, to ``(x, y)`` facing ``theta`` with the formation ``change``:
+    tested by ``steps.move_ok`` (a refused change is illegal), worded ``word`` [length]
+    ``tail`` ``name`` ("advance 6.0" toward 1st TN"), both only when asked (a menu offers
+    about eight moves; the AI tests one or two), its order made when first read."""
 
-    __slots__ = ("b", "measured", "name", "tail", "u", "word")
+    __slots__ = ("b", "change", "measured", "name", "tail", "theta", "u", "word", "x", "y")
 
     def __init__(
-        self, b: Battle, u: Unit, order: Order, word: str, tail: str, name: str, measured: bool
+        self,
+        b: Battle,
+        u: Unit,
+        to: tuple[float, float, float, str],
+        word: str,
+        tail: str,
+        name: str,
+        measured: bool,
     ):
-        self.order = order
+        self._order = None
+        self.x, self.y, self.theta, self.change = to
         self.kind = "move"
         self.odds = NO_ODDS
         self._text = ""
@@ -260,11 +272,18 @@ class MoveOffer(Offer):
         self.name = name
         self.measured = measured
 
+    def make(self) -> Order:
+        """The move order."""
+        return od.Move("move", self.x, self.y, self.theta, self.change)
+
+    def at(self) -> tuple[float, float]:
+        """Where the move ends."""
+        return self.x, self.y
+
     def test(self) -> bool:
         """Seed 002 MOVE: ``steps.move_ok``."""
-        order = self.order
         try:
-            return RCH.move_ok(self.b, self.u, order[1], order[2], order[3], order[4])
+            return RCH.move_ok(self.b, self.u, self.x, self.y, self.theta, self.change)
         except IllegalActionError:
             return False
 
@@ -272,8 +291,8 @@ class MoveOffer(Offer):
         """The move in words, its length measured now."""
         if not self.measured:
             return f"{self.word}{self.tail}{self.name}"
-        u, order = self.u, self.order
-        length = _hypot(order[1] - u.x, order[2] - u.y)
+        u = self.u
+        length = _hypot(self.x - u.x, self.y - u.y)
         return f'{self.word} {length:.1f}"{self.tail}{self.name}'
 
 
@@ -334,30 +353,34 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
     if out and u.extra and fx(u, "must_charge"):
         return out  # unit effect must_charge: a charge it must make, when it can
     if en is not None:
-        order = _toward(u, en.x, en.y, 4.0, 1.0, allow)
-        if order[0] == "move":
-            out.append(MoveOffer(b, u, order, "advance", " toward ", en.name, True))
-        order = _toward(u, en.x, en.y, 4.0, 0.5, allow)
-        if order[0] == "move":
-            out.append(MoveOffer(b, u, order, "advance half a move", " toward ", en.name, True))
-        back = _toward(u, 2 * ux - en.x, 2 * uy - en.y, 0.0, 1.0, allow)
-        if back[0] == "move":
-            back = (*back[:3], u.theta, "")
+        to = _toward(u, en.x, en.y, 4.0, 1.0, allow)
+        if to is not None:
+            out.append(
+                MoveOffer(b, u, (to[0], to[1], to[2], ""), "advance", " toward ", en.name, True)
+            )
+        to = _toward(u, en.x, en.y, 4.0, 0.5, allow)
+        if to is not None:
+            half = (to[0], to[1], to[2], "")
+            out.append(MoveOffer(b, u, half, "advance half a move", " toward ", en.name, True))
+        to = _toward(u, 2 * ux - en.x, 2 * uy - en.y, 0.0, 1.0, allow)
+        if to is not None:
+            back = (to[0], to[1], u.theta, "")
             out.append(MoveOffer(b, u, back, "fall back", " facing the enemy", "", True))
     for ob in b.setup.objectives:
-        order = _toward(u, ob.x, ob.y, 0.0, 1.0, allow)
-        if order[0] == "move":
-            out.append(MoveOffer(b, u, order, "move", " toward ", ob.name, True))
+        to = _toward(u, ob.x, ob.y, 0.0, 1.0, allow)
+        if to is not None:
+            out.append(
+                MoveOffer(b, u, (to[0], to[1], to[2], ""), "move", " toward ", ob.name, True)
+            )
     changes = RCH.changes_open(u)
     if changes or en is not None:
         th = _atan2(en.y - uy, en.x - ux) if en is not None else u.theta
         for change in changes:
-            order = ("move", ux, uy, th, change)
-            out.append(MoveOffer(b, u, order, CHANGE_WORDS[change], " in place", "", False))
-        if en is not None and abs(_remainder(th - u.theta, 2 * math.pi)) > 0.05:
             out.append(
-                MoveOffer(b, u, ("move", ux, uy, th, ""), "wheel to face ", "", en.name, False)
+                MoveOffer(b, u, (ux, uy, th, change), CHANGE_WORDS[change], " in place", "", False)
             )
+        if en is not None and abs(_remainder(th - u.theta, 2 * math.pi)) > 0.05:
+            out.append(MoveOffer(b, u, (ux, uy, th, ""), "wheel to face ", "", en.name, False))
     out.append(HOLD)
     return out
 
@@ -372,7 +395,7 @@ def leader_offers(b: Battle, li: int) -> list[Offer]:
     ld = b.state.leaders[li]
     rate = b.r.movement["leader"]
     board = b.setup.board
-    out = [Offer(("hold",), "hold", {}, f"{ld.name} stays where he is")]
+    out = [Offer(od.HOLD, "hold", {}, f"{ld.name} stays where he is")]
     # his own units first, each group nearest first (a stable sort: the earlier on a tie),
     # as a sort by (u.leader != li, distance) but without a key tuple per unit
     own: list[Unit] = []
@@ -407,7 +430,7 @@ class LeaderOffer(Offer):
     __slots__ = ("board", "d", "ld", "rate", "u")
 
     def __init__(self, board: Board, rate: R.MoveRate, ld: Leader, u: Unit, d: float):
-        self.order = ("leader", u.x, u.y, u.i)
+        self._order = None
         self.kind = "leader"
         self.odds = NO_ODDS
         self._text = ""
@@ -418,6 +441,16 @@ class LeaderOffer(Offer):
         self.ld = ld
         self.u = u
         self.d = d
+
+    def make(self) -> Order:
+        """The leader order: to the unit's centre, attached to it."""
+        u = self.u
+        return od.Leader("leader", u.x, u.y, u.i)
+
+    def at(self) -> tuple[float, float]:
+        """Where he rides to: the unit's centre."""
+        u = self.u
+        return u.x, u.y
 
     def test(self) -> bool:
         """Seed 002 COMMAND: can he ride the ``d`` inches to the unit (half in rough)?"""
@@ -463,7 +496,7 @@ def check(b: Battle, req: Request, order: Order) -> None:
         return
     u = b.state.units[req.actor]
     if req.kind == "fire":
-        if not isinstance(typed, od.Fire):
+        if typed.kind != "fire":
             raise IllegalActionError(f"a fire order is needed for {u.name}, not '{kind}'")
         if int(typed.t) not in [t for t, *_ in shots(b, u)]:
             raise IllegalActionError(S.why_not_fire(b, u, int(typed.t)))
@@ -519,7 +552,7 @@ def explain(b: Battle, req: Request, choice: Choice) -> list[str]:
         if b.status.move_limit(b, u) == "no_advance":
             mark = b.status.label(u) or "its status"
             lines.append(f"  {mark}: it may not advance (the {b.status.id} status rules)")
-    elif isinstance(order, od.Fire):
+    elif order.kind == "fire":
         found = [s for s in shots(b, u) if s[0] == order.t]
         if found:
             _, needed, mods, rng = found[0]

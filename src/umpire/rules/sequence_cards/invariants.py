@@ -14,7 +14,6 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from umpire.battle import orders as od
 from umpire.battle.invariants import Feature, Invariant, StepSeen, said_count
 from umpire.rules.sequence_cards.sequence import CardDraw
 
@@ -28,7 +27,7 @@ SLACK = 1e-3
 def _fire_order(seen: StepSeen) -> tuple[int, int] | None:
     """(firer, target) of a fire order at this step, else None."""
     o = seen.order
-    if seen.kind != "fire" or not isinstance(o, od.Fire) or seen.actor is None:
+    if seen.kind != "fire" or o is None or o.kind != "fire" or seen.actor is None:
         return None
     return seen.actor, int(o.t)
 

@@ -404,7 +404,7 @@ class SoloEvents:
         legal = 0.0
         for d in [rate, *(k * step for k in range(math.ceil(rate / step) - 1, 0, -1))]:
             try:
-                combat.check(b, req, ("move", u.x + dx * d, u.y + dy * d, u.theta, ""))
+                combat.check(b, req, od.Move("move", u.x + dx * d, u.y + dy * d, u.theta, ""))
             except IllegalActionError as exc:
                 reason = reason or str(exc)
                 continue
@@ -445,7 +445,7 @@ class SoloEvents:
             if not (0 <= x <= board.width and 0 <= y <= board.height):
                 continue
             try:
-                b.comp.combat.check(b, req, ("move", x, y, u.theta + turn, ""))
+                b.comp.combat.check(b, req, od.Move("move", x, y, u.theta + turn, ""))
             except IllegalActionError:
                 continue
             return x, y, u.theta + turn, 2 * u.hw * abs(turn)
@@ -642,7 +642,9 @@ class TurnStart:
             far = f', {math.hypot(en.x - u.x, en.y - u.y):.0f}" from the enemy' if en else ""
             state = f"{u.type}, {u.stands} stands" + (f", {mark}" if mark else "") + far
             text = f"{ev.name}: {u.name} ({state})"
-            out.append(Choice(("pick", i), text, "pick", {"value": self.role.value(b, ev, u)}))
+            out.append(
+                Choice(od.Pick("pick", i), text, "pick", {"value": self.role.value(b, ev, u)})
+            )
         return out
 
     def wheel_options(self, b: Battle, ev: Event, u: Unit) -> list[Choice]:
@@ -658,7 +660,7 @@ class TurnStart:
         rate = b.comp.combat.move_rate(b, u)
         out = [
             Choice(
-                ("retrograde", "back"),
+                od.Retrograde("retrograde", "back"),
                 f'{ev.name}: {u.name} moves straight back (up to {rate:g}"), facing unchanged',
                 "pick",
                 {"value": facing(u.x, u.y, u.theta) + 1e-6},
@@ -670,7 +672,11 @@ class TurnStart:
                 f'{ev.name}: {u.name} wheels back on its {flank} flank ({arc:.1f}" at the '
                 f"outer flank, a {turned:.0f} degree turn)"
             )
-            out.append(Choice(("retrograde", flank), text, "pick", {"value": facing(x, y, theta)}))
+            out.append(
+                Choice(
+                    od.Retrograde("retrograde", flank), text, "pick", {"value": facing(x, y, theta)}
+                )
+            )
         return out
 
     def explain(self, b: Battle, req: Request, choice: Choice) -> list[str]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from umpire.battle import orders as od
 from umpire.battle.effects import fx, fx_why
 from umpire.battle.invariants import Feature, Invariant, StepSeen, said_count
 from umpire.battle.state import UNIT_JSON_FIELDS
@@ -122,7 +121,7 @@ def _effects_said(seen: StepSeen) -> list[str]:
     """001 events 8, 9, 19 (a modifier to a unit's fire, 'an extra die roll during combat'):
     a fire the event modifies says so, with the event, where it takes hold."""
     o, i = seen.order, seen.actor
-    if seen.kind != "fire" or not isinstance(o, od.Fire) or i is None:
+    if seen.kind != "fire" or o is None or o.kind != "fire" or i is None:
         return []
     if seen.battle.comp.combat.id not in NARRATED_BY:
         return []
