@@ -165,6 +165,20 @@ def test_issue21_undo_past_a_snapshot_drops_it(tmp_path: Path) -> None:
     assert _snapshots(db) == []
 
 
+def test_issue21_an_undo_by_an_older_umpire_drops_the_snapshots(tmp_path: Path) -> None:
+    """An Umpire from before the snapshots deletes actions without knowing the table: the
+    table's foreign key (ON DELETE CASCADE, foreign keys on as every Store opens the file)
+    drops the snapshots with them."""
+    db = tmp_path / "b.db"
+    _book(db, 70).close()
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("DELETE FROM events WHERE game = 'b' AND action_no > 40")
+        conn.execute("DELETE FROM actions WHERE game = 'b' AND no > 40")
+    assert _snapshots(db) == [32]
+    _same(Store(db).load("b"), _full(db))
+
+
 def test_issue21_a_snapshot_of_a_replaced_action_is_ignored(tmp_path: Path) -> None:
     """A snapshot counts only while the action at its number still has its state hash (an
     older Umpire may undo and replay without knowing the cache), and only if its state

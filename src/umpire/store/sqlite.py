@@ -14,6 +14,7 @@ still has its state hash; export, import, verify and the hash chain never read i
 from __future__ import annotations
 
 import builtins
+import hashlib
 import json
 import os
 import sqlite3
@@ -25,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from umpire.engine.events import JSON, Event, canonical_json, copy_state, state_hash
+from umpire.engine.events import JSON, Event, canonical_json, state_hash
 from umpire.engine.game import ActionLog, ActionRecord, Fetch, Game
 from umpire.engine.statehash import StateHasher
 from umpire.errors import DataFileError, UmpireError, UnknownNameError
@@ -196,14 +197,13 @@ class _Loaded:
 
 @dataclass(frozen=True, slots=True)
 class _Snapshot:
-    """A usable snapshot: the action it follows, the state then (held by ``hasher``, whose
-    digest is ``digest``, the action's recorded hash) and the dice position."""
+    """A usable snapshot: the action it follows, the state then (whose hash is ``digest``,
+    the action's recorded hash) and the dice position after it."""
 
     no: int
     state: JSON
     position: int
     digest: str
-    hasher: StateHasher
 
 
 def _faces_in(records: Iterable[ActionRecord]) -> int:
@@ -405,13 +405,15 @@ class Store:
             (name, upto),
         ).fetchall()
         for no, text, position, digest in rows:
+            # The text was written as the state's canonical JSON: it gives the recorded hash
+            # itself, and only the very state has that text (SHA-256 in C, no re-encoding).
+            if hashlib.sha256(str(text).encode()).hexdigest() != digest:
+                continue
             try:
                 state = json.loads(text)
             except ValueError:
                 continue
-            hasher = StateHasher(state)
-            if hasher.hexdigest() == digest:
-                return _Snapshot(int(no), state, int(position), str(digest), hasher)
+            return _Snapshot(int(no), state, int(position), str(digest))
         return None
 
     def scenario(self, name: str) -> dict[str, Any]:
@@ -460,14 +462,14 @@ class Store:
             else:
                 # Issue 21: from the newest snapshot, replaying only the actions after it;
                 # the older ones stay in the file until something reads them.
-                no, state, position, hasher = snap.no, snap.state, snap.position, snap.hasher
+                no, state = snap.no, snap.state
                 records = self.records(name, after=no)
-                for _ in Game.replay_steps(state, records, hasher.apply):
+                for _ in Game.replay_steps(state, records):
                     pass
-                if hasher.unsaved:
-                    state = copy_state(state)
-                    hasher = StateHasher(state)
-                log = ActionLog(records, no, self._fetcher(name, no, snap.digest), position)
+                # the state as a saved game holds it (decoded JSON and logged values): the
+                # hasher takes it as it is, where the first action would copy it
+                hasher = StateHasher(state)
+                log = ActionLog(records, no, self._fetcher(name, no, snap.digest), snap.position)
                 position = log.faces
                 source = _make_source(info, position, physical, draw, self._joint_rows(name))
                 game = Game(module, scenario, source, dict(policies or {}), log, state, hasher)
