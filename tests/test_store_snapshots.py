@@ -306,3 +306,20 @@ def test_issue21_session_roll_at_the_terminal_after_many_rolls(
         assert verify_export(Store(db).export("long")).actions == 602
     finally:
         common.set_db_path(None)
+
+
+def test_issue21_a_lazy_log_is_read_from_another_thread(tmp_path: Path) -> None:
+    """The web's connections (one a thread) share the games they loaded: a game loaded from
+    a snapshot in one thread reads its older actions in another through a connection of
+    its own (a SQLite connection serves only the thread that made it)."""
+    import threading
+
+    db = tmp_path / "b.db"
+    _book(db, 40).close()
+    game = Store(db, snapshot_every=32).load("b")
+    out: list[Any] = []
+    worker = threading.Thread(target=lambda: out.append([r.no for r in game.actions[:3]]))
+    worker.start()
+    worker.join()
+    assert out == [[1, 2, 3]]
+    assert len(list(game.actions)) == 40

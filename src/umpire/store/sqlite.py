@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import threading
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -354,15 +355,18 @@ class Store:
         self.info(name)
         return self._records(name, after, upto)
 
-    def _records(self, name: str, after: int, upto: int | None) -> builtins.list[ActionRecord]:
+    def _records(
+        self, name: str, after: int, upto: int | None, conn: sqlite3.Connection | None = None
+    ) -> builtins.list[ActionRecord]:
+        conn = self.conn if conn is None else conn
         last = -1 if upto is None else upto
-        actions = self.conn.execute(
+        actions = conn.execute(
             "SELECT no, name, params, state_hash FROM actions WHERE game = ? AND no > ? "
             "AND (? < 0 OR no <= ?) ORDER BY no",
             (name, after, last, last),
         ).fetchall()
         events: dict[int, list[Event]] = {a[0]: [] for a in actions}
-        for no, kind, data in self.conn.execute(
+        for no, kind, data in conn.execute(
             "SELECT action_no, kind, data FROM events WHERE game = ? AND action_no > ? "
             "AND (? < 0 OR action_no <= ?) ORDER BY action_no, idx",
             (name, after, last, last),
@@ -372,10 +376,20 @@ class Store:
 
     def _fetcher(self, name: str, no: int, digest: str) -> Fetch:
         """Reads a loaded game's older actions on demand (its :class:`ActionLog`), refusing if
-        action ``no`` no longer has the state hash it had at the load (an undo since)."""
+        action ``no`` no longer has the state hash it had at the load (an undo since).
+
+        The game may be read later, in another thread (the web's connections, one a thread,
+        share the games they loaded): it then reads through a connection of its own."""
+        owner = threading.get_ident()
 
         def fetch(lo: int, hi: int) -> builtins.list[ActionRecord]:
-            conn = self.conn
+            mine = threading.get_ident() == owner
+            try:
+                conn = self.conn if mine else sqlite3.connect(self.path, timeout=10)
+            except sqlite3.DatabaseError as exc:
+                raise UmpireError(
+                    f"cannot open the save file: {exc}", file=str(self.path)
+                ) from None
             own = not conn.in_transaction
             if own:
                 conn.execute("BEGIN")
@@ -388,10 +402,12 @@ class Store:
                         f"game '{name}' changed in the save file since it was loaded "
                         "(an undo?): load it again"
                     )
-                return self._records(name, lo, hi)
+                return self._records(name, lo, hi, conn)
             finally:
                 if own:
                     conn.execute("COMMIT")
+                if not mine:
+                    conn.close()
 
         return fetch
 
