@@ -19,7 +19,6 @@ import json
 import os
 import sqlite3
 import threading
-import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from umpire.engine.events import JSON, Event, canonical_json, state_hash
+from umpire.engine.events import JSON, Event, canonical_json
 from umpire.engine.game import ActionLog, ActionRecord, Fetch, Game
 from umpire.engine.statehash import StateHasher
 from umpire.errors import DataFileError, UmpireError, UnknownNameError
@@ -414,12 +413,12 @@ class Store:
     def _snapshot(self, name: str, upto: int) -> _Snapshot | None:
         """The newest usable snapshot at or before action ``upto``. One whose action has since been
         replaced, or whose state does not give its hash, is passed over."""
-        rows = self.conn.execute(
+        rows = self.conn.execute(  # read newest first, one row at a time
             "SELECT s.no, s.state, s.position, s.state_hash FROM snapshots s JOIN actions a "
             "ON a.game = s.game AND a.no = s.no AND a.state_hash = s.state_hash "
-            "WHERE s.game = ? AND s.no <= ? ORDER BY s.no DESC LIMIT 2",
+            "WHERE s.game = ? AND s.no <= ? ORDER BY s.no DESC",
             (name, upto),
-        ).fetchall()
+        )
         for no, text, position, digest in rows:
             # The text was written as the state's canonical JSON: it gives the recorded hash
             # itself, and only the very state has that text (SHA-256 in C, no re-encoding).
@@ -429,6 +428,7 @@ class Store:
                 state = json.loads(text)
             except ValueError:
                 continue
+            rows.close()
             return _Snapshot(int(no), state, int(position), str(digest))
         return None
 
@@ -469,12 +469,11 @@ class Store:
             snap = self._snapshot(name, info.actions)
             if snap is None:
                 records = self.records(name)
-                position = _faces_in(records)
+                log = ActionLog(records)
+                position = log.faces
                 state = Game.replay_state(module, scenario, records)
                 source = _make_source(info, position, physical, draw, self._joint_rows(name))
-                game = Game(
-                    module, scenario, source, dict(policies or {}), ActionLog(records), state
-                )
+                game = Game(module, scenario, source, dict(policies or {}), log, state)
             else:
                 # Issue 21: from the newest snapshot, replaying only the actions after it;
                 # the older ones stay in the file until something reads them.
@@ -996,16 +995,12 @@ def _insert_snapshot(conn: sqlite3.Connection, name: str, record: ActionRecord, 
     cache (the module's docstring). Written only when the state gives the recorded hash."""
     if not game.actions or game.actions[-1] is not record:
         return
-    held = game.hasher
-    if held is not None and held.state is game.state and not held.unsaved:
-        digest = held.hexdigest()
-    else:
-        digest = state_hash(game.state)
-    if digest != record.state_hash:
+    text = canonical_json(game.state)
+    if hashlib.sha256(text.encode()).hexdigest() != record.state_hash:
         return
     conn.execute(
         "INSERT OR REPLACE INTO snapshots(game, no, state, position, state_hash) VALUES(?,?,?,?,?)",
-        (name, record.no, canonical_json(game.state), game.actions.faces, record.state_hash),
+        (name, record.no, text, game.actions.faces, record.state_hash),
     )
 
 
@@ -1063,18 +1058,20 @@ def _joint_source(info: GameInfo, position: int, rows: builtins.list[JointRow]) 
 
 
 def _check_name(name: str) -> None:
-    """A game's name: 1-80 characters, not blank, no slash, '@' (the web's GAME@ACTION) or
+    """A game's name: 1-80 characters, not blank, no slash, '@' (the web's GAME@ACTION),
     control character (a tab, a newline, or an escape that would rewrite the terminal when
-    `games list` prints it); the refusal quotes at most 40 characters of it."""
+    `games list` prints it) or other character ``str.isprintable`` refuses (a soft hyphen or
+    another invisible format character, a line separator); the refusal quotes at most 40
+    characters of it."""
     if (
         not name.strip()
         or len(name) > 80
-        or any(c in "/\\@" or unicodedata.category(c) == "Cc" for c in name)
+        or any(c in "/\\@" or (c != " " and not c.isprintable()) for c in name)
     ):
         shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:39] + "…"
         raise UmpireError(
-            f"bad game name {shown}: 1-80 characters, not blank, no slashes, '@', tabs "
-            "or other control characters"
+            f"bad game name {shown}: 1-80 characters, not blank, no slashes, '@', "
+            "control or invisible characters"
         )
 
 
