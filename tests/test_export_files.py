@@ -566,7 +566,13 @@ def test_random_import_argument_vectors_never_give_a_traceback(
 
 @pytest.mark.parametrize(
     ("name", "shown"),
-    [(" ", "' '"), ("\x1b[2J", r"'\x1b[2J'"), ("a\x07b", r"'a\x07b'"), ("x" * 300, "'xxxx")],
+    [
+        (" ", "' '"),
+        ("\x1b[2J", r"'\x1b[2J'"),
+        ("a\x07b", r"'a\x07b'"),
+        ("x" * 300, "'xxxx"),
+        ("\xadab", r"'\xadab'"),
+    ],
 )
 def test_a_game_name_that_would_mislead_is_refused_in_one_line(
     name: str, shown: str, book: Data, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -7,9 +7,9 @@ actions again with the logged faces and answers to prove the rules give the same
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from umpire.dice.sources import check_entropy
 from umpire.engine.context import Context
@@ -85,6 +85,117 @@ class ActionRecord:
         )
 
 
+Fetch = Callable[[int, int], list[ActionRecord]]
+"""Reads the logged actions numbered ``lo + 1 .. hi`` (:class:`ActionLog`'s older part)."""
+
+
+class ActionLog(Sequence[ActionRecord]):
+    """A game's actions in order; the older ones may stay in the save file until read.
+
+    Issue 21: a game loaded from a state snapshot (``umpire.store``) holds only the actions
+    after it; the first ``base`` are read through ``fetch`` when an index, slice or
+    iteration reaches them, so loading and playing on (``len``, the last action, appending)
+    never decodes the whole log. An index or a slice reads only what it covers; iteration
+    reads the older part once and keeps it. ``faces`` counts the dice faces the actions
+    drew (the dice position after them), given for the older part as ``base_faces``.
+    """
+
+    __slots__ = ("_base", "_faces", "_fetch", "_older", "_tail")
+
+    def __init__(
+        self,
+        records: Iterable[ActionRecord] = (),
+        base: int = 0,
+        fetch: Fetch | None = None,
+        base_faces: int = 0,
+    ) -> None:
+        if base and fetch is None:
+            raise ValueError("an ActionLog with older actions needs a fetch")
+        self._tail = list(records)
+        self._base = base
+        self._fetch = fetch
+        self._older: list[ActionRecord] | None = None if base else []
+        self._faces = base_faces + sum(_dice_count(r) for r in self._tail)
+
+    @property
+    def faces(self) -> int:
+        """The dice faces the logged actions drew: the dice position after them."""
+        return self._faces
+
+    def __len__(self) -> int:
+        return self._base + len(self._tail)
+
+    @overload
+    def __getitem__(self, index: int) -> ActionRecord: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[ActionRecord]: ...
+
+    def __getitem__(self, index: int | slice) -> ActionRecord | list[ActionRecord]:
+        base = self._base
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return self._all()[index]
+            if start >= stop:
+                return []
+            if start >= base:
+                return self._tail[start - base : stop - base]
+            return self._read(start, min(stop, base)) + self._tail[: max(0, stop - base)]
+        i = index + len(self) if index < 0 else index
+        if not 0 <= i < len(self):
+            raise IndexError("action index out of range")
+        if i >= base:
+            return self._tail[i - base]
+        return self._read(i, i + 1)[0]
+
+    def _read(self, lo: int, hi: int) -> list[ActionRecord]:
+        """Records ``lo + 1 .. hi`` of the older part (kept once all were read)."""
+        if self._older is not None:
+            return self._older[lo:hi]
+        assert self._fetch is not None
+        records = self._fetch(lo, hi)
+        if [r.no for r in records] != list(range(lo + 1, hi + 1)):
+            raise UmpireError("the saved log changed under a loaded game: load it again")
+        return records
+
+    def _all(self) -> list[ActionRecord]:
+        if self._older is None:
+            self._older = self._read(0, self._base)
+        return self._older + self._tail
+
+    def __iter__(self) -> Iterator[ActionRecord]:
+        return iter(self._all())
+
+    def __reversed__(self) -> Iterator[ActionRecord]:
+        return reversed(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ActionLog | list):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ActionLog({len(self)} actions, {self._base} held in the save file)"
+
+    def append(self, record: ActionRecord) -> None:
+        """Add an action at the end."""
+        self._tail.append(record)
+        self._faces += _dice_count(record)
+
+    def extend(self, records: Iterable[ActionRecord]) -> None:
+        """Add actions at the end."""
+        for record in records:
+            self.append(record)
+
+    @property
+    def held(self) -> int:
+        """How many of the oldest actions are still only in the save file (0: all in memory)."""
+        return 0 if self._older is not None else self._base
+
+
 @dataclass(slots=True)
 class Game:
     """A running game. Change it only with :meth:`act`."""
@@ -93,10 +204,15 @@ class Game:
     scenario: dict[str, JSON]
     source: DiceSource
     policies: dict[str, Policy] = field(default_factory=dict)
-    actions: list[ActionRecord] = field(default_factory=list)
+    actions: ActionLog = field(default_factory=ActionLog)
+    """The log (a list of records is taken too, and kept as an :class:`ActionLog`)."""
     state: JSON = None
     hasher: StateHasher | None = field(default=None, repr=False, compare=False)
     """Keeps ``state``'s hash change by change (made at the first action; see ``_held``)."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.actions, ActionLog):
+            self.actions = ActionLog(self.actions)
 
     @staticmethod
     def new(
@@ -356,7 +472,7 @@ class Game:
         kept = list(self.actions[:upto])
         state = Game.replay_state(self.module, self.scenario, kept)
         source = _source_at(self.source, sum(_dice_count(a) for a in kept))
-        return Game(self.module, self.scenario, source, dict(self.policies), kept, state)
+        return Game(self.module, self.scenario, source, dict(self.policies), ActionLog(kept), state)
 
 
 class _Journal:

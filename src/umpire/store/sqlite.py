@@ -1,26 +1,34 @@
 """Games kept in SQLite: one transaction per action, so a kill loses at most that action.
 
 The database holds each game's module, scenario and dice source, and its log (actions
-and their events). A game's state is never stored: it is rebuilt from the log. Joint dice
+and their events). A game's state is rebuilt from the log. Joint dice
 (docs/dice-protocol.md) keep each side's commitment and revealed value in ``joint_sides``.
+
+``snapshots`` is a cache, never part of the log (issue 21): every ``SNAPSHOT_EVERY``-th
+action saved by :meth:`Store.append` also saves the state after it and the dice position, in
+the same transaction, so a new process loads a long game from its newest snapshot and the
+actions after it, not from the start. A snapshot counts only while the action it follows
+still has its state hash; export, import, verify and the hash chain never read it.
 """
 
 from __future__ import annotations
 
 import builtins
+import hashlib
 import json
 import os
 import sqlite3
-import unicodedata
-from collections.abc import Iterator, Mapping
+import threading
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from umpire.engine.events import Event, canonical_json
-from umpire.engine.game import ActionRecord, Game
+from umpire.engine.events import JSON, Event, canonical_json
+from umpire.engine.game import ActionLog, ActionRecord, Fetch, Game
+from umpire.engine.statehash import StateHasher
 from umpire.errors import DataFileError, UmpireError, UnknownNameError
 
 if TYPE_CHECKING:
@@ -72,6 +80,15 @@ CREATE TABLE IF NOT EXISTS joint_sides(
     contribution TEXT,
     PRIMARY KEY(game, side)
 );
+CREATE TABLE IF NOT EXISTS snapshots(
+    game TEXT NOT NULL,
+    no INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    state_hash TEXT NOT NULL,
+    PRIMARY KEY(game, no),
+    FOREIGN KEY(game, no) REFERENCES actions(game, no) ON DELETE CASCADE
+);
 CREATE TABLE IF NOT EXISTS table_records(
     game TEXT NOT NULL REFERENCES games(name) ON DELETE CASCADE,
     idx INTEGER NOT NULL,
@@ -82,6 +99,10 @@ CREATE TABLE IF NOT EXISTS table_records(
     PRIMARY KEY(game, idx)
 );
 """
+
+SNAPSHOT_EVERY = 256
+"""Actions between state snapshots (benchmarks/RESULTS.md, "Issue 21: snapshots"): a cold
+load replays fewer than this many actions; a snapshot costs one encoding of the state."""
 
 RECORD_KINDS = ("undo", "undo_refused", "real_dice", "real_dice_refused", "players")
 """What the table records beside the log (docs/web.md): undos with the actions they withdrew,
@@ -174,7 +195,18 @@ class _Loaded:
     position: int
 
 
-def _faces_in(records: list[ActionRecord]) -> int:
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    """A usable snapshot: the action it follows, the state then (whose hash is ``digest``,
+    the action's recorded hash) and the dice position after it."""
+
+    no: int
+    state: JSON
+    position: int
+    digest: str
+
+
+def _faces_in(records: Iterable[ActionRecord]) -> int:
     """How many dice the actions drew (the stream's position after them)."""
     return sum(len(d[2]) for r in records for e in r.events for d in e.data.get("draws", []))
 
@@ -182,8 +214,15 @@ def _faces_in(records: list[ActionRecord]) -> int:
 class Store:
     """A SQLite file of games. Every write is one transaction."""
 
-    def __init__(self, path: str | Path | None = None, loaded: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        loaded: dict[str, Any] | None = None,
+        snapshot_every: int = SNAPSHOT_EVERY,
+    ):
         self.path = Path(path) if path is not None else default_db_path()
+        self.snapshot_every = snapshot_every
+        """Save a state snapshot after every action whose number is a multiple of this."""
         self._conn: sqlite3.Connection | None = None
         self._loaded: dict[str, _Loaded] = {} if loaded is None else loaded
         """Games this connection rebuilt, so a long game is not replayed from its start on
@@ -307,22 +346,91 @@ class Store:
         )
         return [(n, when) for when, _, n in latest]
 
-    def records(self, name: str, after: int = 0) -> builtins.list[ActionRecord]:
-        """The log of a game: its actions with their events, in order (those after ``after``)."""
+    def records(
+        self, name: str, after: int = 0, upto: int | None = None
+    ) -> builtins.list[ActionRecord]:
+        """The log of a game: its actions with their events, in order (those after ``after``,
+        up to action ``upto`` if given)."""
         self.info(name)
-        actions = self.conn.execute(
+        return self._records(name, after, upto)
+
+    def _records(
+        self, name: str, after: int, upto: int | None, conn: sqlite3.Connection | None = None
+    ) -> builtins.list[ActionRecord]:
+        conn = self.conn if conn is None else conn
+        last = -1 if upto is None else upto
+        actions = conn.execute(
             "SELECT no, name, params, state_hash FROM actions WHERE game = ? AND no > ? "
-            "ORDER BY no",
-            (name, after),
+            "AND (? < 0 OR no <= ?) ORDER BY no",
+            (name, after, last, last),
         ).fetchall()
         events: dict[int, list[Event]] = {a[0]: [] for a in actions}
-        for no, kind, data in self.conn.execute(
+        for no, kind, data in conn.execute(
             "SELECT action_no, kind, data FROM events WHERE game = ? AND action_no > ? "
-            "ORDER BY action_no, idx",
-            (name, after),
+            "AND (? < 0 OR action_no <= ?) ORDER BY action_no, idx",
+            (name, after, last, last),
         ):
             events[no].append(Event(kind, json.loads(data)))
         return [ActionRecord(no, nm, json.loads(p), events[no], h) for no, nm, p, h in actions]
+
+    def _fetcher(self, name: str, no: int, digest: str) -> Fetch:
+        """Reads a loaded game's older actions on demand (its :class:`ActionLog`), refusing if
+        action ``no`` no longer has the state hash it had at the load (an undo since).
+
+        The game may be read later, in another thread (the web's connections, one a thread,
+        share the games they loaded): it then reads through a connection of its own."""
+        owner = threading.get_ident()
+
+        def fetch(lo: int, hi: int) -> builtins.list[ActionRecord]:
+            mine = threading.get_ident() == owner
+            try:
+                conn = self.conn if mine else sqlite3.connect(self.path, timeout=10)
+            except sqlite3.DatabaseError as exc:
+                raise UmpireError(
+                    f"cannot open the save file: {exc}", file=str(self.path)
+                ) from None
+            own = not conn.in_transaction
+            if own:
+                conn.execute("BEGIN")
+            try:
+                row = conn.execute(
+                    "SELECT state_hash FROM actions WHERE game = ? AND no = ?", (name, no)
+                ).fetchone()
+                if row is None or row[0] != digest:
+                    raise UmpireError(
+                        f"game '{name}' changed in the save file since it was loaded "
+                        "(an undo?): load it again"
+                    )
+                return self._records(name, lo, hi, conn)
+            finally:
+                if own:
+                    conn.execute("COMMIT")
+                if not mine:
+                    conn.close()
+
+        return fetch
+
+    def _snapshot(self, name: str, upto: int) -> _Snapshot | None:
+        """The newest usable snapshot at or before action ``upto``. One whose action has since been
+        replaced, or whose state does not give its hash, is passed over."""
+        rows = self.conn.execute(  # read newest first, one row at a time
+            "SELECT s.no, s.state, s.position, s.state_hash FROM snapshots s JOIN actions a "
+            "ON a.game = s.game AND a.no = s.no AND a.state_hash = s.state_hash "
+            "WHERE s.game = ? AND s.no <= ? ORDER BY s.no DESC",
+            (name, upto),
+        )
+        for no, text, position, digest in rows:
+            # The text was written as the state's canonical JSON: it gives the recorded hash
+            # itself, and only the very state has that text (SHA-256 in C, no re-encoding).
+            if hashlib.sha256(str(text).encode()).hexdigest() != digest:
+                continue
+            try:
+                state = json.loads(text)
+            except ValueError:
+                continue
+            rows.close()
+            return _Snapshot(int(no), state, int(position), str(digest))
+        return None
 
     def scenario(self, name: str) -> dict[str, Any]:
         """A game's scenario."""
@@ -357,12 +465,29 @@ class Store:
             game.source = _make_source(info, position, physical, draw, self._joint_rows(name))
             game.policies = dict(policies or {})
         else:
-            records = self.records(name)
             scenario = self.scenario(name)
-            position = _faces_in(records)
-            state = Game.replay_state(module, scenario, records)
-            source = _make_source(info, position, physical, draw, self._joint_rows(name))
-            game = Game(module, scenario, source, dict(policies or {}), records, state)
+            snap = self._snapshot(name, info.actions)
+            if snap is None:
+                records = self.records(name)
+                log = ActionLog(records)
+                position = log.faces
+                state = Game.replay_state(module, scenario, records)
+                source = _make_source(info, position, physical, draw, self._joint_rows(name))
+                game = Game(module, scenario, source, dict(policies or {}), log, state)
+            else:
+                # Issue 21: from the newest snapshot, replaying only the actions after it;
+                # the older ones stay in the file until something reads them.
+                no, state = snap.no, snap.state
+                records = self.records(name, after=no)
+                for _ in Game.replay_steps(state, records):
+                    pass
+                # the state as a saved game holds it (decoded JSON and logged values): the
+                # hasher takes it as it is, where the first action would copy it
+                hasher = StateHasher(state)
+                log = ActionLog(records, no, self._fetcher(name, no, snap.digest), snap.position)
+                position = log.faces
+                source = _make_source(info, position, physical, draw, self._joint_rows(name))
+                game = Game(module, scenario, source, dict(policies or {}), log, state, hasher)
         if len(self._loaded) >= 64 and name not in self._loaded:
             self._loaded.pop(next(iter(self._loaded)))
         self._loaded[name] = _Loaded(info.created, game, len(game.actions), position)
@@ -479,8 +604,16 @@ class Store:
             _insert_joint(conn, name, game.source)
             for record in game.actions:
                 _insert_action(conn, name, record)
+            if len(game.actions) >= self.snapshot_every:
+                _insert_snapshot(conn, name, game.actions[-1], game)
 
-    def append(self, name: str, record: ActionRecord, after: ActionRecord | None = None) -> None:
+    def append(
+        self,
+        name: str,
+        record: ActionRecord,
+        after: ActionRecord | None = None,
+        game: Game | None = None,
+    ) -> None:
         """Save one action and its events atomically, as action ``record.no`` of the game.
 
         Checked inside the write transaction, so two processes (or a page and a terminal)
@@ -488,6 +621,10 @@ class Store:
         ``record.no - 1`` actions, and end with ``after`` (the action the record was played
         after, when the caller knows it). Otherwise nothing is saved and the refusal says
         to run it again (the action is then played on the game as it now is).
+
+        ``game`` (the game ``record`` was just played on, as :meth:`play` passes it): every
+        ``snapshot_every``-th action also saves a snapshot of its state, in the same
+        transaction (the module's docstring).
         """
         with self._tx() as conn:
             # MAX(no), not COUNT(*): one step down the primary key's index however long the
@@ -514,6 +651,8 @@ class Store:
                     f"or undid an action); nothing was saved: run it again"
                 )
             _insert_action(conn, name, record)
+            if game is not None and record.no % self.snapshot_every == 0:
+                _insert_snapshot(conn, name, record, game)
 
     def play(
         self,
@@ -532,7 +671,7 @@ class Store:
         """
         after = game.actions[-1] if game.actions else None
         record = game.act(action, params, entropy=entropy, by=by)
-        self.append(name, record, after)
+        self.append(name, record, after, game)
         return record
 
     def undo(self, name: str, to: int, record: Mapping[str, Any] | None = None) -> int:
@@ -558,6 +697,7 @@ class Store:
             }
         self._loaded.pop(name, None)
         with self._tx() as conn:
+            conn.execute("DELETE FROM snapshots WHERE game = ? AND no > ?", (name, to))
             conn.execute("DELETE FROM events WHERE game = ? AND action_no > ?", (name, to))
             cur = conn.execute("DELETE FROM actions WHERE game = ? AND no > ?", (name, to))
             if record is not None:
@@ -641,7 +781,7 @@ class Store:
             raise UmpireError(f"game '{name}' has actions 0..{info.actions}; cannot fork at {upto}")
         _check_name(new)
         start, links = self.chain(name)
-        kept = self.records(name)[:upto]
+        kept = self.records(name, upto=upto)
         copied = self.conn.execute(
             "SELECT COUNT(*) FROM table_records WHERE game = ? AND at <= ?", (name, upto)
         ).fetchone()[0]
@@ -720,6 +860,7 @@ class Store:
         self.info(name)
         self._loaded.pop(name, None)
         with self._tx() as conn:
+            conn.execute("DELETE FROM snapshots WHERE game = ?", (name,))
             conn.execute("DELETE FROM events WHERE game = ?", (name,))
             conn.execute("DELETE FROM actions WHERE game = ?", (name,))
             conn.execute("DELETE FROM joint_sides WHERE game = ?", (name,))
@@ -849,6 +990,20 @@ def _insert_action(conn: sqlite3.Connection, name: str, record: ActionRecord) ->
     )
 
 
+def _insert_snapshot(conn: sqlite3.Connection, name: str, record: ActionRecord, game: Game) -> None:
+    """Save the state after ``record`` (the game's last action) and the dice position: a
+    cache (the module's docstring). Written only when the state gives the recorded hash."""
+    if not game.actions or game.actions[-1] is not record:
+        return
+    text = canonical_json(game.state)
+    if hashlib.sha256(text.encode()).hexdigest() != record.state_hash:
+        return
+    conn.execute(
+        "INSERT OR REPLACE INTO snapshots(game, no, state, position, state_hash) VALUES(?,?,?,?,?)",
+        (name, record.no, text, game.actions.faces, record.state_hash),
+    )
+
+
 def _insert_record(
     conn: sqlite3.Connection,
     name: str,
@@ -903,18 +1058,20 @@ def _joint_source(info: GameInfo, position: int, rows: builtins.list[JointRow]) 
 
 
 def _check_name(name: str) -> None:
-    """A game's name: 1-80 characters, not blank, no slash, '@' (the web's GAME@ACTION) or
+    """A game's name: 1-80 characters, not blank, no slash, '@' (the web's GAME@ACTION),
     control character (a tab, a newline, or an escape that would rewrite the terminal when
-    `games list` prints it); the refusal quotes at most 40 characters of it."""
+    `games list` prints it) or other character ``str.isprintable`` refuses (a soft hyphen or
+    another invisible format character, a line separator); the refusal quotes at most 40
+    characters of it."""
     if (
         not name.strip()
         or len(name) > 80
-        or any(c in "/\\@" or unicodedata.category(c) == "Cc" for c in name)
+        or any(c in "/\\@" or (c != " " and not c.isprintable()) for c in name)
     ):
         shown = repr(name) if len(repr(name)) <= 40 else repr(name)[:39] + "…"
         raise UmpireError(
-            f"bad game name {shown}: 1-80 characters, not blank, no slashes, '@', tabs "
-            "or other control characters"
+            f"bad game name {shown}: 1-80 characters, not blank, no slashes, '@', "
+            "control or invisible characters"
         )
 
 

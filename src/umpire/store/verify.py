@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from umpire.engine.game import ActionRecord, Game
+from umpire.engine.game import ActionLog, ActionRecord, Game
 from umpire.errors import DataFileError, VerifyError
 from umpire.store.shape import ExportShape, check_shape, first_error
 
@@ -458,7 +458,7 @@ def verify_export(
     kind: DiceSource = SeededSource(0)
     if export.game.source == "physical":
         kind = PhysicalSource(_no_dice)
-    replayed = Game(module, dict(export.scenario), kind, {}, records, None)
+    replayed = Game(module, dict(export.scenario), kind, {}, ActionLog(records), None)
     try:
         # check_replay has matched every recorded hash, and re-execution must give the very
         # change events logged (or, for an action in the earlier form, hashes that one

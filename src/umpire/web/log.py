@@ -6,6 +6,7 @@ who decided and what, because the action that asked it has been applied for ever
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from umpire.engine.game import ActionRecord
@@ -73,7 +74,7 @@ def event_lines(events: list[dict[str, Any]], *, decisions: bool = True) -> list
     return out
 
 
-def recent(records: list[ActionRecord], count: int = 12) -> list[dict[str, Any]]:
+def recent(records: Sequence[ActionRecord], count: int = 12) -> list[dict[str, Any]]:
     """The last ``count`` actions, newest first, each with its lines, who asked for it, and
     the browser entropy its dice came from (public once the action is done; the page
     checks it)."""

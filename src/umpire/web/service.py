@@ -471,7 +471,7 @@ class Service:
         finally:
             game.source = inner
         if record is not None:
-            self.store.append(name, record, after)
+            self.store.append(name, record, after, game)
             self.seats.set_pending(name, None)
             return True
         self.seats.set_pending(
