@@ -16,16 +16,14 @@ from umpire.board.kgeom import crosses
 from umpire.board.kterrain import cell_of, path_rough
 from umpire.rules.quick_acw.batch.arrays import Bases, Board, Units
 from umpire.rules.quick_acw.batch.kmove import exact
-from umpire.rules.quick_acw.batch.tables import CAV, COLUMN, FOOT
 
 F = NDArray[np.float64]
 B = NDArray[np.bool_]
 I = NDArray[np.int64]  # noqa: E741
 
-Melee = tuple[I, I, I, int]
-"""What the melee modifiers read besides the state: per unit its side and type, the
-modifiers (mounted cavalry attacking, wall or stream, infantry column, uphill,
-Confederates attacking, marker) and the Confederates' side number."""
+Melee = tuple[I, I, I]
+"""What the melee modifiers read besides the state: per unit its side and type, and
+``tables.melee_modifier_table``."""
 
 
 @jit.kernel
@@ -97,31 +95,16 @@ def melee_mod(
     bs: Bases, us: Units, bd: Board, mm: Melee, b: int, u: int, e: int, attacking: bool,
     flank: bool,
 ) -> int:  # fmt: skip
-    """Seed 002 MELEE "Add" list plus the stands fighting, summed (``rules.melee_modifiers``),
-    for unit ``u`` against ``e`` in battle ``b``: the defender's wall or stream lies across
-    the line between the centres, uphill is a higher hill level under the centre."""
-    side, utype, mods, conf = mm
+    """Seed 002 MELEE modifiers and stands fighting of unit ``u`` against ``e`` in battle
+    ``b``: the facts of ``steps.melee_key``, summed by ``tables.melee_modifier_table``."""
+    side, utype, table = mm
     ux, uy, ex, ey = bs.x[b, u], bs.y[b, u], bs.x[b, e], bs.y[b, e]
-    total = np.int64(us.stands[b, u])
-    if attacking and utype[u] == CAV and us.mounted[b, u]:
-        total += mods[0]
-    if not attacking and crosses(ux, uy, ex, ey, bd.obstacles):
-        total += mods[1]
-    if utype[u] == FOOT and us.form[b, u] == COLUMN:
-        total += mods[2]
-    total += us.bonus[b, u]
-    if (
-        bd.level[cell_of(ux, uy, bd.cell, bd.nx, bd.ny)]
-        > bd.level[cell_of(ex, ey, bd.cell, bd.nx, bd.ny)]
-    ):
-        total += mods[3]
-    if attacking and side[u] == conf:
-        total += mods[4]
-    if us.marker[b, u]:
-        total += mods[5]
-    if attacking and flank:
-        total += us.stands[b, u]
-    out: int = total
+    ob = not attacking and crosses(ux, uy, ex, ey, bd.obstacles)
+    cells = cell_of(ux, uy, bd.cell, bd.nx, bd.ny), cell_of(ex, ey, bd.cell, bd.nx, bd.ny)
+    up = bd.level[cells[0]] > bd.level[cells[1]]
+    k = ((side[u] * 3 + utype[u]) * 2 + us.mounted[b, u]) * 2 + us.form[b, u]
+    k = (((((k * 2 + attacking) * 2 + ob) * 2 + up) * 2 + us.marker[b, u]) * 2) + flank
+    out: int = table[k, 0] + table[k, 1] * us.stands[b, u] + table[k, 2] * us.bonus[b, u]
     return out
 
 

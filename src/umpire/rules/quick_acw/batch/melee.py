@@ -18,11 +18,6 @@ from umpire.rules.quick_acw.batch import tables as V
 from umpire.rules.quick_acw.batch.state import B, F, I, State, _g, _nz, _s, _sub
 
 CHARGE_LOOK = 20.0  # the scripted AI looks at charges within 20"
-MELEE_MODS = (
-    "mounted_cavalry_attacking", "defending_wall_or_stream", "infantry_column", "uphill",
-    "confederates_attacking", "marker",
-)  # fmt: skip
-"""The melee modifiers in the order ``kcharge.melee_mod`` reads them."""
 
 
 class Melee(State):
@@ -30,9 +25,7 @@ class Melee(State):
 
     def _melee(self) -> KC.Melee:
         """What ``kcharge.melee_mod`` reads besides the state."""
-        st, r = self.S, self.t.r
-        mods = np.array([r.melee_mods[k] for k in MELEE_MODS], dtype=np.int64)
-        return st.side, st.utype, mods, r.order.index("confederate")
+        return self.S.side, self.S.utype, V.melee_modifier_table(self.t)
 
     def charges(self, r: I, u: int, E: I) -> B:
         """``ScriptedAI.move``'s charges: the best legal charge with exact odds over 1/2

@@ -21,7 +21,6 @@ from numpy.typing import NDArray
 from umpire import jit
 from umpire.rules.quick_acw import numeric, odds
 from umpire.rules.quick_acw import rules as R
-from umpire.rules.quick_acw.rules import FireFacts, Rules, fire_modifiers, rules
 
 I = NDArray[np.signedinteger[Any]]  # noqa: E741
 F = NDArray[np.float64]
@@ -43,7 +42,7 @@ class Tables:
     """The tables of one ``Rules`` object as arrays indexed by the codes above; its
     single numbers are read from ``r`` itself."""
 
-    r: Rules
+    r: R.Rules
     morale: I  # per side
     bands: F
     fire_table: I  # (fire class, band)
@@ -52,9 +51,9 @@ class Tables:
 
 
 @cache
-def tables(r: Rules | None = None) -> Tables:
+def tables(r: R.Rules | None = None) -> Tables:
     """The arrays of a rules object (the built-in seed 002 rules by default), built once."""
-    r = r or rules()
+    r = r or R.rules()
     fire_table = np.array([r.fire_table[k] for k in FIRE_CLASSES], dtype=np.int64)
     max_range = np.array(
         [
@@ -140,30 +139,43 @@ def fire_modifier_table(t: Tables) -> I:
     modifier is one look-up in ``kfire.shots``)."""
     two = (False, True)
     combos = product(range(2), range(3), range(2), two, range(3), two, range(2), two)
-    return np.array(
-        [
-            sum(
-                m.value
-                for m in fire_modifiers(
-                    FireFacts(
-                        t.r.order[s], FIRE_CLASSES[f], FORMS[a], k, TYPES[u], mt, FORMS[b], c
-                    ),
-                    t.r,
-                )
-            )
-            for s, f, a, k, u, mt, b, c in combos
-        ],
-        dtype=np.int64,
-    )
+
+    def total(k: tuple[Any, ...]) -> int:
+        s, f, a, mk, u, mt, b, c = k
+        fa = R.FireFacts(t.r.order[s], FIRE_CLASSES[f], FORMS[a], mk, TYPES[u], mt, FORMS[b], c)
+        return sum(m.value for m in R.fire_modifiers(fa, t.r))
+
+    return np.array([total(k) for k in combos], dtype=np.int64)
 
 
 @cache
-def expected_stands_table(r: Rules | None = None) -> F:
+def melee_modifier_table(t: Tables) -> I:
+    """Seed 002 MELEE "Add" list summed by the scalar ``rules.melee_modifiers`` for every
+    side, type, mounted, formation, attacking, wall or stream, uphill, marker and flank
+    (codes in that order, flat), as (sum, per stand, per leader bonus): the sum is linear
+    in those two, so a unit's modifier is one look-up in ``kcharge.melee_mod``."""
+    two = (False, True)
+    combos = product(range(2), range(3), two, range(2), two, two, two, two, two)
+
+    def total(k: tuple[Any, ...], n: int, ldr: int) -> int:
+        s, u, mt, f, at, ob, up, mk, fl = k
+        facts = R.MeleeFacts(t.r.order[s], TYPES[u], mt, FORMS[f], n, at, ob, up, mk, ldr, fl)
+        return sum(m.value for m in R.melee_modifiers(facts, t.r))
+
+    return np.array(
+        [(total(k, 0, 0), total(k, 1, 0) - total(k, 0, 0), total(k, 0, 1) - total(k, 0, 0))
+         for k in combos],
+        dtype=np.int64,
+    )  # fmt: skip
+
+
+@cache
+def expected_stands_table(r: R.Rules | None = None) -> F:
     """``odds.expected_stands(needed, mod)`` for ``needed - mod`` in ES_LO..ES_HI.
 
     The odds depend only on the difference, so the floats are the AI's own.
     """
-    r = r or rules()
+    r = r or R.rules()
     return np.array([odds.expected_stands(x, 0, r) for x in range(ES_LO, ES_HI + 1)])
 
 
