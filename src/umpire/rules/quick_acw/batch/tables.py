@@ -1,12 +1,5 @@
-"""The rules of seed 002 as arrays, for the batch simulator and its kernels.
-
-Every number is read from the same rules data as the scalar engine
-(``umpire.rules.quick_acw.rules.Rules``, loaded from ``data/rules.toml``), indexed by
-codes: sides in TURN ORDER (0 Confederate, 1 Union), formations 0 line / 1 column, and
-``numeric``'s types, changes, MOVEMENT and FIRE rows. The rules the scalar engine also
-plays are :data:`N`, numba's copy of :mod:`umpire.rules.quick_acw.numeric` (one source
-for both engines). The odds tables hold the scalar AI's own floats (``odds``).
-"""
+"""Seed 002's rules as arrays for the batch simulator, read from the scalar engine's
+``Rules`` and built by its functions (:data:`N`: numba's copy of ``numeric``), by codes."""
 
 from __future__ import annotations
 
@@ -39,8 +32,7 @@ NO_CHANGE, FORMATION, MOUNT = numeric.NO_CHANGE, numeric.FORMATION, numeric.MOUN
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Tables:
-    """The tables of one ``Rules`` object as arrays indexed by the codes above; its
-    single numbers are read from ``r`` itself."""
+    """The tables of one ``Rules`` object as arrays indexed by the codes above."""
 
     r: R.Rules
     morale: I  # per side
@@ -121,9 +113,8 @@ CH_DIFF = 24
 
 @cache
 def fire_runs(t: Tables) -> tuple[I, I]:
-    """Per fire class and :func:`band_place`: the score needed (0 none), and the number
-    of the run of equal scores it lies in (in order of range), so a range known only to
-    lie between two places has one answer where both places share their run."""
+    """Per fire class and band: the score needed (0 none) and its run of equal scores (a
+    range between two bands of one run needs no exact measure)."""
     need = np.zeros((len(t.fire_table), len(t.bands) + 1), dtype=np.int64)
     need[:, : len(t.bands)] = t.fire_table
     run = np.zeros(need.shape, dtype=np.int64)
@@ -134,9 +125,7 @@ def fire_runs(t: Tables) -> tuple[I, I]:
 @cache
 def fire_modifier_table(t: Tables) -> I:
     """Seed 002 FIRE "Die Roll Modifiers" summed by the scalar ``rules.fire_modifiers`` for
-    every combination of firer side, fire class, firer formation and marker, target type,
-    mounted, formation and cover (codes in that order, flat: 576 sums, so a shot's
-    modifier is one look-up in ``kfire.shots``)."""
+    every combination of the facts ``kfire.shots`` indexes them by (flat)."""
     two = (False, True)
     combos = product(range(2), range(3), range(2), two, range(3), two, range(2), two)
 
@@ -171,22 +160,15 @@ def melee_modifier_table(t: Tables) -> I:
 
 @cache
 def expected_stands_table(r: R.Rules | None = None) -> F:
-    """``odds.expected_stands(needed, mod)`` for ``needed - mod`` in ES_LO..ES_HI.
-
-    The odds depend only on the difference, so the floats are the AI's own.
-    """
+    """``odds.expected_stands(needed, mod)`` for ``needed - mod`` in ES_LO..ES_HI."""
     r = r or R.rules()
     return np.array([odds.expected_stands(x, 0, r) for x in range(ES_LO, ES_HI + 1)])
 
 
 @cache
 def charge_table() -> F:
-    """``odds.charge_favourable`` over (charge need, stand need, melee difference).
-
-    P(charge passes) and P(stands) depend on ``number - modifier`` only, the melee on
-    the difference of the two modifiers only; the exact fractions are those the scalar
-    AI converts, so the floats are equal.
-    """
+    """``odds.charge_favourable`` over (charge need, stand need, melee difference): the
+    scalar AI's floats, which depend on those differences only."""
     n = CH_HI - CH_LO + 1
     out = np.zeros((n, n, 2 * CH_DIFF + 1))
     for a in range(n):
