@@ -28,14 +28,9 @@ def unavailable() -> str | None:
 
 
 def run_batch(
-    scen: Scenario,
-    n: int,
-    seed: int | None = None,
-    *,
-    faces: NDArray[np.uint8] | None = None,
-    dice: Dice | None = None,
-    on_finish: Callable[[int], None] | None = None,
-) -> Outcome:
+    scen: Scenario, n: int, seed: int | None = None, *, faces: NDArray[np.uint8] | None = None,
+    dice: Dice | None = None, on_finish: Callable[[int], None] | None = None,
+) -> Outcome:  # fmt: skip
     """Play ``n`` battles of ``scen`` at once, AI against AI, with dice from ``seed``, kept
     ``faces`` or ``dice``; ``on_finish(k)``: ``k`` more battles ended."""
     why = unavailable()

@@ -127,11 +127,11 @@ def step_free(bs: Bases, b: int, v: int, x: float, y: float, c: float, s: float,
 @jit.kernel
 def slides(
     bs: Bases, r: I, u: I, dx: F, dy: F, dist: F, th: F, c: F, s: F, bd: Board, step: float
-) -> tuple[B, F, F, F]:
+) -> tuple[B, F, F, F, B]:
     """``Battle.slide`` without placing: still on the table, where it stops, its facing
-    (default ``blocked_retreat_stops``; blocked at once, no turn into an overlap)."""
+    (default ``blocked_retreat_stops``; blocked at once, no turn into an overlap), clear."""
     m = r.shape[0]
-    ok = np.ones(m, dtype=np.bool_)
+    ok, clear = np.ones(m, dtype=np.bool_), np.ones(m, dtype=np.bool_)
     bx, by, bth = np.empty(m), np.empty(m), th.copy()
     for q in range(m):
         b, v = r[q], u[q]
@@ -145,6 +145,7 @@ def slides(
             if got == 2:
                 ok[q] = False  # off the table: the caller removes the unit
             if got:
+                clear[q] = False
                 break
             lx, ly = nx, ny
             moved = True
@@ -152,24 +153,7 @@ def slides(
         turned = ok[q] and not moved and th[q] != bs.th[b, v]
         if turned and step_free(bs, b, v, x0, y0, c[q], s[q], bd):
             bth[q] = bs.th[b, v]
-    return ok, bx, by, bth
-
-
-@jit.kernel
-def clear_paths(
-    bs: Bases, r: I, u: I, dx: F, dy: F, dist: F, c: F, s: F, bd: Board, step: float
-) -> B:
-    """``steps.charge_path``: is every step of :func:`slides`' walk free?"""
-    ok = np.ones(r.shape[0], dtype=np.bool_)
-    for q in range(r.shape[0]):
-        b, v = r[q], u[q]
-        for k in range(1, max(1, math.ceil(dist[q] / step)) + 1):
-            d = min(dist[q], k * step)
-            nx, ny = bs.x[b, v] + dx[q] * d, bs.y[b, v] + dy[q] * d
-            if step_free(bs, b, v, nx, ny, c[q], s[q], bd):
-                ok[q] = False
-                break
-    return ok
+    return ok, bx, by, bth, clear
 
 
 @jit.kernel

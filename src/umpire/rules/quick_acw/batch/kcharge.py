@@ -1,8 +1,5 @@
-"""Compiled kernels (numba, through :mod:`umpire.jit`) for charges and melee: the scripted
-AI's look at its charges (seed 002 charge paragraph: reach, contact point, exact odds)
-and the melee modifiers (seed 002 MELEE), battle by battle, with the scalar engine's
-formulas in its order of operations.
-"""
+"""numba kernels for the scripted AI's charges (seed 002 charge paragraph) and the melee
+modifiers (seed 002 MELEE), battle by battle, the scalar engine's formulas in its order."""
 
 from __future__ import annotations
 
@@ -30,11 +27,8 @@ Melee = tuple[I, I, I]
 def charge_reach(
     bs: Bases, r: I, u: int, E: I, open0: F, look: float
 ) -> tuple[I, I, F, F, F, F, B]:
-    """The charges unit ``u`` could make, per row (battle ``r``): the enemies (by place in
-    ``E``) within ``look`` whose contact point (``steps.contact_point``) lies within the open
-    move ``open0``; their pairs (row, place), the contact point, the outward normal of the
-    edge met, flank or rear. An enemy whose centre is further than the move plus his radius
-    and the charger's half depth cannot be reached (the prefilter)."""
+    """The charges unit ``u`` could make: enemies within ``look`` whose contact point
+    (``steps.contact_point``) is within ``open0``: (row, place), point, normal, flank."""
     m, ne = r.shape[0], E.shape[0]
     pq, pe = np.empty(m * ne, dtype=np.int64), np.empty(m * ne, dtype=np.int64)
     ocx, ocy, onx, ony = np.empty(m * ne), np.empty(m * ne), np.empty(m * ne), np.empty(m * ne)
@@ -76,8 +70,7 @@ def charge_reach(
 def charge_paths(
     sx: F, sy: F, cx: F, cy: F, nx: F, ny: F, open_: F, rough: F, bd: Board
 ) -> tuple[F, F, B]:
-    """The exact distance and facing of each charge (``math.hypot``, ``math.atan2``) and
-    whether the move allows it, rough ground on the way counted."""
+    """Each charge's exact distance and facing, and whether the move allows it."""
     m = sx.shape[0]
     cdist, cth, legal = np.empty(m), np.empty(m), np.empty(m, dtype=np.bool_)
     for q in range(m):
@@ -124,9 +117,8 @@ def charge_odds(
     bs: Bases, us: Units, bd: Board, mm: Melee, r: I, u: int, tu: I, flank: B, morale: I,
     marker: int, table: F, lo: int, hi: int, clip: int,
 ) -> F:  # fmt: skip
-    """``scripted.charge_chance`` for unit ``u`` charging ``tu[q]`` in battle ``r[q]``: the
-    two morale needs (``marker``: a marker's modifier), the melee modifiers, then the exact
-    odds of ``tables.charge_table``."""
+    """``scripted.charge_chance`` for ``u`` charging ``tu[q]`` in battle ``r[q]``: morale
+    needs and melee modifiers looked up in ``tables.charge_table``."""
     side = mm[0]
     out = np.empty(r.shape[0])
     for q in range(r.shape[0]):

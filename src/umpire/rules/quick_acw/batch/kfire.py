@@ -12,18 +12,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from umpire import jit
+from umpire.board import kgeom as G
 from umpire.board import ksight
 from umpire.board.kboard import Terrain
-from umpire.board.kgeom import (
-    HAIR,
-    band,
-    distance,
-    distance_le,
-    quick_distance,
-    range_bounds,
-    segment_hits_box,
-    wall_across,
-)
 from umpire.board.kterrain import cell_of
 from umpire.rules.quick_acw.batch import tables as V
 from umpire.rules.quick_acw.batch.arrays import Bases, Board, Units
@@ -64,12 +55,12 @@ def _band(
 ) -> int:  # fmt: skip
     """``numeric.band`` of the exact range between two bases (-1 beyond): the scalar's
     nearest-point form within a hair of a band's top."""
-    d = quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+    d = G.quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
     for i in range(len(bands)):
-        if abs(d - (bands[i] + 1e-9)) < HAIR:
-            d = distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+        if abs(d - (bands[i] + 1e-9)) < G.HAIR:
+            d = G.distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
             break
-    return band(bands, d)
+    return G.band(bands, d)
 
 
 @jit.kernel
@@ -107,10 +98,10 @@ def shots(
                 inarc = math.atan2(abs(lat), fwd) * RAD2DEG <= half
             if not inarc:
                 continue
-            lo, hi = range_bounds(
+            lo, hi = G.range_bounds(
                 ux, uy, uc, us, uhw, uhd, rad[row, fu], tx, ty, tc, ts, thw, thd, rad[row, tu]
             )
-            plo, phi = band(bands, lo - 1e-7), band(bands, hi + 1e-7)  # -1: the last place
+            plo, phi = G.band(bands, lo - 1e-7), G.band(bands, hi + 1e-7)  # -1: the last place
             nd = need_at[fclass, plo]
             if run[fclass, plo] != run[fclass, phi]:
                 col = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
@@ -126,7 +117,7 @@ def shots(
                 break
             near = False
         if near and not cov:  # a wall within reach of the target: does it lie across the fire?
-            cov = wall_across(tx, ty, ux, uy, rch, walls)
+            cov = G.wall_across(tx, ty, ux, uy, rch, walls)
         k = (side[fu] * 3 + fclass) * 2 + form[row, fu]
         k = (k * 2 + marker[row, fu]) * 3 + utype[tu]
         k = ((k * 2 + mounted[row, tu]) * 2 + form[row, tu]) * 2 + cov
@@ -155,7 +146,7 @@ def contacts(bs: Bases, rows: I, A: I, Bu: I, tol: float) -> tuple[NDArray[np.fl
                 lim = ra + r32[row, ub]
                 if not (dd <= lim * lim and alive[row, ua] and alive[row, ub]):
                     continue
-                adj[i, a, b] = distance_le(
+                adj[i, a, b] = G.distance_le(
                     x[row, ua], y[row, ua], c[row, ua], s[row, ua], hw[row, ua], hd[row, ua],
                     x[row, ub], y[row, ub], c[row, ub], s[row, ub], hw[row, ub], hd[row, ub], tol,
                 )  # fmt: skip
@@ -298,7 +289,7 @@ def pick(
                             and hi_x >= X - rr
                             and lo_y <= Y + rr
                             and hi_y >= Y - rr
-                            and segment_hits_box(x0, y0, x1, y1, x[row, v], y[row, v], c[row, v],
+                            and G.segment_hits_box(x0, y0, x1, y1, x[row, v], y[row, v], c[row, v],
                                                  s[row, v], hw[row, v], hd[row, v], 1e-6)
                         ):  # fmt: skip
                             ok = False

@@ -67,7 +67,7 @@ class Melee(State):
         dd = np.where(cdist == 0, 1.0, cdist)
         dx, dy = (cx - _g(self.x, r, u)) / dd, (cy - _g(self.y, r, u)) / dd
         c, s, uu = np.cos(cth), np.sin(cth), np.full(len(r), u)
-        out: B = KB.clear_paths(self.bases(), r, uu, dx, dy, cdist, c, s, self.bd, self.mv.step)
+        out: B = KB.slides(self.bases(), r, uu, dx, dy, cdist, cth, c, s, self.bd, self.mv.step)[4]
         return out
 
     def charge_chance(self, r: I, u: int, t: I, flank: B) -> F:

@@ -22,8 +22,7 @@ class Move(Melee):
         if len(lds) == 0:
             return
         us = [np.asarray(st.l_units[ld], dtype=np.int64) for ld in lds.tolist()]
-        starts = np.zeros(len(us) + 1, dtype=np.int64)
-        starts[1:] = np.cumsum([len(a) for a in us])
+        starts = np.r_[0, np.cumsum([len(a) for a in us])].astype(np.int64)
         lead = self.t.r.movement["leader"]
         looked = KM.leaders(
             self.bases(), self.leaders(), lds.astype(np.int64), starts, np.concatenate(us),

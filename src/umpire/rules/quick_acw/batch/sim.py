@@ -26,14 +26,11 @@ class Sim(Move, Fire):
             self.turn = turn
             for p in order:
                 self._first = p
+                # defensive fire is the second player's, offensive fire the first's
                 steps: tuple[tuple[Callable[[int], None], int], ...] = (
-                    (self.command_step, p),
-                    (self.move_step, p),
-                    (self.rally_step, p),
-                    (self.fire_step, 1 - p),  # defensive fire: the second player's
-                    (self.fire_step, p),  # offensive fire: the first player's
-                    (self.melee_step, p),
-                )
+                    (self.command_step, p), (self.move_step, p), (self.rally_step, p),
+                    (self.fire_step, 1 - p), (self.fire_step, p), (self.melee_step, p),
+                )  # fmt: skip
                 for step, side in steps:
                     if self.n == 0:
                         return

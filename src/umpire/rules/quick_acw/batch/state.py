@@ -66,14 +66,9 @@ class State:
         self.limbered: B = tile([v.limbered for v in units]).astype(bool)
         self.stands: NDArray[Any] = tile(st.stands0).astype(np.int16)
         self.alive: B = np.ones((n, u), dtype=bool)
-        self.marker: B = np.zeros((n, u), dtype=bool)
-        self.moved: B = np.zeros((n, u), dtype=bool)
-        self.charged: B = np.zeros((n, u), dtype=bool)
         self.in_cmd: B = np.ones((n, u), dtype=bool)
-        self.lost_ldr: B = np.zeros((n, u), dtype=bool)
-        self.hw: F = np.zeros((n, u))
-        self.hd: F = np.zeros((n, u))
-        self.rad: F = np.zeros((n, u))
+        self.marker, self.moved, self.charged, self.lost_ldr = np.zeros((4, n, u), dtype=bool)
+        self.hw, self.hd, self.rad = np.zeros((3, n, u))
         self.r32 = np.zeros((n, u), dtype=np.float32)
         self.ver: NDArray[Any] = np.zeros((n, u), dtype=np.int32)  # bumped when a unit moves
         self.bonus: NDArray[Any] = np.zeros((n, u), dtype=np.int8)
@@ -98,9 +93,7 @@ class State:
         self.geo: tuple[NDArray[np.float32], B] | None = None
         self.res_winner = np.full(n, -1, dtype=np.int64)
         self.res_turns = np.zeros(n, dtype=np.int64)
-        self.res_losses = np.zeros((n, 2), dtype=np.int64)
-        self.res_removed = np.zeros((n, 2), dtype=np.int64)
-        self.res_leaders = np.zeros((n, 2), dtype=np.int64)
+        self.res_losses, self.res_removed, self.res_leaders = np.zeros((3, n, 2), dtype=np.int64)
 
     # -- bookkeeping ----------------------------------------------------------------
     _PER_BATTLE: tuple[str, ...] = (
@@ -278,7 +271,7 @@ class State:
         if len(r) == 0:
             return np.ones(0, dtype=bool)
         c, s = np.cos(th), np.sin(th)
-        ok, bx, by, bth = KB.slides(
+        ok, bx, by, bth, _ = KB.slides(
             self.bases(), r, u, dx, dy, dist, th, c, s, self.bd, self.mv.step
         )
         g = np.flatnonzero(ok)
