@@ -9,8 +9,7 @@ from collections.abc import Callable
 from umpire import jit
 from umpire.board import numeric
 
-HAIR = 1e-9
-"""Within it of a limit the corner-to-box distance defers to the exact one."""
+HAIR = 1e-9  # within it of a limit the corner-to-box distance defers to the exact one
 
 Corners = numeric.Corners
 _N = jit.twin(numeric)

@@ -18,9 +18,7 @@ F = NDArray[np.float64]
 B = NDArray[np.bool_]
 I = NDArray[np.int64]  # noqa: E741
 
-Melee = tuple[I, I, I]
-"""What the melee modifiers read besides the state: per unit its side and type, and
-``tables.melee_modifier_table``."""
+Melee = tuple[I, I, I]  # per unit side and type; ``tables.melee_modifier_table``
 
 
 @jit.kernel

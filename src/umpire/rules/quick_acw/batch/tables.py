@@ -103,12 +103,9 @@ def melee_row(t: Tables, difference: I) -> tuple[I, B, I, B]:
 
 # -- tables the kernels read -----------------------------------------------------------
 
-ES_LO, ES_HI = -20, 40
-"""Range of ``needed - modifier`` in the expected-stands table (beyond: the ends)."""
-CH_LO, CH_HI = 2, 13
-"""Range of a morale roll's ``number - modifier`` (2d6 >= 2 always, >= 13 never)."""
-CH_DIFF = 24
-"""Melee modifier differences are clipped to +-24 (2d6 - 2d6 spans only +-10)."""
+ES_LO, ES_HI = -20, 40  # ``needed - modifier`` in the expected-stands table (beyond: the ends)
+CH_LO, CH_HI = 2, 13  # a morale roll's ``number - modifier`` (2d6 >= 2 always, >= 13 never)
+CH_DIFF = 24  # melee modifier differences clipped to +-24 (2d6 - 2d6 spans only +-10)
 
 
 @cache
