@@ -126,21 +126,7 @@ def test_melee_modifiers_and_result_002_melee(rng: random.Random) -> None:
     f32, no = np.zeros((1, 2), np.float32), np.zeros((1, 2))
     bases = Bases(at, at, no, no, no, no, no, no, f32, f32, f32, np.ones((1, 2), bool),
                   np.zeros((1, 2), np.int32))  # fmt: skip
-    mods = np.array(
-        [
-            T.r.melee_mods[k]
-            for k in (
-                "mounted_cavalry_attacking",
-                "defending_wall_or_stream",
-                "infantry_column",
-                "uphill",
-                "confederates_attacking",
-                "marker",
-            )
-        ],
-        dtype=np.int64,
-    )
-    conf = SIDES.index("confederate")
+    table = V.melee_modifier_table(T)  # the scalar sums, looked up by the kernel
     for _ in range(N):
         f = R.MeleeFacts(
             rng.choice(SIDES),
@@ -172,7 +158,7 @@ def test_melee_modifiers_and_result_002_melee(rng: random.Random) -> None:
         bd = Board(2.0, 2.0, 1.0, 2, 2, none.astype(bool), none.astype(bool), none, none, level,
                    segs, segs)  # fmt: skip
         got = KC.melee_mods(
-            bases, us, bd, (side, utype, mods, conf), arr([0]), arr([0]), arr([1]),
+            bases, us, bd, (side, utype, table), arr([0]), arr([0]), arr([1]),
             arr([f.attacking]), arr([f.flank_or_rear]),
         )  # fmt: skip
         assert got[0] == sum(m.value for m in R.melee_modifiers(f))

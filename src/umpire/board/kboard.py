@@ -1,8 +1,5 @@
-"""A board as arrays for the compiled kernels (``kterrain``, ``ksight``, the batch simulator).
-
-The same :class:`~umpire.board.terrain.Board` the scalar engine reads, rasterised once per
-scenario, so every kernel's answer is read from the same cells.
-"""
+"""A board as arrays for the compiled kernels: the scalar engine's ``Board`` rasterised
+once per scenario, so every kernel's answer is read from the same cells."""
 
 from __future__ import annotations
 
@@ -19,11 +16,7 @@ B = NDArray[np.bool_]
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Terrain:
-    """A board's rasters, cell boxes and walk fields as arrays, as the kernels read them.
-
-    Built from the same :class:`~umpire.board.terrain.Board` the scalar engine uses
-    (rasterised once per scenario), so every answer is read from the same cells.
-    """
+    """A board's rasters, cell boxes and walk fields as arrays, as the kernels read them."""
 
     board: Board
     cell: float
@@ -51,22 +44,13 @@ class Terrain:
         fields = np.array([board.skip_field(k) for k in keys], dtype=np.int64)
         boxes = board.cell_boxes()
         return Terrain(
-            board,
-            board.cell,
-            board.nx,
-            board.ny,
-            board.width,
-            board.height,
-            board.rough.ravel().copy(),
-            board.cover.ravel().copy(),
-            board.block.ravel().copy(),
-            board.level.ravel().astype(np.int64),
-            int(board.max_level),
-            fields,
+            board, board.cell, board.nx, board.ny, board.width, board.height,
+            board.rough.ravel().copy(), board.cover.ravel().copy(), board.block.ravel().copy(),
+            board.level.ravel().astype(np.int64), int(board.max_level), fields,
             np.array(boxes["rough"], dtype=np.int64).reshape(-1, 4),
             np.array(boxes["block"], dtype=np.int64).reshape(-1, 4),
             np.array(boxes["hill"], dtype=np.int64).reshape(-1, 5),
             board.walls.reshape(-1, 4).astype(float),
             np.concatenate([board.walls, board.streams]).reshape(-1, 4).astype(float),
             float(board.see_woods),
-        )
+        )  # fmt: skip

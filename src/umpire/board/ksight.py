@@ -1,10 +1,5 @@
-"""Compiled sight lines (numba, through :mod:`umpire.jit`): ``Board.sight_clear`` for one line.
-
-:func:`sight_clear` is the scalar ``Board.sight_clear`` over numba's copy of its one
-source (:mod:`umpire.board.numeric`: ``sight_top``, then ``walk``; issue 25), so a
-kernel and the scalar engine see alike. Callers pass the
-:class:`~umpire.board.kboard.Terrain` arrays (see :func:`sight_args`).
-"""
+"""``Board.sight_clear`` for the kernels, over numba's copy of its one source
+(:mod:`umpire.board.numeric`), on the :class:`~umpire.board.kboard.Terrain` arrays."""
 
 from __future__ import annotations
 
@@ -27,18 +22,8 @@ _walk: Callable[..., bool] = _N.walk
 
 def sight_args(T: Terrain) -> tuple[Any, ...]:
     """The terrain numbers :func:`sight_clear` reads, in its order (after the line)."""
-    return (
-        T.cell,
-        T.nx,
-        T.ny,
-        T.level,
-        T.block,
-        T.fields,
-        T.block_boxes,
-        T.hill_boxes,
-        T.max_level,
-        T.see_woods + 1e-9,
-    )
+    b = T.block_boxes, T.hill_boxes, T.max_level, T.see_woods + 1e-9
+    return (T.cell, T.nx, T.ny, T.level, T.block, T.fields, *b)
 
 
 @jit.inline
@@ -47,9 +32,8 @@ def sight_clear(
     block: NDArray[np.bool_], fields: I, block_boxes: I, hill_boxes: I, max_level: int,
     limit: float,
 ) -> bool:  # fmt: skip
-    """Does terrain leave the line clear (``Board.sight_clear``: more than ``see_woods``
-    inches of woods or town, or a hill above both ends, block it)? ``limit`` is
-    ``see_woods + 1e-9``; ``fields[1 + key]`` is ``Board.skip_field(key)``."""
+    """Does terrain leave the line clear (``Board.sight_clear``)? ``limit``:
+    ``see_woods + 1e-9``; ``fields[1 + key]``: ``Board.skip_field(key)``."""
     top = _sight_top(x0, y0, x1, y1, cell, nx, ny, level, block_boxes, hill_boxes, max_level)
     if top < 0:
         return True

@@ -1,11 +1,5 @@
-"""Compiled terrain walks (numba, through :mod:`umpire.jit`) for the batch simulator.
-
-Kernels and their inlined helpers take a board's rasters as plain arrays (those of
-:class:`umpire.board.kboard.Terrain`) and walk them with numba's copy of the scalar
-``Board``'s own source (:mod:`umpire.board.numeric`, issue 25: ``Board.path_rough`` is
-``rough_near`` then ``walk``), so a compiled loop gives the scalar engine's answers: the
-same samples, the same cells, the same early exits.
-"""
+"""Terrain walks for the kernels: numba's copy of the scalar ``Board``'s own source
+(:mod:`umpire.board.numeric`) on the :class:`~umpire.board.kboard.Terrain` arrays."""
 
 from __future__ import annotations
 
@@ -32,8 +26,7 @@ _walk: Callable[..., bool] = _N.walk
 def path_rough(
     x0: float, y0: float, x1: float, y1: float, cell: float, nx: int, ny: int, field: I, boxes: I
 ) -> bool:
-    """Does a straight move touch rough ground (``Board.path_rough``)? ``field``: the
-    rough skip field (``Terrain.fields[0]``), ``boxes``: the rough cell boxes."""
+    """Does a straight move touch rough ground (``Board.path_rough``)?"""
     if not _rough_near(x0, y0, x1, y1, cell, nx, ny, boxes):
         return False
     return _walk(x0, y0, x1, y1, cell, nx, ny, field, field, field, 0, 0.0, True)

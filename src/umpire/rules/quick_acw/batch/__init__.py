@@ -1,12 +1,5 @@
-"""The batch simulator of quick ACW: N battles of one scenario in lock step.
-
-A second implementation of the scalar engine's seed 002 rules and of the scripted AI
-(``umpire.rules.quick_acw.ai``): given the scalar engine's dice it plays the very same
-battles (docs/battle.md, "The lab"). The lab reaches it through the module's
-``batch`` seam, never by importing it. It runs on numba's compiled kernels only: where
-they are off (``umpire.jit.ENABLED``) :func:`unavailable` says why, and the lab plays the
-same battles on the scalar engine.
-"""
+"""The batch simulator of quick ACW: N battles of one scenario in lock step, the scalar
+engine's battles on numba's kernels (the lab reaches it through the ``batch`` seam)."""
 
 from __future__ import annotations
 
@@ -30,27 +23,16 @@ SIDES = rules().order
 
 
 def unavailable() -> str | None:
-    """Why the batch simulator cannot run here (its kernels need numba, Python 3.11 and
-    ``UMPIRE_JIT`` not 0), or None where it can."""
+    """Why the batch simulator cannot run here (it needs numba's kernels), or None."""
     return None if jit.ENABLED else (jit.WHY_OFF or "numba is not available")
 
 
 def run_batch(
-    scen: Scenario,
-    n: int,
-    seed: int | None = None,
-    *,
-    faces: NDArray[np.uint8] | None = None,
-    dice: Dice | None = None,
-    on_finish: Callable[[int], None] | None = None,
-) -> Outcome:
-    """Play ``n`` battles of ``scen`` at once, AI against AI.
-
-    Dice from ``SeededSource(seed)``, or the kept ``faces`` of an earlier batch (the
-    batch is then played again exactly), or any :class:`~umpire.dice.bulk.Dice`.
-    ``on_finish(k)`` is told whenever ``k`` more battles have ended. Refused where the
-    kernels are off (:func:`unavailable`).
-    """
+    scen: Scenario, n: int, seed: int | None = None, *, faces: NDArray[np.uint8] | None = None,
+    dice: Dice | None = None, on_finish: Callable[[int], None] | None = None,
+) -> Outcome:  # fmt: skip
+    """Play ``n`` battles of ``scen`` at once, AI against AI, with dice from ``seed``, kept
+    ``faces`` or ``dice``; ``on_finish(k)``: ``k`` more battles ended."""
     why = unavailable()
     if why is not None:
         raise UmpireError(
@@ -70,9 +52,8 @@ def run_batch(
 
 
 def prepare(scen: Scenario) -> bool:
-    """Compile the simulator's numba kernels (or load them from numba's cache) by playing
-    a few battles here, before the lab's workers start, so that they find them cached;
-    False where the kernels are off (``umpire.jit``)."""
+    """Compile (or load) the kernels by playing a few battles before the lab's workers
+    start; False where the kernels are off."""
     if not jit.ENABLED:
         return False
     run_batch(scen, PREPARE_BATTLES, 0)
@@ -80,5 +61,4 @@ def prepare(scen: Scenario) -> bool:
 
 
 PREPARE_BATTLES = 32
-"""Battles played to get the kernels ready: enough for every step to be taken (a kernel
-first called in a worker is compiled there)."""
+"""Battles played to get the kernels ready: enough for every step to be taken."""

@@ -1,9 +1,5 @@
-"""The bundles of arrays the batch simulator's kernels take (numba passes a NamedTuple of
-arrays as one argument): the state of N battles and the fixed numbers they are read with.
-
-Per battle and unit (``Bases``, ``Units``) or leader (``Leaders``), rows are battles; the
-``Sim`` holds the arrays and hands them over bundled (:meth:`Sim.bases` and so on).
-"""
+"""The bundles of arrays the batch simulator's kernels take (a NamedTuple is one argument
+to numba): the state of N battles (rows) and the fixed numbers it is read with."""
 
 from __future__ import annotations
 
@@ -26,9 +22,8 @@ I32 = NDArray[np.int32]
 
 
 class Bases(NamedTuple):
-    """Every unit's base: centre, facing (its cos and sin), half width and depth, bounding
-    radius, single-precision copies for the prefilters, on the table or not, and a version
-    bumped when it moves (the sight cache's key)."""
+    """Every unit's base: centre, facing, half sizes, radius, float32 copies for prefilters,
+    on the table, a version bumped when it moves (the sight cache's key)."""
 
     x: F
     y: F
@@ -46,8 +41,7 @@ class Bases(NamedTuple):
 
 
 class Units(NamedTuple):
-    """Every unit's state but its base: formation (0 line, 1 column), mounted, limbered,
-    stands, marker, moved this turn, in command, leader lost, attached leader's bonus."""
+    """Every unit's state but its base (formation 0 line, 1 column)."""
 
     form: I8
     mounted: B
@@ -87,9 +81,8 @@ class Board(NamedTuple):
 
 
 class Moves(NamedTuple):
-    """Seed 002 MOVEMENT as the kernels read it: open and rough rates per move key, the
-    costs (out of command, leader lost, formation change, mount), the bases per type, the
-    contact distance and the step of a slide."""
+    """Seed 002 MOVEMENT as the kernels read it: rates per row, costs, bases per type, the
+    contact distance and a slide's step."""
 
     move_open: F
     move_rough: F
@@ -119,9 +112,7 @@ def moves_of(t: Tables) -> Moves:
     return Moves(
         np.array([r.movement[k].open for k in MOVE_KEYS], dtype=float),
         np.array([r.movement[k].rough for k in MOVE_KEYS], dtype=float),
-        np.array(costs, dtype=float),
-        np.array([r.bases[u][0] for u in TYPES], dtype=float),
-        np.array([r.bases[u][1] for u in TYPES], dtype=float),
-        float(g["contact"]),
+        np.array(costs, dtype=float), np.array([r.bases[u][0] for u in TYPES], dtype=float),
+        np.array([r.bases[u][1] for u in TYPES], dtype=float), float(g["contact"]),
         float(g["retreat_step"]),
-    )
+    )  # fmt: skip

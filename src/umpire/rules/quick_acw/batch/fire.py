@@ -1,13 +1,5 @@
 """Seed 002 Defensive and Offensive Fire in the batch simulator, as ``FireStep`` plays it
-with the scripted AI's choice of target.
-
-Every firer's candidate targets (arc, range band, cover and walls, modifiers) are found
-at the start of the step (``kfire.fire_matrix``); the line of sight, the dearest test, is
-looked at only for the target the AI would pick, in the order of its value, until one is
-seen (``kfire.pick``: the best target it can see, as the scalar AI's). A target that
-loses stands is measured again (its base shrinks: ``kfire.reband``), and a battle where a
-unit in contact changed is looked at afresh (who touches whom may have changed).
-"""
+with the scripted AI's target: candidates once, sight only for the pick (``kfire``)."""
 
 from __future__ import annotations
 
@@ -26,9 +18,8 @@ class Fire(State):
     """The fire steps."""
 
     def fire_step(self, f: int) -> None:
-        """Seed 002 Defensive/Offensive Fire of side ``f``: every eligible unit in turn fires
-        at the target of highest value it sees: exact expected stands, times 1.5 where one
-        more stand lost removes it (both kept current as targets lose stands or leave)."""
+        """Seed 002 Defensive/Offensive Fire of side ``f``: each unit in turn fires at the
+        target of highest value it sees (expected stands, times 1.5 if it may finish it)."""
         st = self.S
         FU, TU = st.by_side[f], st.by_side[1 - f]
         fs, ts = st.span[f], st.span[1 - f]
@@ -55,9 +46,8 @@ class Fire(State):
                 continue
             tg = TU[pick]
             roll = self.dice.roll(self.ids[r], 2).sum(1)
-            lost = V.stands_lost(
-                roll, need[r, kk, pick], mod[r, kk, pick], self.t.r.two_stand_margin
-            )
+            margin = self.t.r.two_stand_margin
+            lost = V.stands_lost(roll, need[r, kk, pick], mod[r, kk, pick], margin)
             hit = lost > 0
             r, tg, pick, lost = r[hit], tg[hit], pick[hit], lost[hit]
             if len(r) == 0:
@@ -82,12 +72,8 @@ class Fire(State):
                 )  # fmt: skip
 
     def _pair_geometry(self) -> tuple[NDArray[np.float32], B]:
-        """(squared centre distances, contacts) between the two sides' units, per battle.
-
-        Made after a move step and kept for its fire steps: no base moves until the
-        melee, and one that shrinks or leaves can only stop touching, so the contacts
-        found before are looked at again and no other pair.
-        """
+        """(squared centre distances, contacts) between the sides, kept from a move step to
+        the melee (bases only shrink or leave: only known contacts are looked at again)."""
         s0, s1 = self.S.by_side
         if self.geo is None:
             self.geo = self.contacts(np.arange(self.n), s0, s1)
@@ -101,10 +87,8 @@ class Fire(State):
     def fire_matrix(
         self, r: I, f: int, fc: I, actor: B, geo: tuple[NDArray[np.float32], B] | None = None
     ) -> tuple[I8, I8, I8, B]:
-        """Every firer's candidate targets in battles ``r``: (needed, modifier) with 0 =
-        none, line of sight (UNSEEN until looked at, SEEN where not needed), and who
-        touches whom. ``geo``: the squared centre distances and contacts of these battles
-        (firers by targets), if known."""
+        """``kfire.fire_matrix`` in battles ``r`` and who touches whom; ``geo``: the
+        battles' (squared distances, contacts), if known."""
         st = self.S
         FU, TU = st.by_side[f], st.by_side[1 - f]
         if geo is None:

@@ -1,12 +1,5 @@
-"""Compiled kernels (numba, through :mod:`umpire.jit`) for the bases of N battles: room for a
-base, slides, placing and resizing, contacts.
-
-The scalar engine's tests (``Battle.free_at``, ``crosses_enemy``, ``touching_box``,
-``slide``) one pair of bases at a time (``umpire.board.kgeom``), behind single-precision
-prefilters (bounding circles and boxes, SLACK inches wide: far above their rounding, so
-they only ever let through more pairs than needed; every decision is taken in double
-precision). Kernels take the state as bundles (``batch.arrays``).
-"""
+"""numba kernels for the bases of N battles (room, slides, placing, resizing, contacts):
+the scalar tests pair by pair behind float32 prefilters SLACK wide; decisions in double."""
 
 from __future__ import annotations
 
@@ -34,17 +27,14 @@ def overlaps_any(
     bs: Bases, b: int, u: int, ignore: int, x: float, y: float, c: float, s: float,
     hw: float, hd: float,
 ) -> bool:  # fmt: skip
-    """Does a base of unit ``u`` at (x, y) in battle ``b`` overlap another living base
-    (``ignore``: another unit left out, -1 none)? Bounding circles, then separating axes."""
+    """Does a base of ``u`` at (x, y) overlap another living base (``ignore``: -1 none)?"""
     f32 = np.float32
     xf, yf = f32(x), f32(y)
     reach = f32(math.sqrt(hw * hw + hd * hd) + OV_PAD)
     for v in range(bs.x.shape[1]):
         if v in (u, ignore) or not bs.alive[b, v]:
             continue
-        dx = bs.x32[b, v] - xf
-        dy = bs.y32[b, v] - yf
-        lim = reach + bs.r32[b, v]
+        dx, dy, lim = bs.x32[b, v] - xf, bs.y32[b, v] - yf, reach + bs.r32[b, v]
         if dx * dx + dy * dy < lim * lim and overlap(
             x, y, c, s, hw, hd, bs.x[b, v], bs.y[b, v], bs.c[b, v], bs.s[b, v], bs.hw[b, v],
             bs.hd[b, v], 1e-6,
@@ -58,10 +48,8 @@ def clear_of(
     bs: Bases, b: int, x: float, y: float, c: float, s: float, hw: float, hd: float,
     sx: float, sy: float, moving: bool, nb: I, n_nb: int, own: int, side: I, tol: float,
 ) -> bool:  # fmt: skip
-    """The rest of ``steps.move_ok`` once on the table, for a base at (x, y) in battle ``b``
-    against the units ``nb[:n_nb]``: it overlaps none (``Battle.free_at``), its path from
-    (sx, sy) (where ``moving``) crosses no enemy (``crosses_enemy``) and it touches no
-    enemy (``touching_box``)."""
+    """``steps.move_ok`` on the table against ``nb[:n_nb]``: no overlap (``free_at``), no enemy
+    crossed from (sx, sy) (``crosses_enemy``) nor touched (``touching_box``)."""
     f32 = np.float32
     half = math.sqrt(hw * hw + hd * hd)
     lim_ov = f32(half + OV_PAD)
@@ -72,10 +60,8 @@ def clear_of(
     for i in range(n_nb):
         v = nb[i]
         vx, vy, vr = bs.x32[b, v], bs.y32[b, v], bs.r32[b, v]
-        dx = vx - bxf
-        dy = vy - byf
+        dx, dy, lim = vx - bxf, vy - byf, lim_ov + vr
         d2 = dx * dx + dy * dy
-        lim = lim_ov + vr
         ox, oy, oc, os_ = bs.x[b, v], bs.y[b, v], bs.c[b, v], bs.s[b, v]
         ohw, ohd = bs.hw[b, v], bs.hd[b, v]
         if d2 < lim * lim and overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 1e-6):
@@ -103,8 +89,7 @@ def room_of(
     bs: Bases, b: int, u: int, x: float, y: float, c: float, s: float, hw: float, hd: float,
     moving: bool, nb: I, side: I, bd: Board, tol: float,
 ) -> bool:  # fmt: skip
-    """``steps.move_ok``'s room for one base of unit ``u`` in battle ``b``: on the table,
-    then :func:`clear_of` every other living base (``nb``: scratch for its neighbours)."""
+    """``steps.move_ok``'s room for a base of ``u``: on the table, :func:`clear_of` the rest."""
     if not on_table(x, y, c, s, hw, hd, bd.width, bd.height):
         return False
     n_nb = 0
@@ -119,8 +104,7 @@ def room_of(
 
 @jit.kernel
 def frees(bs: Bases, r: I, u: I, x: F, y: F, c: F, s: F, hw: F, hd: F, ignore: I, bd: Board) -> B:
-    """``Battle.free_at``: each base on the table and clear of every other living base,
-    ``ignore`` aside."""
+    """``Battle.free_at``: each base on the table and clear of the others, ``ignore`` aside."""
     out = np.zeros(r.shape[0], dtype=np.bool_)
     for q in range(r.shape[0]):
         if on_table(x[q], y[q], c[q], s[q], hw[q], hd[q], bd.width, bd.height):
@@ -143,13 +127,11 @@ def step_free(bs: Bases, b: int, v: int, x: float, y: float, c: float, s: float,
 @jit.kernel
 def slides(
     bs: Bases, r: I, u: I, dx: F, dy: F, dist: F, th: F, c: F, s: F, bd: Board, step: float
-) -> tuple[B, F, F, F]:
-    """``Battle.slide`` without placing: per row, is the unit still on the table, where it
-    stops and its facing. Up to ``dist`` along (dx, dy) in steps of ``step``, stopping
-    before another base (default ``blocked_retreat_stops``); blocked at once, it keeps its
-    facing where turning would overlap. ``c``/``s``: the cos and sin of the new facing."""
+) -> tuple[B, F, F, F, B]:
+    """``Battle.slide`` without placing: still on the table, where it stops, its facing
+    (default ``blocked_retreat_stops``; blocked at once, no turn into an overlap), clear."""
     m = r.shape[0]
-    ok = np.ones(m, dtype=np.bool_)
+    ok, clear = np.ones(m, dtype=np.bool_), np.ones(m, dtype=np.bool_)
     bx, by, bth = np.empty(m), np.empty(m), th.copy()
     for q in range(m):
         b, v = r[q], u[q]
@@ -163,6 +145,7 @@ def slides(
             if got == 2:
                 ok[q] = False  # off the table: the caller removes the unit
             if got:
+                clear[q] = False
                 break
             lx, ly = nx, ny
             moved = True
@@ -170,34 +153,15 @@ def slides(
         turned = ok[q] and not moved and th[q] != bs.th[b, v]
         if turned and step_free(bs, b, v, x0, y0, c[q], s[q], bd):
             bth[q] = bs.th[b, v]
-    return ok, bx, by, bth
-
-
-@jit.kernel
-def clear_paths(
-    bs: Bases, r: I, u: I, dx: F, dy: F, dist: F, c: F, s: F, bd: Board, step: float
-) -> B:
-    """``steps.charge_path`` (default ``charge_path_clear``): per row, is every step of
-    :func:`slides`' walk on the table and clear of every other base?"""
-    ok = np.ones(r.shape[0], dtype=np.bool_)
-    for q in range(r.shape[0]):
-        b, v = r[q], u[q]
-        for k in range(1, max(1, math.ceil(dist[q] / step)) + 1):
-            d = min(dist[q], k * step)
-            nx, ny = bs.x[b, v] + dx[q] * d, bs.y[b, v] + dy[q] * d
-            if step_free(bs, b, v, nx, ny, c[q], s[q], bd):
-                ok[q] = False
-                break
-    return ok
+    return ok, bx, by, bth, clear
 
 
 @jit.kernel
 def places(
     bs: Bases, ld: Leaders, r: I, u: I, x: F, y: F, th: F, c: F, s: F, us: Units, chg: I
 ) -> None:
-    """Move the bases (``c``/``s``: the cos and sin of ``th``) and any living leader
-    attached to them; a base that moves bumps its version. ``chg`` (empty: none): a
-    formation change to count, with the move, as having moved (``MoveStep.apply``)."""
+    """Move the bases and their living leaders, bumping versions; ``chg`` (empty: none): a
+    move's formation changes (counted as having moved)."""
     for q in range(r.shape[0]):
         b, v = r[q], u[q]
         dx, dy = x[q] - bs.x[b, v], y[q] - bs.y[b, v]
@@ -220,16 +184,14 @@ _base_half = jit.twin(numeric).base_half
 @jit.inline
 def base_half(ut: int, form: int, stands: int, base_w: F, base_d: F) -> tuple[float, float]:
     """(half frontage, half depth) of a base (``numeric.base_half``, ``state.base_size``)."""
-    out: tuple[float, float] = _base_half(
-        base_w[ut], base_d[ut], stands, ut != ART and form == COLUMN
-    )
+    col = ut != ART and form == COLUMN
+    out: tuple[float, float] = _base_half(base_w[ut], base_d[ut], stands, col)
     return out
 
 
 @jit.kernel
 def resize(bs: Bases, us: Units, r: I, u: I, utype: I, mv: Moves) -> None:
-    """The bases of units ``u[q]`` in battles ``r[q]`` from type, formation and stands, with
-    their radius (``math.hypot``) in double and single precision."""
+    """The bases of units ``u[q]`` in battles ``r[q]`` from type, formation and stands."""
     for q in range(r.shape[0]):
         b, v = r[q], u[q]
         hw, hd = base_half(utype[v], us.form[b, v], us.stands[b, v], mv.base_w, mv.base_d)
@@ -240,8 +202,7 @@ def resize(bs: Bases, us: Units, r: I, u: I, utype: I, mv: Moves) -> None:
 
 @jit.kernel
 def touching(bs: Bases, r: I, ua: I, ub: I, tol: float) -> B:
-    """Do the bases of units ``ua[q]`` and ``ub[q]`` touch in battle ``r[q]`` (the scalar
-    contact lists): bounding circles, then the nearest-point distance."""
+    """Do the bases of ``ua[q]`` and ``ub[q]`` touch in battle ``r[q]`` (contact lists)?"""
     out = np.zeros(r.shape[0], dtype=np.bool_)
     for q in range(r.shape[0]):
         b, a, v = r[q], ua[q], ub[q]

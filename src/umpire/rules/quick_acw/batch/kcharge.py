@@ -1,8 +1,5 @@
-"""Compiled kernels (numba, through :mod:`umpire.jit`) for charges and melee: the scripted
-AI's look at its charges (seed 002 charge paragraph: reach, contact point, exact odds)
-and the melee modifiers (seed 002 MELEE), battle by battle, with the scalar engine's
-formulas in its order of operations.
-"""
+"""numba kernels for the scripted AI's charges (seed 002 charge paragraph) and the melee
+modifiers (seed 002 MELEE), battle by battle, the scalar engine's formulas in its order."""
 
 from __future__ import annotations
 
@@ -16,27 +13,20 @@ from umpire.board.kgeom import crosses
 from umpire.board.kterrain import cell_of, path_rough
 from umpire.rules.quick_acw.batch.arrays import Bases, Board, Units
 from umpire.rules.quick_acw.batch.kmove import exact
-from umpire.rules.quick_acw.batch.tables import CAV, COLUMN, FOOT
 
 F = NDArray[np.float64]
 B = NDArray[np.bool_]
 I = NDArray[np.int64]  # noqa: E741
 
-Melee = tuple[I, I, I, int]
-"""What the melee modifiers read besides the state: per unit its side and type, the
-modifiers (mounted cavalry attacking, wall or stream, infantry column, uphill,
-Confederates attacking, marker) and the Confederates' side number."""
+Melee = tuple[I, I, I]  # per unit side and type; ``tables.melee_modifier_table``
 
 
 @jit.kernel
 def charge_reach(
     bs: Bases, r: I, u: int, E: I, open0: F, look: float
 ) -> tuple[I, I, F, F, F, F, B]:
-    """The charges unit ``u`` could make, per row (battle ``r``): the enemies (by place in
-    ``E``) within ``look`` whose contact point (``steps.contact_point``) lies within the open
-    move ``open0``; their pairs (row, place), the contact point, the outward normal of the
-    edge met, flank or rear. An enemy whose centre is further than the move plus his radius
-    and the charger's half depth cannot be reached (the prefilter)."""
+    """The charges unit ``u`` could make: enemies within ``look`` whose contact point
+    (``steps.contact_point``) is within ``open0``: (row, place), point, normal, flank."""
     m, ne = r.shape[0], E.shape[0]
     pq, pe = np.empty(m * ne, dtype=np.int64), np.empty(m * ne, dtype=np.int64)
     ocx, ocy, onx, ony = np.empty(m * ne), np.empty(m * ne), np.empty(m * ne), np.empty(m * ne)
@@ -78,8 +68,7 @@ def charge_reach(
 def charge_paths(
     sx: F, sy: F, cx: F, cy: F, nx: F, ny: F, open_: F, rough: F, bd: Board
 ) -> tuple[F, F, B]:
-    """The exact distance and facing of each charge (``math.hypot``, ``math.atan2``) and
-    whether the move allows it, rough ground on the way counted."""
+    """Each charge's exact distance and facing, and whether the move allows it."""
     m = sx.shape[0]
     cdist, cth, legal = np.empty(m), np.empty(m), np.empty(m, dtype=np.bool_)
     for q in range(m):
@@ -97,31 +86,16 @@ def melee_mod(
     bs: Bases, us: Units, bd: Board, mm: Melee, b: int, u: int, e: int, attacking: bool,
     flank: bool,
 ) -> int:  # fmt: skip
-    """Seed 002 MELEE "Add" list plus the stands fighting, summed (``rules.melee_modifiers``),
-    for unit ``u`` against ``e`` in battle ``b``: the defender's wall or stream lies across
-    the line between the centres, uphill is a higher hill level under the centre."""
-    side, utype, mods, conf = mm
+    """Seed 002 MELEE modifiers and stands fighting of unit ``u`` against ``e`` in battle
+    ``b``: the facts of ``steps.melee_key``, summed by ``tables.melee_modifier_table``."""
+    side, utype, table = mm
     ux, uy, ex, ey = bs.x[b, u], bs.y[b, u], bs.x[b, e], bs.y[b, e]
-    total = np.int64(us.stands[b, u])
-    if attacking and utype[u] == CAV and us.mounted[b, u]:
-        total += mods[0]
-    if not attacking and crosses(ux, uy, ex, ey, bd.obstacles):
-        total += mods[1]
-    if utype[u] == FOOT and us.form[b, u] == COLUMN:
-        total += mods[2]
-    total += us.bonus[b, u]
-    if (
-        bd.level[cell_of(ux, uy, bd.cell, bd.nx, bd.ny)]
-        > bd.level[cell_of(ex, ey, bd.cell, bd.nx, bd.ny)]
-    ):
-        total += mods[3]
-    if attacking and side[u] == conf:
-        total += mods[4]
-    if us.marker[b, u]:
-        total += mods[5]
-    if attacking and flank:
-        total += us.stands[b, u]
-    out: int = total
+    ob = not attacking and crosses(ux, uy, ex, ey, bd.obstacles)
+    cells = cell_of(ux, uy, bd.cell, bd.nx, bd.ny), cell_of(ex, ey, bd.cell, bd.nx, bd.ny)
+    up = bd.level[cells[0]] > bd.level[cells[1]]
+    k = ((side[u] * 3 + utype[u]) * 2 + us.mounted[b, u]) * 2 + us.form[b, u]
+    k = (((((k * 2 + attacking) * 2 + ob) * 2 + up) * 2 + us.marker[b, u]) * 2) + flank
+    out: int = table[k, 0] + table[k, 1] * us.stands[b, u] + table[k, 2] * us.bonus[b, u]
     return out
 
 
@@ -141,9 +115,8 @@ def charge_odds(
     bs: Bases, us: Units, bd: Board, mm: Melee, r: I, u: int, tu: I, flank: B, morale: I,
     marker: int, table: F, lo: int, hi: int, clip: int,
 ) -> F:  # fmt: skip
-    """``scripted.charge_chance`` for unit ``u`` charging ``tu[q]`` in battle ``r[q]``: the
-    two morale needs (``marker``: a marker's modifier), the melee modifiers, then the exact
-    odds of ``tables.charge_table``."""
+    """``scripted.charge_chance`` for ``u`` charging ``tu[q]`` in battle ``r[q]``: morale
+    needs and melee modifiers looked up in ``tables.charge_table``."""
     side = mm[0]
     out = np.empty(r.shape[0])
     for q in range(r.shape[0]):

@@ -1,15 +1,6 @@
-"""Compiled kernels (numba, through :mod:`umpire.jit`) for the batch simulator's fire step.
-
-Seed 002 FIRE as ``FireStep`` plays it with the scripted AI: every firer's candidate
-targets (arc, range band, cover, walls, modifiers: :func:`fire_matrix`), the pick of the
-best target a firer can see (:func:`pick`: terrain, then friendly bases across the line,
-with a sight cache), and the shots measured again when a target's base shrinks
-(:func:`reband`). Each kernel loops over battles, firers and targets with early exits;
-the formulas are the scalar engine's in its order of operations, with the exact value
-(math.hypot through :func:`umpire.jit.hypot`, math.atan2) wherever it decides, so a
-battle here is the scalar engine's. The dice stay outside: the kernels only choose what
-is rolled for.
-"""
+"""numba kernels for seed 002 FIRE as the scripted AI plays it: candidate shots
+(:func:`fire_matrix`), the target picked (:func:`pick`), shots measured again
+(:func:`reband`); the scalar engine's formulas in its order, exact where they decide."""
 
 from __future__ import annotations
 
@@ -21,18 +12,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from umpire import jit
+from umpire.board import kgeom as G
 from umpire.board import ksight
 from umpire.board.kboard import Terrain
-from umpire.board.kgeom import (
-    HAIR,
-    band,
-    distance,
-    distance_le,
-    quick_distance,
-    range_bounds,
-    segment_hits_box,
-    wall_across,
-)
 from umpire.board.kterrain import cell_of
 from umpire.rules.quick_acw.batch import tables as V
 from umpire.rules.quick_acw.batch.arrays import Bases, Board, Units
@@ -49,8 +31,8 @@ RAD2DEG = 180.0 / math.pi  # numpy's degrees() factor
 
 @cache
 def rule_args(t: V.Tables) -> tuple[Any, ...]:
-    """The FIRE numbers the kernels read: max range per class, band tops, the FIRE
-    table, its runs (``tables.fire_runs``), the modifier sums, tan and degrees of the arc."""
+    """The FIRE numbers the kernels read: max ranges, bands, table, its runs, modifier sums,
+    the arc's tan and degrees."""
     need_at, run = V.fire_runs(t)
     arc = float(t.r.geometry["fire_arc_degrees"])
     mods = V.fire_modifier_table(t)
@@ -71,14 +53,14 @@ def _band(
     bands: F, x: float, y: float, c: float, s: float, hw: float, hd: float, ox: float,
     oy: float, oc: float, os_: float, ohw: float, ohd: float,
 ) -> int:  # fmt: skip
-    """The FIRE column of the exact range between two bases (``numeric.band``, -1 beyond the
-    last): the corner-to-box form, the scalar's nearest-point form within a hair of a top."""
-    d = quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+    """``numeric.band`` of the exact range between two bases (-1 beyond): the scalar's
+    nearest-point form within a hair of a band's top."""
+    d = G.quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
     for i in range(len(bands)):
-        if abs(d - (bands[i] + 1e-9)) < HAIR:
-            d = distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+        if abs(d - (bands[i] + 1e-9)) < G.HAIR:
+            d = G.distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
             break
-    return band(bands, d)
+    return G.band(bands, d)
 
 
 @jit.kernel
@@ -86,12 +68,8 @@ def shots(
     at: I, rows: I, FU: I, TU: I, fc: I, known: bool, need: I8, mod: I8, bs: Bases, un: Units,
     utype: I, side: I, R: tuple[Any, ...], bd: Board,
 ) -> None:  # fmt: skip
-    """``steps.targets`` but the line of sight, for the candidates ``at`` (flat places in
-    ``need``, shaped (battles ``rows``, firers ``FU``, targets ``TU``); ``fc``: the firers'
-    fire classes): (needed, modifier) written there, (0, 0) for no shot. ``known``: the
-    pairs are in arc, only their range and cover moved. (One loop over every pair: arrays
-    handed to a compiled helper per pair would cost more in reference counts than the
-    shot itself.)"""
+    """``steps.targets`` but the sight: (needed, modifier) of the candidates ``at`` (flat
+    places in ``need``), (0, 0) none; ``known``: in arc, only range and cover moved."""
     x, y, c, s, hw, hd, rad = bs.x, bs.y, bs.c, bs.s, bs.hw, bs.hd, bs.rad
     form, marker, mounted = un.form, un.marker, un.mounted
     cover, walls, cell, nx, ny = bd.cover, bd.walls, bd.cell, bd.nx, bd.ny
@@ -120,10 +98,10 @@ def shots(
                 inarc = math.atan2(abs(lat), fwd) * RAD2DEG <= half
             if not inarc:
                 continue
-            lo, hi = range_bounds(
+            lo, hi = G.range_bounds(
                 ux, uy, uc, us, uhw, uhd, rad[row, fu], tx, ty, tc, ts, thw, thd, rad[row, tu]
             )
-            plo, phi = band(bands, lo - 1e-7), band(bands, hi + 1e-7)  # -1: the last place
+            plo, phi = G.band(bands, lo - 1e-7), G.band(bands, hi + 1e-7)  # -1: the last place
             nd = need_at[fclass, plo]
             if run[fclass, plo] != run[fclass, phi]:
                 col = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
@@ -131,20 +109,15 @@ def shots(
         if nd <= 0:
             continue
         cov = cover[cell_of(tx, ty, cell, nx, ny)]
-        rch = thd + 1.0
-        near = False
+        rch, near = thd + 1.0, False
         for w in range(0, walls.shape[0], 4):
             ax, ay, bx, by = walls[w], walls[w + 1], walls[w + 2], walls[w + 3]
-            if (
-                tx + rch >= min(ax, bx)
-                and tx - rch <= max(ax, bx)
-                and ty + rch >= min(ay, by)
-                and ty - rch <= max(ay, by)
-            ):
-                near = True
+            near = tx + rch >= min(ax, bx) and tx - rch <= max(ax, bx)
+            if near and ty + rch >= min(ay, by) and ty - rch <= max(ay, by):
                 break
+            near = False
         if near and not cov:  # a wall within reach of the target: does it lie across the fire?
-            cov = wall_across(tx, ty, ux, uy, rch, walls)
+            cov = G.wall_across(tx, ty, ux, uy, rch, walls)
         k = (side[fu] * 3 + fclass) * 2 + form[row, fu]
         k = (k * 2 + marker[row, fu]) * 3 + utype[tu]
         k = ((k * 2 + mounted[row, tu]) * 2 + form[row, tu]) * 2 + cov
@@ -153,8 +126,7 @@ def shots(
 
 @jit.kernel
 def contacts(bs: Bases, rows: I, A: I, Bu: I, tol: float) -> tuple[NDArray[np.float32], B]:
-    """The squared centre distances (single precision) and contacts of units ``A`` and
-    ``Bu`` in battles ``rows``: bounding circles, then the nearest-point distance."""
+    """Squared centre distances (float32) and contacts of units ``A`` and ``Bu``."""
     x, y, c, s, hw, hd = bs.x, bs.y, bs.c, bs.s, bs.hw, bs.hd
     x32, y32, r32, alive = bs.x32, bs.y32, bs.r32, bs.alive
     m, na, nb = len(rows), len(A), len(Bu)
@@ -174,7 +146,7 @@ def contacts(bs: Bases, rows: I, A: I, Bu: I, tol: float) -> tuple[NDArray[np.fl
                 lim = ra + r32[row, ub]
                 if not (dd <= lim * lim and alive[row, ua] and alive[row, ub]):
                     continue
-                adj[i, a, b] = distance_le(
+                adj[i, a, b] = G.distance_le(
                     x[row, ua], y[row, ua], c[row, ua], s[row, ua], hw[row, ua], hd[row, ua],
                     x[row, ub], y[row, ub], c[row, ub], s[row, ub], hw[row, ub], hd[row, ub], tol,
                 )  # fmt: skip
@@ -186,10 +158,8 @@ def fire_matrix(
     bs: Bases, us: Units, rows: I, FU: I, TU: I, fc: I, actor: B, d2: NDArray[np.float32],
     adj: B, utype: I, side: I, R: tuple[Any, ...], bd: Board,
 ) -> tuple[I8, I8, I8]:  # fmt: skip
-    """Every firer's candidate shots after the contacts: per battle ``rows[i]``, firer and
-    target, (needed, modifier) with 0 = none, and the line of sight. Firers in contact
-    shoot at what they touch (they need no line of sight: SEEN), the others at the targets
-    no one touches within the longest range from the nearest corners (:func:`shots`)."""
+    """Every firer's candidate shots (needed, modifier, sight): firers in contact at what
+    they touch (SEEN), the others at untouched targets within range (:func:`shots`)."""
     m, nf, nt = len(rows), len(FU), len(TU)
     need = np.zeros((m, nf, nt), dtype=np.int8)
     mod = np.zeros((m, nf, nt), dtype=np.int8)
@@ -240,8 +210,7 @@ def reband(
     bs: Bases, us: Units, r: I, tcol: I, after: int, FU: I, TU: I, fc: I, need: I8,
     mod: I8, utype: I, side: I, R: tuple[Any, ...], bd: Board,
 ) -> None:  # fmt: skip
-    """Measure again the shots of firers ``after``.. at the targets
-    ``tcol`` (one per battle ``r``) whose bases shrank."""
+    """Measure again the shots of firers ``after``.. at the shrunk targets ``tcol``."""
     nf, nt = len(FU), need.shape[2]
     at = np.empty(len(r) * max(nf - after, 0), dtype=np.int64)
     got = 0
@@ -263,16 +232,8 @@ def pick(
     bonus: F, es: F, es_lo: int, ids: I, local: I, ns: int, nb: int, cache: I,
     S: tuple[Any, ...],
 ) -> tuple[I, I]:  # fmt: skip
-    """The target firer ``kk`` of every battle shoots at (``ScriptedAI``'s pick): the
-    candidate of highest value (exact expected stands, times the finishing bonus) that
-    he sees, the line of sight looked at in order of value; (battles, target columns),
-    in battle order, battles with no shot left out. Sight answers go into ``los``.
-
-    The sight test is ``Battle.sees``: terrain, then friendly bases across the line. The
-    terrain's answer is kept (as the scalar engine's memo by end points) by battle
-    ``ids`` (of ``nb``) and pair with both units' position versions, packed in one number (firer's
-    version << 32 | target's << 1 | clear; -1 none) and laid out by pair, then battle, so
-    the battles of one call read it in order."""
+    """``ScriptedAI``'s target for firer ``kk``: the seen candidate of highest value, sight
+    (``Battle.sees``) looked at in that order; terrain's answer cached per pair and versions."""
     x, y, c, s, hw, hd = bs.x, bs.y, bs.c, bs.s, bs.hw, bs.hd
     x32, y32, r32, alive, ver = bs.x32, bs.y32, bs.r32, bs.alive, bs.ver
     cell, nx, ny, level, block, fields, bb, hb, max_level, limit = S
@@ -328,20 +289,9 @@ def pick(
                             and hi_x >= X - rr
                             and lo_y <= Y + rr
                             and hi_y >= Y - rr
-                            and segment_hits_box(
-                                x0,
-                                y0,
-                                x1,
-                                y1,
-                                x[row, v],
-                                y[row, v],
-                                c[row, v],
-                                s[row, v],
-                                hw[row, v],
-                                hd[row, v],
-                                1e-6,
-                            )
-                        ):
+                            and G.segment_hits_box(x0, y0, x1, y1, x[row, v], y[row, v], c[row, v],
+                                                 s[row, v], hw[row, v], hd[row, v], 1e-6)
+                        ):  # fmt: skip
                             ok = False
                             break
                 los[row, kk, p] = SEEN if ok else BLOCKED

@@ -1,10 +1,5 @@
-"""Compiled kernels (numba, through :mod:`umpire.jit`) for the batch simulator's command and
-move steps: seed 002 COMMAND and MOVEMENT as the scripted AI (``quick_acw.ai``) plays them.
-
-Each kernel walks the battles one by one with the scalar engine's formulas in the same
-order of operations (``math.hypot`` through :func:`umpire.jit.hypot`, ``math.atan2``
-wherever the scalar value decides), so a battle here is the scalar engine's battle.
-"""
+"""numba kernels for seed 002 COMMAND and MOVEMENT as the scripted AI (``quick_acw.ai``)
+plays them, battle by battle, the scalar engine's formulas in its order, exact where they decide."""
 
 from __future__ import annotations
 
@@ -36,10 +31,7 @@ COVER_BONUS, ROUGH_PENALTY, OUT_OF_RADIUS = AI.COVER_BONUS, AI.ROUGH_PENALTY, AI
 
 
 class Advance(NamedTuple):
-    """:func:`advance_plan`'s answer per battle: the formation change, the formation and
-    mount after it, the goal, the distance wanted, the five bearings' cos and sin, the
-    facing's, the open and rough allowances, the new base, the formation and mount of a
-    move with the change."""
+    """:func:`advance_plan`'s answer per battle (change, goal, bearings, allowances, base)."""
 
     chg: I
     form2: I
@@ -96,10 +88,8 @@ def exact(dx: float, dy: float, lo: float, hi: float) -> float:
 def leaders(
     bs: Bases, ld: Leaders, lds: I, starts: I, units: I, open_: float, rough: float, bd: Board
 ) -> bool:
-    """``ScriptedAI.leader``, battle by battle: each leader ``lds[k]`` (his units
-    ``units[starts[k]:starts[k + 1]]``) joins the living unit nearest his brigade's
-    centroid if within half his move (half that through rough ground). True where any
-    leader had a unit to look at (the bonuses then want refreshing)."""
+    """``ScriptedAI.leader``: each leader joins his unit nearest the brigade's centroid if
+    within half his move (rough counted). True if any leader had a unit to look at."""
     looked = False
     slow_at = open_ * rough + 1e-6
     for k in range(lds.shape[0]):
@@ -141,9 +131,8 @@ def leaders(
 
 @jit.kernel
 def nearest(bs: Bases, r: I, u: int, E: I, near_lo: float, near_hi: float) -> tuple[B, F, F, F, F]:
-    """``ScriptedAI.move``'s look at the enemy, per row (battle ``r``): has he a living unit,
-    the nearest one's centre (the first of equal squared distances), the distance to it
-    (exact near ``near_lo`` and ``near_hi``) and the facing toward it (``math.atan2``)."""
+    """``ScriptedAI.move``'s look at the enemy per battle ``r``: any alive, the nearest's
+    centre, distance (exact near ``near_lo``, ``near_hi``) and the facing toward it."""
     m = r.shape[0]
     has = np.zeros(m, dtype=np.bool_)
     enx, eny, dist, face = np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m)
@@ -169,9 +158,7 @@ def advance_plan(
     bs: Bases, us: Units, r: I, u: int, ut: int, enx: F, eny: F, dist_en: F, face: F,
     defend: bool, obj: F, mv: Moves,
 ) -> tuple[I, I, B, F, F, F, F, F, F, F, F, F, F, F, I, B]:  # fmt: skip
-    """``ScriptedAI.move`` without a charge, before the search, per battle: the formation
-    change, the goal and the distance wanted (exact), then :func:`destinations`' inputs
-    (:class:`Advance`), these only where the unit is to move (``want`` over 1e-6)."""
+    """``ScriptedAI.move`` without a charge, before the search: :class:`Advance`."""
     m = r.shape[0]
     chg, form2, mounted2 = np.zeros(m, np.int64), np.empty(m, np.int64), np.empty(m, np.bool_)
     gx, gy, want = np.empty(m), np.empty(m), np.empty(m)
@@ -229,8 +216,7 @@ def advance_plan(
 
 @jit.inline
 def scores(dist: float, cover: float, far: bool) -> tuple[float, float]:
-    """The scripted AI's score of a place and its rough-ground version (``_candidates``):
-    the scalar's operations in its order."""
+    """The scripted AI's score of a place and its rough-ground version (``_candidates``)."""
     score = -dist + cover
     worse = score - ROUGH_PENALTY
     if far:
@@ -244,17 +230,8 @@ def destinations(
     bs: Bases, ld: Leaders, r: I, u: int, go: I, p: Advance, lead: int, l_radius: float,
     side: I, bd: Board, tol: float,
 ) -> tuple[I, F, F]:  # fmt: skip
-    """``ScriptedAI._candidates`` + ``_try`` for rows ``go`` of plan ``p`` (battles
-    ``r[go]``) without carrying the move out: per row the place taken (0-9, -1 none) and
-    its centre.
-
-    Ten places toward the goal, their scores with exact distances (``math.hypot``: the
-    scalar AI's), tried best first (the first of equal scores), rough ground walked only
-    when a place whose score is still an upper bound comes out on top (the scalar's lazy
-    heap), at most ``KEEP`` tried; legal as ``steps.move_ok`` (:func:`clear_of` against
-    the bases that could be met, listed once per battle: within 1.5 times the move, the
-    base and the contact distance, plus 1.5 times their radius, of the start).
-    """
+    """``ScriptedAI._candidates`` + ``_try`` for rows ``go`` of ``p``: the place taken (0-9,
+    -1 none) and its centre; rough walked lazily (the scalar's heap), ``KEEP`` tried at most."""
     m = go.shape[0]
     nu = bs.x.shape[1]
     f32 = np.float32
@@ -347,9 +324,7 @@ def holds(
     bs: Bases, us: Units, r: I, u: int, ut: int, x: F, y: F, th: F, form: I, mounted: B,
     limbered: B, chg: I, rough: B, side: I, bd: Board, mv: Moves,
 ) -> B:  # fmt: skip
-    """``steps.move_ok`` for unit ``u`` (type ``ut``) in battles ``r``: the distance within
-    the allowance (rough counted only for a real move), then the new base with room as
-    :func:`room_of`."""
+    """``steps.move_ok`` for unit ``u`` in battles ``r``: within the allowance, then room."""
     out = np.zeros(r.shape[0], dtype=np.bool_)
     nb = np.empty(bs.x.shape[1], dtype=np.int64)
     for q in range(r.shape[0]):

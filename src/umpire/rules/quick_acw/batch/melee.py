@@ -1,10 +1,5 @@
-"""Seed 002 charges, morale and melee in the batch simulator.
-
-The scripted AI's charges (``ScriptedAI.move``: the best legal charge whose exact odds
-of driving the enemy off are over 1/2), carried out as ``steps.do_charge`` (morale of
-the charger, then of the target: it retreats or holds, the charge goes in or falls
-short), and the melee step (``steps.resolve_melee``) with its losses and retreats.
-"""
+"""Seed 002 charges, morale and melee in the batch simulator: the scripted AI's charges
+(exact odds over 1/2), ``steps.do_charge`` and the melee step (``steps.resolve_melee``)."""
 
 from __future__ import annotations
 
@@ -18,11 +13,6 @@ from umpire.rules.quick_acw.batch import tables as V
 from umpire.rules.quick_acw.batch.state import B, F, I, State, _g, _nz, _s, _sub
 
 CHARGE_LOOK = 20.0  # the scripted AI looks at charges within 20"
-MELEE_MODS = (
-    "mounted_cavalry_attacking", "defending_wall_or_stream", "infantry_column", "uphill",
-    "confederates_attacking", "marker",
-)  # fmt: skip
-"""The melee modifiers in the order ``kcharge.melee_mod`` reads them."""
 
 
 class Melee(State):
@@ -30,14 +20,11 @@ class Melee(State):
 
     def _melee(self) -> KC.Melee:
         """What ``kcharge.melee_mod`` reads besides the state."""
-        st, r = self.S, self.t.r
-        mods = np.array([r.melee_mods[k] for k in MELEE_MODS], dtype=np.int64)
-        return st.side, st.utype, mods, r.order.index("confederate")
+        return self.S.side, self.S.utype, V.melee_modifier_table(self.t)
 
     def charges(self, r: I, u: int, E: I) -> B:
-        """``ScriptedAI.move``'s charges: the best legal charge with exact odds over 1/2
-        (``kcharge.charge_reach``, ``charge_odds``, ``charge_paths``, ``kbases.frees``).
-        Returns the battles where unit ``u`` charged (the charge is carried out)."""
+        """``ScriptedAI.move``'s charges: the best legal charge with odds over 1/2, carried
+        out; True where unit ``u`` charged."""
         out = np.zeros(len(r), dtype=bool)
         bs = self.bases()
         open0, rough = KM.allowances(self.units(), r, u, int(self.S.utype[u]), self.mv)
@@ -75,13 +62,12 @@ class Melee(State):
         return out
 
     def _charge_path_clear(self, r: I, u: int, cx: F, cy: F, cdist: F, cth: F) -> B:
-        """``steps.charge_path`` (default ``charge_path_clear``): is every step of the way of
-        unit ``u``'s charge to (cx, cy), walked as :meth:`do_charge` slides it (the same
-        direction floats), on the table and clear of every other base? Nothing moves."""
+        """``steps.charge_path`` (default ``charge_path_clear``): is the way clear, walked as
+        :meth:`do_charge` slides it?"""
         dd = np.where(cdist == 0, 1.0, cdist)
         dx, dy = (cx - _g(self.x, r, u)) / dd, (cy - _g(self.y, r, u)) / dd
         c, s, uu = np.cos(cth), np.sin(cth), np.full(len(r), u)
-        out: B = KB.clear_paths(self.bases(), r, uu, dx, dy, cdist, c, s, self.bd, self.mv.step)
+        out: B = KB.slides(self.bases(), r, uu, dx, dy, cdist, cth, c, s, self.bd, self.mv.step)[4]
         return out
 
     def charge_chance(self, r: I, u: int, t: I, flank: B) -> F:
@@ -133,13 +119,8 @@ class Melee(State):
                 self.cont_flank[r[c], u] = flank[c]
 
     def melee_step(self, p: int) -> None:
-        """Seed 002 Melee: "any enemy units touching now fight" (default ``melee_pairs``).
-
-        Each battle's pairs in the scalar order: the charges of this move step in
-        charge order, then every other touching pair by the player's units in order
-        (their enemies in order). Round k fights the k-th pair of every battle that has
-        one, if both are still on the table and touching.
-        """
+        """Seed 002 Melee: "any enemy units touching now fight" (default ``melee_pairs``): the
+        charges, then other pairs in the scalar order; round k fights each battle's k-th."""
         st = self.S
         SU, EU = st.by_side[p], st.by_side[1 - p]
         n, ns, ne = self.n, len(SU), len(EU)

@@ -1,11 +1,5 @@
-"""Seed 002 Command and Move in the batch simulator, as the scripted AI plays them.
-
-Each leader joins his brigade's middle unit (``ScriptedAI.leader``); then each unit of
-the moving side in turn, in every battle at once: artillery unlimbers facing the enemy,
-the others charge where the exact odds favour it (``melee``), else change formation and
-make for their goal, trying ten scored places best first (``kmove.destinations``), and
-hold in place where none is legal (``ScriptedAI.move``, ``MoveStep``).
-"""
+"""Seed 002 Command and Move in the batch simulator as the scripted AI plays them: each
+unit in turn, in every battle at once, charges (``melee``) or makes for its goal."""
 
 from __future__ import annotations
 
@@ -22,15 +16,13 @@ class Move(Melee):
     """The command and move steps."""
 
     def command_step(self, p: int) -> None:
-        """Seed 002 Command, with the AI: each leader joins his brigade's middle unit
-        (``kmove.leaders``); the order is always legal (half the move even in rough)."""
+        """Seed 002 Command: each leader joins his brigade's middle unit (``kmove.leaders``)."""
         st = self.S
         lds = np.flatnonzero(st.l_side == p)
         if len(lds) == 0:
             return
         us = [np.asarray(st.l_units[ld], dtype=np.int64) for ld in lds.tolist()]
-        starts = np.zeros(len(us) + 1, dtype=np.int64)
-        starts[1:] = np.cumsum([len(a) for a in us])
+        starts = np.r_[0, np.cumsum([len(a) for a in us])].astype(np.int64)
         lead = self.t.r.movement["leader"]
         looked = KM.leaders(
             self.bases(), self.leaders(), lds.astype(np.int64), starts, np.concatenate(us),
@@ -43,11 +35,8 @@ class Move(Melee):
         """Seed 002 Move (with COMMAND): each unit in turn, as the scalar ``MoveStep``."""
         st = self.S
         side_units = st.by_side[p]
-        self.moved[:, side_units] = False
-        self.charged[:, side_units] = False
-        self.cont[:] = -1
-        self.cont_flank[:] = False
-        self.geo = None
+        self.moved[:, side_units] = self.charged[:, side_units] = self.cont_flank[:] = False
+        self.cont[:], self.geo = -1, None
         for u in side_units.tolist():
             ld = int(st.uleader[u])
             if ld >= 0:
@@ -63,8 +52,7 @@ class Move(Melee):
             self.unit_move(u, p, enemies)
 
     def unit_move(self, u: int, p: int, E: I) -> None:
-        """``ScriptedAI.move`` for unit ``u`` in every battle, then the order carried out:
-        the nearest enemy (``kmove.nearest``), the charges, else the advance."""
+        """``ScriptedAI.move`` for unit ``u`` in every battle: a charge, else the advance."""
         st = self.S
         r = np.flatnonzero(self.alive[:, u] & ~self.marker[:, u])  # a unit with a MM holds
         if len(r) == 0:
@@ -100,9 +88,7 @@ class Move(Melee):
     def move_ok(
         self, r: I, u: I, x: F, y: F, th: F, form: I, mounted: B, limbered: B, chg: I, rough: B
     ) -> B:
-        """``steps.move_ok`` for a move to (x, y, th) ending in the given formation
-        (``kmove.holds``; one unit moves at a time). ``rough``: the path or the end is
-        rough ground (counted only for a real move)."""
+        """``steps.move_ok`` (``kmove.holds``; one unit); ``rough``: rough ground on the way."""
         if len(r) == 0:
             return np.zeros(0, dtype=bool)
         uu = int(u[0])
@@ -132,9 +118,8 @@ class Move(Melee):
     def advance(
         self, r: I, u: int, p: int, ux: F, uy: F, enx: F, eny: F, dist_en: F, face: F
     ) -> None:
-        """``ScriptedAI.move`` without a charge: the orders and the search's inputs
-        (``kmove.advance_plan``), the search (``kmove.destinations``), then holding in
-        place with the formation change and without."""
+        """``ScriptedAI.move`` without a charge: plan, search, else hold in place (with the
+        formation change, then without)."""
         st = self.S
         m = len(r)
         bs, ut = self.bases(), int(st.utype[u])
@@ -157,12 +142,10 @@ class Move(Melee):
             k = np.flatnonzero(pick >= 0)
             g = go[k]
             uu = np.full(len(k), u)
-            self.do_move(
-                r[g], uu, xa[k], ya[k], face[g], plan.fj[g], plan.mj[g], lim[g], plan.chg[g]
-            )
+            fj, mj = plan.fj[g], plan.mj[g]
+            self.do_move(r[g], uu, xa[k], ya[k], face[g], fj, mj, lim[g], plan.chg[g])
             left[g] = False
-        # A unit at its goal, facing as it faces, without a change: holding in place is
-        # all it can do, legal or not (nothing changes either way).
+        # at its goal, facing as it faces, no change: holding is all it can do (no change)
         left &= ~((plan.want <= 1e-6) & (plan.chg == V.NO_CHANGE) & (face == _g(self.th, r, u)))
         uu, no = np.full(m, u), np.zeros(m, dtype=bool)
         for cj in (plan.chg, np.zeros(m, dtype=np.int64)):

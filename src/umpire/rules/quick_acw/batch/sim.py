@@ -1,14 +1,5 @@
-"""The batch simulator: N battles of one scenario in lock step, AI against AI.
-
-The sequence is the scalar engine's (seed 002 TURN ORDER: the Confederate player goes
-through command, move, rally, defensive fire, offensive fire and melee, then the Union
-player), and within a step the actors act one after another in the scalar engine's order,
-each step of the loop answering every battle at once (``state``: the arrays; ``move``,
-``melee``, ``fire``: the steps). The AI is the scalar ``ScriptedAI`` heuristic and the
-rules are the scalar rules, both repeated by numba kernels battle by battle (``kbases``,
-``kmove``, ``kcharge``, ``kfire``); with the scalar engine's own dice a battle here ends
-exactly as it does there (``tests/test_lab_agreement.py``).
-"""
+"""The batch simulator's turn (seed 002 TURN ORDER, the scalar engine's sequence), each
+step answering every battle at once; the same battles as the scalar engine's dice give."""
 
 from __future__ import annotations
 
@@ -35,14 +26,11 @@ class Sim(Move, Fire):
             self.turn = turn
             for p in order:
                 self._first = p
+                # defensive fire is the second player's, offensive fire the first's
                 steps: tuple[tuple[Callable[[int], None], int], ...] = (
-                    (self.command_step, p),
-                    (self.move_step, p),
-                    (self.rally_step, p),
-                    (self.fire_step, 1 - p),  # defensive fire: the second player's
-                    (self.fire_step, p),  # offensive fire: the first player's
-                    (self.melee_step, p),
-                )
+                    (self.command_step, p), (self.move_step, p), (self.rally_step, p),
+                    (self.fire_step, 1 - p), (self.fire_step, p), (self.melee_step, p),
+                )  # fmt: skip
                 for step, side in steps:
                     if self.n == 0:
                         return
@@ -57,9 +45,8 @@ class Sim(Move, Fire):
         for side in (0, 1):
             left = self.alive[:, self.S.by_side[side]].sum(1)
             lost = self.S.units0[side] - left
-            broken[:, side] = (left == 0) | (
-                lost >= self.S.break_fraction[side] * self.S.units0[side]
-            )
+            brk = lost >= self.S.break_fraction[side] * self.S.units0[side]
+            broken[:, side] = (left == 0) | brk
         over: B = np.any(broken, axis=1)
         if over.any():
             winner = np.where(broken.all(1), 2, np.where(broken[:, 0], 1, 0))

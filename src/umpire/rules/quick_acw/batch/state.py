@@ -1,11 +1,5 @@
-"""The state of N battles of one scenario in lock step, and what every step does to it.
-
-Arrays of shape (battles, units) (positions, facings, bases, stands, markers, formations,
-...) and (battles, leaders); rows are battles, and a battle that ends is dropped from
-every array. The kernels take them bundled (``batch.arrays``). Moving, resizing,
-removing, losing stands (with leader losses and units in contact closing up), contacts,
-slides and retreats are here; the steps that use them are in ``move``, ``melee``, ``fire``.
-"""
+"""The state of N battles of one scenario in lock step (arrays (battles, units), a row
+dropped when its battle ends) and what every step does to it: moves, losses, contacts."""
 
 from __future__ import annotations
 
@@ -51,15 +45,9 @@ class State:
     def __init__(
         self, st: Static, n: int, dice: Dice, on_finish: Callable[[int], None] | None = None
     ):
-        self.S = st
-        self.t = st.t
-        self.T = st.terrain
-        self.bd = board_of(st.terrain)
-        self.mv = moves_of(st.t)
-        self.dice = dice
-        self.on_finish = on_finish
-        u = st.n_units
-        self.U = u
+        self.S, self.t, self.T, self.dice, self.on_finish = st, st.t, st.terrain, dice, on_finish
+        self.bd, self.mv = board_of(st.terrain), moves_of(st.t)
+        u = self.U = st.n_units
         self.ids = np.arange(n)
 
         units, leaders = st.start.units, st.start.leaders
@@ -70,21 +58,17 @@ class State:
         self.x: F = tile([v.x for v in units]).astype(float)
         self.y: F = tile([v.y for v in units]).astype(float)
         self.th: F = tile([v.theta for v in units]).astype(float)
-        self.c: F = np.cos(self.th)
-        self.s: F = np.sin(self.th)
+        self.c: F
+        self.s: F
+        self.c, self.s = np.cos(self.th), np.sin(self.th)
         self.form: NDArray[Any] = tile([V.FORMS.index(v.formation) for v in units]).astype(np.int8)
         self.mounted: B = tile([v.mounted for v in units]).astype(bool)
         self.limbered: B = tile([v.limbered for v in units]).astype(bool)
         self.stands: NDArray[Any] = tile(st.stands0).astype(np.int16)
         self.alive: B = np.ones((n, u), dtype=bool)
-        self.marker: B = np.zeros((n, u), dtype=bool)
-        self.moved: B = np.zeros((n, u), dtype=bool)
-        self.charged: B = np.zeros((n, u), dtype=bool)
         self.in_cmd: B = np.ones((n, u), dtype=bool)
-        self.lost_ldr: B = np.zeros((n, u), dtype=bool)
-        self.hw: F = np.zeros((n, u))
-        self.hd: F = np.zeros((n, u))
-        self.rad: F = np.zeros((n, u))
+        self.marker, self.moved, self.charged, self.lost_ldr = np.zeros((4, n, u), dtype=bool)
+        self.hw, self.hd, self.rad = np.zeros((3, n, u))
         self.r32 = np.zeros((n, u), dtype=np.float32)
         self.ver: NDArray[Any] = np.zeros((n, u), dtype=np.int32)  # bumped when a unit moves
         self.bonus: NDArray[Any] = np.zeros((n, u), dtype=np.int8)
@@ -96,25 +80,20 @@ class State:
         self.losses: I = np.zeros((n, 2), dtype=np.int64)
         self.cont: NDArray[Any] = np.full((n, u), -1, dtype=np.int16)
         self.cont_flank: B = np.zeros((n, u), dtype=bool)
-        self.x32 = self.x.astype(np.float32)
-        self.y32 = self.y.astype(np.float32)
+        self.x32, self.y32 = self.x.astype(np.float32), self.y.astype(np.float32)
         self._resize(np.repeat(np.arange(n), u), np.tile(np.arange(u), n))
-        # terrain sight per firing side (``kfire.pick``): by battle number, firer, target
-        # (kept by battle number, so dropping finished battles does not copy it)
+        # terrain sight per firing side (``kfire.pick``), by battle number (never dropped)
         ns = self.los_n = max(len(st.by_side[0]), len(st.by_side[1]))
         self.n0 = n
         self.los = (np.full(n * ns * ns, -1, np.int64), np.full(n * ns * ns, -1, np.int64))
         self.turn = 1
         self._first = 0  # the player whose sequence is running
         self.touch: B | None = None  # contacts found at his offensive fire
-        # centre distances and contacts between the sides, kept from the end of a move
-        # step to the next movement (the fire steps only shrink or remove bases)
+        # centre distances and contacts between the sides, kept until the next movement
         self.geo: tuple[NDArray[np.float32], B] | None = None
         self.res_winner = np.full(n, -1, dtype=np.int64)
         self.res_turns = np.zeros(n, dtype=np.int64)
-        self.res_losses = np.zeros((n, 2), dtype=np.int64)
-        self.res_removed = np.zeros((n, 2), dtype=np.int64)
-        self.res_leaders = np.zeros((n, 2), dtype=np.int64)
+        self.res_losses, self.res_removed, self.res_leaders = np.zeros((3, n, 2), dtype=np.int64)
 
     # -- bookkeeping ----------------------------------------------------------------
     _PER_BATTLE: tuple[str, ...] = (
@@ -160,8 +139,7 @@ class State:
         KB.resize(self.bases(), self.units(), r, u, self.S.utype, self.mv)
 
     def _refresh_bonus(self, r: I | None = None) -> None:
-        """Each unit's attached-leader bonus (the first living leader attached; 0 none),
-        in battles ``r`` (all by default)."""
+        """Each unit's attached-leader bonus (the first living leader attached; 0 none)."""
         if r is None:
             r = np.arange(self.n)
         r = np.unique(r)
@@ -171,8 +149,7 @@ class State:
             _s(self.bonus, rows, _g(self.latt, rows, ld), self.S.l_bonus[ld])
 
     def place(self, r: I, u: I, x: F, y: F, th: F, chg: I = NO_CHANGE) -> None:
-        """Move bases and any living leader attached to them (``kbases.places``); ``chg``:
-        the formation changes of moves (``MoveStep.apply``: the unit then has moved)."""
+        """Move bases and their attached leaders; ``chg``: a move's formation changes."""
         c, s = np.cos(th), np.sin(th)
         KB.places(self.bases(), self.leaders(), r, u, x, y, th, c, s, self.units(), chg)
 
@@ -193,12 +170,8 @@ class State:
         _s(self.marker, r, u, _g(self.marker, r, u) | _g(self.alive, r, u))
 
     def lose_stands(self, r: I, u: I, n: I, near: B | None = None) -> None:
-        """Seed 002: lose stands; attached leaders lost on 5-6; removal below half; a unit
-        in contact closes up (default ``contact_kept_when_stands_lost``).
-
-        One call takes each battle at most once. ``near``: where a unit may touch an
-        enemy (a superset; None: anywhere).
-        """
+        """Seed 002: lose stands, leaders lost on 5-6, removal below half, contact kept; each
+        battle once a call. ``near``: where a unit may touch an enemy (None: anywhere)."""
         keep = (n > 0) & _g(self.alive, r, u)
         r, u, n = r[keep], u[keep], n[keep]
         if len(r) == 0:
@@ -223,8 +196,7 @@ class State:
             self._keep_contact(r, u, ti, tv, hw, hd)
 
     def _touching_any(self, r: I, u: I) -> tuple[I, I]:
-        """The enemies each unit ``u`` touches in battles ``r``: pairs (row, enemy), rows in
-        order and each row's enemies in unit order (the scalar contact lists)."""
+        """The enemies each unit ``u`` touches: pairs (row, enemy) in the scalar's order."""
         st = self.S
         opp = st.side[None, :] != st.side[u][:, None]
         dx = self.x[r] - _g(self.x, r, u)[:, None]
@@ -238,9 +210,8 @@ class State:
         return pi, pv
 
     def _keep_contact(self, r: I, u: I, ti: I, tv: I, hw: F, hd: F) -> None:
-        """``steps.keep_contact`` (default ``contact_kept_when_stands_lost``): a unit still on
-        the table that no longer touches an enemy it touched before losing stands moves by
-        the shrink toward the first such enemy (the touching edge stays where it was)."""
+        """``steps.keep_contact``: a unit parted by its loss moves toward the first enemy it
+        touched by the shrink (default ``contact_kept_when_stands_lost``)."""
         alive_u = _g(self.alive, r[ti], u[ti])
         lost = alive_u & _g(self.alive, r[ti], tv)
         k = np.flatnonzero(lost)
@@ -258,11 +229,8 @@ class State:
         fwd, lat = dx * c + dy * s, -dx * s + dy * c
         nhw, nhd = _g(self.hw, rr, uu), _g(self.hd, rr, uu)
         col = nhd < hd[q]
-        kk = np.where(
-            col,
-            (hd[q] - nhd) * np.where(fwd > 0, 1.0, -1.0),
-            (hw[q] - nhw) * np.where(lat > 0, 1.0, -1.0),
-        )
+        sgn = np.where(np.where(col, fwd, lat) > 0, 1.0, -1.0)
+        kk = np.where(col, hd[q] - nhd, hw[q] - nhw) * sgn
         x = np.where(col, ux + c * kk, ux - s * kk)
         y = np.where(col, uy + s * kk, uy + c * kk)
         self.place(rr, uu, x, y, _g(self.th, rr, uu))
@@ -294,19 +262,16 @@ class State:
         return out
 
     def contacts(self, r: I, A: I, Bu: I) -> tuple[NDArray[np.float32], B]:
-        """(squared centre distances in single precision, contacts) of units ``A`` by
-        ``Bu`` in battles ``r`` (``kfire.contacts``)."""
+        """``kfire.contacts`` of units ``A`` by ``Bu`` in battles ``r``."""
         out: tuple[NDArray[np.float32], B] = KF.contacts(self.bases(), r, A, Bu, self.mv.contact)
         return out
 
     def slide(self, r: I, u: I, dx: F, dy: F, dist: F, th: F) -> B:
-        """``Battle.slide``: move up to ``dist`` along (dx, dy) in steps, stopping before
-        another base (default ``blocked_retreat_stops``); False where the unit would leave
-        the table (the caller removes it)."""
+        """``Battle.slide`` (default ``blocked_retreat_stops``); False: off the table."""
         if len(r) == 0:
             return np.ones(0, dtype=bool)
         c, s = np.cos(th), np.sin(th)
-        ok, bx, by, bth = KB.slides(
+        ok, bx, by, bth, _ = KB.slides(
             self.bases(), r, u, dx, dy, dist, th, c, s, self.bd, self.mv.step
         )
         g = np.flatnonzero(ok)
@@ -335,15 +300,9 @@ class State:
     def outcome(self) -> Outcome:
         """Every battle's result (call after :meth:`run`)."""
         return Outcome(
-            self.res_winner,
-            self.res_turns,
-            self.res_losses,
-            self.res_removed,
-            self.dice.drawn,
-            self.dice.faces(),
-            self.res_leaders,
-            self.dice.counts(),
-        )
+            self.res_winner, self.res_turns, self.res_losses, self.res_removed, self.dice.drawn,
+            self.dice.faces(), self.res_leaders, self.dice.counts(),
+        )  # fmt: skip
 
 
 def _sub(k: I, *arrays: NDArray[Any]) -> tuple[NDArray[Any], ...]:
@@ -363,8 +322,7 @@ def _s(a: NDArray[Any], r: I, u: I | int, v: Any) -> None:
 
 
 def _nz(mask: B) -> tuple[I, ...]:
-    """``np.nonzero`` (row-major order) through ``flatnonzero``: several times faster on
-    the mostly empty masks of contacts, and at once where there is nothing."""
+    """``np.nonzero`` through ``flatnonzero`` (faster on the mostly empty contact masks)."""
     if not mask.any():
         return tuple(np.zeros(0, dtype=np.int64) for _ in mask.shape)
     out: tuple[I, ...] = np.unravel_index(np.flatnonzero(mask), mask.shape)

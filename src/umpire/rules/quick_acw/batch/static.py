@@ -60,11 +60,8 @@ def static_for(scen: Scenario) -> Static:
 
 
 def _build(scen: Scenario) -> Static:
-    r = rules()
-    t = tables(r)
-    setup = setup_for(scen)
-    st = new_state(scen)
-    order = r.order
+    r, setup, st = rules(), setup_for(scen), new_state(scen)
+    t, order = tables(r), r.order
     units, leaders = st.units, st.leaders
     side = np.array([order.index(u.side) for u in units], dtype=np.int64)
     l_units = tuple(
@@ -74,12 +71,7 @@ def _build(scen: Scenario) -> Static:
     defend = [setup.posture[s] == "defend" and len(setup.objectives) > 0 for s in order]
     tie = {"confederate": order.index("confederate"), "union": order.index("union"), "draw": 2}
     return Static(
-        scen,
-        t,
-        Terrain.of(setup.board),
-        len(units),
-        len(leaders),
-        side,
+        scen, t, Terrain.of(setup.board), len(units), len(leaders), side,
         np.array([TYPES.index(u.type) for u in units], dtype=np.int64),
         np.array([u.stands0 for u in units], dtype=np.int64),
         np.array([u.leader for u in units], dtype=np.int64),
@@ -89,16 +81,11 @@ def _build(scen: Scenario) -> Static:
         np.array([order.index(ld.side) for ld in leaders], dtype=np.int64),
         np.array([ld.bonus for ld in leaders], dtype=np.int64),
         np.array([ld.radius for ld in leaders], dtype=float),
-        l_units,
-        obj,
-        np.array([o.points for o in setup.objectives], dtype=np.int64),
-        (defend[0], defend[1]),
-        np.array([setup.break_fraction[s] for s in order]),
-        np.array([setup.units0[s] for s in order], dtype=np.int64),
-        setup.turns,
-        tie[setup.tie],
+        l_units, obj, np.array([o.points for o in setup.objectives], dtype=np.int64),
+        (defend[0], defend[1]), np.array([setup.break_fraction[s] for s in order]),
+        np.array([setup.units0[s] for s in order], dtype=np.int64), setup.turns, tie[setup.tie],
         st,
-    )
+    )  # fmt: skip
 
 
 def _span(idx: I) -> slice | I:

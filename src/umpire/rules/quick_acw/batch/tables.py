@@ -1,12 +1,5 @@
-"""The rules of seed 002 as arrays, for the batch simulator and its kernels.
-
-Every number is read from the same rules data as the scalar engine
-(``umpire.rules.quick_acw.rules.Rules``, loaded from ``data/rules.toml``), indexed by
-codes: sides in TURN ORDER (0 Confederate, 1 Union), formations 0 line / 1 column, and
-``numeric``'s types, changes, MOVEMENT and FIRE rows. The rules the scalar engine also
-plays are :data:`N`, numba's copy of :mod:`umpire.rules.quick_acw.numeric` (one source
-for both engines). The odds tables hold the scalar AI's own floats (``odds``).
-"""
+"""Seed 002's rules as arrays for the batch simulator, read from the scalar engine's
+``Rules`` and built by its functions (:data:`N`: numba's copy of ``numeric``), by codes."""
 
 from __future__ import annotations
 
@@ -21,7 +14,6 @@ from numpy.typing import NDArray
 from umpire import jit
 from umpire.rules.quick_acw import numeric, odds
 from umpire.rules.quick_acw import rules as R
-from umpire.rules.quick_acw.rules import FireFacts, Rules, fire_modifiers, rules
 
 I = NDArray[np.signedinteger[Any]]  # noqa: E741
 F = NDArray[np.float64]
@@ -40,10 +32,9 @@ NO_CHANGE, FORMATION, MOUNT = numeric.NO_CHANGE, numeric.FORMATION, numeric.MOUN
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Tables:
-    """The tables of one ``Rules`` object as arrays indexed by the codes above; its
-    single numbers are read from ``r`` itself."""
+    """The tables of one ``Rules`` object as arrays indexed by the codes above."""
 
-    r: Rules
+    r: R.Rules
     morale: I  # per side
     bands: F
     fire_table: I  # (fire class, band)
@@ -52,9 +43,9 @@ class Tables:
 
 
 @cache
-def tables(r: Rules | None = None) -> Tables:
+def tables(r: R.Rules | None = None) -> Tables:
     """The arrays of a rules object (the built-in seed 002 rules by default), built once."""
-    r = r or rules()
+    r = r or R.rules()
     fire_table = np.array([r.fire_table[k] for k in FIRE_CLASSES], dtype=np.int64)
     max_range = np.array(
         [
@@ -112,19 +103,15 @@ def melee_row(t: Tables, difference: I) -> tuple[I, B, I, B]:
 
 # -- tables the kernels read -----------------------------------------------------------
 
-ES_LO, ES_HI = -20, 40
-"""Range of ``needed - modifier`` in the expected-stands table (beyond: the ends)."""
-CH_LO, CH_HI = 2, 13
-"""Range of a morale roll's ``number - modifier`` (2d6 >= 2 always, >= 13 never)."""
-CH_DIFF = 24
-"""Melee modifier differences are clipped to +-24 (2d6 - 2d6 spans only +-10)."""
+ES_LO, ES_HI = -20, 40  # ``needed - modifier`` in the expected-stands table (beyond: the ends)
+CH_LO, CH_HI = 2, 13  # a morale roll's ``number - modifier`` (2d6 >= 2 always, >= 13 never)
+CH_DIFF = 24  # melee modifier differences clipped to +-24 (2d6 - 2d6 spans only +-10)
 
 
 @cache
 def fire_runs(t: Tables) -> tuple[I, I]:
-    """Per fire class and :func:`band_place`: the score needed (0 none), and the number
-    of the run of equal scores it lies in (in order of range), so a range known only to
-    lie between two places has one answer where both places share their run."""
+    """Per fire class and band: the score needed (0 none) and its run of equal scores (a
+    range between two bands of one run needs no exact measure)."""
     need = np.zeros((len(t.fire_table), len(t.bands) + 1), dtype=np.int64)
     need[:, : len(t.bands)] = t.fire_table
     run = np.zeros(need.shape, dtype=np.int64)
@@ -135,46 +122,50 @@ def fire_runs(t: Tables) -> tuple[I, I]:
 @cache
 def fire_modifier_table(t: Tables) -> I:
     """Seed 002 FIRE "Die Roll Modifiers" summed by the scalar ``rules.fire_modifiers`` for
-    every combination of firer side, fire class, firer formation and marker, target type,
-    mounted, formation and cover (codes in that order, flat: 576 sums, so a shot's
-    modifier is one look-up in ``kfire.shots``)."""
+    every combination of the facts ``kfire.shots`` indexes them by (flat)."""
     two = (False, True)
     combos = product(range(2), range(3), range(2), two, range(3), two, range(2), two)
-    return np.array(
-        [
-            sum(
-                m.value
-                for m in fire_modifiers(
-                    FireFacts(
-                        t.r.order[s], FIRE_CLASSES[f], FORMS[a], k, TYPES[u], mt, FORMS[b], c
-                    ),
-                    t.r,
-                )
-            )
-            for s, f, a, k, u, mt, b, c in combos
-        ],
-        dtype=np.int64,
-    )
+
+    def total(k: tuple[Any, ...]) -> int:
+        s, f, a, mk, u, mt, b, c = k
+        fa = R.FireFacts(t.r.order[s], FIRE_CLASSES[f], FORMS[a], mk, TYPES[u], mt, FORMS[b], c)
+        return sum(m.value for m in R.fire_modifiers(fa, t.r))
+
+    return np.array([total(k) for k in combos], dtype=np.int64)
 
 
 @cache
-def expected_stands_table(r: Rules | None = None) -> F:
-    """``odds.expected_stands(needed, mod)`` for ``needed - mod`` in ES_LO..ES_HI.
+def melee_modifier_table(t: Tables) -> I:
+    """Seed 002 MELEE "Add" list summed by the scalar ``rules.melee_modifiers`` for every
+    side, type, mounted, formation, attacking, wall or stream, uphill, marker and flank
+    (codes in that order, flat), as (sum, per stand, per leader bonus): the sum is linear
+    in those two, so a unit's modifier is one look-up in ``kcharge.melee_mod``."""
+    two = (False, True)
+    combos = product(range(2), range(3), two, range(2), two, two, two, two, two)
 
-    The odds depend only on the difference, so the floats are the AI's own.
-    """
-    r = r or rules()
+    def total(k: tuple[Any, ...], n: int, ldr: int) -> int:
+        s, u, mt, f, at, ob, up, mk, fl = k
+        facts = R.MeleeFacts(t.r.order[s], TYPES[u], mt, FORMS[f], n, at, ob, up, mk, ldr, fl)
+        return sum(m.value for m in R.melee_modifiers(facts, t.r))
+
+    return np.array(
+        [(total(k, 0, 0), total(k, 1, 0) - total(k, 0, 0), total(k, 0, 1) - total(k, 0, 0))
+         for k in combos],
+        dtype=np.int64,
+    )  # fmt: skip
+
+
+@cache
+def expected_stands_table(r: R.Rules | None = None) -> F:
+    """``odds.expected_stands(needed, mod)`` for ``needed - mod`` in ES_LO..ES_HI."""
+    r = r or R.rules()
     return np.array([odds.expected_stands(x, 0, r) for x in range(ES_LO, ES_HI + 1)])
 
 
 @cache
 def charge_table() -> F:
-    """``odds.charge_favourable`` over (charge need, stand need, melee difference).
-
-    P(charge passes) and P(stands) depend on ``number - modifier`` only, the melee on
-    the difference of the two modifiers only; the exact fractions are those the scalar
-    AI converts, so the floats are equal.
-    """
+    """``odds.charge_favourable`` over (charge need, stand need, melee difference): the
+    scalar AI's floats, which depend on those differences only."""
     n = CH_HI - CH_LO + 1
     out = np.zeros((n, n, 2 * CH_DIFF + 1))
     for a in range(n):
