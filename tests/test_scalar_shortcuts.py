@@ -265,3 +265,57 @@ def test_crossing_marks_what_plain_sampling_marks(
     for seed in range(3):
         play(scen, seed, pols)
     assert compared[0] > 10 and compared[1] > 10
+
+
+def plain_card_phase(cd: Any, b: Battle, seq: int) -> tuple[Any, ...] | None:
+    """The card draw's phase at ``seq`` read afresh from the deck (no row kept): (side,
+    step name, step, units)."""
+    from umpire.rules.sequence_cards.sequence import other
+
+    head = cd._head_phases
+    if seq < len(head):
+        return tuple(head[seq])
+    seq -= len(head)
+    deck = b.state.extra.get("cards")
+    per = len(cd._card)
+    total = int(deck.get("total", 0)) if deck else 0
+    if seq < total * per:
+        name, by_other, step = cd._card[seq % per]
+        card = deck.get("card", "")
+        who = deck.get("drawer" if name == "draw" else "side", cd.order[0])
+        if name == "draw":
+            return (who, name, step, None)
+        if by_other:
+            return (other(who), name, step, None)
+        return (who, name, step, cd.scope(b, card))
+    seq -= total * per
+    return tuple(cd._end_phases[seq]) if seq < len(cd._end_phases) else None
+
+
+@pytest.mark.parametrize("name", ["mcpherson_cards", "stone_wall_cards", "standard_five_step"])
+def test_004_cursor_short_cuts_give_the_phase_read_afresh(name: str) -> None:
+    """Seed 004 RANDOM MOVEMENT ("the units on that card - and only those units - may fire
+    and move") and III: at every decision the phase the engine stands at (found once by
+    ``_advance``, the card's phases kept in a row) is the one read afresh from the deck:
+    the same side, step, step object and units."""
+    seen = [0]
+
+    def check(b: Battle, req: Request) -> None:
+        ph = b.phase()
+        assert req.step == ph.name
+        cd = b.comp.sequence
+        if not hasattr(cd, "_card") or getattr(b._at, "checked", False):
+            return
+        fast = b._at
+
+        def at(b: Battle, seq: int) -> Any:  # every phase read, automatic steps too
+            got = fast(b, seq)
+            assert (None if got is None else tuple(got)) == plain_card_phase(cd, b, seq)
+            seen[0] += 1
+            return got
+
+        at.checked = True  # type: ignore[attr-defined]
+        b._at = at
+
+    assert run(name, check) > 50
+    assert seen[0] > 500 or name == "standard_five_step"

@@ -112,6 +112,7 @@ class Battle:
         "_gone_seen",
         "_last_roll",
         "_los",
+        "_next",
         "_seam_last",
         "_seams",
         "_seen_ok",
@@ -150,6 +151,9 @@ class Battle:
         comp = self.comp = setup.comp
         # the sequence's ``at``, looked up once: the cursor is read several times a decision
         self._at: Callable[[Battle, int], Phase | None] = comp.sequence.at
+        # the phase ``_advance`` just found at the new cursor, taken by ``next_request``'s
+        # loop at once (nothing runs between): one call of ``at`` per phase, not two
+        self._next: Phase | None = None
         self.roller = roller
         self.narrate = narrate
         self.lines: list[str] = []
@@ -243,7 +247,13 @@ class Battle:
         """Run automatic steps until a decision is needed; None when the battle is over."""
         st = self.state
         while not st.over:
-            side, name, step, units = self.phase()
+            ph = self._next
+            if ph is None:
+                ph = self.phase()
+            else:
+                self._next = None
+                self.scope = ph[3]  # as phase() does
+            side, name, step, units = ph
             if st.pos < 0:
                 if not step.kind:
                     w = self.watch
@@ -334,7 +344,10 @@ class Battle:
         if st.over:
             return
         st.seq += 1
-        if self._at(self, st.seq) is None:
+        ph = self._at(self, st.seq)
+        if ph is not None:
+            self._next = ph
+        else:
             st.seq = 0
             st.turn += 1
             if st.turn > self.setup.turns:

@@ -351,7 +351,11 @@ class FireStep:
         """The units ``u`` may shoot at in a ``chargers`` step: those that charged its side
         and those that crossed its field of fire."""
         us = b.state.units
-        allowed = {i for i in charged_at(b, u.side) if us[i].charged}
+        side = u.side
+        allowed: set[int] = set()  # charged_at(b, side), those still charging, in one pass
+        for c in b.state.contacts:
+            if us[c[1]].side == side and us[c[0]].charged:
+                allowed.add(c[0])
         me = u.i
         for t in us:
             ex = t.extra

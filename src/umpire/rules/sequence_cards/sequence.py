@@ -111,7 +111,10 @@ def crossing(b: Battle, side: str, step: float) -> None:
     foes = [v for v in b.state.units if v.alive and v.side != side]
     arc = math.radians(b.geo["fire_arc_degrees"])
     cone = math.tan(arc) if 0.0 < arc <= math.radians(80.0) else 0.0  # see _outside_cone
-    reach = {v.i: b.comp.combat.reach(b, v) for v in foes}
+    # each foe's reach asked when a moved unit first needs it (most steps move no one);
+    # the combat's reach reads the foe only, which nothing here changes
+    combat = b.comp.combat
+    reach: dict[int, float] = {}
     for u in _mine(b, side):
         marks = u.extra
         if "from" not in marks:
@@ -134,7 +137,9 @@ def crossing(b: Battle, side: str, step: float) -> None:
         ux, uy, uhd = u.x, u.y, u.hd
         ddx, ddy = ux - x0, uy - y0
         for v in foes:
-            r = reach[v.i]
+            r = reach.get(v.i)
+            if r is None:
+                r = reach[v.i] = combat.reach(b, v)
             if r <= 0:
                 continue
             vx, vy = v.x, v.y
@@ -326,6 +331,9 @@ class CardDraw:
         self._head_phases: list[Phase] = []
         self._end_phases: list[Phase] = []
         self._card_phases: dict[tuple[int, str, str], Phase] = {}
+        # the phases of the card last read by ``at``, and what they were made for
+        self._row: list[Phase | None] = []
+        self._row_card = self._row_drawer = self._row_side = "\0"
 
     def bind(self, comp: Composition) -> None:
         """Build the steps once: the events' turn start, the shuffle, a card's steps, the end."""
@@ -336,6 +344,8 @@ class CardDraw:
         self._head_phases = [Phase(a, name, step) for name, step in self._head]
         self._end_phases = [Phase(a, name, step) for name, step in self._end]
         self._card_phases = {}
+        self._row = []
+        self._row_card = self._row_drawer = self._row_side = "\0"
 
     def cards(self, b: Battle) -> dict[str, tuple[str, str, tuple[int, ...]]]:
         """The scenario's cards (kept per scenario object)."""
@@ -355,30 +365,49 @@ class CardDraw:
         if seq < len(head):
             return head[seq]
         seq -= len(head)
-        deck: Any = b.state.extra.get("cards")
+        deck: dict[str, Any] | None = b.state.extra.get("cards")
         per = len(self._card)
         total = int(deck.get("total", 0)) if deck else 0
         if seq < total * per:
-            k = seq % per
-            name, by_other, step = self._card[k]
+            assert deck is not None
+            a = self.order[0]
             card: str = deck.get("card", "")
-            who: str = deck.get("drawer" if name == "draw" else "side", self.order[0])
-            # the same phase object each time it comes round (made once per card and side)
-            key = (k, who, card)
-            found = self._card_phases.get(key)
+            drawer: str = deck.get("drawer", a)
+            side: str = deck.get("side", a)
+            # the phases of the card being played, kept while the same card is (the cursor
+            # reads them several times a step): no key made or hashed per call
+            row = self._row
+            if not (
+                card == self._row_card and drawer == self._row_drawer and side == self._row_side
+            ):
+                row = self._row = [None] * per  # each filled when first asked
+                self._row_card, self._row_drawer, self._row_side = card, drawer, side
+            k = seq % per
+            found = row[k]
             if found is None:
-                if name == "draw":
-                    found = Phase(who, name, step)
-                elif by_other:
-                    found = Phase(other(who), name, step)
-                else:
-                    found = Phase(who, name, step, self.scope(b, card))
-                self._card_phases[key] = found
+                found = row[k] = self._card_phase(b, k, drawer, side, card)
             return found
         seq -= total * per
         if seq < len(self._end_phases):
             return self._end_phases[seq]
         return None
+
+    def _card_phase(self, b: Battle, k: int, drawer: str, side: str, card: str) -> Phase:
+        """Step ``k`` of a card's steps: the same phase object each time it comes round
+        (made once per card and side)."""
+        name, by_other, step = self._card[k]
+        who = drawer if name == "draw" else side
+        key = (k, who, card)
+        found = self._card_phases.get(key)
+        if found is None:
+            if name == "draw":
+                found = Phase(who, name, step)
+            elif by_other:
+                found = Phase(other(who), name, step)
+            else:
+                found = Phase(who, name, step, self.scope(b, card))
+            self._card_phases[key] = found
+        return found
 
     def scope(self, b: Battle, card: str) -> frozenset[int]:
         """The units of a card."""
