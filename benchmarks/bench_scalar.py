@@ -20,7 +20,12 @@ import argparse
 import platform
 import sys
 import time
+from pathlib import Path
 from typing import Any
+
+# This checkout's own sources first: a copy made for a "before" run (git archive) times
+# itself, not whichever checkout the venv was installed from.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 if "--compiled" in sys.argv:  # before the engine is imported
     from umpire.lab.compiled import current
