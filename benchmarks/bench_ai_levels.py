@@ -30,16 +30,11 @@ from umpire.battle.engine import Battle, Order, Request
 from umpire.battle.run import play
 from umpire.battle.scenario import load_scenario
 from umpire.lab import battle_seed
+from umpire.scenarios import shipped
+from umpire.sides import SIDES_UNION_FIRST
 
-SIDES = ("union", "confederate")
-SCENARIOS = (
-    "mcpherson_cards",
-    "mcpherson_ridge",
-    "standard",
-    "standard_five_step",
-    "stone_wall",
-    "stone_wall_cards",
-)
+SIDES = SIDES_UNION_FIRST
+SCENARIOS = tuple(shipped())  # every shipped scenario, sorted
 
 
 class Timed:
