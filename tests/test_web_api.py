@@ -3,6 +3,7 @@ concurrent requests, oversized and malformed ones, and what each seat may see.""
 
 from __future__ import annotations
 
+import html
 import json
 import threading
 from pathlib import Path
@@ -383,8 +384,12 @@ def test_real_dice_in_the_dice_book_are_asked_checked_logged_and_verified(
         403,
         "waits",
     )
-    one_line(client.post(table + "/faces", json={"at": 0, "faces": [3]}), 400, "give 2 faces")
-    one_line(client.post(table + "/faces", json={"at": 0, "faces": [3, 9]}), 400, "not 9")
+    one_line(
+        client.post(table + "/faces", json={"at": 0, "faces": [3]}), 400, "got 1 face", "2 faces"
+    )
+    one_line(
+        client.post(table + "/faces", json={"at": 0, "faces": [3, 9]}), 400, "9 is outside 1..6"
+    )
     v = client.post(table + "/faces", json={"at": 0, "faces": [3, 4]}).json()
     assert v["at"] == 1 and v["roll"] is None
     assert "[3, 4] = 7" in v["log"][0]["lines"][0]["text"]
@@ -395,6 +400,34 @@ def test_real_dice_in_the_dice_book_are_asked_checked_logged_and_verified(
     report = client.get(api(links["host"]) + "/verify").json()
     assert report["ok"] and report["rolls_checked"] and report["dice"] == 5
     assert any("2 dice were real dice typed" in n for n in report["notes"])
+
+
+def test_faces_typed_in_the_page_are_read_as_every_typed_roll(client: TestClient) -> None:
+    """The page's faces form reads text as the terminal's dice prompt does (one reading,
+    ``read_faces``): a d10's 0 is its 10; a sign, a non-ASCII digit or a word is refused
+    in one line naming it, and nothing is applied."""
+    links = new_game(client, kind="book")
+    table = api(links["table"])
+    page = links["table"]
+    client.post(table + "/real-dice", json={"on": True})
+    r = client.post(table + "/act", json={"at": 0, "action": "roll", "params": {"expr": "2d10"}})
+    assert r.json()["roll"]["sides"] == 10
+    for typed, needle in [
+        ("-3 4", "'-3' is not a number"),
+        ("\u0663 4", "is not a number"),
+        ("three 4", "'three' is not a number"),
+        ("11 4", "11 is outside"),
+        ("4", "got 1 face"),
+    ]:
+        bad = client.post(page + "/faces", data={"at": "0", "faces": typed})
+        assert bad.status_code == 400, (typed, bad.status_code)
+        shown = html.unescape(bad.text)
+        assert needle in shown and "Traceback" not in shown, (typed, shown[-300:])
+        assert client.get(table).json()["at"] == 0  # nothing applied
+    ok = client.post(page + "/faces", data={"at": "0", "faces": "0, 7"})
+    assert ok.status_code == 200, ok.text[:300]
+    v = client.get(table).json()
+    assert v["at"] == 1 and "[10, 7] = 17" in v["log"][0]["lines"][0]["text"]
 
 
 def test_real_dice_and_a_question_in_one_cwb_phase(client: TestClient) -> None:

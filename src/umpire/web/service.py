@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from umpire.battle.game import pending
+from umpire.dice.sources import read_faces
 from umpire.engine.game import Game
-from umpire.errors import IllegalActionError, UmpireError
+from umpire.errors import DiceSourceError, IllegalActionError, UmpireError
 from umpire.rules import TABLE_MODULES, table_module
 from umpire.sides import SIDES_UNION_FIRST
 from umpire.store import Store
@@ -601,20 +602,21 @@ class Service:
                 answers=[*pending["answers"], {"decider": side, "answer": chosen}],
             )
 
-    def faces(self, seat: Seat, at: int | None, faces: list[int]) -> None:
-        """The faces of the real dice the pending action waits for; it runs on."""
+    def faces(self, seat: Seat, at: int | None, faces: list[int] | str) -> None:
+        """The faces of the real dice the pending action waits for (typed text or numbers),
+        read as every typed roll is (:func:`read_faces`: a d10's 0 is its 10); it runs on."""
         side = self._may_act(seat)
         with self.locked(seat.game):
             pending = self._waiting(seat.game, at, "need", "no roll of real dice is waiting")
             if pending["by"] != side:
                 raise RoleError(f"the {pending['by']} player rolls these dice, not you")
             need = pending["need"]
-            want = int(need["n"])  # each face's range is checked as the dice use it
-            if len(faces) != want:
-                raise IllegalActionError(
-                    f"give {want} face{'s' if want != 1 else ''}, not {len(faces)}"
-                )
-            self._resume(seat.game, pending, faces=[*(pending["faces"] or []), *faces])
+            text = faces if isinstance(faces, str) else " ".join(str(f) for f in faces)
+            try:
+                got = read_faces(text, int(need["n"]), int(need["sides"]), str(need["purpose"]))
+            except DiceSourceError as exc:
+                raise IllegalActionError(str(exc)) from None
+            self._resume(seat.game, pending, faces=[*(pending["faces"] or []), *got])
 
     def _waiting(self, game: str, at: int | None, part: str, nothing: str) -> dict[str, Any]:
         """The game's pending action when it waits for ``part`` (``ask``: an answer, ``need``:
