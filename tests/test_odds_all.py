@@ -98,6 +98,19 @@ def test_bad_parameters_are_one_line_errors() -> None:
         find("h2h").odds({"pieces": 3})
 
 
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_a_float_parameter_refuses_what_is_not_a_finite_number(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A NaN passes every min/max test: it is refused by name, at the API and the CLI (seed
+    002 FIRE reads the range in inches; 'nan' inches is no range)."""
+    with pytest.raises(UmpireError, match="not a finite number"):
+        find("fire", "quick-acw").odds({"range": value})
+    assert main(["odds", "quick-acw", "fire", "--range", value]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'--range'" in err and "not a finite number" in err, err
+
+
 # -- seed 002 (quick_acw) --------------------------------------------------------------
 
 

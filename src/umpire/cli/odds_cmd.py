@@ -158,8 +158,22 @@ def _annotation(p: Any) -> Any:
     if p.choices:
         choice = Enum(p.name, [(c, c) for c in p.choices], type=str)  # type: ignore[misc]
         return Annotated[choice, typer.Option(flag, help=help_text, case_sensitive=False)]
-    kind = {"int": int, "float": float}.get(p.kind, str)
+    if p.kind == "float":  # the parameter's own check: a NaN passes a min/max range test
+        return Annotated[float, typer.Option(flag, help=help_text, callback=_checked(p))]
+    kind = {"int": int}.get(p.kind, str)
     return Annotated[kind, typer.Option(flag, help=help_text, min=p.lo, max=p.hi)]
+
+
+def _checked(p: Any) -> Any:
+    """A typer callback: the value as ``p.check`` reads it, or its one-line refusal."""
+
+    def check(value: float) -> Any:
+        try:
+            return p.check(value)
+        except UmpireError as exc:
+            raise typer.BadParameter(str(exc).partition(": ")[2] or str(exc)) from None
+
+    return check
 
 
 def resolution_function(r: Any) -> Any:

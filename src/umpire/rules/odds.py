@@ -11,6 +11,7 @@ the "why" (the dice, the table rows and the modifiers, each with its source). Th
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -44,6 +45,8 @@ class Param:
                 out = int(value)
             elif self.kind == "float":
                 out = float(value)
+                if not math.isfinite(out):
+                    raise IllegalActionError(f"{flag}: '{value}' is not a finite number")
             else:
                 out = str(value)
         except ValueError:
