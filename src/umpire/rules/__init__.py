@@ -34,7 +34,7 @@ CORE_GAMES: dict[str, str] = {
 are composed per scenario from the role modules; ``quick_acw`` is its old id, kept so that
 older saves load and verify."""
 
-_KEYS = {"games", "roles", "commands", "resolvers", "odds", "tables", "conformance"}
+_KEYS = {"games", "roles", "commands", "resolvers", "odds", "tables", "conformance", "open_tables"}
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,9 @@ class ModuleSpec:
     """Kinds of web table -> the game module (of ``games``) that fills them."""
     conformance: dict[str, str] = field(default_factory=dict)
     """Compositions the conformance suite plays (name -> a ``[rules]`` table in TOML)."""
+    open_tables: tuple[str, ...] = ()
+    """Data tables a ``--rules-data`` copy may add entries to (``FILE:table``; read by
+    ``umpire.rules.data``, which checks every other table keeps the shipped keys)."""
 
 
 def read_spec(package: str) -> ModuleSpec:
@@ -92,6 +95,7 @@ def read_spec(package: str) -> ModuleSpec:
         odds=tuple(at(v) for v in raw.get("odds", [])),
         tables=dict(raw.get("tables", {})),
         conformance={k: str(v) for k, v in raw.get("conformance", {}).items()},
+        open_tables=tuple(str(v) for v in raw.get("open_tables", [])),
     )
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import difflib
 import importlib.util
+import math
 import re
 import sys
 import tomllib
@@ -255,6 +256,8 @@ def resolve_key(key: str, value: Any) -> tuple[str, str, tuple[str, ...]]:
         raise UnknownKeyError(
             f"--vary key '{key}' names a table, not a value (e.g. {', '.join(known[:3])})"
         )
+    if isinstance(value, float) and not math.isfinite(value):
+        raise UmpireError(f"--vary {key}: {value} is not a finite number")
     if not _same_kind(node, value):
         raise UmpireError(
             f"--vary {key}: {value!r} is not like the shipped value {node!r} "
@@ -319,14 +322,167 @@ def copy_of(path: str) -> tuple[str, Path]:
 
 
 def dir_overlay(path: str) -> Overlay:
-    """The overlay of a ``--rules-data`` folder (its files are read now to check them)."""
+    """The overlay of a ``--rules-data`` folder (its files are read now to check them: TOML,
+    then the shape of the module's shipped file, :func:`check_shape`)."""
     mid, where = copy_of(path)
-    overlay = Overlay(((folder_key(data_dir(mid)), str(where.resolve())),))
+    shipped = data_dir(mid)
+    overlay = Overlay(((folder_key(shipped), str(where.resolve())),))
+    open_tables = _open_tables(shipped)
     for p in sorted(where.glob("*.toml")):
         try:
-            tomllib.loads(p.read_text(encoding="utf-8"))
+            text = p.read_text(encoding="utf-8")
+            raw = tomllib.loads(text)
+        except UnicodeDecodeError:
+            raise DataFileError("not a UTF-8 text file", file=str(p)) from None
         except tomllib.TOMLDecodeError as exc:
             raise DataFileError(
                 f"bad TOML: {str(exc).split(' (at')[0]}", file=str(p), line=_line(exc)
             ) from None
+        try:
+            check_shape(_shipped(shipped, p.name), raw, open_tables.get(p.name, ()))
+        except ShapeError as exc:
+            raise DataFileError(str(exc), file=str(p), line=_line_of(text, exc.path)) from None
     return overlay
+
+
+# -- the shape of an edited data file ----------------------------------------------------
+
+
+class ShapeError(UmpireError):
+    """An edited data file that is not shaped like the module's shipped file (``path``:
+    the dotted key at fault)."""
+
+    def __init__(self, path: str, message: str):
+        super().__init__(message)
+        self.path = path
+
+
+def _open_tables(folder: Path) -> dict[str, tuple[str, ...]]:
+    """The tables of a module's data files that take new entries (``open_tables`` in its
+    ``module.toml``: ``"FILE:dotted.table"``, e.g. quick ACW's named leaders); every other
+    table has exactly the shipped keys."""
+    reg = folder.parent / "module.toml"
+    names = tomllib.loads(reg.read_text(encoding="utf-8")).get("open_tables", [])
+    out: dict[str, tuple[str, ...]] = {}
+    for entry in names:
+        file, _, table = str(entry).partition(":")
+        out[file] = (*out.get(file, ()), table)
+    return out
+
+
+def check_shape(shipped: Any, new: Any, open_tables: tuple[str, ...] = (), at: str = "") -> None:
+    """Raise :class:`ShapeError` unless ``new`` is shaped like the ``shipped`` data: the same
+    keys (an open table may add or drop entries, each like a shipped one), numbers where
+    numbers were (whole where whole, finite), true/false and texts where they were, lists
+    of the shipped elements' kinds (rows of a table may be more or fewer)."""
+    where = at or "the file"
+    if isinstance(shipped, dict):
+        if not isinstance(new, dict):
+            raise ShapeError(at, f"'{where}' must be a table (like the shipped one)")
+        is_open = at in open_tables
+        for k, v in new.items():
+            key = f"{at}.{k}" if at else k
+            if k in shipped:
+                check_shape(shipped[k], v, open_tables, key)
+            elif is_open and shipped:
+                check_shape(next(iter(shipped.values())), v, open_tables, key)
+            else:
+                near = _near(k, [str(x) for x in shipped])
+                raise ShapeError(key, f"unknown key '{key}'{near}")
+        if not is_open:
+            for k, v in shipped.items():
+                if k not in new:
+                    key = f"{at}.{k}" if at else k
+                    raise ShapeError(key, f"missing key '{key}' (shipped: {_shown(v)})")
+        return
+    if isinstance(shipped, list):
+        if not isinstance(new, list):
+            raise ShapeError(at, f"'{where}' must be a list like {_shown(shipped)}")
+        if not shipped:
+            return
+        if all(isinstance(e, dict) for e in shipped):
+            _check_records(shipped, new, open_tables, at)
+            return
+        if all(_family(e) == _family(shipped[0]) for e in shipped):  # rows of one kind
+            for i, e in enumerate(new):
+                check_shape(shipped[min(i, len(shipped) - 1)], e, open_tables, f"{at}.{i}")
+            return
+        if len(new) != len(shipped):  # a record written as a list: its length is fixed
+            raise ShapeError(at, f"'{where}' must have {len(shipped)} items like {_shown(shipped)}")
+        for i, (a, b) in enumerate(zip(shipped, new, strict=True)):
+            check_shape(a, b, open_tables, f"{at}.{i}")
+        return
+    if _family(new) != _family(shipped) or (
+        isinstance(shipped, int) and not isinstance(shipped, bool) and isinstance(new, float)
+    ):
+        kind = "a whole number" if isinstance(shipped, int) else _family(shipped)
+        raise ShapeError(at, f"'{where}' = {_shown(new)} must be {kind}, like {_shown(shipped)}")
+    if isinstance(new, float) and not math.isfinite(new):
+        raise ShapeError(at, f"'{where}' = {new} is not a finite number")
+
+
+def _check_records(
+    shipped: list[dict[str, Any]], new: list[Any], open_tables: tuple[str, ...], at: str
+) -> None:
+    """A list of records (``[[table]]``): each has only keys some shipped record has, every
+    key all of them have, and each value like the first shipped record's with that key."""
+    every = set.intersection(*(set(e) for e in shipped))
+    for i, e in enumerate(new):
+        here = f"{at}.{i}"
+        if not isinstance(e, dict):
+            raise ShapeError(here, f"'{here}' must be a table like the shipped ones")
+        for k, v in e.items():
+            like = next((r[k] for r in shipped if k in r), None)
+            if like is None:
+                known = sorted({str(x) for r in shipped for x in r})
+                raise ShapeError(f"{here}.{k}", f"unknown key '{here}.{k}'{_near(k, known)}")
+            check_shape(like, v, open_tables, f"{here}.{k}")
+        for k in sorted(every - set(e)):
+            raise ShapeError(f"{here}.{k}", f"missing key '{here}.{k}'")
+
+
+def _family(v: Any) -> str:
+    """The kind of a TOML value as a designer reads it."""
+    if isinstance(v, bool):
+        return "true or false"
+    if isinstance(v, int | float):
+        return "a number"
+    if isinstance(v, str):
+        return "a text"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, dict):
+        return "a table"
+    return type(v).__name__  # a TOML date or time
+
+
+def _shown(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _line_of(text: str, path: str) -> int | None:
+    """The line of a dotted key in a TOML text (best effort: the key set under its table's
+    header, else its last part anywhere), for the one-line error."""
+    parts = [p for p in path.split(".") if p and not p.isdigit()]
+    if not parts:
+        return None
+    lines = text.splitlines()
+
+    def key_at(word: str, start: int) -> int | None:
+        pat = re.compile(rf"^\s*(\"?{re.escape(word)}\"?\s*=|\[+[^\]]*\b{re.escape(word)}\b)")
+        for n in range(start, len(lines)):
+            if pat.match(lines[n]):
+                return n + 1
+            if start and lines[n].lstrip().startswith("["):
+                return None  # the next table: not set under this header
+        return None
+
+    for j in range(len(parts) - 1, 0, -1):
+        head = re.compile(rf"^\s*\[+\s*{re.escape('.'.join(parts[:j]))}\s*\]+")
+        for n, line in enumerate(lines):
+            if head.match(line):
+                found = key_at(parts[j], n + 1)
+                if found is not None:
+                    return found
+    return key_at(parts[-1], 0)
