@@ -51,3 +51,32 @@ def test_menu_number_out_of_range_is_refused(
     code, out, err = run(capsys, "battle", str(tiny), "--seed", "6", "--human", "union")
     assert "umpire: error: choose 1 to" in out and len(asked) == 2
     one_line_error(code, "", err, "standard input closed")
+
+
+def test_an_unsaved_battle_tells_what_happened_before_the_next_prompt(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tiny: Path
+) -> None:
+    """A player at the prompt of a --no-save battle sees each narrative line (seed 002's
+    moves and fire: the dice and the hits) before being asked again, not all at the end."""
+    import builtins
+
+    seen_before: list[str] = []  # what was on the screen when each prompt was asked
+    answers = iter(["1"] * 60)
+
+    def fake_input(prompt: str = "") -> str:
+        seen_before.append(capsys.readouterr().out)
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr(builtins, "input", fake_input)
+    code, out, err = run(
+        capsys, "battle", str(tiny), "--seed", "1", "--human", "union", "--no-save"
+    )
+    assert code == 0, err
+    shown = "".join(seen_before) + out
+    assert "Result: " in out
+    assert "--- Turn 2 ---" in "".join(seen_before)  # told while play went on
+    assert shown.count("--- Turn 1 ---") == 1  # and not printed again at the end
+    assert "1st VA" in seen_before[1] or "1st VA" in seen_before[0]  # the AI's move, told

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -125,8 +125,11 @@ def play(
     *,
     narrate: bool = False,
     source: Roller | None = None,
+    tell: Callable[[str], None] | None = None,
 ) -> Result:
-    """Play a battle to the end on the fast path."""
+    """Play a battle to the end on the fast path. ``tell`` (with ``narrate``) is given each
+    narrative line before the next decision is asked, so a player at the prompt sees what
+    the dice did before choosing again."""
     if source is None:
         from umpire.dice import SeededSource
 
@@ -135,6 +138,7 @@ def play(
     b = new_battle(scen, rec, narrate)
     orders: list[list[Any]] = []
     last_turn = 0
+    told = 0
     while True:
         req = b.next_request()
         if req is None:
@@ -142,10 +146,21 @@ def play(
         if narrate and b.state.turn != last_turn:
             last_turn = b.state.turn
             b.lines.append(f"--- Turn {last_turn} ---")
+        if tell is not None:
+            told = _tell(b.lines, told, tell)
         order: Order = policies[req.side].decide(b, req)
         b.apply(req, order)
         orders.append([req.actor, *order])
+    if tell is not None:
+        _tell(b.lines, told, tell)
     return result_of(b, seed, rec.faces, orders)
+
+
+def _tell(lines: list[str], told: int, tell: Callable[[str], None]) -> int:
+    """Give ``tell`` the lines after the first ``told``; how many are told now."""
+    for line in lines[told:]:
+        tell(line)
+    return len(lines)
 
 
 def replay(

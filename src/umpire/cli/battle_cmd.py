@@ -295,8 +295,8 @@ def battle(
     if explain:
         from umpire.ai.levels import Explained
 
-        # with a person at the prompt a line is said as the AI decides (the narrative of an
-        # unsaved battle is printed only at its end); AI against AI, in the narrative
+        # with a person at the prompt a line is said as the AI decides (before the lines of
+        # what its order did); AI against AI, in the narrative
         tell = (lambda line: typer.echo(line, err=as_json)) if "human" in kinds.values() else None
         pols = {
             side: p if kinds[side] == "human" else Explained(p, side, tell)
@@ -312,8 +312,10 @@ def battle(
         for line in briefing(new_battle(scen, ScriptedSource([]))):
             typer.echo(line)
         typer.echo(f"  The field: umpire render {scenario} -o field.png draws it")
+    # a person at the prompt sees each line as it happens, not all of them at the end
+    tell = typer.echo if "human" in kinds.values() and not as_json else None
     try:
-        res = play(scen, seed, pols, narrate=not as_json or log is not None)
+        res = play(scen, seed, pols, narrate=not as_json or log is not None, tell=tell)
     except PlayerCommand:
         typer.echo("Quit: the battle stops here, unsaved (--no-save)")
         return
@@ -361,8 +363,9 @@ def battle(
         return
     if fresh_seed:
         typer.echo(f"Seed {seed} (drawn at random; --seed {seed} plays this battle again)")
-    for line in res.lines:
-        typer.echo(line)
+    if tell is None:
+        for line in res.lines:
+            typer.echo(line)
     from umpire.battle.game import battle_from
     from umpire.cli.battle_view import result_words
 
