@@ -14,6 +14,7 @@ import typer
 
 from umpire.cli.common import print_json
 from umpire.errors import UmpireError, UnknownNameError
+from umpire.paths import is_file
 from umpire.sides import SIDES
 
 BATTLE_MODULES = ("battle", "quick_acw")
@@ -641,7 +642,7 @@ def _battle_at(source: str, turn: int | None) -> Any:
     from umpire.scenarios import Scenario, shipped
 
     p = Path(source)
-    if p.suffix == ".json" and p.is_file():
+    if p.suffix == ".json" and is_file(p):
         from umpire.cli.games_cmd import read_export
 
         rec = read_export(source)
@@ -652,7 +653,7 @@ def _battle_at(source: str, turn: int | None) -> Any:
         else:
             scen = load_scenario(str(rec["scenario"]))
         return replay(scen, rec["faces"], rec["orders"], until_turn=turn)
-    if p.is_file() or source in shipped():
+    if is_file(p) or source in shipped():
         return new_battle(load_scenario(source), ScriptedSource([]))
     from umpire.cli.common import open_store
 

@@ -12,6 +12,7 @@ import typer
 
 from umpire.cli.common import console, open_store, print_json
 from umpire.errors import DataFileError, UmpireError
+from umpire.paths import is_file
 
 games_app = typer.Typer(no_args_is_help=True)
 
@@ -284,7 +285,7 @@ def verify_cmd(
     """Replay a game, check every roll against its seed and its hash chain."""
     from umpire.store import verify_export
 
-    if Path(game).is_file():
+    if is_file(game):
         data, file = read_export(game), game
         if not isinstance(data, dict):
             raise DataFileError("not an umpire game export (expected a JSON object)", file=file)
@@ -292,7 +293,7 @@ def verify_cmd(
         data, file = open_store().export(game), None
     parent_data = None
     if parent is not None:
-        parent_data = read_export(parent) if Path(parent).is_file() else open_store().export(parent)
+        parent_data = read_export(parent) if is_file(parent) else open_store().export(parent)
         if not isinstance(parent_data, dict):
             raise DataFileError("not an umpire game export (expected a JSON object)", file=parent)
     rep = verify_export(data, file=file, head=head, parent=parent_data)

@@ -153,6 +153,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the system refused a file or folder a user named: one line
+        where = f"{str(exc.filename)[:80]!r}: " if exc.filename else ""
+        sys.stderr.write(f"umpire: error: {where}{exc.strerror or exc}\n")
+        return 2
     except Exception as exc:
         from umpire.ai.human import PlayerCommand
 

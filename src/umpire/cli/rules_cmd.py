@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from umpire.cli.common import console, print_json
+from umpire.paths import exists
 
 rules_app = typer.Typer(no_args_is_help=True)
 
@@ -100,7 +101,7 @@ def copy_cmd(
 
     src = data_dir(module)
     dst = Path(folder)
-    if dst.exists() and (not dst.is_dir() or any(dst.iterdir())):
+    if exists(dst) and (not dst.is_dir() or any(dst.iterdir())):
         raise UmpireError(f"'{folder}' exists and is not an empty folder")
     try:
         dst.mkdir(parents=True, exist_ok=True)

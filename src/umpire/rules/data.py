@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from umpire.errors import DataFileError, UmpireError
+from umpire.paths import is_dir
 
 __all__ = [
     "Overlay",
@@ -298,8 +299,8 @@ def copy_of(path: str) -> tuple[str, Path]:
     if not eq:
         folder, mid = path, ""
     where = Path(folder)
-    if not where.is_dir():
-        raise UmpireError(f"--rules-data: no folder '{folder}'")
+    if not is_dir(where):
+        raise UmpireError(f"--rules-data: no folder '{folder[:80]}'")
     if not mid:
         marker = where / MARKER
         if not marker.is_file():

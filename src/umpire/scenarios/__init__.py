@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from umpire.errors import DataFileError, UnknownNameError
+from umpire.paths import exists
 
 SHIPPED = Path(__file__).resolve().parent.parent / "data" / "scenarios"
 
@@ -321,10 +322,10 @@ def shipped() -> list[str]:
 def resolve_path(name_or_path: str) -> Path:
     """A scenario path from a path or a shipped name."""
     p = Path(name_or_path)
-    if p.exists():
+    if exists(p):
         return p
     cand = SHIPPED / f"{name_or_path}.toml"
-    if cand.exists():
+    if exists(cand):
         return cand
     raise UnknownNameError(
         f"no scenario '{name_or_path}' (not a file; shipped: {', '.join(shipped())})"
