@@ -33,3 +33,36 @@ def test_a_refused_name_is_one_line(
     out, err = capsys.readouterr()
     assert code == 2, (code, out[-300:], err[-300:])
     assert err.count("\n") == 1 and words in err and "Traceback" not in err + out, err
+
+
+@pytest.mark.parametrize(
+    ("host", "words"),
+    [
+        (LONG, "not an address of this machine"),
+        ("", "give an address to listen on"),
+        ("nosuch.invalid", "not an address of this machine"),
+    ],
+)
+def test_serve_refuses_an_address_it_cannot_listen_on(
+    host: str, words: str, capsys: pytest.CaptureFixture[str], tmp_path: object
+) -> None:
+    """``umpire serve --host`` that is no address here is one line before anything starts
+    (a long name raised UnicodeError from the idna codec inside the server)."""
+    capsys.readouterr()
+    assert main(["serve", "--host", host, "--db", f"{tmp_path}/s.db"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err, err
+
+
+def test_serve_refuses_a_port_in_use(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        capsys.readouterr()
+        argv = ["serve", "--port", str(port), "--db", f"{tmp_path}/s.db"]
+        assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot listen there" in err, err

@@ -35,6 +35,7 @@ def serve_cmd(
     from umpire.web.app import create_app
     from umpire.web.seats import host_key
 
+    _check_listen(host, port)
     store = open_store()
     if db is not None:
         from umpire.store import Store
@@ -52,6 +53,29 @@ def serve_cmd(
     typer.echo(f"Umpire web table on http://{shown}:{port}/?key={key}")
     typer.echo(f"Save file: {store_path}. Stop with Ctrl-C.")
     uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def _check_listen(host: str, port: int) -> None:
+    """One line, before anything starts, when this machine cannot listen on ``host:port``
+    (not an address, a name too long, the port taken or not permitted)."""
+    import socket
+
+    from umpire.errors import UmpireError
+
+    where = f"--host {host[:60]!r} --port {port}"
+    if not host.strip():
+        raise UmpireError("--host: give an address to listen on (127.0.0.1, 0.0.0.0, a name)")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise UmpireError(f"{where}: not an address of this machine ({exc})") from None
+    family, kind, proto, _, addr = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(addr)
+    except OSError as exc:
+        raise UmpireError(f"{where}: cannot listen there ({exc.strerror or exc})") from None
 
 
 def host_key_cmd(
