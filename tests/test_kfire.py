@@ -79,11 +79,9 @@ def test_candidate_targets_measured_again_as_afresh_002_fire(name: str) -> None:
             tu = st.by_side[1 - f][tcol]
             sim.stands[rows, tu] -= 1
             sim._resize(rows, tu)
-            FU, TU = st.by_side[f], st.by_side[1 - f]
-            KF.reband(
-                sim.bases(), sim.units(), rows, tcol, after, FU, TU, fc, need, mod, st.utype,
-                st.side, KF.rule_args(sim.t), sim.bd,
-            )  # fmt: skip
+            v = KF.Volley(st.by_side[f], st.by_side[1 - f], fc, actor)
+            sh = KF.Shots(need, mod, known[2].copy())
+            KF.reband(sim.bases(), sim.units(), rows, tcol, after, v, sh, sim.sc)
             again = sim.fire_matrix(rows, f, fc, actor)
             free = ~known[3][rows, :, tcol].any(1)  # a target in contact: all made afresh
             want_n, want_m = again[0][rows, after:, tcol], again[1][rows, after:, tcol]

@@ -1,8 +1,10 @@
 """The bundles of arrays the batch simulator's kernels take (a NamedTuple is one argument
-to numba): the state of N battles (rows) and the fixed numbers it is read with."""
+to numba, issue 25: no kernel over 8 parameters): the state of N battles (rows), the
+fixed numbers it is read with (:class:`Scene`) and the batches of work a step hands on."""
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from typing import NamedTuple
 
@@ -10,6 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from umpire.board.kboard import Terrain
+from umpire.rules.quick_acw.batch import tables as V
 from umpire.rules.quick_acw.batch.tables import MOVE_KEYS, TYPES, Tables
 
 F = NDArray[np.float64]
@@ -64,7 +67,8 @@ class Leaders(NamedTuple):
 
 
 class Board(NamedTuple):
-    """The table and the terrain the kernels look up (``kboard.Terrain``)."""
+    """The table and the terrain the kernels look up (``kboard.Terrain``; sight's numbers
+    as ``ksight.sight_clear`` reads them: ``fields``, ``block`` to ``see``)."""
 
     width: float
     height: float
@@ -78,6 +82,32 @@ class Board(NamedTuple):
     level: I
     obstacles: F  # walls and streams, end to end (``numeric.crosses``)
     walls: F
+    fields: I
+    block: B
+    block_boxes: I
+    hill_boxes: I
+    max_level: int
+    see: float  # ``see_woods + 1e-9``
+
+
+class Rules(NamedTuple):
+    """Seed 002 FIRE, MELEE and MORALE as the kernels read them (``tables``): max ranges,
+    bands, table, its runs, modifier sums, the arc's tan and degrees, expected stands,
+    melee modifier sums, the charge odds, morale numbers and a marker's penalty."""
+
+    max_range: F
+    bands: F
+    fire_table: I
+    need_at: I
+    run: I
+    fire_mods: I
+    tan_arc: float
+    arc: float
+    es: F
+    melee: I
+    charge: F
+    morale: I
+    marker: int
 
 
 class Moves(NamedTuple):
@@ -93,13 +123,60 @@ class Moves(NamedTuple):
     step: float
 
 
+class Scene(NamedTuple):
+    """What the kernels read that never changes in a batch: per unit its side, type, place
+    in its side's list and leader (-1 none), per leader his radius; board, moves, rules."""
+
+    side: I
+    utype: I
+    local: I
+    uleader: I
+    l_radius: F
+    bd: Board
+    mv: Moves
+    ru: Rules
+
+
+class Box(NamedTuple):
+    """One base: centre, facing's cos and sin, half frontage and depth."""
+
+    x: float
+    y: float
+    c: float
+    s: float
+    hw: float
+    hd: float
+
+
+class Poses(NamedTuple):
+    """Bases to try or to place: unit ``u[q]`` of battle ``r[q]`` at (x, y) facing ``th``."""
+
+    r: I
+    u: I
+    x: F
+    y: F
+    th: F
+
+
+class Forms(NamedTuple):
+    """What :class:`Poses` moves become: formation, mounted, limbered, the change made (as
+    ``numeric.move_row``'s) and rough ground on the way."""
+
+    form: I
+    mounted: B
+    limbered: B
+    chg: I
+    rough: B
+
+
 @cache
 def board_of(T: Terrain) -> Board:
     """The kernels' view of a board."""
     return Board(
         float(T.width), float(T.height), float(T.cell), int(T.nx), int(T.ny), T.rough,
         T.cover, T.fields[0], T.rough_boxes, T.level, T.obstacles.ravel(),
-        np.ascontiguousarray(T.walls, dtype=np.float64).ravel(),
+        np.ascontiguousarray(T.walls, dtype=np.float64).ravel(), T.fields, T.block,
+        T.block_boxes, T.hill_boxes, T.max_level, T.see_woods + 1e-9,
     )  # fmt: skip
 
 
@@ -115,4 +192,16 @@ def moves_of(t: Tables) -> Moves:
         np.array(costs, dtype=float), np.array([r.bases[u][0] for u in TYPES], dtype=float),
         np.array([r.bases[u][1] for u in TYPES], dtype=float), float(g["contact"]),
         float(g["retreat_step"]),
+    )  # fmt: skip
+
+
+@cache
+def rules_of(t: Tables) -> Rules:
+    """The kernels' view of FIRE, MELEE and MORALE."""
+    need_at, run = V.fire_runs(t)
+    arc = float(t.r.geometry["fire_arc_degrees"])
+    return Rules(
+        t.max_range, t.bands, t.fire_table, need_at, run, V.fire_modifier_table(t),
+        math.tan(math.radians(arc)), arc, V.expected_stands_table(t.r), V.melee_modifier_table(t),
+        V.charge_table(), t.morale, int(t.r.morale_marker),
     )  # fmt: skip

@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 from umpire import jit
 from umpire.board import numeric
 from umpire.board.kgeom import distance_le, on_table, overlap, segment_hits_box
-from umpire.rules.quick_acw.batch.arrays import Bases, Board, Leaders, Moves, Units
+from umpire.rules.quick_acw.batch.arrays import Bases, Box, Leaders, Moves, Poses, Scene, Units
 from umpire.rules.quick_acw.batch.tables import ART, COLUMN
 
 F = NDArray[np.float64]
@@ -24,11 +24,11 @@ OV_PAD = 1e-6 + SLACK  # the overlap prefilter's pad on the half diagonal
 
 @jit.inline
 def overlaps_any(
-    bs: Bases, b: int, u: int, ignore: int, x: float, y: float, c: float, s: float,
-    hw: float, hd: float,
-) -> bool:  # fmt: skip
-    """Does a base of ``u`` at (x, y) overlap another living base (``ignore``: -1 none)?"""
+    bs: Bases, b: int, u: int, ignore: int, x: float, y: float, c: float, s: float
+) -> bool:
+    """Does the base of ``u`` at (x, y) overlap another living base (``ignore``: -1 none)?"""
     f32 = np.float32
+    hw, hd = bs.hw[b, u], bs.hd[b, u]
     xf, yf = f32(x), f32(y)
     reach = f32(math.sqrt(hw * hw + hd * hd) + OV_PAD)
     for v in range(bs.x.shape[1]):
@@ -45,12 +45,13 @@ def overlaps_any(
 
 @jit.inline
 def clear_of(
-    bs: Bases, b: int, x: float, y: float, c: float, s: float, hw: float, hd: float,
-    sx: float, sy: float, moving: bool, nb: I, n_nb: int, own: int, side: I, tol: float,
-) -> bool:  # fmt: skip
-    """``steps.move_ok`` on the table against ``nb[:n_nb]``: no overlap (``free_at``), no enemy
-    crossed from (sx, sy) (``crosses_enemy``) nor touched (``touching_box``)."""
+    bs: Bases, b: int, u: int, box: Box, moving: bool, nb: I, n_nb: int, sc: Scene
+) -> bool:
+    """``steps.move_ok`` on the table for ``u`` moving to ``box``, against ``nb[:n_nb]``: no
+    overlap (``free_at``), no enemy crossed on the way (``crosses_enemy``) nor touched."""
     f32 = np.float32
+    x, y, c, s, hw, hd = box
+    sx, sy, own, side, tol = bs.x[b, u], bs.y[b, u], sc.side[u], sc.side, sc.mv.contact
     half = math.sqrt(hw * hw + hd * hd)
     lim_ov = f32(half + OV_PAD)
     lim_t = f32(half + (tol + SLACK))
@@ -85,63 +86,57 @@ def clear_of(
 
 
 @jit.inline
-def room_of(
-    bs: Bases, b: int, u: int, x: float, y: float, c: float, s: float, hw: float, hd: float,
-    moving: bool, nb: I, side: I, bd: Board, tol: float,
-) -> bool:  # fmt: skip
+def room_of(bs: Bases, b: int, u: int, box: Box, moving: bool, nb: I, sc: Scene) -> bool:
     """``steps.move_ok``'s room for a base of ``u``: on the table, :func:`clear_of` the rest."""
-    if not on_table(x, y, c, s, hw, hd, bd.width, bd.height):
+    if not on_table(box.x, box.y, box.c, box.s, box.hw, box.hd, sc.bd.width, sc.bd.height):
         return False
     n_nb = 0
     for v in range(bs.x.shape[1]):
         if v != u and bs.alive[b, v]:
             nb[n_nb] = v
             n_nb += 1
-    sx, sy = bs.x[b, u], bs.y[b, u]
-    ok: bool = clear_of(bs, b, x, y, c, s, hw, hd, sx, sy, moving, nb, n_nb, side[u], side, tol)
+    ok: bool = clear_of(bs, b, u, box, moving, nb, n_nb, sc)
     return ok
 
 
 @jit.kernel
-def frees(bs: Bases, r: I, u: I, x: F, y: F, c: F, s: F, hw: F, hd: F, ignore: I, bd: Board) -> B:
-    """``Battle.free_at``: each base on the table and clear of the others, ``ignore`` aside."""
-    out = np.zeros(r.shape[0], dtype=np.bool_)
-    for q in range(r.shape[0]):
-        if on_table(x[q], y[q], c[q], s[q], hw[q], hd[q], bd.width, bd.height):
-            out[q] = not overlaps_any(
-                bs, r[q], u[q], ignore[q], x[q], y[q], c[q], s[q], hw[q], hd[q]
-            )
+def frees(bs: Bases, p: Poses, ignore: I, sc: Scene) -> B:
+    """``Battle.free_at`` of bases as they stand but for their place: each on the table and
+    clear of the others, ``ignore`` aside."""
+    out = np.zeros(p.r.shape[0], dtype=np.bool_)
+    for q in range(p.r.shape[0]):
+        b, v, x, y, c, s = p.r[q], p.u[q], p.x[q], p.y[q], math.cos(p.th[q]), math.sin(p.th[q])
+        if on_table(x, y, c, s, bs.hw[b, v], bs.hd[b, v], sc.bd.width, sc.bd.height):
+            out[q] = not overlaps_any(bs, b, v, ignore[q], x, y, c, s)
     return out
 
 
 @jit.inline
-def step_free(bs: Bases, b: int, v: int, x: float, y: float, c: float, s: float, bd: Board) -> int:
+def step_free(bs: Bases, b: int, v: int, x: float, y: float, c: float, s: float, sc: Scene) -> int:
     """One step of a slide: 0 free, 1 against another base, 2 off the table."""
-    hw, hd = bs.hw[b, v], bs.hd[b, v]
-    on = x >= 0 and x <= bd.width and y >= 0 and y <= bd.height
-    if not on or not on_table(x, y, c, s, hw, hd, bd.width, bd.height):
+    w, h = sc.bd.width, sc.bd.height
+    on = x >= 0 and x <= w and y >= 0 and y <= h
+    if not on or not on_table(x, y, c, s, bs.hw[b, v], bs.hd[b, v], w, h):
         return 2
-    return 1 if overlaps_any(bs, b, v, -1, x, y, c, s, hw, hd) else 0
+    return 1 if overlaps_any(bs, b, v, -1, x, y, c, s) else 0
 
 
 @jit.kernel
-def slides(
-    bs: Bases, r: I, u: I, dx: F, dy: F, dist: F, th: F, c: F, s: F, bd: Board, step: float
-) -> tuple[B, F, F, F, B]:
+def slides(bs: Bases, r: I, u: I, dx: F, dy: F, dist: F, th: F, sc: Scene) -> tuple[B, F, F, F, B]:
     """``Battle.slide`` without placing: still on the table, where it stops, its facing
     (default ``blocked_retreat_stops``; blocked at once, no turn into an overlap), clear."""
     m = r.shape[0]
     ok, clear = np.ones(m, dtype=np.bool_), np.ones(m, dtype=np.bool_)
     bx, by, bth = np.empty(m), np.empty(m), th.copy()
     for q in range(m):
-        b, v = r[q], u[q]
+        b, v, c, s = r[q], u[q], math.cos(th[q]), math.sin(th[q])
         x0, y0 = bs.x[b, v], bs.y[b, v]
         lx, ly = x0, y0  # the last free step (the start: none)
         moved = False
-        for k in range(1, max(1, math.ceil(dist[q] / step)) + 1):
-            d = min(dist[q], k * step)
+        for k in range(1, max(1, math.ceil(dist[q] / sc.mv.step)) + 1):
+            d = min(dist[q], k * sc.mv.step)
             nx, ny = x0 + dx[q] * d, y0 + dy[q] * d
-            got = step_free(bs, b, v, nx, ny, c[q], s[q], bd)
+            got = step_free(bs, b, v, nx, ny, c, s, sc)
             if got == 2:
                 ok[q] = False  # off the table: the caller removes the unit
             if got:
@@ -151,17 +146,16 @@ def slides(
             moved = True
         bx[q], by[q] = lx, ly
         turned = ok[q] and not moved and th[q] != bs.th[b, v]
-        if turned and step_free(bs, b, v, x0, y0, c[q], s[q], bd):
+        if turned and step_free(bs, b, v, x0, y0, c, s, sc):
             bth[q] = bs.th[b, v]
     return ok, bx, by, bth, clear
 
 
 @jit.kernel
-def places(
-    bs: Bases, ld: Leaders, r: I, u: I, x: F, y: F, th: F, c: F, s: F, us: Units, chg: I
-) -> None:
+def places(bs: Bases, ld: Leaders, us: Units, p: Poses, chg: I) -> None:
     """Move the bases and their living leaders, bumping versions; ``chg`` (empty: none): a
     move's formation changes (counted as having moved)."""
+    r, u, x, y, th = p
     for q in range(r.shape[0]):
         b, v = r[q], u[q]
         dx, dy = x[q] - bs.x[b, v], y[q] - bs.y[b, v]
@@ -172,7 +166,7 @@ def places(
             bs.ver[b, v] += 1
         bs.x[b, v], bs.y[b, v] = x[q], y[q]
         bs.x32[b, v], bs.y32[b, v] = np.float32(x[q]), np.float32(y[q])
-        bs.th[b, v], bs.c[b, v], bs.s[b, v] = th[q], c[q], s[q]
+        bs.th[b, v], bs.c[b, v], bs.s[b, v] = th[q], math.cos(th[q]), math.sin(th[q])
         for k in range(ld.alive.shape[1]):
             if ld.alive[b, k] and ld.att[b, k] == v:
                 ld.x[b, k], ld.y[b, k] = x[q], y[q]

@@ -5,8 +5,7 @@
 from __future__ import annotations
 
 import math
-from functools import cache
-from typing import Any
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -14,10 +13,9 @@ from numpy.typing import NDArray
 from umpire import jit
 from umpire.board import kgeom as G
 from umpire.board import ksight
-from umpire.board.kboard import Terrain
 from umpire.board.kterrain import cell_of
-from umpire.rules.quick_acw.batch import tables as V
-from umpire.rules.quick_acw.batch.arrays import Bases, Board, Units
+from umpire.rules.quick_acw.batch.arrays import Bases, Scene, Units
+from umpire.rules.quick_acw.batch.tables import ES_LO
 
 I = NDArray[np.int64]  # noqa: E741
 I8 = NDArray[np.int8]
@@ -29,32 +27,58 @@ SLACK = 1e-3  # inches added to single-precision prefilters (as ``kbases``)
 RAD2DEG = 180.0 / math.pi  # numpy's degrees() factor
 
 
-@cache
-def rule_args(t: V.Tables) -> tuple[Any, ...]:
-    """The FIRE numbers the kernels read: max ranges, bands, table, its runs, modifier sums,
-    the arc's tan and degrees."""
-    need_at, run = V.fire_runs(t)
-    arc = float(t.r.geometry["fire_arc_degrees"])
-    mods = V.fire_modifier_table(t)
-    return t.max_range, t.bands, t.fire_table, need_at, run, mods, math.tan(math.radians(arc)), arc
+class Volley(NamedTuple):
+    """A side's fire in some battles: its units, the enemy's, each firer's fire class (-1
+    none: ``numeric.fire_row``) and whether it may fire, per battle."""
+
+    FU: I
+    TU: I
+    fc: I
+    actor: B
 
 
-@cache
-def sight_of(T: Terrain) -> tuple[Any, ...]:
-    """The sight walk's numbers (``ksight.sight_args``)."""
-    return ksight.sight_args(T)
+class Shots(NamedTuple):
+    """The candidate shots (battle, firer, target): score needed (0 none), modifier and
+    sight (UNSEEN, SEEN, BLOCKED)."""
+
+    need: I8
+    mod: I8
+    los: I8
+
+
+class Seen(NamedTuple):
+    """Terrain's sight kept per (firer, target, battle number) and the pair's base versions:
+    the battles' numbers, the side's most units, the battles at the start, the cache."""
+
+    ids: I
+    ns: int
+    nb: int
+    cache: I
 
 
 # -- one shot: seed 002 FIRE for one firer and target -----------------------------------
 
 
 @jit.inline
-def _band(
-    bands: F, x: float, y: float, c: float, s: float, hw: float, hd: float, ox: float,
-    oy: float, oc: float, os_: float, ohw: float, ohd: float,
-) -> int:  # fmt: skip
-    """``numeric.band`` of the exact range between two bases (-1 beyond): the scalar's
-    nearest-point form within a hair of a band's top."""
+def _band(bands: F, bs: Bases, row: int, a: int, b: int) -> int:
+    """``numeric.band`` of the exact range between the bases of ``a`` and ``b`` (-1 beyond):
+    the scalar's nearest-point form within a hair of a band's top."""
+    x, y, c, s, hw, hd = (
+        bs.x[row, a],
+        bs.y[row, a],
+        bs.c[row, a],
+        bs.s[row, a],
+        bs.hw[row, a],
+        bs.hd[row, a],
+    )
+    ox, oy, oc, os_, ohw, ohd = (
+        bs.x[row, b],
+        bs.y[row, b],
+        bs.c[row, b],
+        bs.s[row, b],
+        bs.hw[row, b],
+        bs.hd[row, b],
+    )
     d = G.quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
     for i in range(len(bands)):
         if abs(d - (bands[i] + 1e-9)) < G.HAIR:
@@ -65,27 +89,34 @@ def _band(
 
 @jit.kernel
 def shots(
-    at: I, rows: I, FU: I, TU: I, fc: I, known: bool, need: I8, mod: I8, bs: Bases, un: Units,
-    utype: I, side: I, R: tuple[Any, ...], bd: Board,
-) -> None:  # fmt: skip
+    at: I, rows: I, known: bool, sh: Shots, bs: Bases, un: Units, v: Volley, sc: Scene
+) -> None:
     """``steps.targets`` but the sight: (needed, modifier) of the candidates ``at`` (flat
-    places in ``need``), (0, 0) none; ``known``: in arc, only range and cover moved."""
+    places in ``sh.need``), (0, 0) none; ``known``: in arc, only range and cover moved."""
     x, y, c, s, hw, hd, rad = bs.x, bs.y, bs.c, bs.s, bs.hw, bs.hd, bs.rad
     form, marker, mounted = un.form, un.marker, un.mounted
+    bd, ru, need, mod, utype, side = sc.bd, sc.ru, sh.need, sh.mod, sc.utype, sc.side
     cover, walls, cell, nx, ny = bd.cover, bd.walls, bd.cell, bd.nx, bd.ny
-    bands, fire_table, need_at, run, modtab, tan_arc, half = R[1:]
+    bands, fire_table, need_at, run, modtab = (
+        ru.bands,
+        ru.fire_table,
+        ru.need_at,
+        ru.run,
+        ru.fire_mods,
+    )
+    tan_arc, half = ru.tan_arc, ru.arc
     nf, nt = need.shape[1], need.shape[2]
     for q in range(len(at)):
         ia, tb = divmod(at[q], nt)
         ib, fa = divmod(ia, nf)
-        row, fu, tu, fclass = rows[ib], FU[fa], TU[tb], fc[ib, fa]
+        row, fu, tu, fclass = rows[ib], v.FU[fa], v.TU[tb], v.fc[ib, fa]
         need[ib, fa, tb], mod[ib, fa, tb] = 0, 0
         ux, uy, uc, us = x[row, fu], y[row, fu], c[row, fu], s[row, fu]
         tx, ty = x[row, tu], y[row, tu]
         uhw, uhd = hw[row, fu], hd[row, fu]
         tc, ts, thw, thd = c[row, tu], s[row, tu], hw[row, tu], hd[row, tu]
         if known:
-            col = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
+            col = _band(bands, bs, row, fu, tu)
             nd = fire_table[fclass, col] if col >= 0 else 0
         else:
             dx, dy = tx - ux, ty - uy
@@ -104,7 +135,7 @@ def shots(
             plo, phi = G.band(bands, lo - 1e-7), G.band(bands, hi + 1e-7)  # -1: the last place
             nd = need_at[fclass, plo]
             if run[fclass, plo] != run[fclass, phi]:
-                col = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
+                col = _band(bands, bs, row, fu, tu)
                 nd = fire_table[fclass, col] if col >= 0 else 0
         if nd <= 0:
             continue
@@ -155,17 +186,17 @@ def contacts(bs: Bases, rows: I, A: I, Bu: I, tol: float) -> tuple[NDArray[np.fl
 
 @jit.kernel
 def fire_matrix(
-    bs: Bases, us: Units, rows: I, FU: I, TU: I, fc: I, actor: B, d2: NDArray[np.float32],
-    adj: B, utype: I, side: I, R: tuple[Any, ...], bd: Board,
-) -> tuple[I8, I8, I8]:  # fmt: skip
+    bs: Bases, us: Units, rows: I, v: Volley, d2: NDArray[np.float32], adj: B, sc: Scene
+) -> tuple[I8, I8, I8]:
     """Every firer's candidate shots (needed, modifier, sight): firers in contact at what
     they touch (SEEN), the others at untouched targets within range (:func:`shots`)."""
+    FU, TU, fc, actor = v
     m, nf, nt = len(rows), len(FU), len(TU)
     need = np.zeros((m, nf, nt), dtype=np.int8)
     mod = np.zeros((m, nf, nt), dtype=np.int8)
     los = np.zeros((m, nf, nt), dtype=np.int8)
     at = np.empty(m * nf * nt, dtype=np.int64)  # (pages untouched beyond the candidates)
-    r32, alive, max_range = bs.r32, bs.alive, R[0]
+    r32, alive, max_range = bs.r32, bs.alive, sc.ru.max_range
     touched = np.zeros(nt, dtype=np.bool_)
     # (no slices or arrays made inside the loops: numba counts references to them there)
     got = 0
@@ -201,17 +232,17 @@ def fire_matrix(
                 if d2[i, a, b] <= reach * reach:
                     at[got] = (i * nf + a) * nt + b
                     got += 1
-    shots(at[:got], rows, FU, TU, fc, False, need, mod, bs, us, utype, side, R, bd)
+    shots(at[:got], rows, False, Shots(need, mod, los), bs, us, v, sc)
     return need, mod, los
 
 
 @jit.kernel
 def reband(
-    bs: Bases, us: Units, r: I, tcol: I, after: int, FU: I, TU: I, fc: I, need: I8,
-    mod: I8, utype: I, side: I, R: tuple[Any, ...], bd: Board,
-) -> None:  # fmt: skip
+    bs: Bases, us: Units, r: I, tcol: I, after: int, v: Volley, sh: Shots, sc: Scene
+) -> None:
     """Measure again the shots of firers ``after``.. at the shrunk targets ``tcol``."""
-    nf, nt = len(FU), need.shape[2]
+    need, nf = sh.need, len(v.FU)
+    nt = need.shape[2]
     at = np.empty(len(r) * max(nf - after, 0), dtype=np.int64)
     got = 0
     for q in range(len(r)):
@@ -219,8 +250,7 @@ def reband(
             if need[r[q], a, tcol[q]] > 0:
                 at[got] = (r[q] * nf + a) * nt + tcol[q]
                 got += 1
-    rows = np.arange(need.shape[0])
-    shots(at[:got], rows, FU, TU, fc, True, need, mod, bs, us, utype, side, R, bd)
+    shots(at[:got], np.arange(need.shape[0]), True, sh, bs, us, v, sc)
 
 
 # -- the line of sight (``Battle.sees``) and the pick of a target ------------------------
@@ -228,15 +258,17 @@ def reband(
 
 @jit.kernel
 def pick(
-    bs: Bases, kk: int, FU: I, TU: I, actor: B, need: I8, mod: I8, los: I8, alive_t: B,
-    bonus: F, es: F, es_lo: int, ids: I, local: I, ns: int, nb: int, cache: I,
-    S: tuple[Any, ...],
-) -> tuple[I, I]:  # fmt: skip
-    """``ScriptedAI``'s target for firer ``kk``: the seen candidate of highest value, sight
-    (``Battle.sees``) looked at in that order; terrain's answer cached per pair and versions."""
+    bs: Bases, kk: int, v: Volley, sh: Shots, alive_t: B, bonus: F, seen: Seen, sc: Scene
+) -> tuple[I, I]:
+    """``ScriptedAI``'s target for firer ``kk``: the seen candidate of highest value (targets
+    ``alive_t``, valued times ``bonus``), sight (``Battle.sees``) looked at in that order;
+    terrain's answer cached per pair and versions."""
     x, y, c, s, hw, hd = bs.x, bs.y, bs.c, bs.s, bs.hw, bs.hd
     x32, y32, r32, alive, ver = bs.x32, bs.y32, bs.r32, bs.alive, bs.ver
-    cell, nx, ny, level, block, fields, bb, hb, max_level, limit = S
+    FU, TU, actor, local, bd = v.FU, v.TU, v.actor, sc.local, sc.bd
+    need, mod, los = sh
+    ids, ns, nb, cache = seen
+    es, es_lo = sc.ru.es, ES_LO
     n, nt = need.shape[0], need.shape[2]
     rows = np.empty(n, dtype=np.int64)
     picks = np.empty(n, dtype=np.int64)
@@ -271,8 +303,8 @@ def pick(
                     ok = (cache[slot] & 1) == 1
                 else:
                     ok = ksight.sight_clear(
-                        x0, y0, x1, y1, cell, nx, ny, level, block, fields, bb, hb, max_level,
-                        limit,
+                        x0, y0, x1, y1, bd.cell, bd.nx, bd.ny, bd.level, bd.block, bd.fields,
+                        bd.block_boxes, bd.hill_boxes, bd.max_level, bd.see,
                     )  # fmt: skip
                     cache[slot] = (key << 1) | (1 if ok else 0)
                 if ok:  # friendly bases across the line

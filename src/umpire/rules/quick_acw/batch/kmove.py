@@ -15,7 +15,17 @@ from umpire.board.kgeom import HAIR, on_table
 from umpire.board.kterrain import cell_of, path_rough
 from umpire.rules.quick_acw import ai as AI
 from umpire.rules.quick_acw.batch import tables as V
-from umpire.rules.quick_acw.batch.arrays import Bases, Board, Leaders, Moves, Units
+from umpire.rules.quick_acw.batch.arrays import (
+    Bases,
+    Board,
+    Box,
+    Forms,
+    Leaders,
+    Moves,
+    Poses,
+    Scene,
+    Units,
+)
 from umpire.rules.quick_acw.batch.kbases import base_half, clear_of, room_of
 
 F = NDArray[np.float64]
@@ -28,6 +38,17 @@ BEARINGS = AI.OFFSETS  # the scripted AI's numbers (``quick_acw.ai``), one sourc
 FORM_LINE_WITHIN, MOUNT_BEYOND, KEEP = AI.FORM_LINE_WITHIN, AI.MOUNT_BEYOND, AI.KEEP
 STOP_FOOT, STOP_MOUNTED = AI.STOP_FOOT, AI.STOP_MOUNTED
 COVER_BONUS, ROUGH_PENALTY, OUT_OF_RADIUS = AI.COVER_BONUS, AI.ROUGH_PENALTY, AI.OUT_OF_RADIUS
+
+
+class Near(NamedTuple):
+    """:func:`nearest`'s answer per battle: any enemy alive, the nearest's centre, its
+    distance and the facing toward it."""
+
+    has: B
+    x: F
+    y: F
+    dist: F
+    face: F
 
 
 class Advance(NamedTuple):
@@ -130,9 +151,9 @@ def leaders(
 
 
 @jit.kernel
-def nearest(bs: Bases, r: I, u: int, E: I, near_lo: float, near_hi: float) -> tuple[B, F, F, F, F]:
-    """``ScriptedAI.move``'s look at the enemy per battle ``r``: any alive, the nearest's
-    centre, distance (exact near ``near_lo``, ``near_hi``) and the facing toward it."""
+def nearest(bs: Bases, r: I, u: int, E: I) -> Near:
+    """``ScriptedAI.move``'s look at the enemy per battle ``r`` (:class:`Near`; the distance
+    exact near ``FORM_LINE_WITHIN`` and ``MOUNT_BEYOND``, which it decides)."""
     m = r.shape[0]
     has = np.zeros(m, dtype=np.bool_)
     enx, eny, dist, face = np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m)
@@ -148,18 +169,17 @@ def nearest(bs: Bases, r: I, u: int, E: I, near_lo: float, near_hi: float) -> tu
                     best, k = dx * dx + dy * dy, i
         enx[q], eny[q] = bs.x[b, E[k]], bs.y[b, E[k]]
         dx, dy = enx[q] - ux, eny[q] - uy
-        dist[q] = exact(dx, dy, near_lo, near_hi)
+        dist[q] = exact(dx, dy, FORM_LINE_WITHIN, MOUNT_BEYOND)
         face[q] = math.atan2(dy, dx)
-    return has, enx, eny, dist, face
+    return Near(has, enx, eny, dist, face)
 
 
 @jit.kernel
-def advance_plan(
-    bs: Bases, us: Units, r: I, u: int, ut: int, enx: F, eny: F, dist_en: F, face: F,
-    defend: bool, obj: F, mv: Moves,
-) -> tuple[I, I, B, F, F, F, F, F, F, F, F, F, F, F, I, B]:  # fmt: skip
-    """``ScriptedAI.move`` without a charge, before the search: :class:`Advance`."""
-    m = r.shape[0]
+def advance_plan(bs: Bases, us: Units, r: I, u: int, en: Near, obj: F, sc: Scene) -> Advance:
+    """``ScriptedAI.move`` without a charge, before the search: :class:`Advance`; ``obj``:
+    the objectives of a side that defends them (none: it makes for the enemy)."""
+    m, ut, mv = r.shape[0], sc.utype[u], sc.mv
+    enx, eny, dist_en, face = en.x, en.y, en.dist, en.face
     chg, form2, mounted2 = np.zeros(m, np.int64), np.empty(m, np.int64), np.empty(m, np.bool_)
     gx, gy, want = np.empty(m), np.empty(m), np.empty(m)
     ca, sa = np.empty((m, 5)), np.empty((m, 5))
@@ -180,7 +200,7 @@ def advance_plan(
         m2 = (not mounted) if c == MOUNT else mounted
         form2[q], mounted2[q] = f2, m2
         x0, y0 = bs.x[b, u], bs.y[b, u]
-        if defend:  # the nearest objective (the first on a tie), its inner half
+        if obj.shape[0]:  # the nearest objective (the first on a tie), its inner half
             best, bd2 = 0, np.inf
             for k in range(obj.shape[0]):
                 dx, dy = obj[k, 0] - x0, obj[k, 1] - y0
@@ -211,7 +231,9 @@ def advance_plan(
         allow0[q] = move_inches(mv, mkey, False, cmd, lost, c)
         allow1[q] = move_inches(mv, mkey, True, cmd, lost, c)
         hw[q], hd[q] = base_half(ut, f, us.stands[b, u], mv.base_w, mv.base_d)
-    return chg, form2, mounted2, gx, gy, want, ca, sa, cf, sf, allow0, allow1, hw, hd, fj, mj
+    return Advance(
+        chg, form2, mounted2, gx, gy, want, ca, sa, cf, sf, allow0, allow1, hw, hd, fj, mj
+    )
 
 
 @jit.inline
@@ -227,12 +249,12 @@ def scores(dist: float, cover: float, far: bool) -> tuple[float, float]:
 
 @jit.kernel
 def destinations(
-    bs: Bases, ld: Leaders, r: I, u: int, go: I, p: Advance, lead: int, l_radius: float,
-    side: I, bd: Board, tol: float,
-) -> tuple[I, F, F]:  # fmt: skip
+    bs: Bases, ld: Leaders, r: I, u: int, go: I, p: Advance, sc: Scene
+) -> tuple[I, F, F]:
     """``ScriptedAI._candidates`` + ``_try`` for rows ``go`` of ``p``: the place taken (0-9,
     -1 none) and its centre; rough walked lazily (the scalar's heap), ``KEEP`` tried at most."""
-    m = go.shape[0]
+    m, bd, tol, lead = go.shape[0], sc.bd, sc.mv.contact, sc.uleader[u]
+    l_radius = sc.l_radius[lead] if lead >= 0 else 0.0
     nu = bs.x.shape[1]
     f32 = np.float32
     pick = np.full(m, -1, dtype=np.int64)
@@ -309,9 +331,7 @@ def destinations(
             moving = dist > 0
             ok = dist <= (p.allow1[q] if rgh[j] and moving else p.allow0[q]) + 1e-6
             ok = ok and on_table(xa, ya, c, s, hw, hd, bd.width, bd.height)
-            if ok and clear_of(
-                bs, b, xa, ya, c, s, hw, hd, x0, y0, moving, nb, n_nb, side[u], side, tol
-            ):
+            if ok and clear_of(bs, b, u, Box(xa, ya, c, s, hw, hd), moving, nb, n_nb, sc):
                 pick[w], ox[w], oy[w] = j, xa, ya
                 break
             key[j] = -math.inf
@@ -320,25 +340,21 @@ def destinations(
 
 
 @jit.kernel
-def holds(
-    bs: Bases, us: Units, r: I, u: int, ut: int, x: F, y: F, th: F, form: I, mounted: B,
-    limbered: B, chg: I, rough: B, side: I, bd: Board, mv: Moves,
-) -> B:  # fmt: skip
-    """``steps.move_ok`` for unit ``u`` in battles ``r``: within the allowance, then room."""
-    out = np.zeros(r.shape[0], dtype=np.bool_)
+def holds(bs: Bases, us: Units, p: Poses, fm: Forms, sc: Scene) -> B:
+    """``steps.move_ok`` of moves ``p`` as ``fm``: within the allowance, then room."""
+    out = np.zeros(p.r.shape[0], dtype=np.bool_)
     nb = np.empty(bs.x.shape[1], dtype=np.int64)
-    for q in range(r.shape[0]):
-        b = r[q]
-        dx, dy = x[q] - bs.x[b, u], y[q] - bs.y[b, u]
+    mv = sc.mv
+    for q in range(p.r.shape[0]):
+        b, u, x, y, t = p.r[q], p.u[q], p.x[q], p.y[q], p.th[q]
+        dx, dy, ut = x - bs.x[b, u], y - bs.y[b, u], sc.utype[u]
         dist = math.sqrt(dx * dx + dy * dy)
-        f, c = int(form[q]), chg[q]
-        key = move_row(ut, f == COLUMN, mounted[q], limbered[q], c)
-        allow = move_inches(mv, key, rough[q] and dist > 0, us.in_cmd[b, u], us.lost_ldr[b, u], c)
+        f, c = int(fm.form[q]), fm.chg[q]
+        key = move_row(ut, f == COLUMN, fm.mounted[q], fm.limbered[q], c)
+        rough = fm.rough[q] and dist > 0
+        allow = move_inches(mv, key, rough, us.in_cmd[b, u], us.lost_ldr[b, u], c)
         if dist <= allow + 1e-6:
             hw, hd = base_half(ut, f, us.stands[b, u], mv.base_w, mv.base_d)
-            t = th[q]
-            out[q] = room_of(
-                bs, b, u, x[q], y[q], math.cos(t), math.sin(t), hw, hd, dist > 0, nb, side, bd,
-                mv.contact,
-            )  # fmt: skip
+            box = Box(x, y, math.cos(t), math.sin(t), hw, hd)
+            out[q] = room_of(bs, b, u, box, dist > 0, nb, sc)
     return out

@@ -14,7 +14,16 @@ from umpire.dice.bulk import Dice
 from umpire.rules.quick_acw.batch import kbases as KB
 from umpire.rules.quick_acw.batch import kfire as KF
 from umpire.rules.quick_acw.batch import tables as V
-from umpire.rules.quick_acw.batch.arrays import Bases, Leaders, Units, board_of, moves_of
+from umpire.rules.quick_acw.batch.arrays import (
+    Bases,
+    Leaders,
+    Poses,
+    Scene,
+    Units,
+    board_of,
+    moves_of,
+    rules_of,
+)
 from umpire.rules.quick_acw.batch.static import Static
 
 I = NDArray[np.int64]  # noqa: E741
@@ -47,6 +56,8 @@ class State:
     ):
         self.S, self.t, self.T, self.dice, self.on_finish = st, st.t, st.terrain, dice, on_finish
         self.bd, self.mv = board_of(st.terrain), moves_of(st.t)
+        rl = rules_of(st.t)
+        self.sc = Scene(st.side, st.utype, st.local, st.uleader, st.l_radius, self.bd, self.mv, rl)
         u = self.U = st.n_units
         self.ids = np.arange(n)
 
@@ -150,8 +161,7 @@ class State:
 
     def place(self, r: I, u: I, x: F, y: F, th: F, chg: I = NO_CHANGE) -> None:
         """Move bases and their attached leaders; ``chg``: a move's formation changes."""
-        c, s = np.cos(th), np.sin(th)
-        KB.places(self.bases(), self.leaders(), r, u, x, y, th, c, s, self.units(), chg)
+        KB.places(self.bases(), self.leaders(), self.units(), Poses(r, u, x, y, th), chg)
 
     def remove(self, r: I, u: I) -> None:
         """Take units off the table (default ``leader_detached_when_unit_removed``)."""
@@ -270,10 +280,7 @@ class State:
         """``Battle.slide`` (default ``blocked_retreat_stops``); False: off the table."""
         if len(r) == 0:
             return np.ones(0, dtype=bool)
-        c, s = np.cos(th), np.sin(th)
-        ok, bx, by, bth, _ = KB.slides(
-            self.bases(), r, u, dx, dy, dist, th, c, s, self.bd, self.mv.step
-        )
+        ok, bx, by, bth, _ = KB.slides(self.bases(), r, u, dx, dy, dist, th, self.sc)
         g = np.flatnonzero(ok)
         self.place(r[g], u[g], bx[g], by[g], bth[g])
         return ok
