@@ -15,6 +15,7 @@ import pytest
 from umpire import jit
 from umpire.battle.scenario import load_scenario
 from umpire.board import ksight
+from umpire.board.kboard import board_of
 from umpire.dice.bulk import Dice
 from umpire.rules.quick_acw.batch import kfire as KF
 from umpire.rules.quick_acw.batch import tables as V
@@ -103,8 +104,8 @@ def test_sight_lines_as_the_board_002_fire() -> None:
         x0[q] = np.round(x0[q] / T.cell) * T.cell
         y1[q] = y0[q] + np.round(rng.uniform(1, 60, q.sum())) * T.cell / 2
         x1[q] = x0[q]
-        args = ksight.sight_args(T)
-        got = np.array([ksight.sight_clear(*p, *args) for p in zip(x0, y0, x1, y1, strict=True)])
+        bd = board_of(T)
+        got = np.array([ksight.sight_clear(*p, bd) for p in zip(x0, y0, x1, y1, strict=True)])
         assert 0.2 < got.mean() < 1.0  # both answers occur
         for k in range(0, m, 5):
             assert got[k] == T.board.sight_clear(

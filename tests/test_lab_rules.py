@@ -18,10 +18,9 @@ from umpire.rules.quick_acw import odds
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw.batch import kbases as KB
 from umpire.rules.quick_acw.batch import kcharge as KC
-from umpire.rules.quick_acw.batch import kfire as KF
 from umpire.rules.quick_acw.batch import kmove as K
 from umpire.rules.quick_acw.batch import tables as V
-from umpire.rules.quick_acw.batch.arrays import Bases, Board, Scene, Units, moves_of, rules_of
+from umpire.rules.quick_acw.batch.arrays import Bases, Board, Scene, Units, rules_of
 
 T = V.tables()
 N = 3000
@@ -83,7 +82,7 @@ def test_fire_class_and_movement_rates_002_movement(rng: random.Random) -> None:
     the bases (default ``stand_sizes``)."""
     from umpire.battle.state import base_size
 
-    mv = moves_of(T)
+    mv = rules_of(T)
     for _ in range(N):
         ut, form = rng.choice(V.TYPES), rng.choice(V.FORMS)
         mounted, limbered, rough, cmd, lost = (rng.random() < 0.5 for _ in range(5))
@@ -157,7 +156,7 @@ def test_melee_modifiers_and_result_002_melee(rng: random.Random) -> None:
         none = np.zeros(0, dtype=np.int64)
         bd = Board(2.0, 2.0, 1.0, 2, 2, none.astype(bool), none.astype(bool), none, none, level,
                    segs, segs, none, none.astype(bool), none, none, 0, 0.0)  # fmt: skip
-        sc = Scene(side, utype, none, none, np.zeros(0), bd, moves_of(T), rules_of(T))
+        sc = Scene(side, utype, none, none, np.zeros(0), bd, rules_of(T))
         got = KC.melee_mods(
             bases, us, sc, arr([0]), arr([0]), arr([1]), arr([f.attacking]), arr([f.flank_or_rear])
         )

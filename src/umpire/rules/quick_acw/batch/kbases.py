@@ -10,8 +10,8 @@ from numpy.typing import NDArray
 
 from umpire import jit
 from umpire.board import numeric
-from umpire.board.kgeom import distance_le, on_table, overlap, segment_hits_box
-from umpire.rules.quick_acw.batch.arrays import Bases, Box, Leaders, Moves, Poses, Scene, Units
+from umpire.board.kgeom import Box, distance_le, on_table, overlap, segment_hits_box
+from umpire.rules.quick_acw.batch.arrays import Bases, Leaders, Poses, Rules, Scene, Units
 from umpire.rules.quick_acw.batch.tables import ART, COLUMN
 
 F = NDArray[np.float64]
@@ -20,6 +20,12 @@ I = NDArray[np.int64]  # noqa: E741
 
 SLACK = 1e-3  # inches added to single-precision prefilters (their rounding is ~1e-5)
 OV_PAD = 1e-6 + SLACK  # the overlap prefilter's pad on the half diagonal
+
+
+@jit.inline
+def box_of(bs: Bases, b: int, u: int) -> Box:
+    """The base of unit ``u`` in battle ``b``."""
+    return Box(bs.x[b, u], bs.y[b, u], bs.c[b, u], bs.s[b, u], bs.hw[b, u], bs.hd[b, u])
 
 
 @jit.inline
@@ -51,7 +57,7 @@ def clear_of(
     overlap (``free_at``), no enemy crossed on the way (``crosses_enemy``) nor touched."""
     f32 = np.float32
     x, y, c, s, hw, hd = box
-    sx, sy, own, side, tol = bs.x[b, u], bs.y[b, u], sc.side[u], sc.side, sc.mv.contact
+    sx, sy, own, side, tol = bs.x[b, u], bs.y[b, u], sc.side[u], sc.side, sc.ru.contact
     half = math.sqrt(hw * hw + hd * hd)
     lim_ov = f32(half + OV_PAD)
     lim_t = f32(half + (tol + SLACK))
@@ -80,7 +86,7 @@ def clear_of(
         ):
             return False
         lim = lim_t + vr
-        if d2 <= lim * lim and distance_le(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, tol):
+        if d2 <= lim * lim and distance_le(box, box_of(bs, b, v), tol):
             return False
     return True
 
@@ -133,8 +139,8 @@ def slides(bs: Bases, r: I, u: I, dx: F, dy: F, dist: F, th: F, sc: Scene) -> tu
         x0, y0 = bs.x[b, v], bs.y[b, v]
         lx, ly = x0, y0  # the last free step (the start: none)
         moved = False
-        for k in range(1, max(1, math.ceil(dist[q] / sc.mv.step)) + 1):
-            d = min(dist[q], k * sc.mv.step)
+        for k in range(1, max(1, math.ceil(dist[q] / sc.ru.step)) + 1):
+            d = min(dist[q], k * sc.ru.step)
             nx, ny = x0 + dx[q] * d, y0 + dy[q] * d
             got = step_free(bs, b, v, nx, ny, c, s, sc)
             if got == 2:
@@ -184,11 +190,11 @@ def base_half(ut: int, form: int, stands: int, base_w: F, base_d: F) -> tuple[fl
 
 
 @jit.kernel
-def resize(bs: Bases, us: Units, r: I, u: I, utype: I, mv: Moves) -> None:
+def resize(bs: Bases, us: Units, r: I, u: I, utype: I, ru: Rules) -> None:
     """The bases of units ``u[q]`` in battles ``r[q]`` from type, formation and stands."""
     for q in range(r.shape[0]):
         b, v = r[q], u[q]
-        hw, hd = base_half(utype[v], us.form[b, v], us.stands[b, v], mv.base_w, mv.base_d)
+        hw, hd = base_half(utype[v], us.form[b, v], us.stands[b, v], ru.base_w, ru.base_d)
         bs.hw[b, v], bs.hd[b, v] = hw, hd
         bs.rad[b, v] = jit.hypot(hw, hd)
         bs.r32[b, v] = np.float32(bs.rad[b, v])
@@ -203,10 +209,7 @@ def touching(bs: Bases, r: I, ua: I, ub: I, tol: float) -> B:
         dx, dy = bs.x[b, v] - bs.x[b, a], bs.y[b, v] - bs.y[b, a]
         lim = bs.rad[b, a] + tol + bs.rad[b, v]
         if dx * dx + dy * dy <= lim * lim * (1 + 1e-9) and bs.alive[b, a] and bs.alive[b, v]:
-            out[q] = distance_le(
-                bs.x[b, a], bs.y[b, a], bs.c[b, a], bs.s[b, a], bs.hw[b, a], bs.hd[b, a],
-                bs.x[b, v], bs.y[b, v], bs.c[b, v], bs.s[b, v], bs.hw[b, v], bs.hd[b, v], tol,
-            )  # fmt: skip
+            out[q] = distance_le(box_of(bs, b, a), box_of(bs, b, v), tol)
     return out
 
 

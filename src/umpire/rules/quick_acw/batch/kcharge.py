@@ -64,13 +64,11 @@ def charge_reach(bs: Bases, r: I, u: int, E: I, open0: F, look: float) -> tuple[
 @jit.kernel
 def charge_paths(sx: F, sy: F, cx: F, cy: F, open_: F, rough: F, sc: Scene) -> tuple[F, B]:
     """Each charge's exact distance, and whether the move allows it."""
-    m, bd = sx.shape[0], sc.bd
+    m = sx.shape[0]
     cdist, legal = np.empty(m), np.empty(m, dtype=np.bool_)
     for q in range(m):
         cdist[q] = jit.hypot(cx[q] - sx[q], cy[q] - sy[q])
-        hit = path_rough(
-            sx[q], sy[q], cx[q], cy[q], bd.cell, bd.nx, bd.ny, bd.field, bd.rough_boxes
-        )
+        hit = path_rough(sx[q], sy[q], cx[q], cy[q], sc.bd)
         legal[q] = cdist[q] <= (rough[q] if hit else open_[q]) + 1e-6
     return cdist, legal
 

@@ -15,6 +15,7 @@ from umpire.board import kgeom as G
 from umpire.board import ksight
 from umpire.board.kterrain import cell_of
 from umpire.rules.quick_acw.batch.arrays import Bases, Scene, Units
+from umpire.rules.quick_acw.batch.kbases import box_of
 from umpire.rules.quick_acw.batch.tables import ES_LO
 
 I = NDArray[np.int64]  # noqa: E741
@@ -28,8 +29,7 @@ RAD2DEG = 180.0 / math.pi  # numpy's degrees() factor
 
 
 class Volley(NamedTuple):
-    """A side's fire in some battles: its units, the enemy's, each firer's fire class (-1
-    none: ``numeric.fire_row``) and whether it may fire, per battle."""
+    """A side's fire: its units, the enemy's, per battle each firer's class (-1 none), actor."""
 
     FU: I
     TU: I
@@ -38,8 +38,7 @@ class Volley(NamedTuple):
 
 
 class Shots(NamedTuple):
-    """The candidate shots (battle, firer, target): score needed (0 none), modifier and
-    sight (UNSEEN, SEEN, BLOCKED)."""
+    """Candidate shots (battle, firer, target): needed (0 none), modifier, sight (``SEEN``...)."""
 
     need: I8
     mod: I8
@@ -47,8 +46,7 @@ class Shots(NamedTuple):
 
 
 class Seen(NamedTuple):
-    """Terrain's sight kept per (firer, target, battle number) and the pair's base versions:
-    the battles' numbers, the side's most units, the battles at the start, the cache."""
+    """Terrain's sight kept (``cache``) per firer, target, battle (``ids``) and versions."""
 
     ids: I
     ns: int
@@ -63,26 +61,11 @@ class Seen(NamedTuple):
 def _band(bands: F, bs: Bases, row: int, a: int, b: int) -> int:
     """``numeric.band`` of the exact range between the bases of ``a`` and ``b`` (-1 beyond):
     the scalar's nearest-point form within a hair of a band's top."""
-    x, y, c, s, hw, hd = (
-        bs.x[row, a],
-        bs.y[row, a],
-        bs.c[row, a],
-        bs.s[row, a],
-        bs.hw[row, a],
-        bs.hd[row, a],
-    )
-    ox, oy, oc, os_, ohw, ohd = (
-        bs.x[row, b],
-        bs.y[row, b],
-        bs.c[row, b],
-        bs.s[row, b],
-        bs.hw[row, b],
-        bs.hd[row, b],
-    )
-    d = G.quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+    ba, bb = box_of(bs, row, a), box_of(bs, row, b)
+    d = G.quick_distance(ba, bb)
     for i in range(len(bands)):
         if abs(d - (bands[i] + 1e-9)) < G.HAIR:
-            d = G.distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+            d = G.box_distance(ba, bb)
             break
     return G.band(bands, d)
 
@@ -97,14 +80,7 @@ def shots(
     form, marker, mounted = un.form, un.marker, un.mounted
     bd, ru, need, mod, utype, side = sc.bd, sc.ru, sh.need, sh.mod, sc.utype, sc.side
     cover, walls, cell, nx, ny = bd.cover, bd.walls, bd.cell, bd.nx, bd.ny
-    bands, fire_table, need_at, run, modtab = (
-        ru.bands,
-        ru.fire_table,
-        ru.need_at,
-        ru.run,
-        ru.fire_mods,
-    )
-    tan_arc, half = ru.tan_arc, ru.arc
+    bands, fire_table, need_at, run = ru.bands, ru.fire_table, ru.need_at, ru.run
     nf, nt = need.shape[1], need.shape[2]
     for q in range(len(at)):
         ia, tb = divmod(at[q], nt)
@@ -124,9 +100,9 @@ def shots(
             if not fwd > 0:
                 continue
             ratio = abs(lat) / fwd
-            inarc = ratio <= tan_arc
-            if abs(ratio - tan_arc) < 1e-6:
-                inarc = math.atan2(abs(lat), fwd) * RAD2DEG <= half
+            inarc = ratio <= ru.tan_arc
+            if abs(ratio - ru.tan_arc) < 1e-6:
+                inarc = math.atan2(abs(lat), fwd) * RAD2DEG <= ru.arc
             if not inarc:
                 continue
             lo, hi = G.range_bounds(
@@ -152,13 +128,12 @@ def shots(
         k = (side[fu] * 3 + fclass) * 2 + form[row, fu]
         k = (k * 2 + marker[row, fu]) * 3 + utype[tu]
         k = ((k * 2 + mounted[row, tu]) * 2 + form[row, tu]) * 2 + cov
-        need[ib, fa, tb], mod[ib, fa, tb] = nd, modtab[k]
+        need[ib, fa, tb], mod[ib, fa, tb] = nd, ru.fire_mods[k]
 
 
 @jit.kernel
 def contacts(bs: Bases, rows: I, A: I, Bu: I, tol: float) -> tuple[NDArray[np.float32], B]:
     """Squared centre distances (float32) and contacts of units ``A`` and ``Bu``."""
-    x, y, c, s, hw, hd = bs.x, bs.y, bs.c, bs.s, bs.hw, bs.hd
     x32, y32, r32, alive = bs.x32, bs.y32, bs.r32, bs.alive
     m, na, nb = len(rows), len(A), len(Bu)
     d2 = np.empty((m, na, nb), dtype=np.float32)
@@ -177,10 +152,7 @@ def contacts(bs: Bases, rows: I, A: I, Bu: I, tol: float) -> tuple[NDArray[np.fl
                 lim = ra + r32[row, ub]
                 if not (dd <= lim * lim and alive[row, ua] and alive[row, ub]):
                     continue
-                adj[i, a, b] = G.distance_le(
-                    x[row, ua], y[row, ua], c[row, ua], s[row, ua], hw[row, ua], hd[row, ua],
-                    x[row, ub], y[row, ub], c[row, ub], s[row, ub], hw[row, ub], hd[row, ub], tol,
-                )  # fmt: skip
+                adj[i, a, b] = G.distance_le(box_of(bs, row, ua), box_of(bs, row, ub), tol)
     return d2, adj
 
 
@@ -265,7 +237,7 @@ def pick(
     terrain's answer cached per pair and versions."""
     x, y, c, s, hw, hd = bs.x, bs.y, bs.c, bs.s, bs.hw, bs.hd
     x32, y32, r32, alive, ver = bs.x32, bs.y32, bs.r32, bs.alive, bs.ver
-    FU, TU, actor, local, bd = v.FU, v.TU, v.actor, sc.local, sc.bd
+    FU, TU, actor, local = v.FU, v.TU, v.actor, sc.local
     need, mod, los = sh
     ids, ns, nb, cache = seen
     es, es_lo = sc.ru.es, ES_LO
@@ -302,10 +274,7 @@ def pick(
                 if cache[slot] >> 1 == key:
                     ok = (cache[slot] & 1) == 1
                 else:
-                    ok = ksight.sight_clear(
-                        x0, y0, x1, y1, bd.cell, bd.nx, bd.ny, bd.level, bd.block, bd.fields,
-                        bd.block_boxes, bd.hill_boxes, bd.max_level, bd.see,
-                    )  # fmt: skip
+                    ok = ksight.sight_clear(x0, y0, x1, y1, sc.bd)
                     cache[slot] = (key << 1) | (1 if ok else 0)
                 if ok:  # friendly bases across the line
                     lo_x, hi_x = np.float32(min(x0, x1)), np.float32(max(x0, x1))

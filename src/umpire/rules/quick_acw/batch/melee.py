@@ -24,7 +24,7 @@ class Melee(State):
         out; True where unit ``u`` charged."""
         out = np.zeros(len(r), dtype=bool)
         bs = self.bases()
-        open0, rough = KM.allowances(self.units(), r, u, int(self.S.utype[u]), self.mv)
+        open0, rough = KM.allowances(self.units(), r, u, int(self.S.utype[u]), self.ru)
         pq, pe, cx, cy, cth, flank = KC.charge_reach(bs, r, u, E, open0, CHARGE_LOOK)
         if len(pq) == 0:
             return out

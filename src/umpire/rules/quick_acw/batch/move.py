@@ -27,7 +27,7 @@ class Move(Melee):
         lead = self.t.r.movement["leader"]
         looked = KM.leaders(
             self.bases(), self.leaders(), lds.astype(np.int64), starts, np.concatenate(us),
-            float(lead.open), float(lead.rough), self.bd,
+            float(lead.open), float(lead.rough), self.sc,
         )  # fmt: skip
         if looked:
             self._refresh_bonus()
@@ -123,7 +123,7 @@ class Move(Melee):
             k = np.flatnonzero(pick >= 0)
             g = go[k]
             to = Poses(r[g], stay.u[g], xa[k], ya[k], face[g])
-            self.do_move(to, Forms(plan.fj[g], plan.mj[g], lim[g], plan.chg[g], lim[g]))
+            self.do_move(to, Forms(plan.form2[g], plan.mounted2[g], lim[g], plan.chg[g], lim[g]))
             left[g] = False
         # at its goal, facing as it faces, no change: holding is all it can do (no change)
         left &= ~((plan.want <= 1e-6) & (plan.chg == V.NO_CHANGE) & (face == _g(self.th, r, u)))
