@@ -50,21 +50,20 @@ def overlaps_any(
 
 
 @jit.inline
-def clear_of(
-    bs: Bases, b: int, u: int, box: Box, moving: bool, nb: I, n_nb: int, sc: Scene
-) -> bool:
-    """``steps.move_ok`` on the table for ``u`` moving to ``box``, against ``nb[:n_nb]``: no
-    overlap (``free_at``), no enemy crossed on the way (``crosses_enemy``) nor touched."""
+def clear_of(bs: Bases, b: int, u: int, box: Box, moving: bool, nb: I, side: I, tol: float) -> bool:
+    """``steps.move_ok`` on the table for ``u`` moving to ``box``, against the units ``nb``: no
+    overlap (``free_at``), no enemy crossed on the way (``crosses_enemy``) nor touched.
+    (Hot: arrays and numbers in, not a :class:`Scene`, which each inlined call would copy.)"""
     f32 = np.float32
     x, y, c, s, hw, hd = box
-    sx, sy, own, side, tol = bs.x[b, u], bs.y[b, u], sc.side[u], sc.side, sc.ru.contact
+    sx, sy, own = bs.x[b, u], bs.y[b, u], side[u]
     half = math.sqrt(hw * hw + hd * hd)
     lim_ov = f32(half + OV_PAD)
     lim_t = f32(half + (tol + SLACK))
     bxf, byf = f32(x), f32(y)
     lo_x, hi_x = f32(min(sx, x)), f32(max(sx, x))
     lo_y, hi_y = f32(min(sy, y)), f32(max(sy, y))
-    for i in range(n_nb):
+    for i in range(nb.shape[0]):
         v = nb[i]
         vx, vy, vr = bs.x32[b, v], bs.y32[b, v], bs.r32[b, v]
         dx, dy, lim = vx - bxf, vy - byf, lim_ov + vr
@@ -86,23 +85,9 @@ def clear_of(
         ):
             return False
         lim = lim_t + vr
-        if d2 <= lim * lim and distance_le(box, box_of(bs, b, v), tol):
+        if d2 <= lim * lim and distance_le(box, Box(ox, oy, oc, os_, ohw, ohd), tol):
             return False
     return True
-
-
-@jit.inline
-def room_of(bs: Bases, b: int, u: int, box: Box, moving: bool, nb: I, sc: Scene) -> bool:
-    """``steps.move_ok``'s room for a base of ``u``: on the table, :func:`clear_of` the rest."""
-    if not on_table(box.x, box.y, box.c, box.s, box.hw, box.hd, sc.bd.width, sc.bd.height):
-        return False
-    n_nb = 0
-    for v in range(bs.x.shape[1]):
-        if v != u and bs.alive[b, v]:
-            nb[n_nb] = v
-            n_nb += 1
-    ok: bool = clear_of(bs, b, u, box, moving, nb, n_nb, sc)
-    return ok
 
 
 @jit.kernel

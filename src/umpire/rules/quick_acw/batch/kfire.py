@@ -58,10 +58,9 @@ class Seen(NamedTuple):
 
 
 @jit.inline
-def _band(bands: F, bs: Bases, row: int, a: int, b: int) -> int:
-    """``numeric.band`` of the exact range between the bases of ``a`` and ``b`` (-1 beyond):
-    the scalar's nearest-point form within a hair of a band's top."""
-    ba, bb = box_of(bs, row, a), box_of(bs, row, b)
+def _band(bands: F, ba: G.Box, bb: G.Box) -> int:
+    """``numeric.band`` of the exact range between two bases (-1 beyond): the scalar's
+    nearest-point form within a hair of a band's top."""
     d = G.quick_distance(ba, bb)
     for i in range(len(bands)):
         if abs(d - (bands[i] + 1e-9)) < G.HAIR:
@@ -91,8 +90,9 @@ def shots(
         tx, ty = x[row, tu], y[row, tu]
         uhw, uhd = hw[row, fu], hd[row, fu]
         tc, ts, thw, thd = c[row, tu], s[row, tu], hw[row, tu], hd[row, tu]
+        fb, tb_ = G.Box(ux, uy, uc, us, uhw, uhd), G.Box(tx, ty, tc, ts, thw, thd)
         if known:
-            col = _band(bands, bs, row, fu, tu)
+            col = _band(bands, fb, tb_)
             nd = fire_table[fclass, col] if col >= 0 else 0
         else:
             dx, dy = tx - ux, ty - uy
@@ -111,7 +111,7 @@ def shots(
             plo, phi = G.band(bands, lo - 1e-7), G.band(bands, hi + 1e-7)  # -1: the last place
             nd = need_at[fclass, plo]
             if run[fclass, plo] != run[fclass, phi]:
-                col = _band(bands, bs, row, fu, tu)
+                col = _band(bands, fb, tb_)
                 nd = fire_table[fclass, col] if col >= 0 else 0
         if nd <= 0:
             continue

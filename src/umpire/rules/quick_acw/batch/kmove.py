@@ -16,7 +16,7 @@ from umpire.board.kterrain import cell_of, path_rough
 from umpire.rules.quick_acw import ai as AI
 from umpire.rules.quick_acw.batch import tables as V
 from umpire.rules.quick_acw.batch.arrays import Bases, Forms, Leaders, Poses, Rules, Scene, Units
-from umpire.rules.quick_acw.batch.kbases import base_half, clear_of, room_of
+from umpire.rules.quick_acw.batch.kbases import base_half, clear_of
 
 F = NDArray[np.float64]
 B = NDArray[np.bool_]
@@ -232,7 +232,7 @@ def destinations(
 ) -> tuple[I, F, F]:
     """``ScriptedAI._candidates`` + ``_try`` for rows ``go`` of ``p``: the place taken (0-9,
     -1 none) and its centre; rough walked lazily (the scalar's heap), ``KEEP`` tried at most."""
-    m, bd, tol, lead = go.shape[0], sc.bd, sc.ru.contact, sc.uleader[u]
+    m, bd, tol, lead, side = go.shape[0], sc.bd, sc.ru.contact, sc.uleader[u], sc.side
     l_radius = sc.l_radius[lead] if lead >= 0 else 0.0
     nu = bs.x.shape[1]
     f32 = np.float32
@@ -308,7 +308,7 @@ def destinations(
             moving = dist > 0
             ok = dist <= (p.allow1[q] if rgh[j] and moving else p.allow0[q]) + 1e-6
             ok = ok and on_table(xa, ya, c, s, hw, hd, bd.width, bd.height)
-            if ok and clear_of(bs, b, u, Box(xa, ya, c, s, hw, hd), moving, nb, n_nb, sc):
+            if ok and clear_of(bs, b, u, Box(xa, ya, c, s, hw, hd), moving, nb[:n_nb], side, tol):
                 pick[w], ox[w], oy[w] = j, xa, ya
                 break
             key[j] = -math.inf
@@ -321,7 +321,7 @@ def holds(bs: Bases, us: Units, p: Poses, fm: Forms, sc: Scene) -> B:
     """``steps.move_ok`` of moves ``p`` as ``fm``: within the allowance, then room."""
     out = np.zeros(p.r.shape[0], dtype=np.bool_)
     nb = np.empty(bs.x.shape[1], dtype=np.int64)
-    ru = sc.ru
+    ru, side, w, h = sc.ru, sc.side, sc.bd.width, sc.bd.height
     for q in range(p.r.shape[0]):
         b, u, x, y, t = p.r[q], p.u[q], p.x[q], p.y[q], p.th[q]
         dx, dy, ut = x - bs.x[b, u], y - bs.y[b, u], sc.utype[u]
@@ -332,6 +332,15 @@ def holds(bs: Bases, us: Units, p: Poses, fm: Forms, sc: Scene) -> B:
         allow = move_inches(ru, key, rough, us.in_cmd[b, u], us.lost_ldr[b, u], c)
         if dist <= allow + 1e-6:
             hw, hd = base_half(ut, f, us.stands[b, u], ru.base_w, ru.base_d)
-            box = Box(x, y, math.cos(t), math.sin(t), hw, hd)
-            out[q] = room_of(bs, b, u, box, dist > 0, nb, sc)
+            c, s = math.cos(t), math.sin(t)
+            if not on_table(x, y, c, s, hw, hd, w, h):  # room: on the table, clear of the rest
+                continue
+            n_nb = 0
+            for v in range(bs.x.shape[1]):
+                if v != u and bs.alive[b, v]:
+                    nb[n_nb] = v
+                    n_nb += 1
+            out[q] = clear_of(
+                bs, b, u, Box(x, y, c, s, hw, hd), dist > 0, nb[:n_nb], side, ru.contact
+            )
     return out
