@@ -332,8 +332,8 @@ def holds(bs: Bases, us: Units, p: Poses, fm: Forms, sc: Scene) -> B:
         allow = move_inches(ru, key, rough, us.in_cmd[b, u], us.lost_ldr[b, u], c)
         if dist <= allow + 1e-6:
             hw, hd = base_half(ut, f, us.stands[b, u], ru.base_w, ru.base_d)
-            c, s = math.cos(t), math.sin(t)
-            if not on_table(x, y, c, s, hw, hd, w, h):  # room: on the table, clear of the rest
+            co, si = math.cos(t), math.sin(t)
+            if not on_table(x, y, co, si, hw, hd, w, h):  # room: on the table, clear of the rest
                 continue
             n_nb = 0
             for v in range(bs.x.shape[1]):
@@ -341,6 +341,6 @@ def holds(bs: Bases, us: Units, p: Poses, fm: Forms, sc: Scene) -> B:
                     nb[n_nb] = v
                     n_nb += 1
             out[q] = clear_of(
-                bs, b, u, Box(x, y, c, s, hw, hd), dist > 0, nb[:n_nb], side, ru.contact
+                bs, b, u, Box(x, y, co, si, hw, hd), dist > 0, nb[:n_nb], side, ru.contact
             )
     return out
