@@ -15,6 +15,7 @@ import pytest
 from umpire import jit
 from umpire.battle.scenario import load_scenario
 from umpire.board import ksight
+from umpire.board.kboard import board_of
 from umpire.dice.bulk import Dice
 from umpire.rules.quick_acw.batch import kfire as KF
 from umpire.rules.quick_acw.batch import tables as V
@@ -79,11 +80,9 @@ def test_candidate_targets_measured_again_as_afresh_002_fire(name: str) -> None:
             tu = st.by_side[1 - f][tcol]
             sim.stands[rows, tu] -= 1
             sim._resize(rows, tu)
-            FU, TU = st.by_side[f], st.by_side[1 - f]
-            KF.reband(
-                sim.bases(), sim.units(), rows, tcol, after, FU, TU, fc, need, mod, st.utype,
-                st.side, KF.rule_args(sim.t), sim.bd,
-            )  # fmt: skip
+            v = KF.Volley(st.by_side[f], st.by_side[1 - f], fc, actor)
+            sh = KF.Shots(need, mod, known[2].copy())
+            KF.reband(sim.bases(), sim.units(), rows, tcol, after, v, sh, sim.sc)
             again = sim.fire_matrix(rows, f, fc, actor)
             free = ~known[3][rows, :, tcol].any(1)  # a target in contact: all made afresh
             want_n, want_m = again[0][rows, after:, tcol], again[1][rows, after:, tcol]
@@ -105,8 +104,8 @@ def test_sight_lines_as_the_board_002_fire() -> None:
         x0[q] = np.round(x0[q] / T.cell) * T.cell
         y1[q] = y0[q] + np.round(rng.uniform(1, 60, q.sum())) * T.cell / 2
         x1[q] = x0[q]
-        args = ksight.sight_args(T)
-        got = np.array([ksight.sight_clear(*p, *args) for p in zip(x0, y0, x1, y1, strict=True)])
+        bd = board_of(T)
+        got = np.array([ksight.sight_clear(*p, bd) for p in zip(x0, y0, x1, y1, strict=True)])
         assert 0.2 < got.mean() < 1.0  # both answers occur
         for k in range(0, m, 5):
             assert got[k] == T.board.sight_clear(

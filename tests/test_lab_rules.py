@@ -18,10 +18,9 @@ from umpire.rules.quick_acw import odds
 from umpire.rules.quick_acw import rules as R
 from umpire.rules.quick_acw.batch import kbases as KB
 from umpire.rules.quick_acw.batch import kcharge as KC
-from umpire.rules.quick_acw.batch import kfire as KF
 from umpire.rules.quick_acw.batch import kmove as K
 from umpire.rules.quick_acw.batch import tables as V
-from umpire.rules.quick_acw.batch.arrays import Bases, Board, Units, moves_of
+from umpire.rules.quick_acw.batch.arrays import Bases, Board, Scene, Units, rules_of
 
 T = V.tables()
 N = 3000
@@ -40,7 +39,7 @@ def arr(values: list[object], dtype: object = None) -> np.ndarray:  # type: igno
 def test_fire_table_and_modifiers_002_fire(rng: random.Random) -> None:
     """002 FIRE: table row and range band, every modifier, one or two stands lost, and the
     AI's expected stands."""
-    bands = KF.rule_args(T)[1]
+    bands = rules_of(T).bands
     modtab = V.fire_modifier_table(T)
     es = V.expected_stands_table(T.r)
     seen = set()
@@ -83,7 +82,7 @@ def test_fire_class_and_movement_rates_002_movement(rng: random.Random) -> None:
     the bases (default ``stand_sizes``)."""
     from umpire.battle.state import base_size
 
-    mv = moves_of(T)
+    mv = rules_of(T)
     for _ in range(N):
         ut, form = rng.choice(V.TYPES), rng.choice(V.FORMS)
         mounted, limbered, rough, cmd, lost = (rng.random() < 0.5 for _ in range(5))
@@ -126,7 +125,7 @@ def test_melee_modifiers_and_result_002_melee(rng: random.Random) -> None:
     f32, no = np.zeros((1, 2), np.float32), np.zeros((1, 2))
     bases = Bases(at, at, no, no, no, no, no, no, f32, f32, f32, np.ones((1, 2), bool),
                   np.zeros((1, 2), np.int32))  # fmt: skip
-    table = V.melee_modifier_table(T)  # the scalar sums, looked up by the kernel
+    # the scalar sums (``V.melee_modifier_table``, in ``rules_of(T)``), looked up by the kernel
     for _ in range(N):
         f = R.MeleeFacts(
             rng.choice(SIDES),
@@ -156,11 +155,11 @@ def test_melee_modifiers_and_result_002_melee(rng: random.Random) -> None:
         segs = arr([0.0, 2.0, 2.0, 0.0] if f.defending_obstacle else [], float)  # end to end
         none = np.zeros(0, dtype=np.int64)
         bd = Board(2.0, 2.0, 1.0, 2, 2, none.astype(bool), none.astype(bool), none, none, level,
-                   segs, segs)  # fmt: skip
+                   segs, segs, none, none.astype(bool), none, none, 0, 0.0)  # fmt: skip
+        sc = Scene(side, utype, none, none, np.zeros(0), bd, rules_of(T))
         got = KC.melee_mods(
-            bases, us, bd, (side, utype, table), arr([0]), arr([0]), arr([1]),
-            arr([f.attacking]), arr([f.flank_or_rear]),
-        )  # fmt: skip
+            bases, us, sc, arr([0]), arr([0]), arr([1]), arr([f.attacking]), arr([f.flank_or_rear])
+        )
         assert got[0] == sum(m.value for m in R.melee_modifiers(f))
     diff = arr(list(range(-40, 41)))
     wl, wr, ll, lr = V.melee_row(T, diff)

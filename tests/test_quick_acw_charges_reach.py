@@ -247,9 +247,8 @@ def test_batch_charge_path_as_the_scalar_002_charge_paragraph(text: str, clear: 
     sim = sim_of(text)
     r = np.array([0])
     reach = KC.charge_reach(sim.bases(), r, 0, np.array([1]), np.array([99.0]), 99.0)
-    _, _, cx, cy, nx, ny, _ = reach
+    _, _, cx, cy, cth, _ = reach
     cdist = np.hypot(cx - sim.x[0, 0], cy - sim.y[0, 0])
-    cth = np.arctan2(-ny, -nx)
     assert sim._charge_path_clear(r, 0, cx, cy, cdist, cth).tolist() == [clear]
 
 

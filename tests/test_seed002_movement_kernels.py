@@ -13,6 +13,7 @@ import pytest
 
 from umpire.battle.scenario import load_scenario
 from umpire.board import geometry, kgeom
+from umpire.board.kboard import board_of
 from umpire.board.kterrain import path_rough
 from umpire.rules.quick_acw.batch import kbases as KB
 from umpire.rules.quick_acw.batch import kmove as K
@@ -96,10 +97,10 @@ def test_kernel_geometry_matches_the_scalar_geometry_on_random_bases() -> None:
     for k in range(len(a)):
         d = geometry.box_distance(a[k], b[k])
         assert kgeom.distance(*a[k], *b[k]) == d
-        assert abs(kgeom.quick_distance(*a[k], *b[k]) - d) < 1e-12
+        assert abs(kgeom.quick_distance(kgeom.Box(*a[k]), kgeom.Box(*b[k])) - d) < 1e-12
         ov = geometry.box_overlap(a[k], b[k])
         assert kgeom.overlap(*a[k], *b[k], 1e-6) == ov
-        assert kgeom.distance_le(*a[k], *b[k], 0.1) == (d <= 0.1)
+        assert kgeom.distance_le(kgeom.Box(*a[k]), kgeom.Box(*b[k]), 0.1) == (d <= 0.1)
         seg = geometry.segment_hits_box(x0[k], y0[k], a[k][0], a[k][1], b[k])
         assert kgeom.segment_hits_box(x0[k], y0[k], a[k][0], a[k][1], *b[k], 1e-6) == seg
         hits += ov + 2 * seg
@@ -122,8 +123,8 @@ def test_kernel_path_rough_matches_the_board() -> None:
     ang = rng.uniform(-math.pi, math.pi, 4000)
     ln = rng.uniform(0, 20, 4000)
     x1, y1 = x0 + np.cos(ang) * ln, y0 + np.sin(ang) * ln
-    args = (T.cell, T.nx, T.ny, T.fields[0], T.rough_boxes)
-    got = np.array([path_rough(*p, *args) for p in zip(x0, y0, x1, y1, strict=True)])
+    bd = board_of(T)
+    got = np.array([path_rough(*p, bd) for p in zip(x0, y0, x1, y1, strict=True)])
     board = T.board
     for k in range(0, 4000, 4):
         assert got[k] == board.path_rough(x0[k], y0[k], x1[k], y1[k])

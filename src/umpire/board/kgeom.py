@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import NamedTuple
 
 from umpire import jit
 from umpire.board import numeric
@@ -27,13 +28,23 @@ range_bounds: Callable[..., tuple[float, float]] = _N.range_bounds
 """The functions of the same names in ``numeric`` (see there)."""
 
 
+class Box(NamedTuple):
+    """One base: centre, facing's cos and sin, half frontage and depth."""
+
+    x: float
+    y: float
+    c: float
+    s: float
+    hw: float
+    hd: float
+
+
 @jit.inline
-def quick_distance(
-    x: float, y: float, c: float, s: float, hw: float, hd: float,
-    ox: float, oy: float, oc: float, os_: float, ohw: float, ohd: float,
-) -> float:  # fmt: skip
+def quick_distance(a: Box, b: Box) -> float:
     """The corner-to-box distance of two bases both ways (0 overlapping): the fast bound,
     exact but within :data:`HAIR` of a limit (there :func:`distance` decides)."""
+    x, y, c, s, hw, hd = a
+    ox, oy, oc, os_, ohw, ohd = b
     if overlap(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, 0.0):
         return 0.0
     pa = corners(x, y, c, s, hw, hd)
@@ -46,13 +57,16 @@ def quick_distance(
 
 
 @jit.inline
-def distance_le(
-    x: float, y: float, c: float, s: float, hw: float, hd: float,
-    ox: float, oy: float, oc: float, os_: float, ohw: float, ohd: float, limit: float,
-) -> bool:  # fmt: skip
+def distance_le(a: Box, b: Box, limit: float) -> bool:
     """``geometry.box_distance(a, b) <= limit``: the corner-to-box form, and the scalar's
     corner-to-edge form within a hair of the limit."""
-    dq = quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+    dq = quick_distance(a, b)
     if abs(dq - limit) >= HAIR:
         return dq <= limit
-    return distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd) <= limit
+    return box_distance(a, b) <= limit
+
+
+@jit.inline
+def box_distance(a: Box, b: Box) -> float:
+    """:func:`distance` of two bases (the scalar's corner-to-edge form)."""
+    return distance(a.x, a.y, a.c, a.s, a.hw, a.hd, b.x, b.y, b.c, b.s, b.hw, b.hd)

@@ -10,6 +10,7 @@ from numpy.typing import NDArray
 
 from umpire import jit
 from umpire.board import numeric
+from umpire.board.kboard import Board
 
 B = NDArray[np.bool_]
 I = NDArray[np.int64]  # noqa: E741
@@ -23,10 +24,9 @@ _walk: Callable[..., bool] = _N.walk
 
 
 @jit.inline
-def path_rough(
-    x0: float, y0: float, x1: float, y1: float, cell: float, nx: int, ny: int, field: I, boxes: I
-) -> bool:
-    """Does a straight move touch rough ground (``Board.path_rough``)?"""
-    if not _rough_near(x0, y0, x1, y1, cell, nx, ny, boxes):
+def path_rough(x0: float, y0: float, x1: float, y1: float, bd: Board) -> bool:
+    """Does a straight move touch rough ground on ``bd`` (``Board.path_rough``)?"""
+    cell, nx, ny, field = bd.cell, bd.nx, bd.ny, bd.field
+    if not _rough_near(x0, y0, x1, y1, cell, nx, ny, bd.rough_boxes):
         return False
     return _walk(x0, y0, x1, y1, cell, nx, ny, field, field, field, 0, 0.0, True)

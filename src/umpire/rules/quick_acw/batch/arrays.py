@@ -1,15 +1,17 @@
-"""The bundles of arrays the batch simulator's kernels take (a NamedTuple is one argument
-to numba): the state of N battles (rows) and the fixed numbers it is read with."""
+"""The bundles the batch simulator's kernels take (a NamedTuple is one argument to numba):
+the state of N battles (rows), what never changes (:class:`Scene`), batches of moves."""
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from umpire.board.kboard import Terrain
+from umpire.board.kboard import Board
+from umpire.rules.quick_acw.batch import tables as V
 from umpire.rules.quick_acw.batch.tables import MOVE_KEYS, TYPES, Tables
 
 F = NDArray[np.float64]
@@ -63,26 +65,9 @@ class Leaders(NamedTuple):
     alive: B
 
 
-class Board(NamedTuple):
-    """The table and the terrain the kernels look up (``kboard.Terrain``)."""
-
-    width: float
-    height: float
-    cell: float
-    nx: int
-    ny: int
-    rough: B
-    cover: B
-    field: I  # the rough ground's skip field (``kterrain.path_rough``)
-    rough_boxes: I
-    level: I
-    obstacles: F  # walls and streams, end to end (``numeric.crosses``)
-    walls: F
-
-
-class Moves(NamedTuple):
-    """Seed 002 MOVEMENT as the kernels read it: rates per row, costs, bases per type, the
-    contact distance and a slide's step."""
+class Rules(NamedTuple):
+    """Seed 002 as the kernels read it: MOVEMENT (rates, costs, bases, contact, a slide's step),
+    FIRE (ranges, bands, table, its runs, modifiers, arc, expected stands), MELEE, MORALE."""
 
     move_open: F
     move_rough: F
@@ -92,27 +77,69 @@ class Moves(NamedTuple):
     contact: float
     step: float
 
+    max_range: F
+    bands: F
+    fire_table: I
+    need_at: I
+    run: I
+    fire_mods: I
+    tan_arc: float
+    arc: float
+    es: F
+    melee: I
+    charge: F
+    morale: I
+    marker: int
+
+
+Moves = Rules  # the name in numba's cache indexes from before issue 25 (a stale one must load)
+
+
+class Scene(NamedTuple):
+    """What never changes in a batch: units' sides, types, places, leaders; radii; board; rules."""
+
+    side: I
+    utype: I
+    local: I
+    uleader: I
+    l_radius: F
+    bd: Board
+    ru: Rules
+
+
+class Poses(NamedTuple):
+    """Bases to try or to place: unit ``u[q]`` of battle ``r[q]`` at (x, y) facing ``th``."""
+
+    r: I
+    u: I
+    x: F
+    y: F
+    th: F
+
+
+class Forms(NamedTuple):
+    """What :class:`Poses` moves become: formation, mounted, limbered, change, rough way."""
+
+    form: I
+    mounted: B
+    limbered: B
+    chg: I
+    rough: B
+
 
 @cache
-def board_of(T: Terrain) -> Board:
-    """The kernels' view of a board."""
-    return Board(
-        float(T.width), float(T.height), float(T.cell), int(T.nx), int(T.ny), T.rough,
-        T.cover, T.fields[0], T.rough_boxes, T.level, T.obstacles.ravel(),
-        np.ascontiguousarray(T.walls, dtype=np.float64).ravel(),
-    )  # fmt: skip
-
-
-@cache
-def moves_of(t: Tables) -> Moves:
-    """The kernels' view of the MOVEMENT numbers."""
-    r = t.r
+def rules_of(t: Tables) -> Rules:
+    """The kernels' view of seed 002's numbers."""
+    r, need_at, run = t.r, *V.fire_runs(t)
     c, g = r.costs, r.geometry
     costs = [c["out_of_command"], c["leader_lost"], c["formation_change"], c["mount_dismount"]]
-    return Moves(
+    arc = float(g["fire_arc_degrees"])
+    return Rules(
         np.array([r.movement[k].open for k in MOVE_KEYS], dtype=float),
         np.array([r.movement[k].rough for k in MOVE_KEYS], dtype=float),
         np.array(costs, dtype=float), np.array([r.bases[u][0] for u in TYPES], dtype=float),
         np.array([r.bases[u][1] for u in TYPES], dtype=float), float(g["contact"]),
-        float(g["retreat_step"]),
+        float(g["retreat_step"]), t.max_range, t.bands, t.fire_table, need_at, run,
+        V.fire_modifier_table(t), math.tan(math.radians(arc)), arc, V.expected_stands_table(r),
+        V.melee_modifier_table(t), V.charge_table(), t.morale, int(r.morale_marker),
     )  # fmt: skip

@@ -36,12 +36,10 @@ class Fire(State):
         stands0 = st.stands0[TU][None, :]
         gone = V.N.is_removed(self.stands[:, ts] - 1, stands0, self.t.r.removal_fraction)
         bonus = np.where(gone, FINISH_BONUS, 1.0)
-        es, bs, sight = V.expected_stands_table(self.t.r), self.bases(), KF.sight_of(self.T)
+        bs, fv, sh = self.bases(), KF.Volley(FU, TU, fc, actor), KF.Shots(need, mod, los)
+        seen = KF.Seen(self.ids, self.los_n, self.n0, self.los[f])
         for kk in range(len(FU)):
-            r, pick = KF.pick(
-                bs, kk, FU, TU, actor, need, mod, los, alive_t, bonus, es, V.ES_LO, self.ids,
-                st.local, self.los_n, self.n0, self.los[f], sight,
-            )  # fmt: skip
+            r, pick = KF.pick(bs, kk, fv, sh, alive_t, bonus, seen, self.sc)
             if len(r) == 0:
                 continue
             tg = TU[pick]
@@ -66,10 +64,7 @@ class Fire(State):
                 alive_t[d] = self.alive[d][:, ts]
             again = np.flatnonzero(~dirty & alive_t[r, pick])
             if len(again):
-                KF.reband(
-                    bs, self.units(), r[again], pick[again], kk + 1, FU, TU, fc, need, mod,
-                    st.utype, st.side, KF.rule_args(self.t), self.bd,
-                )  # fmt: skip
+                KF.reband(bs, self.units(), r[again], pick[again], kk + 1, fv, sh, self.sc)
 
     def _pair_geometry(self) -> tuple[NDArray[np.float32], B]:
         """(squared centre distances, contacts) between the sides, kept from a move step to
@@ -93,8 +88,6 @@ class Fire(State):
         FU, TU = st.by_side[f], st.by_side[1 - f]
         if geo is None:
             geo = self.contacts(r, FU, TU)
-        need, mod, los = KF.fire_matrix(
-            self.bases(), self.units(), r, FU, TU, fc, actor, geo[0], geo[1], st.utype,
-            st.side, KF.rule_args(self.t), self.bd,
-        )  # fmt: skip
+        v = KF.Volley(FU, TU, fc, actor)
+        need, mod, los = KF.fire_matrix(self.bases(), self.units(), r, v, geo[0], geo[1], self.sc)
         return need, mod, los, geo[1]

@@ -10,8 +10,8 @@ from numpy.typing import NDArray
 
 from umpire import jit
 from umpire.board import numeric
-from umpire.board.kgeom import distance_le, on_table, overlap, segment_hits_box
-from umpire.rules.quick_acw.batch.arrays import Bases, Board, Leaders, Moves, Units
+from umpire.board.kgeom import Box, distance_le, on_table, overlap, segment_hits_box
+from umpire.rules.quick_acw.batch.arrays import Bases, Leaders, Poses, Rules, Scene, Units
 from umpire.rules.quick_acw.batch.tables import ART, COLUMN
 
 F = NDArray[np.float64]
@@ -23,12 +23,18 @@ OV_PAD = 1e-6 + SLACK  # the overlap prefilter's pad on the half diagonal
 
 
 @jit.inline
+def box_of(bs: Bases, b: int, u: int) -> Box:
+    """The base of unit ``u`` in battle ``b``."""
+    return Box(bs.x[b, u], bs.y[b, u], bs.c[b, u], bs.s[b, u], bs.hw[b, u], bs.hd[b, u])
+
+
+@jit.inline
 def overlaps_any(
-    bs: Bases, b: int, u: int, ignore: int, x: float, y: float, c: float, s: float,
-    hw: float, hd: float,
-) -> bool:  # fmt: skip
-    """Does a base of ``u`` at (x, y) overlap another living base (``ignore``: -1 none)?"""
+    bs: Bases, b: int, u: int, ignore: int, x: float, y: float, c: float, s: float
+) -> bool:
+    """Does the base of ``u`` at (x, y) overlap another living base (``ignore``: -1 none)?"""
     f32 = np.float32
+    hw, hd = bs.hw[b, u], bs.hd[b, u]
     xf, yf = f32(x), f32(y)
     reach = f32(math.sqrt(hw * hw + hd * hd) + OV_PAD)
     for v in range(bs.x.shape[1]):
@@ -44,20 +50,20 @@ def overlaps_any(
 
 
 @jit.inline
-def clear_of(
-    bs: Bases, b: int, x: float, y: float, c: float, s: float, hw: float, hd: float,
-    sx: float, sy: float, moving: bool, nb: I, n_nb: int, own: int, side: I, tol: float,
-) -> bool:  # fmt: skip
-    """``steps.move_ok`` on the table against ``nb[:n_nb]``: no overlap (``free_at``), no enemy
-    crossed from (sx, sy) (``crosses_enemy``) nor touched (``touching_box``)."""
+def clear_of(bs: Bases, b: int, u: int, box: Box, moving: bool, nb: I, side: I, tol: float) -> bool:
+    """``steps.move_ok`` on the table for ``u`` moving to ``box``, against the units ``nb``: no
+    overlap (``free_at``), no enemy crossed on the way (``crosses_enemy``) nor touched.
+    (Hot: arrays and numbers in, not a :class:`Scene`, which each inlined call would copy.)"""
     f32 = np.float32
+    x, y, c, s, hw, hd = box
+    sx, sy, own = bs.x[b, u], bs.y[b, u], side[u]
     half = math.sqrt(hw * hw + hd * hd)
     lim_ov = f32(half + OV_PAD)
     lim_t = f32(half + (tol + SLACK))
     bxf, byf = f32(x), f32(y)
     lo_x, hi_x = f32(min(sx, x)), f32(max(sx, x))
     lo_y, hi_y = f32(min(sy, y)), f32(max(sy, y))
-    for i in range(n_nb):
+    for i in range(nb.shape[0]):
         v = nb[i]
         vx, vy, vr = bs.x32[b, v], bs.y32[b, v], bs.r32[b, v]
         dx, dy, lim = vx - bxf, vy - byf, lim_ov + vr
@@ -79,69 +85,49 @@ def clear_of(
         ):
             return False
         lim = lim_t + vr
-        if d2 <= lim * lim and distance_le(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd, tol):
+        if d2 <= lim * lim and distance_le(box, Box(ox, oy, oc, os_, ohw, ohd), tol):
             return False
     return True
 
 
-@jit.inline
-def room_of(
-    bs: Bases, b: int, u: int, x: float, y: float, c: float, s: float, hw: float, hd: float,
-    moving: bool, nb: I, side: I, bd: Board, tol: float,
-) -> bool:  # fmt: skip
-    """``steps.move_ok``'s room for a base of ``u``: on the table, :func:`clear_of` the rest."""
-    if not on_table(x, y, c, s, hw, hd, bd.width, bd.height):
-        return False
-    n_nb = 0
-    for v in range(bs.x.shape[1]):
-        if v != u and bs.alive[b, v]:
-            nb[n_nb] = v
-            n_nb += 1
-    sx, sy = bs.x[b, u], bs.y[b, u]
-    ok: bool = clear_of(bs, b, x, y, c, s, hw, hd, sx, sy, moving, nb, n_nb, side[u], side, tol)
-    return ok
-
-
 @jit.kernel
-def frees(bs: Bases, r: I, u: I, x: F, y: F, c: F, s: F, hw: F, hd: F, ignore: I, bd: Board) -> B:
-    """``Battle.free_at``: each base on the table and clear of the others, ``ignore`` aside."""
-    out = np.zeros(r.shape[0], dtype=np.bool_)
-    for q in range(r.shape[0]):
-        if on_table(x[q], y[q], c[q], s[q], hw[q], hd[q], bd.width, bd.height):
-            out[q] = not overlaps_any(
-                bs, r[q], u[q], ignore[q], x[q], y[q], c[q], s[q], hw[q], hd[q]
-            )
+def frees(bs: Bases, p: Poses, ignore: I, sc: Scene) -> B:
+    """``Battle.free_at`` of bases as they stand but for their place: each on the table and
+    clear of the others, ``ignore`` aside."""
+    out = np.zeros(p.r.shape[0], dtype=np.bool_)
+    for q in range(p.r.shape[0]):
+        b, v, x, y, c, s = p.r[q], p.u[q], p.x[q], p.y[q], math.cos(p.th[q]), math.sin(p.th[q])
+        if on_table(x, y, c, s, bs.hw[b, v], bs.hd[b, v], sc.bd.width, sc.bd.height):
+            out[q] = not overlaps_any(bs, b, v, ignore[q], x, y, c, s)
     return out
 
 
 @jit.inline
-def step_free(bs: Bases, b: int, v: int, x: float, y: float, c: float, s: float, bd: Board) -> int:
+def step_free(bs: Bases, b: int, v: int, x: float, y: float, c: float, s: float, sc: Scene) -> int:
     """One step of a slide: 0 free, 1 against another base, 2 off the table."""
-    hw, hd = bs.hw[b, v], bs.hd[b, v]
-    on = x >= 0 and x <= bd.width and y >= 0 and y <= bd.height
-    if not on or not on_table(x, y, c, s, hw, hd, bd.width, bd.height):
+    w, h = sc.bd.width, sc.bd.height
+    on = x >= 0 and x <= w and y >= 0 and y <= h
+    if not on or not on_table(x, y, c, s, bs.hw[b, v], bs.hd[b, v], w, h):
         return 2
-    return 1 if overlaps_any(bs, b, v, -1, x, y, c, s, hw, hd) else 0
+    return 1 if overlaps_any(bs, b, v, -1, x, y, c, s) else 0
 
 
 @jit.kernel
-def slides(
-    bs: Bases, r: I, u: I, dx: F, dy: F, dist: F, th: F, c: F, s: F, bd: Board, step: float
-) -> tuple[B, F, F, F, B]:
+def slides(bs: Bases, r: I, u: I, dx: F, dy: F, dist: F, th: F, sc: Scene) -> tuple[B, F, F, F, B]:
     """``Battle.slide`` without placing: still on the table, where it stops, its facing
     (default ``blocked_retreat_stops``; blocked at once, no turn into an overlap), clear."""
     m = r.shape[0]
     ok, clear = np.ones(m, dtype=np.bool_), np.ones(m, dtype=np.bool_)
     bx, by, bth = np.empty(m), np.empty(m), th.copy()
     for q in range(m):
-        b, v = r[q], u[q]
+        b, v, c, s = r[q], u[q], math.cos(th[q]), math.sin(th[q])
         x0, y0 = bs.x[b, v], bs.y[b, v]
         lx, ly = x0, y0  # the last free step (the start: none)
         moved = False
-        for k in range(1, max(1, math.ceil(dist[q] / step)) + 1):
-            d = min(dist[q], k * step)
+        for k in range(1, max(1, math.ceil(dist[q] / sc.ru.step)) + 1):
+            d = min(dist[q], k * sc.ru.step)
             nx, ny = x0 + dx[q] * d, y0 + dy[q] * d
-            got = step_free(bs, b, v, nx, ny, c[q], s[q], bd)
+            got = step_free(bs, b, v, nx, ny, c, s, sc)
             if got == 2:
                 ok[q] = False  # off the table: the caller removes the unit
             if got:
@@ -151,17 +137,16 @@ def slides(
             moved = True
         bx[q], by[q] = lx, ly
         turned = ok[q] and not moved and th[q] != bs.th[b, v]
-        if turned and step_free(bs, b, v, x0, y0, c[q], s[q], bd):
+        if turned and step_free(bs, b, v, x0, y0, c, s, sc):
             bth[q] = bs.th[b, v]
     return ok, bx, by, bth, clear
 
 
 @jit.kernel
-def places(
-    bs: Bases, ld: Leaders, r: I, u: I, x: F, y: F, th: F, c: F, s: F, us: Units, chg: I
-) -> None:
+def places(bs: Bases, ld: Leaders, us: Units, p: Poses, chg: I) -> None:
     """Move the bases and their living leaders, bumping versions; ``chg`` (empty: none): a
     move's formation changes (counted as having moved)."""
+    r, u, x, y, th = p
     for q in range(r.shape[0]):
         b, v = r[q], u[q]
         dx, dy = x[q] - bs.x[b, v], y[q] - bs.y[b, v]
@@ -172,7 +157,7 @@ def places(
             bs.ver[b, v] += 1
         bs.x[b, v], bs.y[b, v] = x[q], y[q]
         bs.x32[b, v], bs.y32[b, v] = np.float32(x[q]), np.float32(y[q])
-        bs.th[b, v], bs.c[b, v], bs.s[b, v] = th[q], c[q], s[q]
+        bs.th[b, v], bs.c[b, v], bs.s[b, v] = th[q], math.cos(th[q]), math.sin(th[q])
         for k in range(ld.alive.shape[1]):
             if ld.alive[b, k] and ld.att[b, k] == v:
                 ld.x[b, k], ld.y[b, k] = x[q], y[q]
@@ -190,11 +175,11 @@ def base_half(ut: int, form: int, stands: int, base_w: F, base_d: F) -> tuple[fl
 
 
 @jit.kernel
-def resize(bs: Bases, us: Units, r: I, u: I, utype: I, mv: Moves) -> None:
+def resize(bs: Bases, us: Units, r: I, u: I, utype: I, ru: Rules) -> None:
     """The bases of units ``u[q]`` in battles ``r[q]`` from type, formation and stands."""
     for q in range(r.shape[0]):
         b, v = r[q], u[q]
-        hw, hd = base_half(utype[v], us.form[b, v], us.stands[b, v], mv.base_w, mv.base_d)
+        hw, hd = base_half(utype[v], us.form[b, v], us.stands[b, v], ru.base_w, ru.base_d)
         bs.hw[b, v], bs.hd[b, v] = hw, hd
         bs.rad[b, v] = jit.hypot(hw, hd)
         bs.r32[b, v] = np.float32(bs.rad[b, v])
@@ -209,10 +194,7 @@ def touching(bs: Bases, r: I, ua: I, ub: I, tol: float) -> B:
         dx, dy = bs.x[b, v] - bs.x[b, a], bs.y[b, v] - bs.y[b, a]
         lim = bs.rad[b, a] + tol + bs.rad[b, v]
         if dx * dx + dy * dy <= lim * lim * (1 + 1e-9) and bs.alive[b, a] and bs.alive[b, v]:
-            out[q] = distance_le(
-                bs.x[b, a], bs.y[b, a], bs.c[b, a], bs.s[b, a], bs.hw[b, a], bs.hd[b, a],
-                bs.x[b, v], bs.y[b, v], bs.c[b, v], bs.s[b, v], bs.hw[b, v], bs.hd[b, v], tol,
-            )  # fmt: skip
+            out[q] = distance_le(box_of(bs, b, a), box_of(bs, b, v), tol)
     return out
 
 

@@ -11,25 +11,22 @@ from numpy.typing import NDArray
 from umpire import jit
 from umpire.board.kgeom import crosses
 from umpire.board.kterrain import cell_of, path_rough
-from umpire.rules.quick_acw.batch.arrays import Bases, Board, Units
+from umpire.rules.quick_acw.batch.arrays import Bases, Scene, Units
 from umpire.rules.quick_acw.batch.kmove import exact
+from umpire.rules.quick_acw.batch.tables import CH_DIFF, CH_HI, CH_LO
 
 F = NDArray[np.float64]
 B = NDArray[np.bool_]
 I = NDArray[np.int64]  # noqa: E741
 
-Melee = tuple[I, I, I]  # per unit side and type; ``tables.melee_modifier_table``
-
 
 @jit.kernel
-def charge_reach(
-    bs: Bases, r: I, u: int, E: I, open0: F, look: float
-) -> tuple[I, I, F, F, F, F, B]:
+def charge_reach(bs: Bases, r: I, u: int, E: I, open0: F, look: float) -> tuple[I, I, F, F, F, B]:
     """The charges unit ``u`` could make: enemies within ``look`` whose contact point
-    (``steps.contact_point``) is within ``open0``: (row, place), point, normal, flank."""
+    (``steps.contact_point``) is within ``open0``: (row, place), point, facing, flank."""
     m, ne = r.shape[0], E.shape[0]
     pq, pe = np.empty(m * ne, dtype=np.int64), np.empty(m * ne, dtype=np.int64)
-    ocx, ocy, onx, ony = np.empty(m * ne), np.empty(m * ne), np.empty(m * ne), np.empty(m * ne)
+    ocx, ocy, oth = np.empty(m * ne), np.empty(m * ne), np.empty(m * ne)
     ofl = np.empty(m * ne, dtype=np.bool_)
     n = 0
     for q in range(m):
@@ -58,37 +55,31 @@ def charge_reach(
             ddx, ddy = cx - ux, cy - uy
             if math.sqrt(ddx * ddx + ddy * ddy) <= open0[q] + 1e-6:
                 pq[n], pe[n] = q, i
-                ocx[n], ocy[n], onx[n], ony[n] = cx, cy, nx, ny
+                ocx[n], ocy[n], oth[n] = cx, cy, math.atan2(-ny, -nx)
                 ofl[n] = rear or side
                 n += 1
-    return pq[:n], pe[:n], ocx[:n], ocy[:n], onx[:n], ony[:n], ofl[:n]
+    return pq[:n], pe[:n], ocx[:n], ocy[:n], oth[:n], ofl[:n]
 
 
 @jit.kernel
-def charge_paths(
-    sx: F, sy: F, cx: F, cy: F, nx: F, ny: F, open_: F, rough: F, bd: Board
-) -> tuple[F, F, B]:
-    """Each charge's exact distance and facing, and whether the move allows it."""
+def charge_paths(sx: F, sy: F, cx: F, cy: F, open_: F, rough: F, sc: Scene) -> tuple[F, B]:
+    """Each charge's exact distance, and whether the move allows it."""
     m = sx.shape[0]
-    cdist, cth, legal = np.empty(m), np.empty(m), np.empty(m, dtype=np.bool_)
+    cdist, legal = np.empty(m), np.empty(m, dtype=np.bool_)
     for q in range(m):
         cdist[q] = jit.hypot(cx[q] - sx[q], cy[q] - sy[q])
-        cth[q] = math.atan2(-ny[q], -nx[q])
-        hit = path_rough(
-            sx[q], sy[q], cx[q], cy[q], bd.cell, bd.nx, bd.ny, bd.field, bd.rough_boxes
-        )
+        hit = path_rough(sx[q], sy[q], cx[q], cy[q], sc.bd)
         legal[q] = cdist[q] <= (rough[q] if hit else open_[q]) + 1e-6
-    return cdist, cth, legal
+    return cdist, legal
 
 
 @jit.inline
 def melee_mod(
-    bs: Bases, us: Units, bd: Board, mm: Melee, b: int, u: int, e: int, attacking: bool,
-    flank: bool,
-) -> int:  # fmt: skip
+    bs: Bases, us: Units, sc: Scene, b: int, u: int, e: int, attacking: bool, flank: bool
+) -> int:
     """Seed 002 MELEE modifiers and stands fighting of unit ``u`` against ``e`` in battle
     ``b``: the facts of ``steps.melee_key``, summed by ``tables.melee_modifier_table``."""
-    side, utype, table = mm
+    side, utype, table, bd = sc.side, sc.utype, sc.ru.melee, sc.bd
     ux, uy, ex, ey = bs.x[b, u], bs.y[b, u], bs.x[b, e], bs.y[b, e]
     ob = not attacking and crosses(ux, uy, ex, ey, bd.obstacles)
     cells = cell_of(ux, uy, bd.cell, bd.nx, bd.ny), cell_of(ex, ey, bd.cell, bd.nx, bd.ny)
@@ -100,31 +91,27 @@ def melee_mod(
 
 
 @jit.kernel
-def melee_mods(
-    bs: Bases, us: Units, bd: Board, mm: Melee, r: I, u: I, e: I, attacking: B, flank: B
-) -> I:
+def melee_mods(bs: Bases, us: Units, sc: Scene, r: I, u: I, e: I, attacking: B, flank: B) -> I:
     """:func:`melee_mod` of unit ``u[q]`` against ``e[q]`` in battle ``r[q]``."""
     out = np.empty(r.shape[0], dtype=np.int64)
     for q in range(r.shape[0]):
-        out[q] = melee_mod(bs, us, bd, mm, r[q], u[q], e[q], attacking[q], flank[q])
+        out[q] = melee_mod(bs, us, sc, r[q], u[q], e[q], attacking[q], flank[q])
     return out
 
 
 @jit.kernel
-def charge_odds(
-    bs: Bases, us: Units, bd: Board, mm: Melee, r: I, u: int, tu: I, flank: B, morale: I,
-    marker: int, table: F, lo: int, hi: int, clip: int,
-) -> F:  # fmt: skip
+def charge_odds(bs: Bases, us: Units, sc: Scene, r: I, u: int, tu: I, flank: B) -> F:
     """``scripted.charge_chance`` for ``u`` charging ``tu[q]`` in battle ``r[q]``: morale
     needs and melee modifiers looked up in ``tables.charge_table``."""
-    side = mm[0]
+    side, morale, marker, table = sc.side, sc.ru.morale, sc.ru.marker, sc.ru.charge
+    lo, hi, clip = CH_LO, CH_HI, CH_DIFF
     out = np.empty(r.shape[0])
     for q in range(r.shape[0]):
         b, t = r[q], tu[q]
         n_a = morale[side[u]] - (us.bonus[b, u] + (marker if us.marker[b, u] else 0))
         n_d = morale[side[t]] - (us.bonus[b, t] + (marker if us.marker[b, t] else 0))
-        ma = melee_mod(bs, us, bd, mm, b, u, t, True, flank[q])
-        md = melee_mod(bs, us, bd, mm, b, t, u, False, False)
+        ma = melee_mod(bs, us, sc, b, u, t, True, flank[q])
+        md = melee_mod(bs, us, sc, b, t, u, False, False)
         i = min(max(n_a, lo), hi) - lo
         j = min(max(n_d, lo), hi) - lo
         out[q] = table[i, j, min(max(ma - md, -clip), clip) + clip]

@@ -5,8 +5,7 @@
 from __future__ import annotations
 
 import math
-from functools import cache
-from typing import Any
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -14,10 +13,10 @@ from numpy.typing import NDArray
 from umpire import jit
 from umpire.board import kgeom as G
 from umpire.board import ksight
-from umpire.board.kboard import Terrain
 from umpire.board.kterrain import cell_of
-from umpire.rules.quick_acw.batch import tables as V
-from umpire.rules.quick_acw.batch.arrays import Bases, Board, Units
+from umpire.rules.quick_acw.batch.arrays import Bases, Scene, Units
+from umpire.rules.quick_acw.batch.kbases import box_of
+from umpire.rules.quick_acw.batch.tables import ES_LO
 
 I = NDArray[np.int64]  # noqa: E741
 I8 = NDArray[np.int8]
@@ -29,63 +28,71 @@ SLACK = 1e-3  # inches added to single-precision prefilters (as ``kbases``)
 RAD2DEG = 180.0 / math.pi  # numpy's degrees() factor
 
 
-@cache
-def rule_args(t: V.Tables) -> tuple[Any, ...]:
-    """The FIRE numbers the kernels read: max ranges, bands, table, its runs, modifier sums,
-    the arc's tan and degrees."""
-    need_at, run = V.fire_runs(t)
-    arc = float(t.r.geometry["fire_arc_degrees"])
-    mods = V.fire_modifier_table(t)
-    return t.max_range, t.bands, t.fire_table, need_at, run, mods, math.tan(math.radians(arc)), arc
+class Volley(NamedTuple):
+    """A side's fire: its units, the enemy's, per battle each firer's class (-1 none), actor."""
+
+    FU: I
+    TU: I
+    fc: I
+    actor: B
 
 
-@cache
-def sight_of(T: Terrain) -> tuple[Any, ...]:
-    """The sight walk's numbers (``ksight.sight_args``)."""
-    return ksight.sight_args(T)
+class Shots(NamedTuple):
+    """Candidate shots (battle, firer, target): needed (0 none), modifier, sight (``SEEN``...)."""
+
+    need: I8
+    mod: I8
+    los: I8
+
+
+class Seen(NamedTuple):
+    """Terrain's sight kept (``cache``) per firer, target, battle (``ids``) and versions."""
+
+    ids: I
+    ns: int
+    nb: int
+    cache: I
 
 
 # -- one shot: seed 002 FIRE for one firer and target -----------------------------------
 
 
 @jit.inline
-def _band(
-    bands: F, x: float, y: float, c: float, s: float, hw: float, hd: float, ox: float,
-    oy: float, oc: float, os_: float, ohw: float, ohd: float,
-) -> int:  # fmt: skip
+def _band(bands: F, ba: G.Box, bb: G.Box) -> int:
     """``numeric.band`` of the exact range between two bases (-1 beyond): the scalar's
     nearest-point form within a hair of a band's top."""
-    d = G.quick_distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+    d = G.quick_distance(ba, bb)
     for i in range(len(bands)):
         if abs(d - (bands[i] + 1e-9)) < G.HAIR:
-            d = G.distance(x, y, c, s, hw, hd, ox, oy, oc, os_, ohw, ohd)
+            d = G.box_distance(ba, bb)
             break
     return G.band(bands, d)
 
 
 @jit.kernel
 def shots(
-    at: I, rows: I, FU: I, TU: I, fc: I, known: bool, need: I8, mod: I8, bs: Bases, un: Units,
-    utype: I, side: I, R: tuple[Any, ...], bd: Board,
-) -> None:  # fmt: skip
+    at: I, rows: I, known: bool, sh: Shots, bs: Bases, un: Units, v: Volley, sc: Scene
+) -> None:
     """``steps.targets`` but the sight: (needed, modifier) of the candidates ``at`` (flat
-    places in ``need``), (0, 0) none; ``known``: in arc, only range and cover moved."""
+    places in ``sh.need``), (0, 0) none; ``known``: in arc, only range and cover moved."""
     x, y, c, s, hw, hd, rad = bs.x, bs.y, bs.c, bs.s, bs.hw, bs.hd, bs.rad
     form, marker, mounted = un.form, un.marker, un.mounted
+    bd, ru, need, mod, utype, side = sc.bd, sc.ru, sh.need, sh.mod, sc.utype, sc.side
     cover, walls, cell, nx, ny = bd.cover, bd.walls, bd.cell, bd.nx, bd.ny
-    bands, fire_table, need_at, run, modtab, tan_arc, half = R[1:]
+    bands, fire_table, need_at, run = ru.bands, ru.fire_table, ru.need_at, ru.run
     nf, nt = need.shape[1], need.shape[2]
     for q in range(len(at)):
         ia, tb = divmod(at[q], nt)
         ib, fa = divmod(ia, nf)
-        row, fu, tu, fclass = rows[ib], FU[fa], TU[tb], fc[ib, fa]
+        row, fu, tu, fclass = rows[ib], v.FU[fa], v.TU[tb], v.fc[ib, fa]
         need[ib, fa, tb], mod[ib, fa, tb] = 0, 0
         ux, uy, uc, us = x[row, fu], y[row, fu], c[row, fu], s[row, fu]
         tx, ty = x[row, tu], y[row, tu]
         uhw, uhd = hw[row, fu], hd[row, fu]
         tc, ts, thw, thd = c[row, tu], s[row, tu], hw[row, tu], hd[row, tu]
+        fb, tb_ = G.Box(ux, uy, uc, us, uhw, uhd), G.Box(tx, ty, tc, ts, thw, thd)
         if known:
-            col = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
+            col = _band(bands, fb, tb_)
             nd = fire_table[fclass, col] if col >= 0 else 0
         else:
             dx, dy = tx - ux, ty - uy
@@ -93,9 +100,9 @@ def shots(
             if not fwd > 0:
                 continue
             ratio = abs(lat) / fwd
-            inarc = ratio <= tan_arc
-            if abs(ratio - tan_arc) < 1e-6:
-                inarc = math.atan2(abs(lat), fwd) * RAD2DEG <= half
+            inarc = ratio <= ru.tan_arc
+            if abs(ratio - ru.tan_arc) < 1e-6:
+                inarc = math.atan2(abs(lat), fwd) * RAD2DEG <= ru.arc
             if not inarc:
                 continue
             lo, hi = G.range_bounds(
@@ -104,7 +111,7 @@ def shots(
             plo, phi = G.band(bands, lo - 1e-7), G.band(bands, hi + 1e-7)  # -1: the last place
             nd = need_at[fclass, plo]
             if run[fclass, plo] != run[fclass, phi]:
-                col = _band(bands, ux, uy, uc, us, uhw, uhd, tx, ty, tc, ts, thw, thd)
+                col = _band(bands, fb, tb_)
                 nd = fire_table[fclass, col] if col >= 0 else 0
         if nd <= 0:
             continue
@@ -121,13 +128,12 @@ def shots(
         k = (side[fu] * 3 + fclass) * 2 + form[row, fu]
         k = (k * 2 + marker[row, fu]) * 3 + utype[tu]
         k = ((k * 2 + mounted[row, tu]) * 2 + form[row, tu]) * 2 + cov
-        need[ib, fa, tb], mod[ib, fa, tb] = nd, modtab[k]
+        need[ib, fa, tb], mod[ib, fa, tb] = nd, ru.fire_mods[k]
 
 
 @jit.kernel
 def contacts(bs: Bases, rows: I, A: I, Bu: I, tol: float) -> tuple[NDArray[np.float32], B]:
     """Squared centre distances (float32) and contacts of units ``A`` and ``Bu``."""
-    x, y, c, s, hw, hd = bs.x, bs.y, bs.c, bs.s, bs.hw, bs.hd
     x32, y32, r32, alive = bs.x32, bs.y32, bs.r32, bs.alive
     m, na, nb = len(rows), len(A), len(Bu)
     d2 = np.empty((m, na, nb), dtype=np.float32)
@@ -146,26 +152,23 @@ def contacts(bs: Bases, rows: I, A: I, Bu: I, tol: float) -> tuple[NDArray[np.fl
                 lim = ra + r32[row, ub]
                 if not (dd <= lim * lim and alive[row, ua] and alive[row, ub]):
                     continue
-                adj[i, a, b] = G.distance_le(
-                    x[row, ua], y[row, ua], c[row, ua], s[row, ua], hw[row, ua], hd[row, ua],
-                    x[row, ub], y[row, ub], c[row, ub], s[row, ub], hw[row, ub], hd[row, ub], tol,
-                )  # fmt: skip
+                adj[i, a, b] = G.distance_le(box_of(bs, row, ua), box_of(bs, row, ub), tol)
     return d2, adj
 
 
 @jit.kernel
 def fire_matrix(
-    bs: Bases, us: Units, rows: I, FU: I, TU: I, fc: I, actor: B, d2: NDArray[np.float32],
-    adj: B, utype: I, side: I, R: tuple[Any, ...], bd: Board,
-) -> tuple[I8, I8, I8]:  # fmt: skip
+    bs: Bases, us: Units, rows: I, v: Volley, d2: NDArray[np.float32], adj: B, sc: Scene
+) -> tuple[I8, I8, I8]:
     """Every firer's candidate shots (needed, modifier, sight): firers in contact at what
     they touch (SEEN), the others at untouched targets within range (:func:`shots`)."""
+    FU, TU, fc, actor = v
     m, nf, nt = len(rows), len(FU), len(TU)
     need = np.zeros((m, nf, nt), dtype=np.int8)
     mod = np.zeros((m, nf, nt), dtype=np.int8)
     los = np.zeros((m, nf, nt), dtype=np.int8)
     at = np.empty(m * nf * nt, dtype=np.int64)  # (pages untouched beyond the candidates)
-    r32, alive, max_range = bs.r32, bs.alive, R[0]
+    r32, alive, max_range = bs.r32, bs.alive, sc.ru.max_range
     touched = np.zeros(nt, dtype=np.bool_)
     # (no slices or arrays made inside the loops: numba counts references to them there)
     got = 0
@@ -201,17 +204,17 @@ def fire_matrix(
                 if d2[i, a, b] <= reach * reach:
                     at[got] = (i * nf + a) * nt + b
                     got += 1
-    shots(at[:got], rows, FU, TU, fc, False, need, mod, bs, us, utype, side, R, bd)
+    shots(at[:got], rows, False, Shots(need, mod, los), bs, us, v, sc)
     return need, mod, los
 
 
 @jit.kernel
 def reband(
-    bs: Bases, us: Units, r: I, tcol: I, after: int, FU: I, TU: I, fc: I, need: I8,
-    mod: I8, utype: I, side: I, R: tuple[Any, ...], bd: Board,
-) -> None:  # fmt: skip
+    bs: Bases, us: Units, r: I, tcol: I, after: int, v: Volley, sh: Shots, sc: Scene
+) -> None:
     """Measure again the shots of firers ``after``.. at the shrunk targets ``tcol``."""
-    nf, nt = len(FU), need.shape[2]
+    need, nf = sh.need, len(v.FU)
+    nt = need.shape[2]
     at = np.empty(len(r) * max(nf - after, 0), dtype=np.int64)
     got = 0
     for q in range(len(r)):
@@ -219,8 +222,7 @@ def reband(
             if need[r[q], a, tcol[q]] > 0:
                 at[got] = (r[q] * nf + a) * nt + tcol[q]
                 got += 1
-    rows = np.arange(need.shape[0])
-    shots(at[:got], rows, FU, TU, fc, True, need, mod, bs, us, utype, side, R, bd)
+    shots(at[:got], np.arange(need.shape[0]), True, sh, bs, us, v, sc)
 
 
 # -- the line of sight (``Battle.sees``) and the pick of a target ------------------------
@@ -228,15 +230,17 @@ def reband(
 
 @jit.kernel
 def pick(
-    bs: Bases, kk: int, FU: I, TU: I, actor: B, need: I8, mod: I8, los: I8, alive_t: B,
-    bonus: F, es: F, es_lo: int, ids: I, local: I, ns: int, nb: int, cache: I,
-    S: tuple[Any, ...],
-) -> tuple[I, I]:  # fmt: skip
-    """``ScriptedAI``'s target for firer ``kk``: the seen candidate of highest value, sight
-    (``Battle.sees``) looked at in that order; terrain's answer cached per pair and versions."""
+    bs: Bases, kk: int, v: Volley, sh: Shots, alive_t: B, bonus: F, seen: Seen, sc: Scene
+) -> tuple[I, I]:
+    """``ScriptedAI``'s target for firer ``kk``: the seen candidate of highest value (targets
+    ``alive_t``, valued times ``bonus``), sight (``Battle.sees``) looked at in that order;
+    terrain's answer cached per pair and versions."""
     x, y, c, s, hw, hd = bs.x, bs.y, bs.c, bs.s, bs.hw, bs.hd
     x32, y32, r32, alive, ver = bs.x32, bs.y32, bs.r32, bs.alive, bs.ver
-    cell, nx, ny, level, block, fields, bb, hb, max_level, limit = S
+    FU, TU, actor, local = v.FU, v.TU, v.actor, sc.local
+    need, mod, los = sh
+    ids, ns, nb, cache = seen
+    es, es_lo = sc.ru.es, ES_LO
     n, nt = need.shape[0], need.shape[2]
     rows = np.empty(n, dtype=np.int64)
     picks = np.empty(n, dtype=np.int64)
@@ -270,10 +274,7 @@ def pick(
                 if cache[slot] >> 1 == key:
                     ok = (cache[slot] & 1) == 1
                 else:
-                    ok = ksight.sight_clear(
-                        x0, y0, x1, y1, cell, nx, ny, level, block, fields, bb, hb, max_level,
-                        limit,
-                    )  # fmt: skip
+                    ok = ksight.sight_clear(x0, y0, x1, y1, sc.bd)
                     cache[slot] = (key << 1) | (1 if ok else 0)
                 if ok:  # friendly bases across the line
                     lo_x, hi_x = np.float32(min(x0, x1)), np.float32(max(x0, x1))

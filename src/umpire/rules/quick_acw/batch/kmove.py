@@ -11,12 +11,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from umpire import jit
-from umpire.board.kgeom import HAIR, on_table
+from umpire.board.kgeom import HAIR, Box, on_table
 from umpire.board.kterrain import cell_of, path_rough
 from umpire.rules.quick_acw import ai as AI
 from umpire.rules.quick_acw.batch import tables as V
-from umpire.rules.quick_acw.batch.arrays import Bases, Board, Leaders, Moves, Units
-from umpire.rules.quick_acw.batch.kbases import base_half, clear_of, room_of
+from umpire.rules.quick_acw.batch.arrays import Bases, Forms, Leaders, Poses, Rules, Scene, Units
+from umpire.rules.quick_acw.batch.kbases import base_half, clear_of
 
 F = NDArray[np.float64]
 B = NDArray[np.bool_]
@@ -30,8 +30,19 @@ STOP_FOOT, STOP_MOUNTED = AI.STOP_FOOT, AI.STOP_MOUNTED
 COVER_BONUS, ROUGH_PENALTY, OUT_OF_RADIUS = AI.COVER_BONUS, AI.ROUGH_PENALTY, AI.OUT_OF_RADIUS
 
 
+class Near(NamedTuple):
+    """:func:`nearest`'s answer per battle: an enemy alive, the nearest's centre, range, bearing."""
+
+    has: B
+    x: F
+    y: F
+    dist: F
+    face: F
+
+
 class Advance(NamedTuple):
-    """:func:`advance_plan`'s answer per battle (change, goal, bearings, allowances, base)."""
+    """:func:`advance_plan`'s answer per battle: the change and what it makes of formation
+    and mounted, goal, inches wanted, bearings, facing, allowances, base."""
 
     chg: I
     form2: I
@@ -47,8 +58,6 @@ class Advance(NamedTuple):
     allow1: F
     hw: F
     hd: F
-    fj: I
-    mj: B
 
 
 move_row: Callable[[int, bool, bool, bool, int], int] = V.N.move_row
@@ -56,13 +65,13 @@ _move_inches: Callable[..., float] = V.N.move_inches
 
 
 @jit.inline
-def move_inches(mv: Moves, key: int, rough: bool, cmd: bool, lost: bool, chg: int) -> float:
+def move_inches(ru: Rules, key: int, rough: bool, cmd: bool, lost: bool, chg: int) -> float:
     """The inches a move by MOVEMENT row ``key`` may cover (``numeric.move_inches``)."""
-    return _move_inches(mv.move_open[key], mv.move_rough[key], rough, cmd, lost, chg, mv.costs)
+    return _move_inches(ru.move_open[key], ru.move_rough[key], rough, cmd, lost, chg, ru.costs)
 
 
 @jit.kernel
-def allowances(us: Units, r: I, u: int, ut: int, mv: Moves) -> tuple[F, F]:
+def allowances(us: Units, r: I, u: int, ut: int, ru: Rules) -> tuple[F, F]:
     """Unit ``u``'s move as it stands, in the open and on rough ground, per battle ``r``."""
     m = r.shape[0]
     open_, rough = np.empty(m), np.empty(m)
@@ -70,8 +79,8 @@ def allowances(us: Units, r: I, u: int, ut: int, mv: Moves) -> tuple[F, F]:
         b = r[q]
         key = move_row(ut, us.form[b, u] == COLUMN, us.mounted[b, u], us.limbered[b, u], 0)
         cmd, lost = us.in_cmd[b, u], us.lost_ldr[b, u]
-        open_[q] = move_inches(mv, key, False, cmd, lost, NO_CHANGE)
-        rough[q] = move_inches(mv, key, True, cmd, lost, NO_CHANGE)
+        open_[q] = move_inches(ru, key, False, cmd, lost, NO_CHANGE)
+        rough[q] = move_inches(ru, key, True, cmd, lost, NO_CHANGE)
     return open_, rough
 
 
@@ -86,7 +95,7 @@ def exact(dx: float, dy: float, lo: float, hi: float) -> float:
 
 @jit.kernel
 def leaders(
-    bs: Bases, ld: Leaders, lds: I, starts: I, units: I, open_: float, rough: float, bd: Board
+    bs: Bases, ld: Leaders, lds: I, starts: I, units: I, open_: float, rough: float, sc: Scene
 ) -> bool:
     """``ScriptedAI.leader``: each leader joins his unit nearest the brigade's centroid if
     within half his move (rough counted). True if any leader had a unit to look at."""
@@ -119,9 +128,7 @@ def leaders(
             if not jit.hypot(ddx, ddy) <= open_ * 0.5:
                 continue
             allow = open_
-            if dist > slow_at and path_rough(
-                ld.x[b, i], ld.y[b, i], bx, by, bd.cell, bd.nx, bd.ny, bd.field, bd.rough_boxes
-            ):
+            if dist > slow_at and path_rough(ld.x[b, i], ld.y[b, i], bx, by, sc.bd):
                 allow = open_ * rough
             if dist <= allow + 1e-6:
                 ld.x[b, i], ld.y[b, i] = bx, by
@@ -130,9 +137,9 @@ def leaders(
 
 
 @jit.kernel
-def nearest(bs: Bases, r: I, u: int, E: I, near_lo: float, near_hi: float) -> tuple[B, F, F, F, F]:
-    """``ScriptedAI.move``'s look at the enemy per battle ``r``: any alive, the nearest's
-    centre, distance (exact near ``near_lo``, ``near_hi``) and the facing toward it."""
+def nearest(bs: Bases, r: I, u: int, E: I) -> Near:
+    """``ScriptedAI.move``'s look at the enemy per battle ``r`` (:class:`Near`; the distance
+    exact near ``FORM_LINE_WITHIN`` and ``MOUNT_BEYOND``, which it decides)."""
     m = r.shape[0]
     has = np.zeros(m, dtype=np.bool_)
     enx, eny, dist, face = np.zeros(m), np.zeros(m), np.zeros(m), np.zeros(m)
@@ -148,24 +155,22 @@ def nearest(bs: Bases, r: I, u: int, E: I, near_lo: float, near_hi: float) -> tu
                     best, k = dx * dx + dy * dy, i
         enx[q], eny[q] = bs.x[b, E[k]], bs.y[b, E[k]]
         dx, dy = enx[q] - ux, eny[q] - uy
-        dist[q] = exact(dx, dy, near_lo, near_hi)
+        dist[q] = exact(dx, dy, FORM_LINE_WITHIN, MOUNT_BEYOND)
         face[q] = math.atan2(dy, dx)
-    return has, enx, eny, dist, face
+    return Near(has, enx, eny, dist, face)
 
 
 @jit.kernel
-def advance_plan(
-    bs: Bases, us: Units, r: I, u: int, ut: int, enx: F, eny: F, dist_en: F, face: F,
-    defend: bool, obj: F, mv: Moves,
-) -> tuple[I, I, B, F, F, F, F, F, F, F, F, F, F, F, I, B]:  # fmt: skip
-    """``ScriptedAI.move`` without a charge, before the search: :class:`Advance`."""
-    m = r.shape[0]
+def advance_plan(bs: Bases, us: Units, r: I, u: int, en: Near, obj: F, sc: Scene) -> Advance:
+    """``ScriptedAI.move`` without a charge, before the search: :class:`Advance`; ``obj``:
+    the objectives of a side that defends them (none: it makes for the enemy)."""
+    m, ut, ru = r.shape[0], sc.utype[u], sc.ru
+    enx, eny, dist_en, face = en.x, en.y, en.dist, en.face
     chg, form2, mounted2 = np.zeros(m, np.int64), np.empty(m, np.int64), np.empty(m, np.bool_)
     gx, gy, want = np.empty(m), np.empty(m), np.empty(m)
     ca, sa = np.empty((m, 5)), np.empty((m, 5))
     cf, sf = np.empty(m), np.empty(m)
     allow0, allow1, hw, hd = np.empty(m), np.empty(m), np.empty(m), np.empty(m)
-    fj, mj = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.bool_)
     for q in range(m):
         b = r[q]
         form, mounted, lim = int(us.form[b, u]), us.mounted[b, u], us.limbered[b, u]
@@ -180,7 +185,7 @@ def advance_plan(
         m2 = (not mounted) if c == MOUNT else mounted
         form2[q], mounted2[q] = f2, m2
         x0, y0 = bs.x[b, u], bs.y[b, u]
-        if defend:  # the nearest objective (the first on a tie), its inner half
+        if obj.shape[0]:  # the nearest objective (the first on a tie), its inner half
             best, bd2 = 0, np.inf
             for k in range(obj.shape[0]):
                 dx, dy = obj[k, 0] - x0, obj[k, 1] - y0
@@ -195,11 +200,9 @@ def advance_plan(
             g_x, g_y = enx[q], eny[q]
             stop = STOP_FOOT if (ut == FOOT or not mounted) else STOP_MOUNTED
         gx[q], gy[q] = g_x, g_y
-        allow = move_inches(mv, move_row(ut, f2 == COLUMN, m2, lim, c), False, cmd, lost, c)
-        want[q] = max(0.0, min(allow, jit.hypot(g_x - x0, g_y - y0) - stop))
-        f = f2 if c == FORMATION else form
-        mt = m2 if c == MOUNT else mounted
-        fj[q], mj[q] = f, mt
+        key = move_row(ut, f2 == COLUMN, m2, lim, c)
+        allow0[q] = move_inches(ru, key, False, cmd, lost, c)
+        want[q] = max(0.0, min(allow0[q], jit.hypot(g_x - x0, g_y - y0) - stop))
         if want[q] <= 1e-6:  # at the goal: no search
             continue
         base = math.atan2(g_y - y0, g_x - x0)
@@ -207,11 +210,9 @@ def advance_plan(
             ca[q, j] = math.cos(base + BEARINGS[j])
             sa[q, j] = math.sin(base + BEARINGS[j])
         cf[q], sf[q] = math.cos(face[q]), math.sin(face[q])
-        mkey = move_row(ut, f == COLUMN, mt, lim, c)
-        allow0[q] = move_inches(mv, mkey, False, cmd, lost, c)
-        allow1[q] = move_inches(mv, mkey, True, cmd, lost, c)
-        hw[q], hd[q] = base_half(ut, f, us.stands[b, u], mv.base_w, mv.base_d)
-    return chg, form2, mounted2, gx, gy, want, ca, sa, cf, sf, allow0, allow1, hw, hd, fj, mj
+        allow1[q] = move_inches(ru, key, True, cmd, lost, c)
+        hw[q], hd[q] = base_half(ut, f2, us.stands[b, u], ru.base_w, ru.base_d)
+    return Advance(chg, form2, mounted2, gx, gy, want, ca, sa, cf, sf, allow0, allow1, hw, hd)
 
 
 @jit.inline
@@ -227,12 +228,12 @@ def scores(dist: float, cover: float, far: bool) -> tuple[float, float]:
 
 @jit.kernel
 def destinations(
-    bs: Bases, ld: Leaders, r: I, u: int, go: I, p: Advance, lead: int, l_radius: float,
-    side: I, bd: Board, tol: float,
-) -> tuple[I, F, F]:  # fmt: skip
+    bs: Bases, ld: Leaders, r: I, u: int, go: I, p: Advance, sc: Scene
+) -> tuple[I, F, F]:
     """``ScriptedAI._candidates`` + ``_try`` for rows ``go`` of ``p``: the place taken (0-9,
     -1 none) and its centre; rough walked lazily (the scalar's heap), ``KEEP`` tried at most."""
-    m = go.shape[0]
+    m, bd, tol, lead, side = go.shape[0], sc.bd, sc.ru.contact, sc.uleader[u], sc.side
+    l_radius = sc.l_radius[lead] if lead >= 0 else 0.0
     nu = bs.x.shape[1]
     f32 = np.float32
     pick = np.full(m, -1, dtype=np.int64)
@@ -298,9 +299,7 @@ def destinations(
                         key[i] = worse[i] if rgh[i] else score[i]
                 continue
             if not known[j]:  # the score is an upper bound: walk the path, look again
-                rgh[j] = path_rough(
-                    x0, y0, px[j], py[j], bd.cell, bd.nx, bd.ny, bd.field, bd.rough_boxes
-                )
+                rgh[j] = path_rough(x0, y0, px[j], py[j], bd)
                 known[j] = True
                 key[j] = worse[j] if rgh[j] else score[j]
                 continue
@@ -309,9 +308,7 @@ def destinations(
             moving = dist > 0
             ok = dist <= (p.allow1[q] if rgh[j] and moving else p.allow0[q]) + 1e-6
             ok = ok and on_table(xa, ya, c, s, hw, hd, bd.width, bd.height)
-            if ok and clear_of(
-                bs, b, xa, ya, c, s, hw, hd, x0, y0, moving, nb, n_nb, side[u], side, tol
-            ):
+            if ok and clear_of(bs, b, u, Box(xa, ya, c, s, hw, hd), moving, nb[:n_nb], side, tol):
                 pick[w], ox[w], oy[w] = j, xa, ya
                 break
             key[j] = -math.inf
@@ -320,25 +317,30 @@ def destinations(
 
 
 @jit.kernel
-def holds(
-    bs: Bases, us: Units, r: I, u: int, ut: int, x: F, y: F, th: F, form: I, mounted: B,
-    limbered: B, chg: I, rough: B, side: I, bd: Board, mv: Moves,
-) -> B:  # fmt: skip
-    """``steps.move_ok`` for unit ``u`` in battles ``r``: within the allowance, then room."""
-    out = np.zeros(r.shape[0], dtype=np.bool_)
+def holds(bs: Bases, us: Units, p: Poses, fm: Forms, sc: Scene) -> B:
+    """``steps.move_ok`` of moves ``p`` as ``fm``: within the allowance, then room."""
+    out = np.zeros(p.r.shape[0], dtype=np.bool_)
     nb = np.empty(bs.x.shape[1], dtype=np.int64)
-    for q in range(r.shape[0]):
-        b = r[q]
-        dx, dy = x[q] - bs.x[b, u], y[q] - bs.y[b, u]
+    ru, side, w, h = sc.ru, sc.side, sc.bd.width, sc.bd.height
+    for q in range(p.r.shape[0]):
+        b, u, x, y, t = p.r[q], p.u[q], p.x[q], p.y[q], p.th[q]
+        dx, dy, ut = x - bs.x[b, u], y - bs.y[b, u], sc.utype[u]
         dist = math.sqrt(dx * dx + dy * dy)
-        f, c = int(form[q]), chg[q]
-        key = move_row(ut, f == COLUMN, mounted[q], limbered[q], c)
-        allow = move_inches(mv, key, rough[q] and dist > 0, us.in_cmd[b, u], us.lost_ldr[b, u], c)
+        f, c = int(fm.form[q]), fm.chg[q]
+        key = move_row(ut, f == COLUMN, fm.mounted[q], fm.limbered[q], c)
+        rough = fm.rough[q] and dist > 0
+        allow = move_inches(ru, key, rough, us.in_cmd[b, u], us.lost_ldr[b, u], c)
         if dist <= allow + 1e-6:
-            hw, hd = base_half(ut, f, us.stands[b, u], mv.base_w, mv.base_d)
-            t = th[q]
-            out[q] = room_of(
-                bs, b, u, x[q], y[q], math.cos(t), math.sin(t), hw, hd, dist > 0, nb, side, bd,
-                mv.contact,
-            )  # fmt: skip
+            hw, hd = base_half(ut, f, us.stands[b, u], ru.base_w, ru.base_d)
+            co, si = math.cos(t), math.sin(t)
+            if not on_table(x, y, co, si, hw, hd, w, h):  # room: on the table, clear of the rest
+                continue
+            n_nb = 0
+            for v in range(bs.x.shape[1]):
+                if v != u and bs.alive[b, v]:
+                    nb[n_nb] = v
+                    n_nb += 1
+            out[q] = clear_of(
+                bs, b, u, Box(x, y, co, si, hw, hd), dist > 0, nb[:n_nb], side, ru.contact
+            )
     return out

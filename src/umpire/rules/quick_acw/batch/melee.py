@@ -10,6 +10,7 @@ from umpire.rules.quick_acw.batch import kbases as KB
 from umpire.rules.quick_acw.batch import kcharge as KC
 from umpire.rules.quick_acw.batch import kmove as KM
 from umpire.rules.quick_acw.batch import tables as V
+from umpire.rules.quick_acw.batch.arrays import Poses
 from umpire.rules.quick_acw.batch.state import B, F, I, State, _g, _nz, _s, _sub
 
 CHARGE_LOOK = 20.0  # the scripted AI looks at charges within 20"
@@ -18,17 +19,13 @@ CHARGE_LOOK = 20.0  # the scripted AI looks at charges within 20"
 class Melee(State):
     """Charges, morale and melee."""
 
-    def _melee(self) -> KC.Melee:
-        """What ``kcharge.melee_mod`` reads besides the state."""
-        return self.S.side, self.S.utype, V.melee_modifier_table(self.t)
-
     def charges(self, r: I, u: int, E: I) -> B:
         """``ScriptedAI.move``'s charges: the best legal charge with odds over 1/2, carried
         out; True where unit ``u`` charged."""
         out = np.zeros(len(r), dtype=bool)
         bs = self.bases()
-        open0, rough = KM.allowances(self.units(), r, u, int(self.S.utype[u]), self.mv)
-        pq, pe, cx, cy, nx, ny, flank = KC.charge_reach(bs, r, u, E, open0, CHARGE_LOOK)
+        open0, rough = KM.allowances(self.units(), r, u, int(self.S.utype[u]), self.ru)
+        pq, pe, cx, cy, cth, flank = KC.charge_reach(bs, r, u, E, open0, CHARGE_LOOK)
         if len(pq) == 0:
             return out
         rr, tu = r[pq], E[pe]
@@ -36,15 +33,13 @@ class Melee(State):
         k = np.flatnonzero(prob > CHARGE_THRESHOLD)
         if len(k) == 0:
             return out
-        pq, rr, tu, cx, cy, nx, ny, flank, prob = _sub(k, pq, rr, tu, cx, cy, nx, ny, flank, prob)
+        pq, rr, tu, cx, cy, cth, flank, prob = _sub(k, pq, rr, tu, cx, cy, cth, flank, prob)
         sx, sy = _g(self.x, rr, u), _g(self.y, rr, u)
-        cdist, cth, legal = KC.charge_paths(sx, sy, cx, cy, nx, ny, open0[pq], rough[pq], self.bd)
+        cdist, legal = KC.charge_paths(sx, sy, cx, cy, open0[pq], rough[pq], self.sc)
         j = np.flatnonzero(legal)
         if len(j):  # room at the contact point, the target ignored
-            rj, uj = rr[j], np.full(len(j), u)
-            hw, hd = _g(self.hw, rj, u), _g(self.hd, rj, u)
-            c, s = np.cos(cth[j]), np.sin(cth[j])
-            legal[j] = KB.frees(bs, rj, uj, cx[j], cy[j], c, s, hw, hd, tu[j], self.bd)
+            at = Poses(rr[j], np.full(len(j), u), cx[j], cy[j], cth[j])
+            legal[j] = KB.frees(bs, at, tu[j], self.sc)
         j = np.flatnonzero(legal)  # and the way there clear (default charge_path_clear)
         if len(j):
             legal[j] = self._charge_path_clear(rr[j], u, cx[j], cy[j], cdist[j], cth[j])
@@ -66,16 +61,13 @@ class Melee(State):
         :meth:`do_charge` slides it?"""
         dd = np.where(cdist == 0, 1.0, cdist)
         dx, dy = (cx - _g(self.x, r, u)) / dd, (cy - _g(self.y, r, u)) / dd
-        c, s, uu = np.cos(cth), np.sin(cth), np.full(len(r), u)
-        out: B = KB.slides(self.bases(), r, uu, dx, dy, cdist, cth, c, s, self.bd, self.mv.step)[4]
+        uu = np.full(len(r), u)
+        out: B = KB.slides(self.bases(), r, uu, dx, dy, cdist, cth, self.sc)[4]
         return out
 
     def charge_chance(self, r: I, u: int, t: I, flank: B) -> F:
         """``scripted.charge_chance``: exact P(the charge drives the enemy off)."""
-        out: F = KC.charge_odds(
-            self.bases(), self.units(), self.bd, self._melee(), r, u, t, flank, self.t.morale,
-            int(self.t.r.morale_marker), V.charge_table(), V.CH_LO, V.CH_HI, V.CH_DIFF,
-        )  # fmt: skip
+        out: F = KC.charge_odds(self.bases(), self.units(), self.sc, r, u, t, flank)
         return out
 
     def morale_pass(self, r: I, u: I) -> B:
@@ -161,7 +153,7 @@ class Melee(State):
     def resolve_melee(self, r: I, a: I, d: I, charged: B, flank: B) -> None:
         """Seed 002 MELEE (``steps.resolve_melee``): 2d6 + stands + modifiers each side."""
         no = np.zeros(len(r), dtype=bool)
-        args = (self.bases(), self.units(), self.bd, self._melee())
+        args = (self.bases(), self.units(), self.sc)
         sa = self.dice.roll(self.ids[r], 2).sum(1) + KC.melee_mods(*args, r, a, d, charged, flank)
         sd = self.dice.roll(self.ids[r], 2).sum(1) + KC.melee_mods(*args, r, d, a, no, no)
         win_loss, win_ret, lose_loss, lose_ret = V.melee_row(self.t, sa - sd)

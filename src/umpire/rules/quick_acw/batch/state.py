@@ -10,11 +10,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from umpire.board.kboard import board_of
 from umpire.dice.bulk import Dice
+from umpire.rules.quick_acw.batch import arrays as A
 from umpire.rules.quick_acw.batch import kbases as KB
 from umpire.rules.quick_acw.batch import kfire as KF
 from umpire.rules.quick_acw.batch import tables as V
-from umpire.rules.quick_acw.batch.arrays import Bases, Leaders, Units, board_of, moves_of
 from umpire.rules.quick_acw.batch.static import Static
 
 I = NDArray[np.int64]  # noqa: E741
@@ -46,7 +47,8 @@ class State:
         self, st: Static, n: int, dice: Dice, on_finish: Callable[[int], None] | None = None
     ):
         self.S, self.t, self.T, self.dice, self.on_finish = st, st.t, st.terrain, dice, on_finish
-        self.bd, self.mv = board_of(st.terrain), moves_of(st.t)
+        self.bd, self.ru = board_of(st.terrain), A.rules_of(st.t)
+        self.sc = A.Scene(st.side, st.utype, st.local, st.uleader, st.l_radius, self.bd, self.ru)
         u = self.U = st.n_units
         self.ids = np.arange(n)
 
@@ -116,27 +118,27 @@ class State:
         """Battles still playing."""
         return len(self.ids)
 
-    def bases(self) -> Bases:
+    def bases(self) -> A.Bases:
         """The bases as the kernels take them."""
-        return Bases(
+        return A.Bases(
             self.x, self.y, self.th, self.c, self.s, self.hw, self.hd, self.rad, self.x32,
             self.y32, self.r32, self.alive, self.ver,
         )  # fmt: skip
 
-    def units(self) -> Units:
+    def units(self) -> A.Units:
         """The units' state but their bases, as the kernels take it."""
-        return Units(
+        return A.Units(
             self.form, self.mounted, self.limbered, self.stands, self.marker, self.moved,
             self.in_cmd, self.lost_ldr, self.bonus,
         )  # fmt: skip
 
-    def leaders(self) -> Leaders:
+    def leaders(self) -> A.Leaders:
         """The leaders as the kernels take them."""
-        return Leaders(self.lx, self.ly, self.latt, self.lalive)
+        return A.Leaders(self.lx, self.ly, self.latt, self.lalive)
 
     def _resize(self, r: I, u: I) -> None:
         """Bases from type, formation and stands (default ``stand_sizes``)."""
-        KB.resize(self.bases(), self.units(), r, u, self.S.utype, self.mv)
+        KB.resize(self.bases(), self.units(), r, u, self.S.utype, self.ru)
 
     def _refresh_bonus(self, r: I | None = None) -> None:
         """Each unit's attached-leader bonus (the first living leader attached; 0 none)."""
@@ -150,8 +152,7 @@ class State:
 
     def place(self, r: I, u: I, x: F, y: F, th: F, chg: I = NO_CHANGE) -> None:
         """Move bases and their attached leaders; ``chg``: a move's formation changes."""
-        c, s = np.cos(th), np.sin(th)
-        KB.places(self.bases(), self.leaders(), r, u, x, y, th, c, s, self.units(), chg)
+        KB.places(self.bases(), self.leaders(), self.units(), A.Poses(r, u, x, y, th), chg)
 
     def remove(self, r: I, u: I) -> None:
         """Take units off the table (default ``leader_detached_when_unit_removed``)."""
@@ -201,7 +202,7 @@ class State:
         opp = st.side[None, :] != st.side[u][:, None]
         dx = self.x[r] - _g(self.x, r, u)[:, None]
         dy = self.y[r] - _g(self.y, r, u)[:, None]
-        lim = self.rad[r] + (self.mv.contact + SLACK) + _g(self.rad, r, u)[:, None]
+        lim = self.rad[r] + (self.ru.contact + SLACK) + _g(self.rad, r, u)[:, None]
         near = opp & self.alive[r] & (dx * dx + dy * dy <= lim * lim)
         pi, pv = _nz(near)
         if len(pi):
@@ -258,22 +259,19 @@ class State:
     # -- contacts, slides, retreats ------------------------------------------------------
     def touching(self, r: I, a: I, b: I) -> B:
         """Do the bases of units ``a`` and ``b`` touch (the scalar contact lists)?"""
-        out: B = KB.touching(self.bases(), r, a, b, self.mv.contact)
+        out: B = KB.touching(self.bases(), r, a, b, self.ru.contact)
         return out
 
     def contacts(self, r: I, A: I, Bu: I) -> tuple[NDArray[np.float32], B]:
         """``kfire.contacts`` of units ``A`` by ``Bu`` in battles ``r``."""
-        out: tuple[NDArray[np.float32], B] = KF.contacts(self.bases(), r, A, Bu, self.mv.contact)
+        out: tuple[NDArray[np.float32], B] = KF.contacts(self.bases(), r, A, Bu, self.ru.contact)
         return out
 
     def slide(self, r: I, u: I, dx: F, dy: F, dist: F, th: F) -> B:
         """``Battle.slide`` (default ``blocked_retreat_stops``); False: off the table."""
         if len(r) == 0:
             return np.ones(0, dtype=bool)
-        c, s = np.cos(th), np.sin(th)
-        ok, bx, by, bth, _ = KB.slides(
-            self.bases(), r, u, dx, dy, dist, th, c, s, self.bd, self.mv.step
-        )
+        ok, bx, by, bth, _ = KB.slides(self.bases(), r, u, dx, dy, dist, th, self.sc)
         g = np.flatnonzero(ok)
         self.place(r[g], u[g], bx[g], by[g], bth[g])
         return ok
