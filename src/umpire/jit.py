@@ -48,7 +48,33 @@ def _numba() -> Any:
         return None
     import numba
 
+    _tolerate_old_caches()
     return numba
+
+
+def _tolerate_old_caches() -> None:
+    """Treat a cache index that no longer unpickles as stale, so the kernel compiles again.
+
+    numba reads a kernel's cache index (beside its source) before it compares the source's
+    stamp; the index pickles the argument types, so after an update that renamed or removed
+    a record class (a kernel's bundle) the first call raised instead of recompiling. Only
+    the unpickling is guarded: a fresh or a current index loads as before."""
+    try:
+        from numba.core.caching import IndexDataCacheFile
+    except ImportError:  # pragma: no cover - another numba layout: its own behaviour
+        return
+    load: Callable[[Any], Any] = IndexDataCacheFile._load_index
+    if getattr(load, "_umpire_tolerant", False):
+        return
+
+    def tolerant(self: Any) -> Any:
+        try:
+            return load(self)
+        except Exception:  # an index written by other sources: stale, compile again
+            return {}
+
+    tolerant._umpire_tolerant = True  # type: ignore[attr-defined]
+    IndexDataCacheFile._load_index = tolerant  # type: ignore[method-assign]
 
 
 WHY_OFF: str | None = why_off()
