@@ -110,6 +110,7 @@ class Battle:
         "_dist",
         "_gone",
         "_gone_seen",
+        "_held",
         "_last_roll",
         "_los",
         "_next",
@@ -154,6 +155,9 @@ class Battle:
         # the phase ``_advance`` just found at the new cursor, taken by ``next_request``'s
         # loop at once (nothing runs between): one call of ``at`` per phase, not two
         self._next: Phase | None = None
+        # the phase of the decision ``next_request`` last returned, until it is applied (the
+        # menus and ``apply`` read the cursor again; nothing changes it in between)
+        self._held: Phase | None = None
         self.roller = roller
         self.narrate = narrate
         self.lines: list[str] = []
@@ -220,10 +224,13 @@ class Battle:
         Digital dice roll one d``n``; a game at a table with real dice picks the table's way
         (one d6 up to six, else a cup; ``cup``: always drawn, as cards from a box).
         """
-        table_pick = getattr(self.roller, "pick", None)
+        roller = self.roller
+        if type(roller) is Recorder:  # the fast path's dice have no table's way: no look-up
+            return roller.dice(1, len(labels), purpose)[0] - 1
+        table_pick = getattr(roller, "pick", None)
         if table_pick is not None:
             return int(table_pick(labels, purpose, cup))
-        return self.roller.dice(1, len(labels), purpose)[0] - 1
+        return roller.dice(1, len(labels), purpose)[0] - 1
 
     # -- the cursor ----------------------------------------------------------------
     def sides(self) -> tuple[str, ...]:
@@ -232,6 +239,10 @@ class Battle:
 
     def phase(self) -> Phase:
         """The phase at the cursor (the sequence always has one inside a turn)."""
+        ph = self._held
+        if ph is not None:
+            self.scope = ph[3]
+            return ph
         ph = self._at(self, self.state.seq)
         if ph is None:  # pragma: no cover - _advance never leaves the cursor past a turn
             raise IllegalActionError("the turn is over")
@@ -282,6 +293,7 @@ class Battle:
                 who = self.seams(step)[1]
                 # tuple.__new__: a NamedTuple's own __new__ is an interpreted function
                 req = (step.kind, who(self, side) if who else side, st.actors[st.pos], name)
+                self._held = ph
                 return tuple.__new__(Request, req)
             self._advance()
         return None
@@ -320,6 +332,7 @@ class Battle:
         typed = as_order(order)
         st = self.state
         side, _name, step = self.current()
+        self._held = None  # the step may change what the sequence reads
         if st.pos < 0 or st.pos >= len(st.actors) or st.actors[st.pos] != req.actor:
             raise IllegalActionError("that decision is not the one pending")
         who = self.seams(step)[1]
@@ -336,6 +349,7 @@ class Battle:
 
     def _advance(self) -> None:
         st = self.state
+        self._held = None
         st.pos = -1
         st.actors = []
         if self._gone != self._gone_seen:  # the break points read only who is left
@@ -374,6 +388,7 @@ class Battle:
         self._seen_ok = [False] * (n * n)
         self._adj = None
         self._gone_seen = -1  # units may have left behind the battle's back
+        self._held = None  # the cursor may have moved too
         self.memo.clear()
         self.kept.clear()  # the versions start again from 0
 

@@ -169,6 +169,18 @@ def crossing(b: Battle, side: str, step: float) -> None:
             b.record(u)
 
 
+class Crossing(AutoStep):
+    """The ``crossing`` step: :func:`crossing` at the ladder's ``crossing_step`` (a class of
+    its own, not a lambda in an :class:`Auto`: the engine's call of ``auto`` is then native
+    in the mypyc build)."""
+
+    def __init__(self, step: float):
+        self.step = step
+
+    def auto(self, b: Battle, side: str) -> None:
+        crossing(b, side, self.step)
+
+
 def _outside_cone(
     ax: float, ay: float, bx: float, by: float, c: float, s: float, cone: float
 ) -> bool:
@@ -223,7 +235,7 @@ def activation(comp: Composition, lad: Ladder) -> list[tuple[str, bool, Step]]:
         ("mark_start", False, Auto(mark_start)),
         ("move", False, combat.step("move")),
         ("rally", False, status.step("rally")),
-        ("crossing", False, Auto(lambda b, side: crossing(b, side, lad.crossing_step))),
+        ("crossing", False, Crossing(lad.crossing_step)),
         # the events' reaction point: the other side's reaction (before its step 4 fire)
         *[(name, True, step) for name, step in comp.hooks("reaction")],
         (
@@ -331,7 +343,10 @@ class CardDraw:
         self._head_phases: list[Phase] = []
         self._end_phases: list[Phase] = []
         self._card_phases: dict[tuple[int, str, str], Phase] = {}
-        # the phases of the card last read by ``at``, and what they were made for
+        # each card's row of phases, per (card, drawer, side), each filled when first read
+        # (before the first draw the side is "": only the draw is read)
+        self._rows: dict[tuple[str, str, str], list[Phase | None]] = {}
+        # the row of the card last read by ``at``, and what it was made for
         self._row: list[Phase | None] = []
         self._row_card = self._row_drawer = self._row_side = "\0"
 
@@ -344,6 +359,7 @@ class CardDraw:
         self._head_phases = [Phase(a, name, step) for name, step in self._head]
         self._end_phases = [Phase(a, name, step) for name, step in self._end]
         self._card_phases = {}
+        self._rows = {}
         self._row = []
         self._row_card = self._row_drawer = self._row_side = "\0"
 
@@ -375,12 +391,17 @@ class CardDraw:
             drawer: str = deck.get("drawer", a)
             side: str = deck.get("side", a)
             # the phases of the card being played, kept while the same card is (the cursor
-            # reads them several times a step): no key made or hashed per call
+            # reads them several times a step): no key made or hashed per call; a card's
+            # row is looked up once when it comes up, and kept for the next time it does
             row = self._row
             if not (
                 card == self._row_card and drawer == self._row_drawer and side == self._row_side
             ):
-                row = self._row = [None] * per  # each filled when first asked
+                key = (card, drawer, side)
+                got = self._rows.get(key)
+                if got is None:
+                    got = self._rows[key] = [None] * per
+                row = self._row = got
                 self._row_card, self._row_drawer, self._row_side = card, drawer, side
             k = seq % per
             found = row[k]
