@@ -119,6 +119,7 @@ class Battle:
         "_seen_ok",
         "_seen_s",
         "_seen_t",
+        "_side_ix",
         "_sver",
         "_ver",
         "comp",
@@ -168,7 +169,8 @@ class Battle:
         self._boxes: list[Box | None] = []
         self.rad: list[float] = []  # radius of each unit's base circle, kept current
         self._ver: list[int] = []  # per unit: bumped by changed()
-        self._sver: dict[str, int] = {}  # per side: bumped when any of its units changes
+        self._sver: list[int] = []  # per side: bumped when any of its units changes
+        self._side_ix: list[int] = []  # per unit: its side's place in ``_sver``
         self._dist: dict[tuple[int, int], tuple[int, int, float]] = {}
         self._adj: list[list[int]] | None = None  # who touches whom, kept exact
         # sight lines per (firer, target) pair, flat (firer * units + target): the stamp
@@ -287,9 +289,14 @@ class Battle:
                     actors = self.in_scope(step.kind, actors, units)
                 st.actors = actors
                 st.pos = 0
-            while st.pos < len(st.actors) and not step.eligible(self, st.actors[st.pos]):
-                st.pos += 1
-            if st.pos < len(st.actors):
+            actors = st.actors
+            pos = st.pos
+            if pos < len(actors):
+                eligible = step.eligible  # looked up once for the actors passed over
+                while pos < len(actors) and not eligible(self, actors[pos]):
+                    pos += 1
+                    st.pos = pos
+            if pos < len(actors):
                 who = self.seams(step)[1]
                 # tuple.__new__: a NamedTuple's own __new__ is an interpreted function
                 req = (step.kind, who(self, side) if who else side, st.actors[st.pos], name)
@@ -381,7 +388,9 @@ class Battle:
         self._boxes = [None] * n
         self.rad = [_hypot(u.hw, u.hd) for u in self.state.units]
         self._ver = [0] * n
-        self._sver = dict.fromkeys(SIDES, 0)
+        place = {s: k for k, s in enumerate(SIDES)}
+        self._side_ix = [place.setdefault(u.side, len(place)) for u in self.state.units]
+        self._sver = [0] * len(place)
         self._dist = {}
         self._seen_t = [-1] * (n * n)
         self._seen_s = [-1] * (n * n)
@@ -448,7 +457,7 @@ class Battle:
         self._boxes[i] = None
         self.rad[i] = _hypot(u.hw, u.hd)
         self._ver[i] += 1
-        self._sver[u.side] = self._sver.get(u.side, 0) + 1
+        self._sver[self._side_ix[i]] += 1
         self.memo.clear()
         adj = self._adj
         if adj is None:
@@ -589,7 +598,7 @@ class Battle:
         """Line of sight from ``u`` to ``t``: terrain, then friendly bases; cached."""
         k = u.i * len(self._ver) + t.i
         vt = self._ver[t.i]
-        vs = self._sver[u.side]
+        vs = self._sver[self._side_ix[u.i]]
         if self._seen_t[k] == vt and self._seen_s[k] == vs:
             return self._seen_ok[k]
         x0, y0, x1, y1 = u.x, u.y, t.x, t.y

@@ -48,12 +48,25 @@ class Auto(AutoStep):
         self.fn(b, side)
 
 
+_IN_ORDER: dict[frozenset[int], tuple[int, ...]] = {}
+"""A scope's units in index order (a card's few units: its phases keep the same set)."""
+
+
 def _mine(b: Battle, side: str) -> list[Unit]:
-    """The living units of ``side`` in the current phase's scope."""
+    """The living units of ``side`` in the current phase's scope (in index order)."""
     scope = b.scope
-    return [
-        u for u in b.state.units if u.alive and u.side == side and (scope is None or u.i in scope)
-    ]
+    us = b.state.units
+    if scope is None:
+        return [u for u in us if u.alive and u.side == side]
+    order = _IN_ORDER.get(scope)
+    if order is None:
+        order = _IN_ORDER[scope] = tuple(sorted(scope))
+    out = []
+    for i in order:
+        u = us[i]
+        if u.alive and u.side == side:
+            out.append(u)
+    return out
 
 
 def rifles(b: Battle, i: int) -> bool:
@@ -146,10 +159,11 @@ def crossing(b: Battle, side: str, step: float) -> None:
             # Every point tried lies on the path: if the whole path is beyond the field
             # of fire's reach (with a margin for rounding), no point can be inside it.
             along = min(max((vx - x0) * ex + (vy - y0) * ey, 0.0), dist)
-            off = _hypot(x0 + ex * along - vx, y0 + ey * along - vy)
+            ox, oy = x0 + ex * along - vx, y0 + ey * along - vy
             lim = r + v.hd + uhd
-            if off > lim + 1e-6:
-                continue
+            far = lim + 1e-6
+            if ox * ox + oy * oy > far * far * SURELY + 1e-12 or _hypot(ox, oy) > far:
+                continue  # beyond for sure (geometry.surely_beyond), or beyond
             c, s = math.cos(v.theta), math.sin(v.theta)  # geometry.local, written out
             if cone > 0.0 and _outside_cone(x0 - vx, y0 - vy, ux - vx, uy - vy, c, s, cone):
                 continue
@@ -383,7 +397,7 @@ class CardDraw:
         seq -= len(head)
         deck: dict[str, Any] | None = b.state.extra.get("cards")
         per = len(self._card)
-        total = int(deck.get("total", 0)) if deck else 0
+        total: int = deck.get("total", 0) if deck else 0  # (an int: no call of int())
         if seq < total * per:
             assert deck is not None
             a = self.order[0]
