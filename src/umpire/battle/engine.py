@@ -388,7 +388,7 @@ class Battle:
         self._boxes = [None] * n
         self.rad = [_hypot(u.hw, u.hd) for u in self.state.units]
         self._ver = [0] * n
-        place = {s: k for k, s in enumerate(SIDES)}
+        place: dict[str, int] = {s: k for k, s in enumerate(SIDES)}
         self._side_ix = [place.setdefault(u.side, len(place)) for u in self.state.units]
         self._sver = [0] * len(place)
         self._dist = {}
