@@ -110,6 +110,7 @@ class Battle:
         "_dist",
         "_gone",
         "_gone_seen",
+        "_held",
         "_last_roll",
         "_los",
         "_next",
@@ -118,6 +119,7 @@ class Battle:
         "_seen_ok",
         "_seen_s",
         "_seen_t",
+        "_side_ix",
         "_sver",
         "_ver",
         "comp",
@@ -154,6 +156,9 @@ class Battle:
         # the phase ``_advance`` just found at the new cursor, taken by ``next_request``'s
         # loop at once (nothing runs between): one call of ``at`` per phase, not two
         self._next: Phase | None = None
+        # the phase of the decision ``next_request`` last returned, until it is applied (the
+        # menus and ``apply`` read the cursor again; nothing changes it in between)
+        self._held: Phase | None = None
         self.roller = roller
         self.narrate = narrate
         self.lines: list[str] = []
@@ -164,7 +169,8 @@ class Battle:
         self._boxes: list[Box | None] = []
         self.rad: list[float] = []  # radius of each unit's base circle, kept current
         self._ver: list[int] = []  # per unit: bumped by changed()
-        self._sver: dict[str, int] = {}  # per side: bumped when any of its units changes
+        self._sver: list[int] = []  # per side: bumped when any of its units changes
+        self._side_ix: list[int] = []  # per unit: its side's place in ``_sver``
         self._dist: dict[tuple[int, int], tuple[int, int, float]] = {}
         self._adj: list[list[int]] | None = None  # who touches whom, kept exact
         # sight lines per (firer, target) pair, flat (firer * units + target): the stamp
@@ -220,10 +226,13 @@ class Battle:
         Digital dice roll one d``n``; a game at a table with real dice picks the table's way
         (one d6 up to six, else a cup; ``cup``: always drawn, as cards from a box).
         """
-        table_pick = getattr(self.roller, "pick", None)
+        roller = self.roller
+        if type(roller) is Recorder:  # the fast path's dice have no table's way: no look-up
+            return roller.dice(1, len(labels), purpose)[0] - 1
+        table_pick = getattr(roller, "pick", None)
         if table_pick is not None:
             return int(table_pick(labels, purpose, cup))
-        return self.roller.dice(1, len(labels), purpose)[0] - 1
+        return roller.dice(1, len(labels), purpose)[0] - 1
 
     # -- the cursor ----------------------------------------------------------------
     def sides(self) -> tuple[str, ...]:
@@ -232,6 +241,10 @@ class Battle:
 
     def phase(self) -> Phase:
         """The phase at the cursor (the sequence always has one inside a turn)."""
+        ph = self._held
+        if ph is not None:
+            self.scope = ph[3]
+            return ph
         ph = self._at(self, self.state.seq)
         if ph is None:  # pragma: no cover - _advance never leaves the cursor past a turn
             raise IllegalActionError("the turn is over")
@@ -276,12 +289,18 @@ class Battle:
                     actors = self.in_scope(step.kind, actors, units)
                 st.actors = actors
                 st.pos = 0
-            while st.pos < len(st.actors) and not step.eligible(self, st.actors[st.pos]):
-                st.pos += 1
-            if st.pos < len(st.actors):
+            actors = st.actors
+            pos = st.pos
+            if pos < len(actors):
+                eligible = step.eligible  # looked up once for the actors passed over
+                while pos < len(actors) and not eligible(self, actors[pos]):
+                    pos += 1
+                    st.pos = pos
+            if pos < len(actors):
                 who = self.seams(step)[1]
                 # tuple.__new__: a NamedTuple's own __new__ is an interpreted function
                 req = (step.kind, who(self, side) if who else side, st.actors[st.pos], name)
+                self._held = ph
                 return tuple.__new__(Request, req)
             self._advance()
         return None
@@ -320,6 +339,7 @@ class Battle:
         typed = as_order(order)
         st = self.state
         side, _name, step = self.current()
+        self._held = None  # the step may change what the sequence reads
         if st.pos < 0 or st.pos >= len(st.actors) or st.actors[st.pos] != req.actor:
             raise IllegalActionError("that decision is not the one pending")
         who = self.seams(step)[1]
@@ -336,6 +356,7 @@ class Battle:
 
     def _advance(self) -> None:
         st = self.state
+        self._held = None
         st.pos = -1
         st.actors = []
         if self._gone != self._gone_seen:  # the break points read only who is left
@@ -367,13 +388,16 @@ class Battle:
         self._boxes = [None] * n
         self.rad = [_hypot(u.hw, u.hd) for u in self.state.units]
         self._ver = [0] * n
-        self._sver = dict.fromkeys(SIDES, 0)
+        place: dict[str, int] = {s: k for k, s in enumerate(SIDES)}
+        self._side_ix = [place.setdefault(u.side, len(place)) for u in self.state.units]
+        self._sver = [0] * len(place)
         self._dist = {}
         self._seen_t = [-1] * (n * n)
         self._seen_s = [-1] * (n * n)
         self._seen_ok = [False] * (n * n)
         self._adj = None
         self._gone_seen = -1  # units may have left behind the battle's back
+        self._held = None  # the cursor may have moved too
         self.memo.clear()
         self.kept.clear()  # the versions start again from 0
 
@@ -433,7 +457,7 @@ class Battle:
         self._boxes[i] = None
         self.rad[i] = _hypot(u.hw, u.hd)
         self._ver[i] += 1
-        self._sver[u.side] = self._sver.get(u.side, 0) + 1
+        self._sver[self._side_ix[i]] += 1
         self.memo.clear()
         adj = self._adj
         if adj is None:
@@ -574,7 +598,7 @@ class Battle:
         """Line of sight from ``u`` to ``t``: terrain, then friendly bases; cached."""
         k = u.i * len(self._ver) + t.i
         vt = self._ver[t.i]
-        vs = self._sver[u.side]
+        vs = self._sver[self._side_ix[u.i]]
         if self._seen_t[k] == vt and self._seen_s[k] == vs:
             return self._seen_ok[k]
         x0, y0, x1, y1 = u.x, u.y, t.x, t.y

@@ -89,8 +89,11 @@ def tally_of(b: Battle) -> tuple[dict[str, int], set[str]]:
     return out, quit
 
 
-def result_of(b: Battle, seed: int | None, faces: list[int], orders: list[list[Any]]) -> Result:
-    """Summarise a finished (or stopped) battle."""
+def result_of(
+    b: Battle, seed: int | None, faces: list[int], orders: list[list[Any]], *, last: bool = False
+) -> Result:
+    """Summarise a finished (or stopped) battle. ``last``: the battle is dropped at once, so
+    the result's state takes its roles' ``extra`` uncopied."""
     from umpire.battle.victory import broken_sides
     from umpire.sides import SIDES
 
@@ -111,7 +114,7 @@ def result_of(b: Battle, seed: int | None, faces: list[int], orders: list[list[A
         faces,
         orders,
         list(b.lines),
-        st.to_json(),
+        st.to_json(not last),
         leaders,
         broke,
         tally,
@@ -153,7 +156,7 @@ def play(
         orders.append([req.actor, *order])
     if tell is not None:
         _tell(b.lines, told, tell)
-    return result_of(b, seed, rec.faces, orders)
+    return result_of(b, seed, rec.faces, orders, last=True)  # ``b`` ends here
 
 
 def _tell(lines: list[str], told: int, tell: Callable[[str], None]) -> int:

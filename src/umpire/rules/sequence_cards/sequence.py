@@ -48,12 +48,25 @@ class Auto(AutoStep):
         self.fn(b, side)
 
 
+_IN_ORDER: dict[frozenset[int], tuple[int, ...]] = {}
+"""A scope's units in index order (a card's few units: its phases keep the same set)."""
+
+
 def _mine(b: Battle, side: str) -> list[Unit]:
-    """The living units of ``side`` in the current phase's scope."""
+    """The living units of ``side`` in the current phase's scope (in index order)."""
     scope = b.scope
-    return [
-        u for u in b.state.units if u.alive and u.side == side and (scope is None or u.i in scope)
-    ]
+    us = b.state.units
+    if scope is None:
+        return [u for u in us if u.alive and u.side == side]
+    order = _IN_ORDER.get(scope)
+    if order is None:
+        order = _IN_ORDER[scope] = tuple(sorted(scope))
+    out = []
+    for i in order:
+        u = us[i]
+        if u.alive and u.side == side:
+            out.append(u)
+    return out
 
 
 def rifles(b: Battle, i: int) -> bool:
@@ -146,10 +159,11 @@ def crossing(b: Battle, side: str, step: float) -> None:
             # Every point tried lies on the path: if the whole path is beyond the field
             # of fire's reach (with a margin for rounding), no point can be inside it.
             along = min(max((vx - x0) * ex + (vy - y0) * ey, 0.0), dist)
-            off = _hypot(x0 + ex * along - vx, y0 + ey * along - vy)
+            ox, oy = x0 + ex * along - vx, y0 + ey * along - vy
             lim = r + v.hd + uhd
-            if off > lim + 1e-6:
-                continue
+            far = lim + 1e-6
+            if ox * ox + oy * oy > far * far * SURELY + 1e-12 or _hypot(ox, oy) > far:
+                continue  # beyond for sure (geometry.surely_beyond), or beyond
             c, s = math.cos(v.theta), math.sin(v.theta)  # geometry.local, written out
             if cone > 0.0 and _outside_cone(x0 - vx, y0 - vy, ux - vx, uy - vy, c, s, cone):
                 continue
@@ -167,6 +181,18 @@ def crossing(b: Battle, side: str, step: float) -> None:
         if crossed:
             u.extra["crossed"] = crossed
             b.record(u)
+
+
+class Crossing(AutoStep):
+    """The ``crossing`` step: :func:`crossing` at the ladder's ``crossing_step`` (a class of
+    its own, not a lambda in an :class:`Auto`: the engine's call of ``auto`` is then native
+    in the mypyc build)."""
+
+    def __init__(self, step: float):
+        self.step = step
+
+    def auto(self, b: Battle, side: str) -> None:
+        crossing(b, side, self.step)
 
 
 def _outside_cone(
@@ -223,7 +249,7 @@ def activation(comp: Composition, lad: Ladder) -> list[tuple[str, bool, Step]]:
         ("mark_start", False, Auto(mark_start)),
         ("move", False, combat.step("move")),
         ("rally", False, status.step("rally")),
-        ("crossing", False, Auto(lambda b, side: crossing(b, side, lad.crossing_step))),
+        ("crossing", False, Crossing(lad.crossing_step)),
         # the events' reaction point: the other side's reaction (before its step 4 fire)
         *[(name, True, step) for name, step in comp.hooks("reaction")],
         (
@@ -331,7 +357,10 @@ class CardDraw:
         self._head_phases: list[Phase] = []
         self._end_phases: list[Phase] = []
         self._card_phases: dict[tuple[int, str, str], Phase] = {}
-        # the phases of the card last read by ``at``, and what they were made for
+        # each card's row of phases, per (card, drawer, side), each filled when first read
+        # (before the first draw the side is "": only the draw is read)
+        self._rows: dict[tuple[str, str, str], list[Phase | None]] = {}
+        # the row of the card last read by ``at``, and what it was made for
         self._row: list[Phase | None] = []
         self._row_card = self._row_drawer = self._row_side = "\0"
 
@@ -344,6 +373,7 @@ class CardDraw:
         self._head_phases = [Phase(a, name, step) for name, step in self._head]
         self._end_phases = [Phase(a, name, step) for name, step in self._end]
         self._card_phases = {}
+        self._rows = {}
         self._row = []
         self._row_card = self._row_drawer = self._row_side = "\0"
 
@@ -367,7 +397,7 @@ class CardDraw:
         seq -= len(head)
         deck: dict[str, Any] | None = b.state.extra.get("cards")
         per = len(self._card)
-        total = int(deck.get("total", 0)) if deck else 0
+        total: int = deck.get("total", 0) if deck else 0  # (an int: no call of int())
         if seq < total * per:
             assert deck is not None
             a = self.order[0]
@@ -375,12 +405,17 @@ class CardDraw:
             drawer: str = deck.get("drawer", a)
             side: str = deck.get("side", a)
             # the phases of the card being played, kept while the same card is (the cursor
-            # reads them several times a step): no key made or hashed per call
+            # reads them several times a step): no key made or hashed per call; a card's
+            # row is looked up once when it comes up, and kept for the next time it does
             row = self._row
             if not (
                 card == self._row_card and drawer == self._row_drawer and side == self._row_side
             ):
-                row = self._row = [None] * per  # each filled when first asked
+                key = (card, drawer, side)
+                got = self._rows.get(key)
+                if got is None:
+                    got = self._rows[key] = [None] * per
+                row = self._row = got
                 self._row_card, self._row_drawer, self._row_side = card, drawer, side
             k = seq % per
             found = row[k]
