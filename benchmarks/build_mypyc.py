@@ -45,6 +45,7 @@ HOT = [
     "umpire/board/numeric.py",
     "umpire/board/geometry.py",
     "umpire/board/terrain.py",
+    "umpire/board/crossing.py",
     "umpire/dice/stream.py",
     "umpire/sides.py",
     "umpire/ai/odds_ai.py",

@@ -6,10 +6,15 @@ battles and menus equal."""
 from __future__ import annotations
 
 import math
+import random
 from fractions import Fraction
 from itertools import product
 
+import pytest
+import shapely
+
 from test_action_reaction_issue20 import WALL, ByPurpose, battle, unit
+from umpire.battle.engine import Battle
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import artillery as ART
 from umpire.rules.action_reaction import firing as FI
@@ -31,6 +36,56 @@ def test_walls_on_a_path_are_kept_as_worked_out_reading_walls_and_fences() -> No
         assert first == GD._walls_on_path(b, x0, y0, x1, y1)
         assert GD.walls_on_path(b, x0, y0, x1, y1) is first  # kept
     assert any(GD.walls_on_path(b, *p) for p in paths)  # the stone wall is met
+
+
+def _walls_by_shapely(b: Battle, x0: float, y0: float, x1: float, y1: float) -> list[object]:
+    """``ground._walls_on_path`` as it was, all by shapely: the reference (it raises where
+    the path runs along a wall or crosses a bent one twice: not a point to project)."""
+    import shapely
+
+    line = shapely.LineString([(x0, y0), (x1, y1)])
+    out = []
+    for kind, *_, wall, _seg in GD._walls(b):
+        if line.intersects(wall):
+            out.append((float(line.project(line.intersection(wall))), kind))
+    return sorted(out)
+
+
+def test_walls_on_a_path_are_shapelys_floats_reading_walls_and_fences() -> None:
+    """Seed 003 XVI.D-F (reading ``walls_and_fences``: 'the inches along a move to each
+    wall it crosses'): the straight walls' crossings worked out without shapely
+    (``umpire.board.crossing``) are shapely's floats on 3,000 moves and lines of fire on
+    the stone_wall board (a stone wall and a rail fence), including moves that end or
+    start on the wall and run along it; a wall of several segments is shapely's own."""
+    text = WALL + '[[terrain]]\nkind = "wall"\nvariant = "rail"\nname = "Bent"\n'
+    text += "points = [[4, 19], [18, 21], [32, 19]]\n"
+    b = battle(text + unit("dfn", "union", 20, 26.4, 90), ByPurpose([]))
+    walls = GD._walls(b)
+    assert [w[6] is None for w in walls] == [False, True]
+    rnd = random.Random(3)
+    met = raised = 0
+    for k in range(3000):
+        x0, y0 = rnd.uniform(0, 60), rnd.uniform(10, 40)
+        d, th = rnd.uniform(0.5, 14), rnd.uniform(0, 2 * math.pi)
+        x1, y1 = x0 + d * math.cos(th), y0 + d * math.sin(th)
+        if k % 5 == 1:
+            y1 = 27.0  # ends on the stone wall
+        elif k % 5 == 2:
+            y0 = 27.0  # starts on it
+        elif k % 5 == 3:
+            y0 = y1 = 27.0 + rnd.choice([0.0, 1e-12])  # along it
+        try:
+            want = _walls_by_shapely(b, x0, y0, x1, y1)
+        except shapely.errors.GEOSException:  # along a wall, or twice across the bent one
+            with pytest.raises(shapely.errors.GEOSException):
+                GD._walls_on_path(b, x0, y0, x1, y1)
+            raised += 1
+            continue
+        got = GD._walls_on_path(b, x0, y0, x1, y1)
+        assert got == want, (x0, y0, x1, y1)
+        met += bool(got)
+    assert met > 600
+    assert 0 < raised < 500
 
 
 def test_a_menu_tests_formation_changes_as_after_change_does_xii_f() -> None:
