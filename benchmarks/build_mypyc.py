@@ -77,6 +77,7 @@ HOT = [
     "umpire/rules/action_reaction/menu.py",
     "umpire/rules/action_reaction/menu_odds.py",
     "umpire/rules/action_reaction/weather.py",
+    "umpire/rules/action_reaction/ammo.py",
     "umpire/rules/solo_events/events.py",
 ]
 """The modules compiled: where the pyinstrument profiles of the six shipped scenarios

@@ -13,7 +13,7 @@ from itertools import product
 import pytest
 import shapely
 
-from test_action_reaction_issue20 import WALL, ByPurpose, battle, unit
+from test_action_reaction_issue20 import RIDGE, WALL, ByPurpose, battle, unit
 from umpire.battle.engine import Battle
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import artillery as ART
@@ -86,6 +86,25 @@ def test_walls_on_a_path_are_shapelys_floats_reading_walls_and_fences() -> None:
         met += bool(got)
     assert met > 600
     assert 0 < raised < 500
+
+
+def test_hollows_are_kept_by_the_ground_they_label_reading_fog_per_hollow() -> None:
+    """Seed 003 XII.D.1 'c. Place a playing card in each of the hollows' (reading
+    ``fog_per_hollow``): the hollows kept for a board's levels are the flood fill's of a
+    new setup on the same ground, and other ground (a ridge splitting the low ground in
+    two) gets its own."""
+    flat = battle(unit("a", "union", 20, 5, 90), ByPurpose([]))
+    again = battle(unit("a", "union", 20, 5, 90), ByPurpose([]))
+    assert again.setup is not flat.setup
+    board = flat.setup.board
+    level = board.level.ravel().tolist()
+    fresh = GD._label_hollows(board.nx, board.ny, level)
+    assert GD.hollows(flat) == fresh and GD.hollows(again) == fresh
+    assert GD.hollows(flat)[1] == 1
+    ridged = battle(RIDGE + unit("a", "union", 20, 5, 90), ByPurpose([]))
+    assert GD.hollows(ridged)[1] == 2
+    rb = ridged.setup.board
+    assert GD.hollows(ridged) == GD._label_hollows(rb.nx, rb.ny, rb.level.ravel().tolist())
 
 
 def test_a_menu_tests_formation_changes_as_after_change_does_xii_f() -> None:

@@ -34,6 +34,24 @@ def hollows(b: Battle) -> tuple[list[int], int]:
     board = b.setup.board
     nx, ny = board.nx, board.ny
     level = board.level.ravel().tolist()
+    whose = (nx, ny, tuple(level))
+    found = _HOLLOWS.get(whose)
+    if found is None:
+        found = _label_hollows(nx, ny, level)
+        if len(_HOLLOWS) >= 8:
+            _HOLLOWS.clear()
+        _HOLLOWS[whose] = found
+    b.setup.kept[key] = found
+    return found
+
+
+_HOLLOWS: dict[tuple[int, int, tuple[int, ...]], tuple[list[int], int]] = {}
+""":func:`hollows` by the board's size and levels (a scenario loaded again builds a new
+setup with the same ground: the labelling is not made again). Never changed once made."""
+
+
+def _label_hollows(nx: int, ny: int, level: list[int]) -> tuple[list[int], int]:
+    """:func:`hollows` worked out: a flood fill of the level-0 cells, four ways."""
     label = [-1] * (nx * ny)
     n = 0
     for start in range(nx * ny):
@@ -51,8 +69,7 @@ def hollows(b: Battle) -> tuple[list[int], int]:
                         label[kk] = n
                         todo.append(kk)
         n += 1
-    found = b.setup.kept[key] = (label, n)
-    return found
+    return label, n
 
 
 def hollow_at(b: Battle, x: float, y: float) -> int:
