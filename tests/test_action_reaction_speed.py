@@ -17,8 +17,10 @@ from test_action_reaction_issue20 import RIDGE, WALL, ByPurpose, battle, unit
 from umpire.battle.engine import Battle
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import artillery as ART
+from umpire.rules.action_reaction import charging as CH
 from umpire.rules.action_reaction import firing as FI
 from umpire.rules.action_reaction import ground as GD
+from umpire.rules.action_reaction import marks as MK
 from umpire.rules.action_reaction import menu as MN
 from umpire.rules.action_reaction import menu_odds as MO
 from umpire.rules.action_reaction import moving as MOV
@@ -105,6 +107,39 @@ def test_hollows_are_kept_by_the_ground_they_label_reading_fog_per_hollow() -> N
     assert GD.hollows(ridged)[1] == 2
     rb = ridged.setup.board
     assert GD.hollows(ridged) == GD._label_hollows(rb.nx, rb.ny, rb.level.ravel().tolist())
+
+
+def test_a_move_menus_charges_are_charge_offer_for_each_enemy_xii_h() -> None:
+    """Seed 003 XII.H (reading ``charges_only_foot_and_horse``, ``charge_path_clear``): the
+    move menu works out the charger's part of ``may_charge``, its dice and allowance once;
+    its charge offers are still :func:`menu.charge_offer`'s for each of the six nearest
+    enemies, in order (orders and odds): one behind the wall, one out of its front, one
+    behind another's base, one beyond its longest charge; and none when the charger itself
+    may not charge (disrupted)."""
+    text = WALL + unit("reb", "confederate", 20, 36.0, 270, stands=2)
+    text += unit("a", "union", 20, 26.4, 90) + unit("c", "union", 24, 30.0, 90)
+    text += unit("d", "union", 40, 37.0, 90) + unit("e", "union", 8, 20.0, 90)
+    text += unit("g", "union", 34, 27.0, 90) + unit("h", "union", 14, 29.0, 90)
+    text += unit("k", "union", 17, 22.0, 90)  # a stands in the way
+    b = battle(text, ByPurpose([]))
+    reb = b.state.units[0]
+    enemies = sorted(
+        (v for v in b.state.units if v.alive and v.side != reb.side),
+        key=lambda v: (v.x - reb.x) ** 2 + (v.y - reb.y) ** 2,
+    )
+    want = [o for o in (MN.charge_offer(b, reb, v) for v in enemies[:6]) if o is not None]
+    got = [o for o in MN.move_offers(b, reb) if o.kind == "charge"]
+    assert len(got) == 3
+    assert [(o.order, o.odds) for o in got] == [(o.order, o.odds) for o in want]
+    assert [o.words() for o in got] == [o.words() for o in want]
+    why = [CH.may_charge(b, reb, v) for v in enemies[:6]]
+    assert why.count("") == 3 and "reb cannot charge k: a is in the way" in why
+    assert (
+        "reb cannot see g in its front" in why and "e is beyond reb's longest charge (15\")" in why
+    )
+    MK.book(b, reb)["disr"] = True
+    assert not [o for o in MN.move_offers(b, reb) if o.kind == "charge"]
+    assert all(MN.charge_offer(b, reb, v) is None for v in enemies)
 
 
 def test_a_menu_tests_formation_changes_as_after_change_does_xii_f() -> None:
