@@ -45,6 +45,7 @@ HOT = [
     "umpire/board/numeric.py",
     "umpire/board/geometry.py",
     "umpire/board/terrain.py",
+    "umpire/board/crossing.py",
     "umpire/dice/stream.py",
     "umpire/sides.py",
     "umpire/ai/odds_ai.py",
@@ -76,6 +77,7 @@ HOT = [
     "umpire/rules/action_reaction/menu.py",
     "umpire/rules/action_reaction/menu_odds.py",
     "umpire/rules/action_reaction/weather.py",
+    "umpire/rules/action_reaction/ammo.py",
     "umpire/rules/solo_events/events.py",
 ]
 """The modules compiled: where the pyinstrument profiles of the six shipped scenarios

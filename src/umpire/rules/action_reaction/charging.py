@@ -74,6 +74,15 @@ def charge_roll_dist(n: int, sides: int) -> Dist:
 
 def may_charge(b: Battle, u: Unit, t: Unit) -> str:
     """Why ``u`` may not charge ``t`` ("" if it may): reading ``charges_only_foot_and_horse``."""
+    return (
+        may_charge_now(b, u) or may_see_to_charge(b, u, t) or may_reach(b, u, t, max_charge(b, u))
+    )
+
+
+def may_charge_now(b: Battle, u: Unit) -> str:
+    """The part of :func:`may_charge` about ``u`` alone (its troop, order and marks): a
+    menu asks it once, then :func:`may_see_to_charge` and :func:`may_reach` for each
+    enemy."""
     if troop(u) == "other":
         return f"{u.name} may not charge: no other pieces may charge (003 XII.H.5)"
     if u.formation not in ("line", "column"):
@@ -83,12 +92,24 @@ def may_charge(b: Battle, u: Unit, t: Unit) -> str:
         return f"{u.name} may not charge now (routed, stalled, in reaction, disrupted or prone)"
     if u.extra and fx(u, "no_charge"):
         return f"{u.name} may not charge this turn ({fx_why(u, 'no_charge')})"
+    return ""
+
+
+def may_see_to_charge(b: Battle, u: Unit, t: Unit) -> str:
+    """The part of :func:`may_charge` about seeing the target ``t``: an enemy on the table
+    in ``u``'s front and sight."""
     if not t.alive or t.side == u.side:
         return f"{u.name} may only charge an enemy unit on the table"
     if not (b.in_arc(u, t) and b.sees(u, t)):
         return f"{u.name} cannot see {t.name} in its front"
-    if b.dist(u.i, t.i) > max_charge(b, u) + 1e-9:
-        return f"{t.name} is beyond {u.name}'s longest charge ({max_charge(b, u):.0f}\")"
+    return ""
+
+
+def may_reach(b: Battle, u: Unit, t: Unit, longest: float) -> str:
+    """The part of :func:`may_charge` about reaching ``t`` seen: within ``u``'s longest
+    charge (``longest``, :func:`max_charge`) and nothing in the way."""
+    if b.dist(u.i, t.i) > longest + 1e-9:
+        return f"{t.name} is beyond {u.name}'s longest charge ({longest:.0f}\")"
     v = path_blocker(b, u, t)
     if v is not None:
         return f"{u.name} cannot charge {t.name}: {v.name} is in the way"
@@ -132,9 +153,17 @@ def _max_at_least(rolls: int, n: int, sides: int, need: int) -> Fraction:
 def reach_odds(b: Battle, u: Unit, t: Unit) -> Fraction:
     """Exact P(the charge reaches): the centre die covers the gap (XII.H) through the
     terrain on the front's path, each obstacle's die folded in (XVI, ``menu_odds``)."""
-    dice = charge_dice(u)
+    return reach_odds_of(
+        b, u, t, charge_dice(u), allowance(b, u, u.formation, u.mounted, u.limbered)
+    )
+
+
+def reach_odds_of(
+    b: Battle, u: Unit, t: Unit, dice: list[tuple[int, int]], base: float
+) -> Fraction:
+    """:func:`reach_odds` with ``u``'s charge dice and allowance given (a menu works them
+    out once for every enemy it offers)."""
     n, sides = dice[0]
-    base = allowance(b, u, u.formation, u.mounted, u.limbered)
     gap = b.dist(u.i, t.i)
     met = charge_terrain(b, u, t)
     if met:

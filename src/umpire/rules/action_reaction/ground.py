@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from umpire.board.crossing import ASK, MISS, crossing
 from umpire.board.fmath import hypot as _hypot
 from umpire.rules.action_reaction import movement as MV
 from umpire.rules.action_reaction import weather as W
@@ -33,6 +34,24 @@ def hollows(b: Battle) -> tuple[list[int], int]:
     board = b.setup.board
     nx, ny = board.nx, board.ny
     level = board.level.ravel().tolist()
+    whose = (nx, ny, tuple(level))
+    found = _HOLLOWS.get(whose)
+    if found is None:
+        found = _label_hollows(nx, ny, level)
+        if len(_HOLLOWS) >= 8:
+            _HOLLOWS.clear()
+        _HOLLOWS[whose] = found
+    b.setup.kept[key] = found
+    return found
+
+
+_HOLLOWS: dict[tuple[int, int, tuple[int, ...]], tuple[list[int], int]] = {}
+""":func:`hollows` by the board's size and levels (a scenario loaded again builds a new
+setup with the same ground: the labelling is not made again). Never changed once made."""
+
+
+def _label_hollows(nx: int, ny: int, level: list[int]) -> tuple[list[int], int]:
+    """:func:`hollows` worked out: a flood fill of the level-0 cells, four ways."""
     label = [-1] * (nx * ny)
     n = 0
     for start in range(nx * ny):
@@ -50,8 +69,7 @@ def hollows(b: Battle) -> tuple[list[int], int]:
                         label[kk] = n
                         todo.append(kk)
         n += 1
-    found = b.setup.kept[key] = (label, n)
-    return found
+    return label, n
 
 
 def hollow_at(b: Battle, x: float, y: float) -> int:
@@ -97,18 +115,24 @@ def walls_covering(b: Battle, u: Unit, t: Unit) -> list[str]:
     return [kind for at, kind in walls_on_path(b, u.x, u.y, t.x, t.y) if at > half]
 
 
-def _walls(b: Battle) -> list[tuple[str, float, float, float, float, Any]]:
-    """The board's walls: (XVI kind, x range, y range, shapely line), made once per setup."""
+_Wall = tuple[str, float, float, float, float, Any, "tuple[float, float, float, float] | None"]
+"""A wall: (XVI kind, x range, y range, shapely line, its ends if it is one straight
+segment)."""
+
+
+def _walls(b: Battle) -> list[_Wall]:
+    """The board's walls (:data:`_Wall`), made once per setup."""
     key = ("003", "walls")
-    found: list[tuple[str, float, float, float, float, Any]] | None = b.setup.kept.get(key)
+    found: list[_Wall] | None = b.setup.kept.get(key)
     if found is None:
         found = []
         for f in b.setup.board.features:
             if f.kind == "wall":
                 kind = {"rail": "rail_fence", "worm": "worm_fence"}.get(f.variant, "stone_wall")
-                xs = [p[0] for p in f.points]
-                ys = [p[1] for p in f.points]
-                found.append((kind, min(xs), max(xs), min(ys), max(ys), f.geometry()))
+                xs = [float(p[0]) for p in f.points]
+                ys = [float(p[1]) for p in f.points]
+                seg = (xs[0], ys[0], xs[1], ys[1]) if len(xs) == 2 else None
+                found.append((kind, min(xs), max(xs), min(ys), max(ys), f.geometry(), seg))
         b.setup.kept[key] = found
     return found
 
@@ -159,17 +183,26 @@ def walls_on_path(b: Battle, x0: float, y0: float, x1: float, y1: float) -> list
 def _walls_on_path(
     b: Battle, x0: float, y0: float, x1: float, y1: float
 ) -> list[tuple[float, str]]:
-    """:func:`walls_on_path` worked out (shapely: where the path meets each wall)."""
-    import shapely
-
+    """:func:`walls_on_path` worked out: shapely's ``path.project(path.intersection(wall))``
+    for each wall the path meets; a straight wall's by :func:`umpire.board.crossing.crossing`
+    (the same float, without shapely), shapely's own where that says ask."""
     lo_x, hi_x = (x0, x1) if x0 < x1 else (x1, x0)
     lo_y, hi_y = (y0, y1) if y0 < y1 else (y1, y0)
     out = []
     line = None
-    for kind, ax, bx, ay, by, wall in _walls(b):
+    for kind, ax, bx, ay, by, wall, seg in _walls(b):
         if hi_x < ax or lo_x > bx or hi_y < ay or lo_y > by:
             continue
+        if seg is not None:
+            at = crossing(x0, y0, x1, y1, seg[0], seg[1], seg[2], seg[3])
+            if at == MISS:
+                continue
+            if at != ASK:
+                out.append((at, kind))
+                continue
         if line is None:
+            import shapely
+
             line = shapely.LineString([(x0, y0), (x1, y1)])
         if line.intersects(wall):
             out.append((float(line.project(line.intersection(wall))), kind))

@@ -25,7 +25,11 @@ from umpire.rules.action_reaction.charging import (
     charge_terrain,
     give_way_odds,
     may_charge,
+    may_charge_now,
+    may_reach,
+    may_see_to_charge,
     reach_odds,
+    reach_odds_of,
 )
 from umpire.rules.action_reaction.firing import (
     effects_mod,
@@ -219,7 +223,32 @@ def charge_offer(b: Battle, u: Unit, t: Unit) -> Offer | None:
     the odds, never the words; the words walk the charge's path again)."""
     if may_charge(b, u, t):
         return None
-    reach = reach_odds(b, u, t)
+    return _charge_offer(b, u, t, reach_odds(b, u, t))
+
+
+def _charge_offers(b: Battle, u: Unit, enemies: list[Unit]) -> list[Offer]:
+    """:func:`charge_offer` for each of ``enemies`` in turn (those ``u`` may charge), the
+    unit's own part of :func:`may_charge`, its dice and its allowance worked out once."""
+    out: list[Offer] = []
+    if may_charge_now(b, u):
+        return out
+    dice: list[tuple[int, int]] | None = None
+    base = longest = 0.0
+    for t in enemies:
+        if may_see_to_charge(b, u, t):
+            continue
+        if dice is None:  # max_charge's and reach_odds' own order: the dice, then the move
+            dice = charge_dice(u)
+            base = allowance(b, u, u.formation, u.mounted, u.limbered)
+            longest = base + dice[0][0] * dice[0][1]
+        if may_reach(b, u, t, longest):
+            continue
+        out.append(_charge_offer(b, u, t, reach_odds_of(b, u, t, dice, base)))
+    return out
+
+
+def _charge_offer(b: Battle, u: Unit, t: Unit, reach: Fraction) -> Offer:
+    """:func:`charge_offer` for a charge ``u`` may make, its P(reach) given."""
     if u.formation == "column":
         n, m = M.column_dice(t.stands)
     else:
@@ -292,10 +321,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
         key=lambda v: (v.x - u.x) ** 2 + (v.y - u.y) ** 2,
     )
     if troop(u) != "other":
-        for v in enemies[:6]:
-            c = charge_offer(b, u, v)
-            if c is not None:
-                out.append(c)
+        out.extend(_charge_offers(b, u, enemies[:6]))
     bk = book(b, u)
     prone = bool(bk.get("prone"))
     moves: list[tuple[od.Move, str]] = []
