@@ -10,7 +10,6 @@ import random
 from fractions import Fraction
 from itertools import product
 
-import pytest
 import shapely
 
 from test_action_reaction_issue20 import RIDGE, WALL, ByPurpose, battle, unit
@@ -79,8 +78,10 @@ def test_walls_on_a_path_are_shapelys_floats_reading_walls_and_fences() -> None:
         try:
             want = _walls_by_shapely(b, x0, y0, x1, y1)
         except shapely.errors.GEOSException:  # along a wall, or twice across the bent one
-            with pytest.raises(shapely.errors.GEOSException):
-                GD._walls_on_path(b, x0, y0, x1, y1)
+            got = GD._walls_on_path(b, x0, y0, x1, y1)  # reading path_along_wall instead
+            length = math.hypot(x1 - x0, y1 - y0)
+            assert got and got == sorted(got), (x0, y0, x1, y1)
+            assert all(0.0 <= at <= length + 1e-9 for at, _ in got), (got, length)
             raised += 1
             continue
         got = GD._walls_on_path(b, x0, y0, x1, y1)
@@ -88,6 +89,23 @@ def test_walls_on_a_path_are_shapelys_floats_reading_walls_and_fences() -> None:
         met += bool(got)
     assert met > 600
     assert 0 < raised < 500
+
+
+def test_a_path_along_a_wall_or_twice_across_a_bent_one_reading_path_along_wall() -> None:
+    """Seed 003 XVI (reading ``path_along_wall``): a move or line of fire run along a wall's
+    line meets it once, where it first touches it; one that crosses a bent fence twice meets
+    it at each crossing (shapely cannot project either: the step raised GEOSException)."""
+    text = WALL + '[[terrain]]\nkind = "wall"\nvariant = "rail"\nname = "Bent"\n'
+    text += "points = [[4, 19], [18, 21], [32, 19]]\n"
+    b = battle(text + unit("dfn", "union", 20, 26.4, 90), ByPurpose([]))
+    (stone,) = [w for w in GD._walls(b) if w[6] is not None]
+    y = stone[3]  # the stone wall's line (it runs level)
+    assert stone[3] == stone[4]
+    along = GD._walls_on_path(b, stone[1] - 3.0, y, stone[1] + 5.0, y)
+    assert along == [(3.0, stone[0])]
+    twice = GD._walls_on_path(b, 10.0, 20.0, 26.0, 20.0)  # under the bend's peak, across both legs
+    assert [k for _, k in twice] == ["rail_fence", "rail_fence"]
+    assert twice[0][0] < twice[1][0] and 0 < twice[0][0] < 8 < twice[1][0] < 16
 
 
 def test_hollows_are_kept_by_the_ground_they_label_reading_fog_per_hollow() -> None:

@@ -205,8 +205,28 @@ def _walls_on_path(
 
             line = shapely.LineString([(x0, y0), (x1, y1)])
         if line.intersects(wall):
-            out.append((float(line.project(line.intersection(wall))), kind))
+            out += [(at, kind) for at in _meetings(line, line.intersection(wall))]
     return sorted(out)
+
+
+def _meetings(line: Any, met: Any) -> list[float]:
+    """Reading ``path_along_wall``: the inches along ``line`` where it meets a wall, from
+    their intersection ``met``: a point once; a bent wall crossed more than once at each
+    crossing; a stretch run along the wall's line once, where the path first touches it
+    (shapely cannot project anything but a point)."""
+    import shapely
+
+    if met.geom_type == "Point":
+        return [float(line.project(met))]
+    out: list[float] = []
+    for part in getattr(met, "geoms", [met]):
+        if part.is_empty:
+            continue
+        if part.geom_type == "Point":
+            out.append(float(line.project(part)))
+        else:  # a stretch along the wall: where the path first reaches it
+            out.append(min(float(line.project(shapely.Point(c))) for c in part.coords))
+    return sorted(set(out))
 
 
 def terrain_cost(
