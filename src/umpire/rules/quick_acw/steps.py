@@ -231,9 +231,9 @@ class MoveStep:
             x, y, th = float(order.x), float(order.y), float(order.theta)
             change = str(order.change)
             dist = check_move(b, u, x, y, th, change)
-            form, mounted, limbered, _ = after_change(u, change)
-            u.formation, u.mounted, u.limbered = form, mounted, limbered
-            u.resize()
+            if change:  # the new formation's base, about its centre, before it moves
+                form, mounted, limbered, _ = after_change(u, change)
+                b.reshape(u, formation=form, mounted=mounted, limbered=limbered)
             went = dist > 1e-9 or bool(change)
             if went:
                 u.moved = True  # before ``place``, which logs the unit as it then is
