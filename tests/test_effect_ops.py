@@ -125,3 +125,32 @@ def test_a_change_of_formation_goes_through_reshape(
                     return
         b.apply(req, pol.decide(b, req))
     pytest.fail("no change of formation offered")
+
+
+@pytest.mark.parametrize("name", ["standard", "stone_wall"])
+def test_the_marks_are_read_afresh_not_cached(name: str) -> None:
+    """Seed 004 III ('cannot fire again in their following step 1 or 2'): a fire step
+    ``blocked_by`` a mark refuses a unit as soon as the mark is on, though putting a mark on
+    leaves ``memo`` as it is (``effects.MARKS``: no cached answer reads them)."""
+    b = new_battle(load_scenario(name), SeededSource(4))
+    pol = make_policy("ai")
+    step: Any = b.comp.combat.step("fire", blocked_by="fired_defensive")
+
+    def shots(u: Any) -> list[Any]:
+        return list(step.shots(b, u, exact=False) if name == "standard" else step.shots(b, u))
+
+    for _ in range(300):
+        for u in b.state.units:
+            if u.alive and shots(u):
+                b.memo["probe"] = True
+                memo = dict(b.memo)
+                b.set_fx(u, "fired_defensive", b.state.turn)
+                assert b.memo == memo  # kept (seed 002's: the targets cached for the others)
+                assert shots(u) == []
+                b.set_fx(u, "no_fire", b.state.turn)  # an effect the cached menus read
+                assert b.memo == {}
+                return
+        req = b.next_request()
+        assert req is not None
+        b.apply(req, pol.decide(b, req))
+    pytest.fail("no unit with a target")

@@ -8,7 +8,8 @@ turn") and the combat modules that honour it. An effect is a key in the unit's
 Every effect name is declared here, once (``FxKey``; docs/engine-api.md, "Unit effects"):
 a module reads one with :func:`fx` and changes one only through the battle's change
 operations ``Battle.set_fx`` and ``Battle.clear_fx``, which log the unit on the saved
-path and clear ``Battle.memo`` (menus cache legality that reads the effects). A name that
+path and clear ``Battle.memo`` (menus cache legality that reads the effects; not for the
+:data:`MARKS`, which nothing cached reads). A name that
 comes from a data file (seed 001's ``mapping.toml``) or a step's parameters is checked
 against :data:`KEYS` when it is read (:func:`fx_key`).
 
@@ -61,6 +62,12 @@ FxKey = Literal[
 
 KEYS: Final[tuple[FxKey, ...]] = get_args(FxKey)
 """Every effect name, in the order of the table above."""
+
+MARKS: Final[frozenset[str]] = frozenset(("fired", "fired_defensive"))
+"""The effects that are a sequence's bookkeeping, read only by the steps as they run (a
+fire step's ``blocked_by``, seed 004's ``after_fire`` and turn end), never by a cached
+answer: putting one on or off leaves ``Battle.memo`` as it is (a battle marks a unit at
+each of its fires; tests/test_effect_ops.py holds the marks uncached)."""
 
 
 def fx_key(name: str) -> FxKey | None:

@@ -23,7 +23,7 @@ from bisect import insort
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, Protocol
 
-from umpire.battle.effects import FxKey, put_fx, take_fx
+from umpire.battle.effects import MARKS, FxKey, put_fx, take_fx
 from umpire.battle.orders import as_order
 from umpire.battle.roles import Order, Phase, Request, Step
 from umpire.battle.setup import Setup
@@ -744,9 +744,11 @@ class Battle:
 
     def set_fx(self, u: Unit, key: FxKey, value: Any, why: str = "") -> None:
         """Put unit effect ``key`` on ``u`` (``umpire.battle.effects``; ``why`` "" keeps the
-        earlier reason): logged on the saved path; ``memo`` forgets (menus read effects)."""
+        earlier reason): logged on the saved path; ``memo`` forgets (menus read effects;
+        not the ``effects.MARKS``, a sequence's bookkeeping that no cached answer reads)."""
         put_fx(u, key, value, why)
-        self.memo.clear()
+        if key not in MARKS:
+            self.memo.clear()
         log = self.journal
         if log is not None:
             log.unit(u)
@@ -756,7 +758,8 @@ class Battle:
         of them, and then, as :meth:`set_fx`, logged with ``memo`` forgotten."""
         if not take_fx(u, keys):
             return False
-        self.memo.clear()
+        if not keys or any(k not in MARKS for k in keys):
+            self.memo.clear()
         log = self.journal
         if log is not None:
             log.unit(u)
