@@ -70,6 +70,13 @@ answer: putting one on or off leaves ``Battle.memo`` as it is (a battle marks a 
 each of its fires; tests/test_effect_ops.py holds the marks uncached)."""
 
 
+CROSSED: Final = "crossed"
+"""Not an effect but the one other mark modules share, ``u.extra[CROSSED]``: the enemy
+units whose field of fire ``u`` crossed in the movement just made (a list of their
+indices; seed 004 III step 4, reading ``pass_through``). The sequence sets it and ends it
+(``Battle.record`` logs it); a combat's fire step with ``targets="chargers"`` reads it."""
+
+
 def fx_key(name: str) -> FxKey | None:
     """``name`` as an effect name, or None when it is none of :data:`KEYS` (the caller says
     where the name came from: a data file's line, a step's parameter)."""

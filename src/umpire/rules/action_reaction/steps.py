@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from umpire.battle import orders as od
-from umpire.battle.effects import FxKey, fx
+from umpire.battle.effects import CROSSED, FxKey, fx
 from umpire.battle.roles import AutoStep
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import ammo as A
@@ -257,7 +257,7 @@ class FireStep:
             return []
         found = targets(b, u)
         if self.targets == "chargers":
-            found = [(t, d) for t, d in found if u.i in t.extra.get("crossed", ())]
+            found = [(t, d) for t, d in found if u.i in t.extra.get(CROSSED, ())]
         return found
 
     def actors(self, b: Battle, side: str) -> list[int]:

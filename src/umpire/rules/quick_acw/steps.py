@@ -15,7 +15,7 @@ import math
 from typing import Any, Literal
 
 from umpire.battle import orders as od
-from umpire.battle.effects import FxKey, fx, fx_why
+from umpire.battle.effects import CROSSED, FxKey, fx, fx_why
 from umpire.battle.engine import Battle
 from umpire.battle.roles import AutoStep
 from umpire.battle.state import Unit
@@ -359,7 +359,7 @@ class FireStep:
         for t in us:
             ex = t.extra
             if ex:
-                crossed = ex.get("crossed")
+                crossed = ex.get(CROSSED)
                 if crossed and me in crossed:
                     allowed.add(t.i)
         return allowed

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Final
 
-from umpire.battle.effects import FxKey, fx
+from umpire.battle.effects import CROSSED, FxKey, fx
 from umpire.battle.roles import AutoStep, Composition, Phase, RulesSpec, Step
 from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import SURELY
@@ -96,7 +96,7 @@ def mark_start(b: Battle, side: str) -> None:
     move now (seed 004 RANDOM MOVEMENT: 'The units on that card ... - and only those units
     - may fire and move'; III step 4: the units of the side that just moved)."""
     for u in b.state.units:
-        if u.extra and _drop(u.extra, "crossed"):
+        if u.extra and _drop(u.extra, CROSSED):
             b.record(u)
     for u in _mine(b, side):
         u.extra["from"] = [u.x, u.y]
@@ -162,7 +162,7 @@ def crossing(b: Battle, side: str, step: float) -> None:
                     crossed.append(v.i)
                     break
         if crossed:
-            u.extra["crossed"] = crossed
+            u.extra[CROSSED] = crossed
             b.record(u)
 
 
@@ -189,7 +189,7 @@ def turn_end(b: Battle, side: str) -> None:
         ex = u.extra
         if not ex:
             continue  # nothing marked (clear_fx and fx find nothing either)
-        dropped = _drop(ex, "crossed") | _drop(ex, "from") | _drop(ex, "acted")
+        dropped = _drop(ex, CROSSED) | _drop(ex, "from") | _drop(ex, "acted")
         gone: list[FxKey] = []
         why = ex.get("fx_why")
         if why:
