@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from umpire.battle.effects import clear_fx, set_fx
 from umpire.battle.roles import Request
 from umpire.battle.run import new_battle
 from umpire.battle.scenario import parse_scenario
@@ -64,11 +63,11 @@ def test_fire_mod_in_trace_and_odds(battle) -> None:  # type: ignore[no-untyped-
     assert base, "the Union unit 4 inches away is a target"
     before = S.fire_effects(b, u, t, reaction=False)
     assert before == []
-    set_fx(u, "fire_mod", 1, "Valiant Charge")
+    b.set_fx(u, "fire_mod", 1, "Valiant Charge")
     mods = S.fire_effects(b, u, t, reaction=False)
     assert [(m.id, m.value, m.text) for m in mods] == [("fire_mod", 1, "Valiant Charge")]
     # reaction fire only counts in a defensive (reaction) step
-    set_fx(u, "reaction_fire_mod", 1, "Deadly Fire")
+    b.set_fx(u, "reaction_fire_mod", 1, "Deadly Fire")
     assert [m.id for m in S.fire_effects(b, u, t, reaction=False)] == ["fire_mod"]
     assert [m.id for m in S.fire_effects(b, u, t, reaction=True)] == [
         "fire_mod",
@@ -81,12 +80,11 @@ def test_no_move_and_no_act_refuse_moves(battle) -> None:  # type: ignore[no-unt
     b = battle
     u = b.state.units[0]
     assert RCH.move_ok(b, u, 8.0, 12.0, 0.0, "")
-    set_fx(u, "no_act", 1, "Hesitant")
-    b.memo.clear()
+    b.set_fx(u, "no_act", 1, "Hesitant")  # the battle forgets the legal move it kept
     with pytest.raises(IllegalActionError, match="Hesitant"):
         RCH.check_move(b, u, 8.0, 12.0, 0.0, "")
     assert RCH.targets(b, u) == []  # and no fire
-    clear_fx(u)
+    assert b.clear_fx(u)
     assert u.extra == {}
 
 
@@ -98,15 +96,13 @@ def test_terrain_harder_and_easier(battle) -> None:  # type: ignore[no-untyped-d
     b.dirty()
     # into rough ground: 3" of a 6" move at half speed is allowed normally
     assert RCH.move_ok(b, u, 22.0, 12.0, 0.0, "")
-    set_fx(u, "terrain", "harder", "Rough Going")
-    b.memo.clear()
+    b.set_fx(u, "terrain", "harder", "Rough Going")
     with pytest.raises(IllegalActionError, match="rough ground"):
         RCH.check_move(b, u, 22.0, 12.0, 0.0, "")
     # open counts as rough: 4" in the open is more than half of 6"
     with pytest.raises(IllegalActionError, match=r'may move 3\.00"'):
         RCH.check_move(b, u, 15.0, 12.0, 0.0, "")
-    set_fx(u, "terrain", "easier", "Find the Way")
-    b.memo.clear()
+    b.set_fx(u, "terrain", "easier", "Find the Way")
     assert RCH.check_move(b, u, 24.5, 12.0, 0.0, "") == pytest.approx(5.5)
 
 
@@ -115,7 +111,7 @@ def test_ignore_disruption_cancels_the_marker(battle) -> None:  # type: ignore[n
     b = battle
     u = b.state.units[0]
     u.marker = True
-    set_fx(u, "ignore_disruption", 1, "Rally to the Colours")
+    b.set_fx(u, "ignore_disruption", 1, "Rally to the Colours")
     fire = LO.effect_mods(u, "fire", b.r)
     melee = LO.effect_mods(u, "melee", b.r)
     assert [(m.id, m.value) for m in fire] == [("ignore_disruption", 1)]
@@ -129,8 +125,7 @@ def test_must_charge_refuses_other_orders(battle) -> None:  # type: ignore[no-un
     req = Request("move", "confederate", 0, "move")
     opts = b.comp.combat.options(b, req)
     assert {c.kind for c in opts} >= {"charge", "move", "hold"}
-    set_fx(u, "must_charge", 1, "Impetuous")
-    b.memo.clear()
+    b.set_fx(u, "must_charge", 1, "Impetuous")
     opts = b.comp.combat.options(b, req)
     assert {c.kind for c in opts} == {"charge"}
     with pytest.raises(IllegalActionError, match="must charge"):

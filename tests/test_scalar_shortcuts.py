@@ -199,7 +199,6 @@ def test_third_pass_short_cuts_equal_the_plain_computations(name: str) -> None:
 
 def plain_crossing(b: Battle, side: str, step: float) -> None:
     """Reading ``pass_through`` sampled plainly: every point of every path near enough."""
-    from umpire.battle.effects import set_fx
     from umpire.board.geometry import local
     from umpire.rules.sequence_cards import sequence as Q
 
@@ -214,7 +213,7 @@ def plain_crossing(b: Battle, side: str, step: float) -> None:
         if dist < 1e-9:
             continue
         if Q.rifles(b, u.i):
-            set_fx(u, "no_fire", b.state.turn, Q.RIFLES)
+            b.set_fx(u, "no_fire", b.state.turn, Q.RIFLES)
         n = max(1, math.ceil(dist / step))
         crossed = []
         for v in foes:

@@ -215,9 +215,7 @@ def test_rifles_fire_or_move_not_both() -> None:
 
     b = new_battle(duel(extra_u="rifles = true"), ScriptedSource([]))
     u = b.state.units[1]
-    from umpire.battle.effects import set_fx
-
-    set_fx(u, "fired", b.state.turn)
+    b.set_fx(u, "fired", b.state.turn)
     after_fire(b, "union")
     assert fx(u, "no_move")
     # the other: a rifle unit that moved may not fire

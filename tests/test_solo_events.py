@@ -16,7 +16,7 @@ import pytest
 
 from umpire.ai import make_policy
 from umpire.ai.human import HumanPolicy
-from umpire.battle.effects import fx, set_fx
+from umpire.battle.effects import fx
 from umpire.battle.engine import Battle, Recorder
 from umpire.battle.roles import Request, RulesSpec, offered
 from umpire.battle.run import new_battle, play, replay, state_hash
@@ -528,7 +528,7 @@ def test_event_9_valiant_charge_is_the_players_choice_and_adds_to_what_it_had() 
     (reading ``this_turn_only``)."""
 
     def bonus(b: Battle) -> None:
-        set_fx(unit(b, "u_foot2"), "fire_mod", 2, "another module's bonus")
+        b.set_fx(unit(b, "u_foot2"), "fire_mod", 2, "another module's bonus")
 
     b, req = start([1, 2, 9], prepare=bonus)
     assert req.kind == "pick" and req.side == "union"
@@ -993,6 +993,6 @@ def test_invariants_hold_the_rulings_and_catch_a_wrong_one() -> None:
         "",
         None,
         None,
-        lambda: set_fx(u, "fire_mod", 1, "Valiant Charge (001 event 9)"),
+        lambda: b.set_fx(u, "fire_mod", 1, "Valiant Charge (001 event 9)"),
     )
     assert found == {"solo-events:this-turn-only"}

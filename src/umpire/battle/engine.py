@@ -23,6 +23,7 @@ from bisect import insort
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, Protocol
 
+from umpire.battle.effects import MARKS, FxKey, put_fx, take_fx
 from umpire.battle.orders import as_order
 from umpire.battle.roles import Order, Phase, Request, Step
 from umpire.battle.setup import Setup
@@ -764,6 +765,29 @@ class Battle:
         log = self.journal
         if log is not None:
             log.leader(ld)
+
+    def set_fx(self, u: Unit, key: FxKey, value: Any, why: str = "") -> None:
+        """Put unit effect ``key`` on ``u`` (``umpire.battle.effects``; ``why`` "" keeps the
+        earlier reason): logged on the saved path; ``memo`` forgets (menus read effects;
+        not the ``effects.MARKS``, a sequence's bookkeeping that no cached answer reads)."""
+        put_fx(u, key, value, why)
+        if key not in MARKS:
+            self.memo.clear()
+        log = self.journal
+        if log is not None:
+            log.unit(u)
+
+    def clear_fx(self, u: Unit, *keys: FxKey) -> bool:
+        """Take effects off ``u`` (all of them when no key is given); True if it had any
+        of them, and then, as :meth:`set_fx`, logged with ``memo`` forgotten."""
+        if not take_fx(u, keys):
+            return False
+        if not keys or any(k not in MARKS for k in keys):
+            self.memo.clear()
+        log = self.journal
+        if log is not None:
+            log.unit(u)
+        return True
 
     def restore(self, snapshot: dict[str, Any]) -> None:
         """Put the state back as ``snapshot`` (``State.to_json``) has it and forget every

@@ -10,13 +10,19 @@ of offers per battle.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from umpire.battle.orders import Order as Order
 
 if TYPE_CHECKING:
     from umpire.battle.engine import Battle
     from umpire.battle.roles import Request
+
+
+ChoiceKind = Literal["hold", "rout", "turn", "move", "fire", "charge", "leader", "pick"]
+"""What a menu line offers (``Choice.kind``, ``Offer.kind``): the kind of its order
+(``umpire.battle.orders.OrderKind``), except that an event's choice of a unit or of a
+retrograde wheel is a ``pick``. The AIs select candidates by it."""
 
 
 class Choice(NamedTuple):
@@ -29,7 +35,7 @@ class Choice(NamedTuple):
 
     order: Order
     text: str
-    kind: str
+    kind: ChoiceKind
     odds: Mapping[str, float] = {}
 
 
@@ -50,13 +56,13 @@ class Offer:
     def __init__(
         self,
         order: Order,
-        kind: str,
+        kind: ChoiceKind,
         odds: Mapping[str, float],
         text: str | Callable[[], str],
         test: Callable[[], bool] | None = None,
     ):
         self._order: Order | None = order
-        self.kind = kind
+        self.kind: ChoiceKind = kind
         self.odds = odds
         self._text = text
         self._test = test

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from umpire.battle import orders as od
 from umpire.battle.menus import Choice as Choice
+from umpire.battle.menus import ChoiceKind as ChoiceKind
 from umpire.battle.menus import Offer as Offer
 from umpire.battle.menus import Order as Order
 from umpire.battle.menus import choices as choices

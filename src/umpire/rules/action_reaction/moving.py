@@ -178,8 +178,8 @@ def do_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -> N
             f = left / dist
             x, y = u.x + (x - u.x) * f, u.y + (y - u.y) * f
             dist = left
-    u.formation, u.mounted, u.limbered = form, mounted, limbered
-    u.resize()
+    if (form, mounted, limbered) != (u.formation, u.mounted, u.limbered):
+        b.reshape(u, formation=form, mounted=mounted, limbered=limbered)  # about its centre
     blocked = dist > 1e-9 and not b.free_at(u, x, y, th, u.hw, u.hd)
     if blocked:
         # the terrain cut the move short onto another base: it stops before it, keeping its

@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from umpire.battle import orders as od
+from umpire.battle.effects import fx_flag
 from umpire.battle.roles import (
     Choice,
     Composition,
@@ -105,8 +106,8 @@ class ArCombat:
             return S.FireStep(
                 params.get("units", "all"),
                 params.get("targets", "any"),
-                params.get("mark", ""),
-                params.get("blocked_by", ""),
+                fx_flag(params.get("mark", ""), "mark"),
+                fx_flag(params.get("blocked_by", ""), "blocked_by"),
             )
         if kind == "melee":
             return S.Charges()

@@ -13,10 +13,10 @@ this module in issue 25). Defaults and readings: ``data/labels.toml``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from umpire.battle import orders as od
-from umpire.battle.effects import fx
+from umpire.battle.effects import CROSSED, FxKey, fx
 from umpire.battle.roles import AutoStep
 from umpire.errors import IllegalActionError
 from umpire.rules.action_reaction import ammo as A
@@ -236,7 +236,11 @@ class FireStep:
     kind = "fire"
 
     def __init__(
-        self, units: str = "all", targets: str = "any", mark: str = "", blocked_by: str = ""
+        self,
+        units: str = "all",
+        targets: str = "any",
+        mark: FxKey | Literal[""] = "",
+        blocked_by: FxKey | Literal[""] = "",
     ):
         self.units = units
         self.targets = targets
@@ -253,7 +257,7 @@ class FireStep:
             return []
         found = targets(b, u)
         if self.targets == "chargers":
-            found = [(t, d) for t, d in found if u.i in t.extra.get("crossed", ())]
+            found = [(t, d) for t, d in found if u.i in t.extra.get(CROSSED, ())]
         return found
 
     def actors(self, b: Battle, side: str) -> list[int]:
@@ -265,8 +269,6 @@ class FireStep:
 
     def apply(self, b: Battle, side: str, actor: int, order: od.Order) -> None:
         order = od.as_order(order)  # a plain tuple from a caller outside the engine
-        from umpire.battle.effects import set_fx
-
         u = b.state.units[actor]
         if isinstance(order, od.Hold):
             return
@@ -292,8 +294,7 @@ class FireStep:
         else:
             volley(b, u, target)
         if self.mark:
-            set_fx(u, self.mark, b.state.turn)
-            b.record(u)
+            b.set_fx(u, self.mark, b.state.turn)
 
     def auto(self, b: Battle, side: str) -> None:  # pragma: no cover - asks each unit
         raise NotImplementedError

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Final
 
-from umpire.battle.effects import fx
+from umpire.battle.effects import FxKey, fx
 from umpire.battle.engine import Battle
 from umpire.battle.state import Unit
 from umpire.board.fmath import hypot as _hypot
@@ -208,7 +208,11 @@ def spared(b: Battle) -> Dist:
 # -- unit effects (umpire.battle.effects) -------------------------------------------------
 
 
-EFFECT_MOD_KEYS: Final = {"fire": "fire_mod", "melee": "melee_mod", "charge": "charge_mod"}
+EFFECT_MOD_KEYS: Final[dict[str, FxKey]] = {
+    "fire": "fire_mod",
+    "melee": "melee_mod",
+    "charge": "charge_mod",
+}
 """The unit effect that adds to each kind of roll."""
 
 

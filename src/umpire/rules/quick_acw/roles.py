@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from umpire.battle.effects import fx_flag
 from umpire.battle.roles import (
     Choice,
     Composition,
@@ -107,8 +108,8 @@ class QuickCombat:
             return S.FireStep(
                 params.get("units", "all"),
                 params.get("targets", "any"),
-                params.get("mark", ""),
-                params.get("blocked_by", ""),
+                fx_flag(params.get("mark", ""), "mark"),
+                fx_flag(params.get("blocked_by", ""), "blocked_by"),
                 params.get("mode", "offensive"),
             )
         if kind == "melee":

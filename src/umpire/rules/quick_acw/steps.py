@@ -12,10 +12,10 @@ in issue 25.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal
 
 from umpire.battle import orders as od
-from umpire.battle.effects import clear_fx, fx, fx_why, set_fx
+from umpire.battle.effects import CROSSED, FxKey, fx, fx_why
 from umpire.battle.engine import Battle
 from umpire.battle.roles import AutoStep
 from umpire.battle.state import Unit
@@ -231,9 +231,9 @@ class MoveStep:
             x, y, th = float(order.x), float(order.y), float(order.theta)
             change = str(order.change)
             dist = check_move(b, u, x, y, th, change)
-            form, mounted, limbered, _ = after_change(u, change)
-            u.formation, u.mounted, u.limbered = form, mounted, limbered
-            u.resize()
+            if change:  # the new formation's base, about its centre, before it moves
+                form, mounted, limbered, _ = after_change(u, change)
+                b.reshape(u, formation=form, mounted=mounted, limbered=limbered)
             went = dist > 1e-9 or bool(change)
             if went:
                 u.moved = True  # before ``place``, which logs the unit as it then is
@@ -249,8 +249,7 @@ class MoveStep:
                 charge_reach(b, u, b.state.units[t])  # refused before anything changes
                 if b.narrate:
                     b.say(f"{u.name} must charge ({fx_why(u, 'must_charge')})")
-                clear_fx(u, "must_charge")
-                b.record(u)
+                b.clear_fx(u, "must_charge")
             do_charge(b, u, b.state.units[t])
             return
         raise IllegalActionError(f"unknown move order '{kind}'")
@@ -296,8 +295,8 @@ class FireStep:
         self,
         units: str = "all",
         targets: str = "any",
-        mark: str = "",
-        blocked_by: str = "",
+        mark: FxKey | Literal[""] = "",
+        blocked_by: FxKey | Literal[""] = "",
         mode: str = "offensive",
     ):
         self.units = units
@@ -360,7 +359,7 @@ class FireStep:
         for t in us:
             ex = t.extra
             if ex:
-                crossed = ex.get("crossed")
+                crossed = ex.get(CROSSED)
                 if crossed and me in crossed:
                     allowed.add(t.i)
         return allowed
@@ -382,8 +381,7 @@ class FireStep:
                     say_effects(b, u, extra, "fire")
                 resolve_fire(b, u, target, needed, mods, rng)
                 if self.mark:
-                    set_fx(u, self.mark, b.state.turn)
-                    b.record(u)
+                    b.set_fx(u, self.mark, b.state.turn)
                 return
         if not self.plain and any(c == t for c, *_ in targets(b, u)):
             raise IllegalActionError(

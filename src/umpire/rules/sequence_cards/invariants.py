@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from umpire.battle.effects import CROSSED
 from umpire.battle.invariants import Feature, Invariant, StepSeen, said_count
 from umpire.rules.sequence_cards.sequence import CardDraw
 
@@ -43,7 +44,7 @@ def _step_four(seen: StepSeen) -> list[str]:
     us = p.state.units
     u, t = us[shot[0]], us[shot[1]]
     charged = any(c[0] == t.i and us[c[1]].side == u.side for c in seen.before["contacts"])
-    crossed = u.i in (t.extra.get("crossed") or ())
+    crossed = u.i in (t.extra.get(CROSSED) or ())
     out = []
     if not (charged or crossed):
         out.append(f"{u.name} fired in step 4 at {t.name}, which neither charged nor crossed")

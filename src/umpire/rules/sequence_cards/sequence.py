@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Final
 
-from umpire.battle.effects import clear_fx, fx, set_fx
+from umpire.battle.effects import CROSSED, FxKey, fx
 from umpire.battle.roles import AutoStep, Composition, Phase, RulesSpec, Step
 from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import SURELY
@@ -96,11 +96,9 @@ def after_fire(b: Battle, side: str) -> None:
         fired: bool = fx(u, "fired") == turn
         if fx(u, "fired_defensive"):
             fired = fired or fx(u, "fired_defensive") == turn
-            clear_fx(u, "fired_defensive")
-            b.record(u)
+            b.clear_fx(u, "fired_defensive")
         if fired and rifles(b, u.i):
-            set_fx(u, "no_move", turn, RIFLES)
-            b.record(u)
+            b.set_fx(u, "no_move", turn, RIFLES)
             if b.narrate:
                 b.say(f"  {u.name} (rifles) fired this turn and may not move (seed 004 III)")
 
@@ -111,7 +109,7 @@ def mark_start(b: Battle, side: str) -> None:
     move now (seed 004 RANDOM MOVEMENT: 'The units on that card ... - and only those units
     - may fire and move'; III step 4: the units of the side that just moved)."""
     for u in b.state.units:
-        if u.extra and _drop(u.extra, "crossed"):
+        if u.extra and _drop(u.extra, CROSSED):
             b.record(u)
     for u in _mine(b, side):
         u.extra["from"] = [u.x, u.y]
@@ -140,8 +138,7 @@ def crossing(b: Battle, side: str, step: float) -> None:
         x0, y0 = float(start[0]), float(start[1])
         dist = _hypot(u.x - x0, u.y - y0)
         if rifles(b, u.i) and (dist >= 1e-9 or u.moved or u.charged):
-            set_fx(u, "no_fire", b.state.turn, RIFLES)  # a charge that went nowhere is a move
-            b.record(u)
+            b.set_fx(u, "no_fire", b.state.turn, RIFLES)  # a charge that went nowhere is a move
         if dist < 1e-9:
             continue
         n = max(1, math.ceil(dist / step))
@@ -179,7 +176,7 @@ def crossing(b: Battle, side: str, step: float) -> None:
                     crossed.append(v.i)
                     break
         if crossed:
-            u.extra["crossed"] = crossed
+            u.extra[CROSSED] = crossed
             b.record(u)
 
 
@@ -218,14 +215,18 @@ def turn_end(b: Battle, side: str) -> None:
         ex = u.extra
         if not ex:
             continue  # nothing marked (clear_fx and fx find nothing either)
-        dropped = _drop(ex, "crossed") | _drop(ex, "from") | _drop(ex, "acted")
+        dropped = _drop(ex, CROSSED) | _drop(ex, "from") | _drop(ex, "acted")
+        gone: list[FxKey] = []
         why = ex.get("fx_why")
         if why:
-            for key in ("no_move", "no_fire"):
-                if why.get(key) == RIFLES:
-                    dropped = clear_fx(u, key) or dropped
+            if why.get("no_move") == RIFLES:
+                gone.append("no_move")
+            if why.get("no_fire") == RIFLES:
+                gone.append("no_fire")
         if fx(u, "fired"):
-            dropped = clear_fx(u, "fired") or dropped
+            gone.append("fired")
+        if gone and b.clear_fx(u, *gone):  # logs the unit, the marks dropped above too
+            continue
         if dropped:
             b.record(u)
 

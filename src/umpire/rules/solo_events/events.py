@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from umpire.battle import orders as od
-from umpire.battle.effects import clear_fx, fx, fx_why, set_fx
+from umpire.battle.effects import FxKey, fx, fx_why
 from umpire.battle.roles import AutoStep, Choice, Composition, Request, RulesSpec, combat_offers
 from umpire.dice.luck import Dist, by_faces
 from umpire.errors import IllegalActionError, UmpireError
@@ -173,7 +173,7 @@ class SoloEvents:
         self.book(b)["log"].append(entry)
         b.say(f"  -> {entry['result']}")
 
-    def mark(self, b: Battle, u: Unit, fx: tuple[tuple[str, Any], ...], why: str) -> str:
+    def mark(self, b: Battle, u: Unit, fx: tuple[tuple[FxKey, Any], ...], why: str) -> str:
         """Put unit effects on ``u`` for this turn, remembering what it had (``this_turn_only``)."""
         marks = self.book(b)["marks"]
         words = []
@@ -187,11 +187,9 @@ class SoloEvents:
                 new = int(prev or 0) + int(value)
             else:
                 new = value
-            set_fx(u, key, new, why)
-            b.record(u)
+            b.set_fx(u, key, new, why)  # (the battle forgets its cached menus)
             marks.append([u.i, key, new, why, prev, prev_why])
             words.append(fx_words(key, value if key in ADDITIVE else new))
-        b.memo.clear()  # the combat caches legality answers that read the effects
         return "; ".join(words)
 
     def unmark(self, b: Battle) -> None:
@@ -204,12 +202,10 @@ class SoloEvents:
             if u.extra.get("fx_why", {}).get(key) != why:
                 continue
             if prev is None:
-                clear_fx(u, key)
+                b.clear_fx(u, key)
             else:
-                set_fx(u, key, prev, prev_why or "")
-            b.record(u)
+                b.set_fx(u, key, prev, prev_why or "")
         book["marks"] = []
-        b.memo.clear()
 
     def eligible(self, b: Battle, side: str, ev: Event) -> list[int]:
         """The living units of ``side`` the event may pick, in scenario order."""
@@ -826,8 +822,7 @@ class ReactionStep:
             raise IllegalActionError(f"{u.name} must counter-charge (001 event 20, Impetuous)")
         b.comp.combat.check(b, req, order)
         why = fx_why(u, "must_charge")
-        clear_fx(u, "must_charge")  # the charge it had to make
-        b.record(u)
+        b.clear_fx(u, "must_charge")  # the charge it had to make
         b.say(f"{u.name} counter-charges in the {side.title()} reaction phase ({why})")
         self.role.move.apply(b, side, u.i, order)
         t = b.state.units[int(order.t)]

@@ -19,14 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from umpire.battle.effects import KEYS as FX_KEYS
+from umpire.battle.effects import FxKey, fx_key
 from umpire.errors import DataFileError
 
 DATA = Path(__file__).parent / "data"
 MAPPING = DATA / "mapping.toml"
 LABELS = DATA / "labels.toml"
-
-EXTRA_FX = ("must_charge", "no_rally")
-"""Unit effects beyond ``umpire.battle.effects.KEYS`` that seed 002's combat honours."""
 
 ADDITIVE = frozenset(
     {"fire_mod", "melee_mod", "charge_mod", "canister_mod", "reaction_fire_mod", "extra_die"}
@@ -62,7 +60,7 @@ class Event:
     text: str
     chooser: str
     unit: str
-    fx: tuple[tuple[str, Any], ...]
+    fx: tuple[tuple[FxKey, Any], ...]
     act: str
     label: str
     when: str = ""
@@ -224,11 +222,18 @@ def load_mapping(
         fx = entry.get("fx", {})
         if not isinstance(fx, dict) or not (fx or act):
             raise fail(f"event '{eid}' needs fx or act", "events", eid)
-        for key, value in fx.items():
-            if key not in FX_KEYS and key not in EXTRA_FX:
-                raise fail(f"event '{eid}': unknown unit effect '{key}'", "events", eid)
+        fx_items: list[tuple[FxKey, Any]] = []
+        for name, value in fx.items():
+            key = fx_key(name)  # the one vocabulary: umpire.battle.effects.FxKey
+            if key is None:
+                raise fail(
+                    f"event '{eid}': unknown unit effect '{name}' (known: {', '.join(FX_KEYS)})",
+                    "events",
+                    eid,
+                )
             if not _fx_value_ok(key, value):
                 raise fail(f"event '{eid}': bad value {value!r} for '{key}'", "events", eid)
+            fx_items.append((key, value))
         label = str(entry.get("label", ""))
         if label and label not in label_ids:
             raise fail(f"event '{eid}': unknown label '{label}'", "events", eid)
@@ -240,7 +245,7 @@ def load_mapping(
             rest.strip() or row_text,
             str(effects.get("chooser", "none")),
             unit,
-            tuple(sorted(fx.items())),
+            tuple(sorted(fx_items)),
             act,
             label,
             when,
