@@ -212,6 +212,17 @@ def _toward(
     (x, y), stopping ``stop``" short: where it ends and its facing, (x, y, theta); None
     when it would not move."""
     d = _hypot(x - u.x, y - u.y)
+    to = _toward_at(u, x, y, stop, frac, allow, d)
+    if to is None:
+        return None
+    return to[0], to[1], _atan2(y - u.y, x - u.x)
+
+
+def _toward_at(
+    u: Unit, x: float, y: float, stop: float, frac: float, allow: float, d: float
+) -> tuple[float, float] | None:
+    """Where :func:`_toward` ends, without its facing (``d``: the distance to (x, y), as
+    ``_toward`` measures it): two moves toward one point share the distance and facing."""
     step = allow * frac
     if d - stop < step:  # min() and max() written out (the same float, the first on a tie)
         step = d - stop
@@ -219,8 +230,7 @@ def _toward(
         step = 0.0
     if d < 1e-9 or step < 1e-6:
         return None
-    th = _atan2(y - u.y, x - u.x)
-    return u.x + (x - u.x) / d * step, u.y + (y - u.y) / d * step, th
+    return u.x + (x - u.x) / d * step, u.y + (y - u.y) / d * step
 
 
 def move_choices(b: Battle, u: Unit) -> list[Choice]:
@@ -352,19 +362,23 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
             out.append(_charge_offer(b, u, v, opt))
     if out and u.extra and fx(u, "must_charge"):
         return out  # unit effect must_charge: a charge it must make, when it can
+    th = u.theta  # the facing toward the nearest enemy (the advances, wheel, changes)
     if en is not None:
-        to = _toward(u, en.x, en.y, 4.0, 1.0, allow)
-        if to is not None:
-            out.append(
-                MoveOffer(b, u, (to[0], to[1], to[2], ""), "advance", " toward ", en.name, True)
-            )
-        to = _toward(u, en.x, en.y, 4.0, 0.5, allow)
-        if to is not None:
-            half = (to[0], to[1], to[2], "")
+        # the full and the half advance share the distance and the facing (_toward's own)
+        ex, ey = en.x, en.y
+        d = _hypot(ex - ux, ey - uy)
+        th = _atan2(ey - uy, ex - ux)
+        at = _toward_at(u, ex, ey, 4.0, 1.0, allow, d)
+        if at is not None:
+            out.append(MoveOffer(b, u, (at[0], at[1], th, ""), "advance", " toward ", en.name, True))
+        at = _toward_at(u, ex, ey, 4.0, 0.5, allow, d)
+        if at is not None:
+            half = (at[0], at[1], th, "")
             out.append(MoveOffer(b, u, half, "advance half a move", " toward ", en.name, True))
-        to = _toward(u, 2 * ux - en.x, 2 * uy - en.y, 0.0, 1.0, allow)
-        if to is not None:
-            back = (to[0], to[1], u.theta, "")
+        bx, by = 2 * ux - ex, 2 * uy - ey  # falling back keeps the facing: no atan2
+        at = _toward_at(u, bx, by, 0.0, 1.0, allow, _hypot(bx - ux, by - uy))
+        if at is not None:
+            back = (at[0], at[1], u.theta, "")
             out.append(MoveOffer(b, u, back, "fall back", " facing the enemy", "", True))
     for ob in b.setup.objectives:
         to = _toward(u, ob.x, ob.y, 0.0, 1.0, allow)
@@ -374,7 +388,6 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
             )
     changes = RCH.changes_open(u)
     if changes or en is not None:
-        th = _atan2(en.y - uy, en.x - ux) if en is not None else u.theta
         for change in changes:
             out.append(
                 MoveOffer(b, u, (ux, uy, th, change), CHANGE_WORDS[change], " in place", "", False)
