@@ -36,13 +36,18 @@ class OddsAI:
 
     def __init__(self) -> None:
         self._pers: dict[tuple[int, str], tuple[object, Personality]] = {}
+        self._last: tuple[object, str, Personality] | None = None  # the last one asked
 
     def personality(self, b: Battle, side: str) -> Personality:
         """The side's personality in this battle's scenario (looked up once)."""
         scen = b.setup.scenario
+        last = self._last
+        if last is not None and last[0] is scen and last[1] == side:
+            return last[2]
         hit = self._pers.get((id(scen), side))
         if hit is None or hit[0] is not scen:
             hit = self._pers[(id(scen), side)] = (scen, personality(scen, side))
+        self._last = (scen, side, hit[1])
         return hit[1]
 
     def decide(self, b: Battle, req: Request) -> Order:

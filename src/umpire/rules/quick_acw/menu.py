@@ -10,7 +10,6 @@ place); any other legal move can still be typed as coordinates.
 from __future__ import annotations
 
 import math
-from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from umpire.battle import orders as od
@@ -20,6 +19,7 @@ from umpire.battle.roles import Choice, Offer, Order, Request, choices
 from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import SURELY
 from umpire.errors import IllegalActionError
+from umpire.rules.data import on_change
 from umpire.rules.quick_acw import losses as LO
 from umpire.rules.quick_acw import reach as RCH
 from umpire.rules.quick_acw import rules as R
@@ -119,11 +119,20 @@ class FireOffer(Offer):
         return _fire_text(self.b, self.u, self.v, self.needed, self.m, self.rng)
 
 
-@cache
+_FIRE_NUMBERS: dict[tuple[int, int, R.Rules], tuple[float, float]] = {}
+_CHARGE_NUMBERS: dict[tuple[int, ...], tuple[float, float, float, float]] = {}
+on_change(_FIRE_NUMBERS.clear)  # (plain dicts: a native look-up, no functools call)
+on_change(_CHARGE_NUMBERS.clear)
+
+
 def fire_numbers(needed: int, mod: int, r: R.Rules) -> tuple[float, float]:
-    """(P(hit), E[stands lost]) of one fire roll (``odds.fire_odds``), as floats."""
-    o = fire_odds(needed, mod, r)
-    return float(o.hit), float(o.expected_stands)
+    """(P(hit), E[stands lost]) of one fire roll (``odds.fire_odds``), as floats (kept)."""
+    key = (needed, mod, r)
+    hit = _FIRE_NUMBERS.get(key)
+    if hit is None:
+        o = fire_odds(needed, mod, r)
+        hit = _FIRE_NUMBERS[key] = (float(o.hit), float(o.expected_stands))
+    return hit
 
 
 def _fire_text(b: Battle, u: Unit, v: Unit, needed: int, m: int, rng: float) -> str:
@@ -180,11 +189,14 @@ def _charge_offer(b: Battle, u: Unit, v: Unit, opt: RCH.Charge) -> Offer:
     return Offer(od.Charge("charge", v.i), "charge", odds, text)
 
 
-@cache
 def charge_numbers(*mods: int) -> tuple[float, float, float, float]:
     """(P(drives it off), P(goes in), E[enemy stands lost], E[own stands lost]) of a charge
-    with the numbers of ``steps.charge_mods``, exactly (``odds.charge_odds``), as floats."""
-    return _chained(charge_odds(*mods))
+    with the numbers of ``steps.charge_mods``, exactly (``odds.charge_odds``), as floats
+    (kept)."""
+    hit = _CHARGE_NUMBERS.get(mods)
+    if hit is None:
+        hit = _CHARGE_NUMBERS[mods] = _chained(charge_odds(*mods))
+    return hit
 
 
 OWN_MORALE: Final = "quick-acw"
@@ -370,7 +382,9 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
         th = _atan2(ey - uy, ex - ux)
         at = _toward_at(u, ex, ey, 4.0, 1.0, allow, d)
         if at is not None:
-            out.append(MoveOffer(b, u, (at[0], at[1], th, ""), "advance", " toward ", en.name, True))
+            out.append(
+                MoveOffer(b, u, (at[0], at[1], th, ""), "advance", " toward ", en.name, True)
+            )
         at = _toward_at(u, ex, ey, 4.0, 0.5, allow, d)
         if at is not None:
             half = (at[0], at[1], th, "")
