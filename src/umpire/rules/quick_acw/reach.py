@@ -281,36 +281,6 @@ def allowance(
     return R.move_inches(key, rough, u.in_command, u.leader_lost, change, b.r)
 
 
-_ALLOW: dict[tuple[Any, ...], tuple[float, float]] = {}
-on_change(_ALLOW.clear)
-
-
-def allowances(
-    b: Battle, u: Unit, formation: str, mounted: bool, limbered: bool, change: str | None
-) -> tuple[float, float]:
-    """:func:`allowance` in the open and over rough ground (a pure function of the unit's
-    type and command, kept per rules)."""
-    key = (u.type, formation, mounted, limbered, change, u.in_command, u.leader_lost, b.r)
-    hit = _ALLOW.get(key)
-    if hit is None:
-        hit = _ALLOW[key] = (
-            allowance(b, u, formation, mounted, limbered, change, False),
-            allowance(b, u, formation, mounted, limbered, change, True),
-        )
-    return hit
-
-
-def path_rough(b: Battle, x0: float, y0: float, x1: float, y1: float) -> bool:
-    """``Board.path_rough`` kept for the battle (the ground does not change; the AI tests
-    the same move again while its unit stays put)."""
-    key = ("rough", x0, y0, x1, y1)
-    kept = b.kept
-    hit: bool | None = kept.get(key)
-    if hit is None:
-        hit = kept[key] = b.setup.board.path_rough(x0, y0, x1, y1)
-    return hit
-
-
 def check_move(b: Battle, u: Unit, x: float, y: float, theta: float, change: str) -> float:
     """Validate a normal move; return its length. Raises IllegalActionError with the reason."""
     key = ("move", u.i, x, y, theta, change, u.marker, u.in_command, u.leader_lost)
@@ -374,11 +344,12 @@ def _move(
     if not why and dist > 0 and not (u.extra and fx(u, "terrain")):
         # The yes/no answer needs the ground only when the distance lies between the
         # allowance over rough ground and the one in the open (the walk costs most).
-        a_open, a_rough = allowances(b, u, form, mounted, limbered, cost)
+        a_open = allowance(b, u, form, mounted, limbered, cost, False)
+        a_rough = allowance(b, u, form, mounted, limbered, cost, True)
         if dist > max(a_open, a_rough) + 1e-6:
             return ""
         if dist > min(a_open, a_rough) + 1e-6:
-            rough = path_rough(b, u.x, u.y, x, y) or board.is_rough(x, y)
+            rough = board.path_rough(u.x, u.y, x, y) or board.is_rough(x, y)
             if dist > (a_rough if rough else a_open) + 1e-6:
                 return ""
         return _move_room(b, u, x, y, theta, form, dist, why)
@@ -494,7 +465,8 @@ def _charge_to(b: Battle, u: Unit, t: Unit, why: bool, open_allow: float) -> Cha
     dist = _hypot(x - u.x, y - u.y)
     if not why and dist > open_allow + 1e-6:
         return ""  # too far even in the open
-    rough = path_rough(b, u.x, u.y, x, y)
+    board = b.setup.board
+    rough = board.path_rough(u.x, u.y, x, y)
     if u.extra and fx(u, "terrain"):
         going = terrain_going(u, rough, dist)
         if going is None:
