@@ -10,6 +10,7 @@ place); any other legal move can still be typed as coordinates.
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import TYPE_CHECKING, Final
 
 from umpire.battle import orders as od
@@ -19,7 +20,6 @@ from umpire.battle.roles import Choice, Offer, Order, Request, choices
 from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import SURELY
 from umpire.errors import IllegalActionError
-from umpire.rules.data import on_change
 from umpire.rules.quick_acw import losses as LO
 from umpire.rules.quick_acw import reach as RCH
 from umpire.rules.quick_acw import rules as R
@@ -119,20 +119,11 @@ class FireOffer(Offer):
         return _fire_text(self.b, self.u, self.v, self.needed, self.m, self.rng)
 
 
-_FIRE_NUMBERS: dict[tuple[int, int, R.Rules], tuple[float, float]] = {}
-_CHARGE_NUMBERS: dict[tuple[int, ...], tuple[float, float, float, float]] = {}
-on_change(_FIRE_NUMBERS.clear)  # (plain dicts: a native look-up, no functools call)
-on_change(_CHARGE_NUMBERS.clear)
-
-
+@cache
 def fire_numbers(needed: int, mod: int, r: R.Rules) -> tuple[float, float]:
-    """(P(hit), E[stands lost]) of one fire roll (``odds.fire_odds``), as floats (kept)."""
-    key = (needed, mod, r)
-    hit = _FIRE_NUMBERS.get(key)
-    if hit is None:
-        o = fire_odds(needed, mod, r)
-        hit = _FIRE_NUMBERS[key] = (float(o.hit), float(o.expected_stands))
-    return hit
+    """(P(hit), E[stands lost]) of one fire roll (``odds.fire_odds``), as floats."""
+    o = fire_odds(needed, mod, r)
+    return float(o.hit), float(o.expected_stands)
 
 
 def _fire_text(b: Battle, u: Unit, v: Unit, needed: int, m: int, rng: float) -> str:
@@ -189,14 +180,11 @@ def _charge_offer(b: Battle, u: Unit, v: Unit, opt: RCH.Charge) -> Offer:
     return Offer(od.Charge("charge", v.i), "charge", odds, text)
 
 
+@cache
 def charge_numbers(*mods: int) -> tuple[float, float, float, float]:
     """(P(drives it off), P(goes in), E[enemy stands lost], E[own stands lost]) of a charge
-    with the numbers of ``steps.charge_mods``, exactly (``odds.charge_odds``), as floats
-    (kept)."""
-    hit = _CHARGE_NUMBERS.get(mods)
-    if hit is None:
-        hit = _CHARGE_NUMBERS[mods] = _chained(charge_odds(*mods))
-    return hit
+    with the numbers of ``steps.charge_mods``, exactly (``odds.charge_odds``), as floats."""
+    return _chained(charge_odds(*mods))
 
 
 OWN_MORALE: Final = "quick-acw"

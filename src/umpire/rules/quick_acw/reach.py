@@ -7,6 +7,7 @@ Split from ``steps`` (issue 25); the numbers come from ``rules.py`` and ``data``
 from __future__ import annotations
 
 import math
+from functools import cache
 from typing import Any, Final
 
 from umpire.battle.effects import fx, fx_why
@@ -155,22 +156,14 @@ def fire_reach(b: Battle, u: Unit) -> float:
     return 0.0 if fc is None else max_range(fc, b.r)
 
 
-_MAX_RANGE: dict[tuple[str, R.Rules], float] = {}
-on_change(_MAX_RANGE.clear)
-
-
+@cache
 def max_range(fc: str, r: R.Rules) -> float:
-    """The longest range at which a FIRE table row has a number (kept per row and rules:
-    a plain dict is a native look-up, a functools cache a generic call)."""
-    key = (fc, r)
-    hit = _MAX_RANGE.get(key)
-    if hit is None:
-        top = 0.0
-        for band, needed in zip(r.fire_bands, r.fire_table[fc], strict=True):
-            if needed:
-                top = band
-        hit = _MAX_RANGE[key] = top
-    return hit
+    """The longest range at which a FIRE table row has a number."""
+    top = 0.0
+    for band, needed in zip(r.fire_bands, r.fire_table[fc], strict=True):
+        if needed:
+            top = band
+    return top
 
 
 _FIRE_MODS: dict[tuple[Any, ...], list[R.Mod]] = {}
