@@ -5,8 +5,11 @@ kept one changes when what it reads changes. The battles themselves are pinned b
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from umpire.battle import orders as od
 from umpire.battle.engine import Battle
 from umpire.battle.run import new_battle
 from umpire.battle.scenario import load_scenario
@@ -34,17 +37,17 @@ def test_seed002_cover_and_rough_bytes_match_the_rasters() -> None:
 
 
 def test_seed002_move_offers_advance_as_toward_says() -> None:
-    """Seed 002 MOVE, the menu's advances: the full and the half advance share one
-    distance and facing, and end where ``_toward`` (the one-move helper) puts them."""
+    """Seed 002 MOVE, the menu's moves: the full and the half advance share one distance
+    and facing, and end where ``_toward`` (the one-move helper) puts them; a move toward an
+    objective works its facing out when first asked, the same."""
     b = battle()
     checked = 0
     for u in b.state.units:
         en = b.nearest_enemy(u)
         assert en is not None
         allow = RCH.allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
-        moves = {
-            o.word: o for o in M.move_offers(b, u) if isinstance(o, M.MoveOffer) and o.measured
-        }
+        offers = [o for o in M.move_offers(b, u) if isinstance(o, M.MoveOffer)]
+        moves = {o.word: o for o in offers if o.measured}
         for word, frac in (("advance", 1.0), ("advance half a move", 0.5)):
             want = M._toward(u, en.x, en.y, 4.0, frac, allow)
             got = moves.get(word)
@@ -56,7 +59,15 @@ def test_seed002_move_offers_advance_as_toward_says() -> None:
         if back is not None:
             want = M._toward(u, 2 * u.x - en.x, 2 * u.y - en.y, 0.0, 1.0, allow)
             assert want is not None and (back.x, back.y, back.theta) == (want[0], want[1], u.theta)
-    assert checked >= 4
+        for ob in b.setup.objectives:  # a move toward an objective faces it when asked
+            want = M._toward(u, ob.x, ob.y, 0.0, 1.0, allow)
+            got = next((o for o in offers if o.name == ob.name and o.word == "move"), None)
+            assert (got is None) == (want is None)
+            if got is not None and want is not None:
+                assert math.isnan(got.theta) and (got.x, got.y, got.facing()) == want
+                assert got.theta == want[2] and got.order == od.Move("move", *want, "")
+                checked += 1
+    assert checked >= 8
 
 
 def test_seed004_step4_only_enemies_that_crossed_are_allowed() -> None:

@@ -254,9 +254,24 @@ class MoveOffer(Offer):
     """A move offered to ``u``, to ``(x, y)`` facing ``theta`` with the formation ``change``:
     tested by ``steps.move_ok`` (a refused change is illegal), worded ``word`` [length]
     ``tail`` ``name`` ("advance 6.0" toward 1st TN"), both only when asked (a menu offers
-    about eight moves; the AI tests one or two), its order made when first read."""
+    about eight moves; the AI tests one or two), its order made when first read. A move
+    toward a point (``face``) is given a NaN ``theta``: its facing is worked out when first
+    asked (:meth:`facing`), as most offers are only scored by where they end."""
 
-    __slots__ = ("b", "change", "measured", "name", "tail", "theta", "u", "word", "x", "y")
+    __slots__ = (
+        "b",
+        "change",
+        "fx",
+        "fy",
+        "measured",
+        "name",
+        "tail",
+        "theta",
+        "u",
+        "word",
+        "x",
+        "y",
+    )
 
     def __init__(
         self,
@@ -267,9 +282,11 @@ class MoveOffer(Offer):
         tail: str,
         name: str,
         measured: bool,
+        face: tuple[float, float] = (0.0, 0.0),
     ):
         self._order = None
         self.x, self.y, self.theta, self.change = to
+        self.fx, self.fy = face
         self.kind = "move"
         self.odds = NO_ODDS
         self._text = ""
@@ -284,7 +301,16 @@ class MoveOffer(Offer):
 
     def make(self) -> Order:
         """The move order."""
-        return od.Move("move", self.x, self.y, self.theta, self.change)
+        return od.Move("move", self.x, self.y, self.facing(), self.change)
+
+    def facing(self) -> float:
+        """The facing the move ends in: ``theta``, or when that is NaN the facing toward
+        ``face`` from where the unit stands (as ``_toward`` faces), worked out once."""
+        th = self.theta
+        if th != th:
+            u = self.u
+            th = self.theta = _atan2(self.fy - u.y, self.fx - u.x)
+        return th
 
     def at(self) -> tuple[float, float]:
         """Where the move ends."""
@@ -293,7 +319,7 @@ class MoveOffer(Offer):
     def test(self) -> bool:
         """Seed 002 MOVE: ``steps.move_ok``."""
         try:
-            return RCH.move_ok(self.b, self.u, self.x, self.y, self.theta, self.change)
+            return RCH.move_ok(self.b, self.u, self.x, self.y, self.facing(), self.change)
         except IllegalActionError:
             return False
 
@@ -382,12 +408,12 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
         if at is not None:
             back = (at[0], at[1], u.theta, "")
             out.append(MoveOffer(b, u, back, "fall back", " facing the enemy", "", True))
-    for ob in b.setup.objectives:
-        to = _toward(u, ob.x, ob.y, 0.0, 1.0, allow)
-        if to is not None:
-            out.append(
-                MoveOffer(b, u, (to[0], to[1], to[2], ""), "move", " toward ", ob.name, True)
-            )
+    for ob in b.setup.objectives:  # (_toward, its facing worked out when first asked)
+        ox, oy = ob.x, ob.y
+        at = _toward_at(u, ox, oy, 0.0, 1.0, allow, _hypot(ox - ux, oy - uy))
+        if at is not None:
+            to = (at[0], at[1], math.nan, "")
+            out.append(MoveOffer(b, u, to, "move", " toward ", ob.name, True, (ox, oy)))
     changes = RCH.changes_open(u)
     if changes or en is not None:
         for change in changes:
