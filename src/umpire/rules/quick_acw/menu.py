@@ -233,6 +233,11 @@ def _toward_at(
     return u.x + (x - u.x) / d * step, u.y + (y - u.y) / d * step
 
 
+def _near_key(e: tuple[float, int, Unit]) -> tuple[float, int]:
+    """Sort key of (distance, place in the list, unit): the nearest, the earlier first."""
+    return e[0], e[1]
+
+
 def move_choices(b: Battle, u: Unit) -> list[Choice]:
     """Seed 002 MOVE: charges with their odds, a few sensible moves, formation changes."""
     return choices(move_offers(b, u))
@@ -375,13 +380,32 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
                 close.append(v)
     if close:
         if count > 8:
-            near = [
-                (math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0), k, v)
-                for k, v in enumerate(units)
-                if v.alive and v.side != side
-            ]
-            near.sort()
-            close = [v for _, _, v in near[:8] if RCH.charge_in_reach(u, v, allow)]
+            # those of the eight nearest (by distance, then place in the list: a sort of
+            # every enemy's (d, k)) within reach: each of ``close`` with fewer than eight
+            # enemies before it, in that order (no tuple per enemy, no sort of them all)
+            ds: list[float] = []
+            ks: list[int] = []
+            for k in range(len(units)):
+                v = units[k]
+                if v.alive and v.side != side:
+                    ds.append(math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0))
+                    ks.append(k)
+            reach_i = {v.i for v in close}
+            keep: list[tuple[float, int, Unit]] = []
+            for m in range(len(ks)):
+                v = units[ks[m]]
+                if v.i not in reach_i:
+                    continue
+                dm, km = ds[m], ks[m]
+                before = 0
+                for j in range(len(ks)):
+                    if ds[j] < dm or (ds[j] == dm and ks[j] < km):
+                        before += 1
+                if before < 8:
+                    keep.append((dm, km, v))
+            if len(keep) > 1:
+                keep.sort(key=_near_key)
+            close = [v for _, _, v in keep]
         elif len(close) > 1:
             close.sort(key=lambda v: (math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0), v.i))
         for v, opt in RCH.charge_options(b, u, close):
