@@ -57,23 +57,44 @@ def _targets(
         return []
     if u.extra and (fx(u, "no_fire") or fx(u, "no_act")):
         return []
-    key: tuple[Any, ...] = ("targets", u.i, u.marker, fc, exact)
-    if scope is not None:
-        key = (*key, *scope)
-    hit: list[tuple[int, int, list[R.Mod], float]] | None = b.memo.get(key)
-    if hit is not None:
-        return hit
+    # Kept in b.memo: the whole step's shots (``scope`` None) in one table by firer and
+    # ``exact`` (an int key: no tuple to build and hash at each of thousands of asks),
+    # each with the marker and fire class it was worked out for; a scoped step's by key.
+    memo = b.memo
+    table: dict[int, tuple[bool, str, list[tuple[int, int, list[R.Mod], float]]]] | None = None
+    slot = 2 * u.i + (1 if exact else 0)
+    key: tuple[Any, ...] = ()
+    if scope is None:
+        table = memo.get("targets")
+        if table is None:
+            table = memo["targets"] = {}
+        got = table.get(slot)
+        if got is not None and got[0] == u.marker and got[1] == fc:
+            return got[2]
+    else:
+        key = ("targets", u.i, u.marker, fc, exact, *scope)
+        hit: list[tuple[int, int, list[R.Mod], float]] | None = memo.get(key)
+        if hit is not None:
+            return hit
     if not b.status.may_fire(b, u):  # a status change clears b.memo
-        b.memo[key] = []
+        if table is not None:
+            table[slot] = (u.marker, fc, [])
+        else:
+            memo[key] = []
         return []
     us = b.state.units
     touching = b.touching(u)
-    cand: list[int] | None = touching or b.memo.get(("free", u.side))
+    cand: list[int] | None = None
     if touching:  # the status may forbid fire at Engaged units (seed 004 EFFECT)
         st = b.status
         cand = [e for e in touching if st.fire_on_engaged(b, us[e])]
-    if cand is None:  # the enemies in contact with no one (cached for the whole side)
-        cand = b.memo["free", u.side] = [e for e in b.enemies(u) if not b.touching(us[e])]
+    else:  # the enemies in contact with no one (kept for the whole side)
+        free: dict[str, list[int]] | None = memo.get("free")
+        if free is None:
+            free = memo["free"] = {}
+        cand = free.get(u.side)
+        if cand is None:
+            cand = free[u.side] = [e for e in b.enemies(u) if not b.touching(us[e])]
     reach = max_range(fc, b.r) + 1e-6
     # What one pair's shot is (needed, modifiers, range) reads only the two units: each
     # is kept across changes of the other units, in a row per firer stamped with what
@@ -114,7 +135,10 @@ def _targets(
             continue
         out.append((c, shot[0], shot[1], shot[2]))
     if not touching:  # (a firer in contact: the status's answer may read the contacts list)
-        b.memo[key] = out
+        if table is not None:
+            table[slot] = (u.marker, fc, out)
+        else:
+            memo[key] = out
     return out
 
 
