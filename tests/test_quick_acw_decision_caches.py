@@ -93,3 +93,22 @@ def test_seed004_step4_only_enemies_that_crossed_are_allowed() -> None:
         assert foe.i in step._chargers(b, u)
     finally:
         del foe.extra["crossed"], friend.extra["crossed"]
+
+
+def test_seed002_movement_both_allowances_are_allowances() -> None:
+    """Seed 002 MOVEMENT (the rough column), COMMAND ('otherwise 1/2 move') and LEADERS:
+    the open and rough allowances found with one look-up of the row are allowance()'s."""
+    b = battle("mcpherson_cards")
+    for u in b.state.units:
+        was = (u.in_command, u.leader_lost)
+        try:
+            for cmd, lost in ((True, False), (False, False), (True, True)):
+                u.in_command, u.leader_lost = cmd, lost
+                for change in ("", *RCH.changes_open(u)):
+                    f, m, lim, cost = RCH.after_change(u, change)
+                    assert RCH.allowances(b, u, f, m, lim, cost) == (
+                        RCH.allowance(b, u, f, m, lim, cost, False),
+                        RCH.allowance(b, u, f, m, lim, cost, True),
+                    )
+        finally:
+            u.in_command, u.leader_lost = was

@@ -298,6 +298,16 @@ def allowance(
     return R.move_inches(key, rough, u.in_command, u.leader_lost, change, b.r)
 
 
+def allowances(
+    b: Battle, u: Unit, formation: str, mounted: bool, limbered: bool, change: str | None
+) -> tuple[float, float]:
+    """:func:`allowance` in the open and over rough ground, the row found once."""
+    key = R.move_key(u.type, formation, mounted, limbered)
+    if u.type == "artillery" and change == "formation":
+        key = "artillery_limbered"  # limbering or unlimbering: half the limbered move
+    return R.move_inches_both(key, u.in_command, u.leader_lost, change, b.r)
+
+
 def check_move(b: Battle, u: Unit, x: float, y: float, theta: float, change: str) -> float:
     """Validate a normal move; return its length. Raises IllegalActionError with the reason."""
     key = ("move", u.i, x, y, theta, change, u.marker, u.in_command, u.leader_lost)
@@ -361,8 +371,7 @@ def _move(
     if not why and dist > 0 and not (u.extra and fx(u, "terrain")):
         # The yes/no answer needs the ground only when the distance lies between the
         # allowance over rough ground and the one in the open (the walk costs most).
-        a_open = allowance(b, u, form, mounted, limbered, cost, False)
-        a_rough = allowance(b, u, form, mounted, limbered, cost, True)
+        a_open, a_rough = allowances(b, u, form, mounted, limbered, cost)
         if dist > max(a_open, a_rough) + 1e-6:
             return ""
         if dist > min(a_open, a_rough) + 1e-6:
