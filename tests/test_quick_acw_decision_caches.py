@@ -14,6 +14,7 @@ from umpire.battle.engine import Battle
 from umpire.battle.run import new_battle
 from umpire.battle.scenario import load_scenario
 from umpire.dice import SeededSource
+from umpire.rules.data import clear_caches
 from umpire.rules.quick_acw import menu as M
 from umpire.rules.quick_acw import reach as RCH
 from umpire.rules.quick_acw import steps as S
@@ -112,3 +113,13 @@ def test_seed002_movement_both_allowances_are_allowances() -> None:
                     )
         finally:
             u.in_command, u.leader_lost = was
+
+
+def test_seed002_charge_odds_kept_by_their_numbers_and_cleared_with_the_rules() -> None:
+    """Seed 002 charge paragraph, MORALE and MELEE: the exact odds of a charge kept under
+    its numbers are charge_numbers' own, and a change of the rules data forgets them."""
+    mods = (7, 1, 6, 0, 2, -1)
+    assert M._charge_numbers_of(mods) == M.charge_numbers(*mods)
+    assert M._CHARGE_NUMBERS[mods] == M.charge_numbers(*mods)
+    clear_caches()
+    assert not M._CHARGE_NUMBERS

@@ -20,6 +20,7 @@ from umpire.battle.roles import Choice, Offer, Order, Request, choices
 from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import SURELY
 from umpire.errors import IllegalActionError
+from umpire.rules.data import on_change
 from umpire.rules.quick_acw import losses as LO
 from umpire.rules.quick_acw import reach as RCH
 from umpire.rules.quick_acw import rules as R
@@ -162,7 +163,7 @@ def _charge_offer(b: Battle, u: Unit, v: Unit, opt: RCH.Charge) -> Offer:
     mods = S.charge_mods(b, u, v, flank)
     morale = b.comp.morale
     if morale.id == OWN_MORALE:
-        good, goes_in, inflict, suffer = charge_numbers(*mods)
+        good, goes_in, inflict, suffer = _charge_numbers_of(mods)
     else:  # another module's morale test (issue 25): its own exact odds
         passes = morale.pass_odds(b, u, "charge test")
         stands = morale.pass_odds(b, v, "stand test")
@@ -185,6 +186,21 @@ def charge_numbers(*mods: int) -> tuple[float, float, float, float]:
     """(P(drives it off), P(goes in), E[enemy stands lost], E[own stands lost]) of a charge
     with the numbers of ``steps.charge_mods``, exactly (``odds.charge_odds``), as floats."""
     return _chained(charge_odds(*mods))
+
+
+_CHARGE_NUMBERS: dict[tuple[int, int, int, int, int, int], tuple[float, float, float, float]] = {}
+on_change(_CHARGE_NUMBERS.clear)
+
+
+def _charge_numbers_of(
+    mods: tuple[int, int, int, int, int, int],
+) -> tuple[float, float, float, float]:
+    """:func:`charge_numbers` of the tuple ``charge_mods`` gives, kept under that tuple (a
+    native call and one look-up: the varargs function is called through Python)."""
+    hit = _CHARGE_NUMBERS.get(mods)
+    if hit is None:
+        hit = _CHARGE_NUMBERS[mods] = charge_numbers(*mods)
+    return hit
 
 
 OWN_MORALE: Final = "quick-acw"
