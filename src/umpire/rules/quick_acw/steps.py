@@ -349,18 +349,22 @@ class FireStep:
 
     def _chargers(self, b: Battle, u: Unit) -> set[int]:
         """The units ``u`` may shoot at in a ``chargers`` step: those that charged its side
-        and those that crossed its field of fire (a set to read, not to change).
-
-        Worked out once per side and phase (kept in ``b.memo``, which any change of a base
-        clears; the marks read are made by the movement and step 3 before this phase)."""
-        st = b.state
-        key = ("chargers", u.side, st.turn, st.seq)
-        by: tuple[set[int], dict[int, set[int]]] | None = b.memo.get(key)
-        if by is None:
-            by = b.memo[key] = _chargers_of(b, u.side)
-        common, crossed = by
-        mine = crossed.get(u.i)
-        return common if mine is None else common | mine
+        and those that crossed its field of fire."""
+        us = b.state.units
+        side = u.side
+        allowed: set[int] = set()  # charged_at(b, side), those still charging, in one pass
+        for c in b.state.contacts:
+            if us[c[1]].side == side and us[c[0]].charged:
+                allowed.add(c[0])
+        me = u.i
+        for t in us:  # (only an enemy can be shot at: a friend's marks are not read)
+            if t.side != side:
+                ex = t.extra
+                if ex:
+                    crossed = ex.get("crossed")
+                    if crossed and me in crossed:
+                        allowed.add(t.i)
+        return allowed
 
     def apply(self, b: Battle, side: str, actor: int, order: od.Order) -> None:
         order = od.as_order(order)  # a plain tuple from a caller outside the engine
@@ -390,29 +394,6 @@ class FireStep:
 
     def auto(self, b: Battle, side: str) -> None:  # pragma: no cover
         raise NotImplementedError
-
-
-def _chargers_of(b: Battle, side: str) -> tuple[set[int], dict[int, set[int]]]:
-    """(the units that charged ``side`` this step, from the contact list; for each unit of
-    ``side``, the enemies whose move crossed its field of fire), for ``FireStep._chargers``."""
-    us = b.state.units
-    common: set[int] = set()
-    for c in b.state.contacts:
-        if us[c[1]].side == side and us[c[0]].charged:
-            common.add(c[0])
-    crossed: dict[int, set[int]] = {}
-    for t in us:  # (only an enemy can be shot at: a friend's marks are not read)
-        if t.side != side:
-            ex = t.extra
-            if ex:
-                marks = ex.get("crossed")
-                if marks:
-                    for me in marks:
-                        found = crossed.get(me)
-                        if found is None:
-                            found = crossed[me] = set()
-                        found.add(t.i)
-    return common, crossed
 
 
 def is_canister(b: Battle, u: Unit, t: Unit) -> bool:
