@@ -36,13 +36,18 @@ class OddsAI:
 
     def __init__(self) -> None:
         self._pers: dict[tuple[int, str], tuple[object, Personality]] = {}
+        self._last: tuple[object, str, Personality] | None = None  # the last one asked
 
     def personality(self, b: Battle, side: str) -> Personality:
         """The side's personality in this battle's scenario (looked up once)."""
         scen = b.setup.scenario
+        last = self._last
+        if last is not None and last[0] is scen and last[1] == side:
+            return last[2]
         hit = self._pers.get((id(scen), side))
         if hit is None or hit[0] is not scen:
             hit = self._pers[(id(scen), side)] = (scen, personality(scen, side))
+        self._last = (scen, side, hit[1])
         return hit[1]
 
     def decide(self, b: Battle, req: Request) -> Order:
@@ -126,10 +131,11 @@ class OddsAI:
             board = b.setup.board
             # the score of a place: near the goal's distance, in cover (written out: it
             # is the inner loop of every move decision)
-            here = -abs(_hypot(gx - u.x, gy - u.y) - stop)
-            if board.in_cover(u.x, u.y):
-                here += 3.0
-            here += 0.25  # holding wins ties: no move for nothing
+            ux, uy = u.x, u.y
+            stay = -abs(_hypot(gx - ux, gy - uy) - stop)
+            if board.in_cover(ux, uy):
+                stay += 3.0
+            here = stay + 0.25  # holding wins ties: no move for nothing
             holds = False
             for c in reversed(opts):  # the menus put holding last
                 if c.kind == "hold" and c.legal():
@@ -139,6 +145,9 @@ class OddsAI:
             scores: list[float] = []
             for c in moves:
                 x, y = c.at()  # where the move ends (without making its order)
+                if x == ux and y == uy:  # in place (a change, a wheel): the place's own score
+                    scores.append(stay)
+                    continue
                 s = -abs(_hypot(gx - x, gy - y) - stop)
                 if board.in_cover(x, y):
                     s += 3.0

@@ -20,6 +20,7 @@ from umpire.battle.roles import Choice, Offer, Order, Request, choices
 from umpire.board.fmath import hypot as _hypot
 from umpire.board.geometry import SURELY
 from umpire.errors import IllegalActionError
+from umpire.rules.data import on_change
 from umpire.rules.quick_acw import losses as LO
 from umpire.rules.quick_acw import reach as RCH
 from umpire.rules.quick_acw import rules as R
@@ -162,7 +163,7 @@ def _charge_offer(b: Battle, u: Unit, v: Unit, opt: RCH.Charge) -> Offer:
     mods = S.charge_mods(b, u, v, flank)
     morale = b.comp.morale
     if morale.id == OWN_MORALE:
-        good, goes_in, inflict, suffer = charge_numbers(*mods)
+        good, goes_in, inflict, suffer = _charge_numbers_of(mods)
     else:  # another module's morale test (issue 25): its own exact odds
         passes = morale.pass_odds(b, u, "charge test")
         stands = morale.pass_odds(b, v, "stand test")
@@ -185,6 +186,21 @@ def charge_numbers(*mods: int) -> tuple[float, float, float, float]:
     """(P(drives it off), P(goes in), E[enemy stands lost], E[own stands lost]) of a charge
     with the numbers of ``steps.charge_mods``, exactly (``odds.charge_odds``), as floats."""
     return _chained(charge_odds(*mods))
+
+
+_CHARGE_NUMBERS: dict[tuple[int, int, int, int, int, int], tuple[float, float, float, float]] = {}
+on_change(_CHARGE_NUMBERS.clear)
+
+
+def _charge_numbers_of(
+    mods: tuple[int, int, int, int, int, int],
+) -> tuple[float, float, float, float]:
+    """:func:`charge_numbers` of the tuple ``charge_mods`` gives, kept under that tuple (a
+    native call and one look-up: the varargs function is called through Python)."""
+    hit = _CHARGE_NUMBERS.get(mods)
+    if hit is None:
+        hit = _CHARGE_NUMBERS[mods] = charge_numbers(*mods)
+    return hit
 
 
 OWN_MORALE: Final = "quick-acw"
@@ -212,6 +228,17 @@ def _toward(
     (x, y), stopping ``stop``" short: where it ends and its facing, (x, y, theta); None
     when it would not move."""
     d = _hypot(x - u.x, y - u.y)
+    to = _toward_at(u, x, y, stop, frac, allow, d)
+    if to is None:
+        return None
+    return to[0], to[1], _atan2(y - u.y, x - u.x)
+
+
+def _toward_at(
+    u: Unit, x: float, y: float, stop: float, frac: float, allow: float, d: float
+) -> tuple[float, float] | None:
+    """Where :func:`_toward` ends, without its facing (``d``: the distance to (x, y), as
+    ``_toward`` measures it): two moves toward one point share the distance and facing."""
     step = allow * frac
     if d - stop < step:  # min() and max() written out (the same float, the first on a tie)
         step = d - stop
@@ -219,8 +246,12 @@ def _toward(
         step = 0.0
     if d < 1e-9 or step < 1e-6:
         return None
-    th = _atan2(y - u.y, x - u.x)
-    return u.x + (x - u.x) / d * step, u.y + (y - u.y) / d * step, th
+    return u.x + (x - u.x) / d * step, u.y + (y - u.y) / d * step
+
+
+def _near_key(e: tuple[float, int, Unit]) -> tuple[float, int]:
+    """Sort key of (distance, place in the list, unit): the nearest, the earlier first."""
+    return e[0], e[1]
 
 
 def move_choices(b: Battle, u: Unit) -> list[Choice]:
@@ -244,9 +275,24 @@ class MoveOffer(Offer):
     """A move offered to ``u``, to ``(x, y)`` facing ``theta`` with the formation ``change``:
     tested by ``steps.move_ok`` (a refused change is illegal), worded ``word`` [length]
     ``tail`` ``name`` ("advance 6.0" toward 1st TN"), both only when asked (a menu offers
-    about eight moves; the AI tests one or two), its order made when first read."""
+    about eight moves; the AI tests one or two), its order made when first read. A move
+    toward a point (``face``) is given a NaN ``theta``: its facing is worked out when first
+    asked (:meth:`facing`), as most offers are only scored by where they end."""
 
-    __slots__ = ("b", "change", "measured", "name", "tail", "theta", "u", "word", "x", "y")
+    __slots__ = (
+        "b",
+        "change",
+        "fx",
+        "fy",
+        "measured",
+        "name",
+        "tail",
+        "theta",
+        "u",
+        "word",
+        "x",
+        "y",
+    )
 
     def __init__(
         self,
@@ -257,9 +303,11 @@ class MoveOffer(Offer):
         tail: str,
         name: str,
         measured: bool,
+        face: tuple[float, float] = (0.0, 0.0),
     ):
         self._order = None
         self.x, self.y, self.theta, self.change = to
+        self.fx, self.fy = face
         self.kind = "move"
         self.odds = NO_ODDS
         self._text = ""
@@ -274,7 +322,16 @@ class MoveOffer(Offer):
 
     def make(self) -> Order:
         """The move order."""
-        return od.Move("move", self.x, self.y, self.theta, self.change)
+        return od.Move("move", self.x, self.y, self.facing(), self.change)
+
+    def facing(self) -> float:
+        """The facing the move ends in: ``theta``, or when that is NaN the facing toward
+        ``face`` from where the unit stands (as ``_toward`` faces), worked out once."""
+        th = self.theta
+        if th != th:
+            u = self.u
+            th = self.theta = _atan2(self.fy - u.y, self.fx - u.x)
+        return th
 
     def at(self) -> tuple[float, float]:
         """Where the move ends."""
@@ -283,7 +340,7 @@ class MoveOffer(Offer):
     def test(self) -> bool:
         """Seed 002 MOVE: ``steps.move_ok``."""
         try:
-            return RCH.move_ok(self.b, self.u, self.x, self.y, self.theta, self.change)
+            return RCH.move_ok(self.b, self.u, self.x, self.y, self.facing(), self.change)
         except IllegalActionError:
             return False
 
@@ -339,42 +396,66 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
                 close.append(v)
     if close:
         if count > 8:
-            near = [
-                (math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0), k, v)
-                for k, v in enumerate(units)
-                if v.alive and v.side != side
-            ]
-            near.sort()
-            close = [v for _, _, v in near[:8] if RCH.charge_in_reach(u, v, allow)]
+            # those of the eight nearest (by distance, then place in the list: a sort of
+            # every enemy's (d, k)) within reach: each of ``close`` with fewer than eight
+            # enemies before it, in that order (no tuple per enemy, no sort of them all)
+            ds: list[float] = []
+            ks: list[int] = []
+            for k in range(len(units)):
+                v = units[k]
+                if v.alive and v.side != side:
+                    ds.append(math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0))
+                    ks.append(k)
+            reach_i = {v.i for v in close}
+            keep: list[tuple[float, int, Unit]] = []
+            for m in range(len(ks)):
+                v = units[ks[m]]
+                if v.i not in reach_i:
+                    continue
+                dm, km = ds[m], ks[m]
+                before = 0
+                for j in range(len(ks)):
+                    if ds[j] < dm or (ds[j] == dm and ks[j] < km):
+                        before += 1
+                if before < 8:
+                    keep.append((dm, km, v))
+            if len(keep) > 1:
+                keep.sort(key=_near_key)
+            close = [v for _, _, v in keep]
         elif len(close) > 1:
             close.sort(key=lambda v: (math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0), v.i))
         for v, opt in RCH.charge_options(b, u, close):
             out.append(_charge_offer(b, u, v, opt))
     if out and u.extra and fx(u, "must_charge"):
         return out  # unit effect must_charge: a charge it must make, when it can
+    th = u.theta  # the facing toward the nearest enemy (the advances, wheel, changes)
     if en is not None:
-        to = _toward(u, en.x, en.y, 4.0, 1.0, allow)
-        if to is not None:
+        # the full and the half advance share the distance and the facing (_toward's own)
+        ex, ey = en.x, en.y
+        d = _hypot(ex - ux, ey - uy)
+        th = _atan2(ey - uy, ex - ux)
+        at = _toward_at(u, ex, ey, 4.0, 1.0, allow, d)
+        if at is not None:
             out.append(
-                MoveOffer(b, u, (to[0], to[1], to[2], ""), "advance", " toward ", en.name, True)
+                MoveOffer(b, u, (at[0], at[1], th, ""), "advance", " toward ", en.name, True)
             )
-        to = _toward(u, en.x, en.y, 4.0, 0.5, allow)
-        if to is not None:
-            half = (to[0], to[1], to[2], "")
+        at = _toward_at(u, ex, ey, 4.0, 0.5, allow, d)
+        if at is not None:
+            half = (at[0], at[1], th, "")
             out.append(MoveOffer(b, u, half, "advance half a move", " toward ", en.name, True))
-        to = _toward(u, 2 * ux - en.x, 2 * uy - en.y, 0.0, 1.0, allow)
-        if to is not None:
-            back = (to[0], to[1], u.theta, "")
+        bx, by = 2 * ux - ex, 2 * uy - ey  # falling back keeps the facing: no atan2
+        at = _toward_at(u, bx, by, 0.0, 1.0, allow, _hypot(bx - ux, by - uy))
+        if at is not None:
+            back = (at[0], at[1], u.theta, "")
             out.append(MoveOffer(b, u, back, "fall back", " facing the enemy", "", True))
-    for ob in b.setup.objectives:
-        to = _toward(u, ob.x, ob.y, 0.0, 1.0, allow)
-        if to is not None:
-            out.append(
-                MoveOffer(b, u, (to[0], to[1], to[2], ""), "move", " toward ", ob.name, True)
-            )
+    for ob in b.setup.objectives:  # (_toward, its facing worked out when first asked)
+        ox, oy = ob.x, ob.y
+        at = _toward_at(u, ox, oy, 0.0, 1.0, allow, _hypot(ox - ux, oy - uy))
+        if at is not None:
+            to = (at[0], at[1], math.nan, "")
+            out.append(MoveOffer(b, u, to, "move", " toward ", ob.name, True, (ox, oy)))
     changes = RCH.changes_open(u)
     if changes or en is not None:
-        th = _atan2(en.y - uy, en.x - ux) if en is not None else u.theta
         for change in changes:
             out.append(
                 MoveOffer(b, u, (ux, uy, th, change), CHANGE_WORDS[change], " in place", "", False)

@@ -57,23 +57,44 @@ def _targets(
         return []
     if u.extra and (fx(u, "no_fire") or fx(u, "no_act")):
         return []
-    key: tuple[Any, ...] = ("targets", u.i, u.marker, fc, exact)
-    if scope is not None:
-        key = (*key, *scope)
-    hit: list[tuple[int, int, list[R.Mod], float]] | None = b.memo.get(key)
-    if hit is not None:
-        return hit
+    # Kept in b.memo: the whole step's shots (``scope`` None) in one table by firer and
+    # ``exact`` (an int key: no tuple to build and hash at each of thousands of asks),
+    # each with the marker and fire class it was worked out for; a scoped step's by key.
+    memo = b.memo
+    table: dict[int, tuple[bool, str, list[tuple[int, int, list[R.Mod], float]]]] | None = None
+    slot = 2 * u.i + (1 if exact else 0)
+    key: tuple[Any, ...] = ()
+    if scope is None:
+        table = memo.get("targets")
+        if table is None:
+            table = memo["targets"] = {}
+        got = table.get(slot)
+        if got is not None and got[0] == u.marker and got[1] == fc:
+            return got[2]
+    else:
+        key = ("targets", u.i, u.marker, fc, exact, *scope)
+        hit: list[tuple[int, int, list[R.Mod], float]] | None = memo.get(key)
+        if hit is not None:
+            return hit
     if not b.status.may_fire(b, u):  # a status change clears b.memo
-        b.memo[key] = []
+        if table is not None:
+            table[slot] = (u.marker, fc, [])
+        else:
+            memo[key] = []
         return []
     us = b.state.units
     touching = b.touching(u)
-    cand: list[int] | None = touching or b.memo.get(("free", u.side))
+    cand: list[int] | None = None
     if touching:  # the status may forbid fire at Engaged units (seed 004 EFFECT)
         st = b.status
         cand = [e for e in touching if st.fire_on_engaged(b, us[e])]
-    if cand is None:  # the enemies in contact with no one (cached for the whole side)
-        cand = b.memo["free", u.side] = [e for e in b.enemies(u) if not b.touching(us[e])]
+    else:  # the enemies in contact with no one (kept for the whole side)
+        free: dict[str, list[int]] | None = memo.get("free")
+        if free is None:
+            free = memo["free"] = {}
+        cand = free.get(u.side)
+        if cand is None:
+            cand = free[u.side] = [e for e in b.enemies(u) if not b.touching(us[e])]
     reach = max_range(fc, b.r) + 1e-6
     # What one pair's shot is (needed, modifiers, range) reads only the two units: each
     # is kept across changes of the other units, in a row per firer stamped with what
@@ -114,7 +135,10 @@ def _targets(
             continue
         out.append((c, shot[0], shot[1], shot[2]))
     if not touching:  # (a firer in contact: the status's answer may read the contacts list)
-        b.memo[key] = out
+        if table is not None:
+            table[slot] = (u.marker, fc, out)
+        else:
+            memo[key] = out
     return out
 
 
@@ -274,6 +298,16 @@ def allowance(
     return R.move_inches(key, rough, u.in_command, u.leader_lost, change, b.r)
 
 
+def allowances(
+    b: Battle, u: Unit, formation: str, mounted: bool, limbered: bool, change: str | None
+) -> tuple[float, float]:
+    """:func:`allowance` in the open and over rough ground, the row found once."""
+    key = R.move_key(u.type, formation, mounted, limbered)
+    if u.type == "artillery" and change == "formation":
+        key = "artillery_limbered"  # limbering or unlimbering: half the limbered move
+    return R.move_inches_both(key, u.in_command, u.leader_lost, change, b.r)
+
+
 def check_move(b: Battle, u: Unit, x: float, y: float, theta: float, change: str) -> float:
     """Validate a normal move; return its length. Raises IllegalActionError with the reason."""
     key = ("move", u.i, x, y, theta, change, u.marker, u.in_command, u.leader_lost)
@@ -337,8 +371,7 @@ def _move(
     if not why and dist > 0 and not (u.extra and fx(u, "terrain")):
         # The yes/no answer needs the ground only when the distance lies between the
         # allowance over rough ground and the one in the open (the walk costs most).
-        a_open = allowance(b, u, form, mounted, limbered, cost, False)
-        a_rough = allowance(b, u, form, mounted, limbered, cost, True)
+        a_open, a_rough = allowances(b, u, form, mounted, limbered, cost)
         if dist > max(a_open, a_rough) + 1e-6:
             return ""
         if dist > min(a_open, a_rough) + 1e-6:

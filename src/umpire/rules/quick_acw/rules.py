@@ -245,6 +245,25 @@ def move_inches(
     )
 
 
+def move_inches_both(
+    key: str,
+    in_command: bool = True,
+    leader_lost: bool = False,
+    change: str | None = None,
+    r: Rules | None = None,
+) -> tuple[float, float]:
+    """:func:`move_inches` in the open and over rough ground (the row looked up once):
+    what a move's yes/no test compares its length with."""
+    r = r or rules()
+    rate = r.movement[key]
+    code = _change(change)
+    costs = r.move_costs
+    return (
+        N.move_inches(rate.open, rate.rough, False, in_command, leader_lost, code, costs),
+        N.move_inches(rate.open, rate.rough, True, in_command, leader_lost, code, costs),
+    )
+
+
 def rout_distance(
     unit_type: str, r: Rules | None = None, *, mounted: bool = True, limbered: bool = True
 ) -> float:

@@ -356,12 +356,13 @@ class FireStep:
             if us[c[1]].side == side and us[c[0]].charged:
                 allowed.add(c[0])
         me = u.i
-        for t in us:
-            ex = t.extra
-            if ex:
-                crossed = ex.get(CROSSED)
-                if crossed and me in crossed:
-                    allowed.add(t.i)
+        for t in us:  # (only an enemy can be shot at: a friend's marks are not read)
+            if t.side != side:
+                ex = t.extra
+                if ex:
+                    crossed = ex.get(CROSSED)
+                    if crossed and me in crossed:
+                        allowed.add(t.i)
         return allowed
 
     def apply(self, b: Battle, side: str, actor: int, order: od.Order) -> None:
