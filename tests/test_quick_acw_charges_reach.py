@@ -312,35 +312,3 @@ def test_unlimbered_rout_invariant_002_movement_rout_column() -> None:
     assert not check(seen_of(b, before, g.i, ("rout",), b.lines[-1:]))
     b.place(g, 22, 18)  # the old ruling: a free 12"
     assert check(seen_of(b, before, g.i, ("rout",), []))
-
-
-def test_near_path_keeps_every_base_a_charge_path_could_meet_002_charge_paragraph() -> None:
-    """Default ``charge_path_clear`` ('To move into contact with an enemy...': the path must
-    be clear): ``Battle.near_path`` prunes the units tested at each half-inch step, so
-    ``free_at`` among them answers as ``free_at`` over every unit, at every point of many
-    random paths (issue 25: a pure speed change)."""
-    import math
-    import random
-
-    rng = random.Random(25)
-    text = "".join(
-        unit(f"u{k}", "confederate" if k % 2 else "union", 4 + (k * 7) % 40, 4 + (k * 5) % 28, 0)
-        for k in range(12)
-    )
-    b = battle(text, [])
-    units = b.state.units
-    differ = 0
-    for _ in range(300):
-        u = units[rng.randrange(len(units))]
-        x0, y0 = rng.uniform(0, 48), rng.uniform(0, 36)
-        ang, dist = rng.uniform(-math.pi, math.pi), rng.uniform(0.0, 12.0)
-        dx, dy = math.cos(ang), math.sin(ang)
-        near = b.near_path(u, x0, y0, x0 + dx * dist, y0 + dy * dist, u.hw, u.hd)
-        for k in range(25):
-            d = dist * k / 24
-            x, y = x0 + dx * d, y0 + dy * d
-            full = b.free_at(u, x, y, ang, u.hw, u.hd)
-            assert b.free_at(u, x, y, ang, u.hw, u.hd, among=near) == full
-            differ += not full
-        assert len(near) < len(units) - 1 or dist > 6  # it does prune
-    assert differ > 100  # many points meet a base: the pruning is tested where it matters

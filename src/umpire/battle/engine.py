@@ -639,10 +639,8 @@ class Battle:
         hw: float,
         hd: float,
         ignore: Sequence[int] = (),
-        among: list[Unit] | None = None,
     ) -> bool:
-        """Is a base at (x, y, theta) free of every other living base, and on the table?
-        (``among``: only these units can be near, as :meth:`near_path` finds them.)"""
+        """Is a base at (x, y, theta) free of every other living base, and on the table?"""
         c, s = math.cos(theta), math.sin(theta)
         board = self.setup.board
         if not on_table(x, y, c, s, hw, hd, board.width, board.height):
@@ -652,7 +650,7 @@ class Battle:
         rad = self.rad
         ui = u.i
         boxes = self._boxes
-        for v in self.state.units if among is None else among:
+        for v in self.state.units:
             vi = v.i
             if not v.alive or vi == ui:
                 continue
@@ -666,32 +664,6 @@ class Battle:
             if overlap_at(x, y, c, s, hw, hd, bv):
                 return False
         return True
-
-    def near_path(
-        self, u: Unit, x0: float, y0: float, x1: float, y1: float, hw: float, hd: float
-    ) -> list[Unit]:
-        """The living units other than ``u`` that :meth:`free_at` could find in the way of a
-        base (half sizes ``hw``, ``hd``) centred anywhere on the segment (x0, y0)-(x1, y1):
-        every other unit is skipped by its bounding test at each point of the segment (the
-        margin, 1e-3, dwarfs any rounding of the points), so ``among=`` them gives the same
-        answers."""
-        reach = _hypot(hw, hd) + 1e-6
-        rad = self.rad
-        ui = u.i
-        sx, sy = x1 - x0, y1 - y0
-        ss = sx * sx + sy * sy
-        out: list[Unit] = []
-        for v in self.state.units:
-            if not v.alive or v.i == ui:
-                continue
-            px, py = v.x - x0, v.y - y0
-            t = (px * sx + py * sy) / ss if ss > 0.0 else 0.0
-            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
-            qx, qy = px - t * sx, py - t * sy
-            lim = reach + rad[v.i] + 1e-3
-            if qx * qx + qy * qy < lim * lim:
-                out.append(v)
-        return out
 
     def bases_at(self, u: Unit, x: float, y: float, theta: float) -> list[Unit]:
         """The living units whose bases ``u``'s base would overlap at (x, y, theta): who a

@@ -531,22 +531,12 @@ def charge_path(
     x0, y0 = u.x, u.y
     hw, hd = u.hw, u.hd
     free = 0.0
-    # only the units near the whole path can be in the way of a step (tested once)
-    near = b.near_path(
-        u,
-        x0 + dx * min(dist, step),
-        y0 + dy * min(dist, step),
-        x0 + dx * dist,
-        y0 + dy * dist,
-        hw,
-        hd,
-    )
     for k in range(1, n + 1):
         d = min(dist, k * step)
         nx, ny = x0 + dx * d, y0 + dy * d
         if not (0 <= nx <= w and 0 <= ny <= h):
             return free, "the table edge"
-        if not b.free_at(u, nx, ny, theta, hw, hd, among=near):
+        if not b.free_at(u, nx, ny, theta, hw, hd):
             if not name:
                 return free, ""
             if not board.on_table(corners(nx, ny, theta, hw, hd)):
