@@ -312,3 +312,31 @@ def test_unlimbered_rout_invariant_002_movement_rout_column() -> None:
     assert not check(seen_of(b, before, g.i, ("rout",), b.lines[-1:]))
     b.place(g, 22, 18)  # the old ruling: a free 12"
     assert check(seen_of(b, before, g.i, ("rout",), []))
+
+
+def test_touching_at_answers_as_touching_box_002_charge_paragraph() -> None:
+    """Seed 002 charge paragraph: 'To move into contact with an enemy, you must roll your
+    charge #': a plain move may not end touching an enemy. ``Battle.touching_at`` (the
+    move test's yes/no, no base made unless an enemy is near) answers as ``touching_box``
+    at many random places, many of them touching (issue 25: a pure speed change)."""
+    import math
+    import random
+
+    rng = random.Random(25)
+    text = "".join(
+        unit(f"u{k}", "confederate" if k % 2 else "union", 4 + (k * 7) % 40, 4 + (k * 5) % 28, 0)
+        for k in range(12)
+    )
+    b = battle(text, [])
+    units = b.state.units
+    touching = 0
+    for _ in range(3000):
+        u = units[rng.randrange(len(units))]
+        v = units[rng.randrange(len(units))]
+        x, y = v.x + rng.uniform(-4, 4), v.y + rng.uniform(-4, 4)
+        th = rng.uniform(-math.pi, math.pi)
+        box = (x, y, math.cos(th), math.sin(th), u.hw, u.hd)
+        want = bool(b.touching_box(u, box))
+        assert b.touching_at(u, x, y, th, u.hw, u.hd) == want
+        touching += want
+    assert 100 < touching < 2900  # both answers are tested

@@ -588,6 +588,26 @@ class Battle:
                 out.append(v.i)
         return out
 
+    def touching_at(self, u: Unit, x: float, y: float, theta: float, hw: float, hd: float) -> bool:
+        """Would ``u`` touch an enemy with its base at (x, y, theta)? :meth:`touching_box`'s
+        answer as a yes/no, its base made only when an enemy is near (every move tested)."""
+        tol = self.geo["contact"]
+        reach = _hypot(hw, hd) + tol
+        rad = self.rad
+        side = u.side
+        for v in self.state.units:
+            if not v.alive or v.side == side:
+                continue
+            dx, dy = v.x - x, v.y - y
+            lim = reach + rad[v.i]
+            if dx * dx + dy * dy > lim * lim * SURELY + 1e-12:  # geometry.surely_beyond
+                continue
+            if _hypot(dx, dy) <= lim:
+                b = (x, y, math.cos(theta), math.sin(theta), hw, hd)
+                if box_distance(b, self.box(v)) <= tol:
+                    return True
+        return False
+
     def in_arc(self, u: Unit, v: Unit) -> bool:
         """Is ``v``'s centre within the fire arc of ``u`` (default ``fire_arc``)?"""
         fwd, lat = local(u.x, u.y, u.theta, v.x, v.y)

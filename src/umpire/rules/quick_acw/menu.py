@@ -239,14 +239,23 @@ def _toward_at(
 ) -> tuple[float, float] | None:
     """Where :func:`_toward` ends, without its facing (``d``: the distance to (x, y), as
     ``_toward`` measures it): two moves toward one point share the distance and facing."""
+    step = _toward_step(stop, frac, allow, d)
+    if step < 0.0:
+        return None
+    return u.x + (x - u.x) / d * step, u.y + (y - u.y) / d * step
+
+
+def _toward_step(stop: float, frac: float, allow: float, d: float) -> float:
+    """How far :func:`_toward_at` moves along its line, or -1.0 when it would not move (a
+    float, not a tuple: the menu makes the end itself, no tuple or boxed float made)."""
     step = allow * frac
     if d - stop < step:  # min() and max() written out (the same float, the first on a tie)
         step = d - stop
     if not step > 0.0:
         step = 0.0
     if d < 1e-9 or step < 1e-6:
-        return None
-    return u.x + (x - u.x) / d * step, u.y + (y - u.y) / d * step
+        return -1.0
+    return step
 
 
 def _near_key(e: tuple[float, int, Unit]) -> tuple[float, int]:
@@ -298,16 +307,24 @@ class MoveOffer(Offer):
         self,
         b: Battle,
         u: Unit,
-        to: tuple[float, float, float, str],
+        x: float,
+        y: float,
+        theta: float,
+        change: str,
         word: str,
         tail: str,
         name: str,
         measured: bool,
-        face: tuple[float, float] = (0.0, 0.0),
+        fx: float = 0.0,
+        fy: float = 0.0,
     ):
         self._order = None
-        self.x, self.y, self.theta, self.change = to
-        self.fx, self.fy = face
+        self.x = x
+        self.y = y
+        self.theta = theta
+        self.change = change
+        self.fx = fx
+        self.fy = fy
         self.kind = "move"
         self.odds = NO_ODDS
         self._text = ""
@@ -434,34 +451,40 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
         ex, ey = en.x, en.y
         d = _hypot(ex - ux, ey - uy)
         th = _atan2(ey - uy, ex - ux)
-        at = _toward_at(u, ex, ey, 4.0, 1.0, allow, d)
-        if at is not None:
-            out.append(
-                MoveOffer(b, u, (at[0], at[1], th, ""), "advance", " toward ", en.name, True)
-            )
-        at = _toward_at(u, ex, ey, 4.0, 0.5, allow, d)
-        if at is not None:
-            half = (at[0], at[1], th, "")
-            out.append(MoveOffer(b, u, half, "advance half a move", " toward ", en.name, True))
+        # (_toward_at's ends, written out: no tuple per offer)
+        step = _toward_step(4.0, 1.0, allow, d)
+        if step >= 0.0:
+            x, y = ux + (ex - ux) / d * step, uy + (ey - uy) / d * step
+            out.append(MoveOffer(b, u, x, y, th, "", "advance", " toward ", en.name, True))
+        step = _toward_step(4.0, 0.5, allow, d)
+        if step >= 0.0:
+            x, y = ux + (ex - ux) / d * step, uy + (ey - uy) / d * step
+            word = "advance half a move"
+            out.append(MoveOffer(b, u, x, y, th, "", word, " toward ", en.name, True))
         bx, by = 2 * ux - ex, 2 * uy - ey  # falling back keeps the facing: no atan2
-        at = _toward_at(u, bx, by, 0.0, 1.0, allow, _hypot(bx - ux, by - uy))
-        if at is not None:
-            back = (at[0], at[1], u.theta, "")
-            out.append(MoveOffer(b, u, back, "fall back", " facing the enemy", "", True))
+        db = _hypot(bx - ux, by - uy)
+        step = _toward_step(0.0, 1.0, allow, db)
+        if step >= 0.0:
+            x, y = ux + (bx - ux) / db * step, uy + (by - uy) / db * step
+            word = "fall back"
+            out.append(MoveOffer(b, u, x, y, u.theta, "", word, " facing the enemy", "", True))
     for ob in b.setup.objectives:  # (_toward, its facing worked out when first asked)
         ox, oy = ob.x, ob.y
-        at = _toward_at(u, ox, oy, 0.0, 1.0, allow, _hypot(ox - ux, oy - uy))
-        if at is not None:
-            to = (at[0], at[1], math.nan, "")
-            out.append(MoveOffer(b, u, to, "move", " toward ", ob.name, True, (ox, oy)))
+        do = _hypot(ox - ux, oy - uy)
+        step = _toward_step(0.0, 1.0, allow, do)
+        if step >= 0.0:
+            x, y = ux + (ox - ux) / do * step, uy + (oy - uy) / do * step
+            out.append(
+                MoveOffer(b, u, x, y, math.nan, "", "move", " toward ", ob.name, True, ox, oy)
+            )
     changes = RCH.changes_open(u)
     if changes or en is not None:
         for change in changes:
             out.append(
-                MoveOffer(b, u, (ux, uy, th, change), CHANGE_WORDS[change], " in place", "", False)
+                MoveOffer(b, u, ux, uy, th, change, CHANGE_WORDS[change], " in place", "", False)
             )
         if en is not None and abs(_remainder(th - u.theta, 2 * math.pi)) > 0.05:
-            out.append(MoveOffer(b, u, (ux, uy, th, ""), "wheel to face ", "", en.name, False))
+            out.append(MoveOffer(b, u, ux, uy, th, "", "wheel to face ", "", en.name, False))
     out.append(HOLD)
     return out
 

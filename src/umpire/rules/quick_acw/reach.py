@@ -409,7 +409,7 @@ def _move_room(
         return f"{u.name} cannot end there: off the table or on another unit" if why else ""
     if dist > 0 and b.crosses_enemy(u, x, y):
         return f"{u.name} cannot move through an enemy unit" if why else ""
-    if b.touching_box(u, (x, y, math.cos(theta), math.sin(theta), hw, hd)):
+    if b.touching_at(u, x, y, theta, hw, hd):
         if not why:
             return ""
         return f"{u.name} would touch an enemy: moving into contact needs a charge"
