@@ -105,3 +105,51 @@ def test_a_friendly_base_moved_into_the_line_blocks_the_sight_line() -> None:
     assert not b.sees(c1, u1)
     b.place(c2, 16.0, 35.0, 0.0)
     assert b.sees(c1, u1)
+
+
+def test_step4_fire_at_a_crossing_unit_behind_a_friend_is_barred_until_it_moves() -> None:
+    """Seed 004 III step 4 ('fire at units which have passed thru the field of fire') and
+    seed 002 FIRE ("can't shoot through friendly troops"): the step-4 scope judges sight
+    before it works out the shot, and the answer follows the friendly base in the way."""
+    from umpire.rules.quick_acw import reach as RCH
+    from umpire.rules.quick_acw import steps as S
+
+    b = new_battle(parse_scenario(LINE), SeededSource(1))
+    c1, c2, u1 = b.state.units
+    step = S.FireStep(targets="chargers", mode="defensive")
+    b.place(u1, 16.0, 20.0, u1.theta)  # within c1's range
+    u1.extra["crossed"] = [c1.i]
+    b.place(c2, 13.0, 20.0, 0.0)  # across the line from c1 to u1 (the memo forgets)
+    assert step.shots(b, c1, exact=False) == []
+    assert not step.eligible(b, c1.i)
+    b.place(c2, 16.0, 35.0, 0.0)
+    got = step.shots(b, c1, exact=False)
+    assert [s[0] for s in got] == [u1.i] and step.eligible(b, c1.i)
+    assert got == RCH.targets(b, c1, exact=False)  # the same shot as the unscoped step's
+
+
+def test_step4_scoped_shots_are_the_unscoped_ones_among_the_allowed() -> None:
+    """Seed 004 III step 4: the scoped step's shots (sight judged first) are, at every
+    decision of a played five-step battle, the step-2 shots at the allowed units, in order
+    (asked scoped first, so the scoped path works each one out itself)."""
+    from umpire.battle.scenario import load_scenario
+    from umpire.rules.quick_acw import reach as RCH
+    from umpire.rules.quick_acw import steps as S
+
+    b = new_battle(load_scenario("standard_five_step"), SeededSource(3))
+    pols = {"union": make_policy("ai", 1), "confederate": make_policy("ai", 2)}
+    step = S.FireStep(targets="chargers", mode="defensive")
+    seen = 0
+    req = b.next_request()
+    while req is not None:
+        for u in b.state.units:
+            if not u.alive:
+                continue
+            allowed = step._chargers(b, u)
+            scoped = step.shots(b, u, exact=False)
+            want = [s for s in RCH.targets(b, u, exact=False) if s[0] in allowed]
+            assert scoped == want
+            seen += len(scoped)
+        b.apply(req, pols[req.side].decide(b, req))
+        req = b.next_request()
+    assert seen > 0

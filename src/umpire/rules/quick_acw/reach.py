@@ -126,6 +126,11 @@ def _targets(
         e = known.get(c)
         if e is not None and e[0] == ver[c]:
             shot = e[1]
+        elif only is not None and not touching and not b.sees(u, t):
+            # A scoped step (seed 004 step 4) looks at units that just moved: no shot of
+            # theirs is kept, and a friendly base in the way most often settles it, so
+            # sight comes first and the shot is not worked out (both pure: same answer).
+            continue
         else:
             shot = _shot(b, u, t, fc, exact)
             known[c] = (ver[c], shot)
