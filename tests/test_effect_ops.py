@@ -9,6 +9,7 @@ from typing import Any, get_args
 
 import pytest
 
+from test_change_ops import Log
 from umpire.ai import make_policy
 from umpire.battle.effects import KEYS, FxKey, fx, fx_flag, fx_key, fx_why
 from umpire.battle.engine import Battle
@@ -18,19 +19,6 @@ from umpire.battle.roles import offers
 from umpire.battle.run import new_battle
 from umpire.battle.scenario import load_scenario
 from umpire.dice import SeededSource
-
-
-class Log:
-    """A journal that keeps what it is told (the saved path's, without a context)."""
-
-    def __init__(self) -> None:
-        self.seen: list[tuple[str, int]] = []
-
-    def unit(self, u: Any) -> None:
-        self.seen.append(("unit", u.i))
-
-    def leader(self, ld: Any) -> None:
-        self.seen.append(("leader", ld.i))
 
 
 def test_set_and_clear_fx_log_the_unit_and_forget_the_memo() -> None:
