@@ -226,27 +226,17 @@ def _toward(
 ) -> tuple[float, float, float] | None:
     """A move of ``frac`` of the unit's allowance (in the open, no change: ``allow``) toward
     (x, y), stopping ``stop``" short: where it ends and its facing, (x, y, theta); None
-    when it would not move."""
+    when it would not move. :func:`move_offers` writes this out for each of its moves (no
+    tuple per offer); tests hold its ends to this."""
     d = _hypot(x - u.x, y - u.y)
-    to = _toward_at(u, x, y, stop, frac, allow, d)
-    if to is None:
-        return None
-    return to[0], to[1], _atan2(y - u.y, x - u.x)
-
-
-def _toward_at(
-    u: Unit, x: float, y: float, stop: float, frac: float, allow: float, d: float
-) -> tuple[float, float] | None:
-    """Where :func:`_toward` ends, without its facing (``d``: the distance to (x, y), as
-    ``_toward`` measures it): two moves toward one point share the distance and facing."""
     step = _toward_step(stop, frac, allow, d)
     if step < 0.0:
         return None
-    return u.x + (x - u.x) / d * step, u.y + (y - u.y) / d * step
+    return u.x + (x - u.x) / d * step, u.y + (y - u.y) / d * step, _atan2(y - u.y, x - u.x)
 
 
 def _toward_step(stop: float, frac: float, allow: float, d: float) -> float:
-    """How far :func:`_toward_at` moves along its line, or -1.0 when it would not move (a
+    """How far :func:`_toward` moves along its line, or -1.0 when it would not move (a
     float, not a tuple: the menu makes the end itself, no tuple or boxed float made)."""
     step = allow * frac
     if d - stop < step:  # min() and max() written out (the same float, the first on a tie)
@@ -451,7 +441,7 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
         ex, ey = en.x, en.y
         d = _hypot(ex - ux, ey - uy)
         th = _atan2(ey - uy, ex - ux)
-        # (_toward_at's ends, written out: no tuple per offer)
+        # (_toward's ends, written out: no tuple per offer)
         step = _toward_step(4.0, 1.0, allow, d)
         if step >= 0.0:
             x, y = ux + (ex - ux) / d * step, uy + (ey - uy) / d * step
