@@ -6,7 +6,6 @@ Split from ``steps`` (issue 25); the rulings are in ``movement``.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 from umpire.board.fmath import hypot as _hypot
@@ -132,7 +131,7 @@ def check_move(b: Battle, u: Unit, x: float, y: float, th: float, change: str) -
         raise IllegalActionError(f"{u.name} cannot end there: off the table or on another unit")
     if dist > 0 and b.crosses_enemy(u, x, y):
         raise IllegalActionError(f"{u.name} cannot move through an enemy unit")
-    if b.touching_box(u, (x, y, math.cos(th), math.sin(th), hw, hd)):
+    if b.touching_at(u, x, y, th, hw, hd):
         raise IllegalActionError(f"{u.name} would touch an enemy: contact needs a charge")
     return dist
 
