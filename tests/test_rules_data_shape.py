@@ -53,6 +53,9 @@ def test_an_unedited_copy_of_every_module_is_accepted(module: str, tmp_path: Pat
         ("morale = 7", "moral = 7", 18, "unknown key 'sides.confederate.moral' (nearest: morale)"),
         ("\nfraction = 0.5\n", "\n", None, "missing key 'removal.fraction' (shipped: 0.5)"),
         ("loss_on = 5", "loss_on = true", 120, "'leaders.loss_on' = True must be a whole"),
+        # seed 002 FIRE's bands: a row of four, read beside each troop type's four numbers
+        ("bands = [2.0, 6.0, 15.0, 30.0]", "bands = [2.0, 6.0, 15.0]", 71, "a list of the same"),
+        ("bands = [2.0, 6.0, 15.0, 30.0]", "bands = [2.0, 6.0, nan, 30.0]", 71, "holds nan"),
     ],
 )
 def test_an_edit_outside_the_vocabulary_is_one_line_naming_file_line_and_key(

@@ -257,8 +257,9 @@ def resolve_key(key: str, value: Any) -> tuple[str, str, tuple[str, ...]]:
         raise UnknownKeyError(
             f"--vary key '{key}' names a table, not a value (e.g. {', '.join(known[:3])})"
         )
-    if isinstance(value, float) and not math.isfinite(value):
-        raise UmpireError(f"--vary {key}: {value} is not a finite number")
+    bad = _not_finite(value)
+    if bad is not None:
+        raise UmpireError(f"--vary {key}: {bad}")
     if not _same_kind(node, value):
         raise UmpireError(
             f"--vary {key}: {value!r} is not like the shipped value {node!r} "
@@ -396,30 +397,37 @@ def check_shape(shipped: Any, new: Any, open_tables: tuple[str, ...] = (), at: s
                     key = f"{at}.{k}" if at else k
                     raise ShapeError(key, f"missing key '{key}' (shipped: {_shown(v)})")
         return
-    if isinstance(shipped, list):
+    if isinstance(shipped, list) and shipped and all(isinstance(e, dict) for e in shipped):
         if not isinstance(new, list):
-            raise ShapeError(at, f"'{where}' must be a list like {_shown(shipped)}")
-        if not shipped:
-            return
-        if all(isinstance(e, dict) for e in shipped):
-            _check_records(shipped, new, open_tables, at)
-            return
-        if all(_family(e) == _family(shipped[0]) for e in shipped):  # rows of one kind
-            for i, e in enumerate(new):
-                check_shape(shipped[min(i, len(shipped) - 1)], e, open_tables, f"{at}.{i}")
-            return
-        if len(new) != len(shipped):  # a record written as a list: its length is fixed
-            raise ShapeError(at, f"'{where}' must have {len(shipped)} items like {_shown(shipped)}")
-        for i, (a, b) in enumerate(zip(shipped, new, strict=True)):
-            check_shape(a, b, open_tables, f"{at}.{i}")
+            raise ShapeError(at, f"'{where}' must be a list of tables like the shipped ones")
+        _check_records(shipped, new, open_tables, at)
         return
-    if _family(new) != _family(shipped) or (
-        isinstance(shipped, int) and not isinstance(shipped, bool) and isinstance(new, float)
-    ):
-        kind = "a whole number" if isinstance(shipped, int) else _family(shipped)
+    if not _same_kind(shipped, new):  # the one test --vary makes too
+        if isinstance(shipped, int) and not isinstance(shipped, bool):
+            kind = "a whole number"
+        elif isinstance(shipped, list):
+            kind = "a list of the same kinds (as many items, or rows like the shipped ones)"
+        else:
+            kind = _family(shipped)
         raise ShapeError(at, f"'{where}' = {_shown(new)} must be {kind}, like {_shown(shipped)}")
-    if isinstance(new, float) and not math.isfinite(new):
-        raise ShapeError(at, f"'{where}' = {new} is not a finite number")
+    bad = _not_finite(new)
+    if bad is not None:
+        raise ShapeError(at, f"'{where}' = {bad}")
+
+
+def _not_finite(value: Any) -> str | None:
+    """What is wrong with a NaN or infinity in a value (a number, or a list holding one),
+    in words; None when every number in it is finite."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{value} is not a finite number"
+    if isinstance(value, list):
+        for item in value:
+            inner = _not_finite(item)
+            if inner is not None:
+                if isinstance(item, list):
+                    return inner
+                return f"{_shown(value)} holds {item}, not a finite number"
+    return None
 
 
 def _check_records(
@@ -443,17 +451,13 @@ def _check_records(
 
 
 def _family(v: Any) -> str:
-    """The kind of a TOML value as a designer reads it."""
+    """The kind of a TOML value (not a table or list) as a designer reads it."""
     if isinstance(v, bool):
         return "true or false"
     if isinstance(v, int | float):
         return "a number"
     if isinstance(v, str):
         return "a text"
-    if isinstance(v, list):
-        return "a list"
-    if isinstance(v, dict):
-        return "a table"
     return type(v).__name__  # a TOML date or time
 
 
