@@ -297,9 +297,7 @@ def allowance(
     rough: bool,
 ) -> float:
     """Seed 002 MOVEMENT + COMMAND + LEADERS: the inches this move may cover."""
-    key = R.move_key(u.type, formation, mounted, limbered)
-    if u.type == "artillery" and change == "formation":
-        key = "artillery_limbered"  # limbering or unlimbering: half the limbered move
+    key = _move_row(u, formation, mounted, limbered, change)
     return R.move_inches(key, rough, u.in_command, u.leader_lost, change, b.r)
 
 
@@ -307,10 +305,16 @@ def allowances(
     b: Battle, u: Unit, formation: str, mounted: bool, limbered: bool, change: str | None
 ) -> tuple[float, float]:
     """:func:`allowance` in the open and over rough ground, the row found once."""
-    key = R.move_key(u.type, formation, mounted, limbered)
-    if u.type == "artillery" and change == "formation":
-        key = "artillery_limbered"  # limbering or unlimbering: half the limbered move
+    key = _move_row(u, formation, mounted, limbered, change)
     return R.move_inches_both(key, u.in_command, u.leader_lost, change, b.r)
+
+
+def _move_row(u: Unit, formation: str, mounted: bool, limbered: bool, change: str | None) -> str:
+    """Seed 002 MOVEMENT: the row a move reads (limbering or unlimbering: the limbered
+    row, of which the change costs half)."""
+    if u.type == "artillery" and change == "formation":
+        return "artillery_limbered"
+    return R.move_key(u.type, formation, mounted, limbered)
 
 
 def check_move(b: Battle, u: Unit, x: float, y: float, theta: float, change: str) -> float:
