@@ -136,8 +136,13 @@ def path_blocker(b: Battle, u: Unit, t: Unit) -> Unit | None:
 
 def max_charge(b: Battle, u: Unit) -> float:
     """The longest a charge could go: the move plus the highest die."""
-    n, sides = charge_dice(u)[0]
-    return allowance(b, u, u.formation, u.mounted, u.limbered) + n * sides
+    return longest_charge(charge_dice(u), allowance(b, u, u.formation, u.mounted, u.limbered))
+
+
+def longest_charge(dice: list[tuple[int, int]], base: float) -> float:
+    """:func:`max_charge` of a unit whose charge dice and move (``base``) are known."""
+    n, sides = dice[0]
+    return base + n * sides
 
 
 @cache

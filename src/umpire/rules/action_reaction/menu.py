@@ -24,6 +24,7 @@ from umpire.rules.action_reaction.charging import (
     charge_dice,
     charge_terrain,
     give_way_odds,
+    longest_charge,
     may_charge,
     may_charge_now,
     may_reach,
@@ -240,7 +241,7 @@ def _charge_offers(b: Battle, u: Unit, enemies: list[Unit]) -> list[Offer]:
         if dice is None:  # max_charge's and reach_odds' own order: the dice, then the move
             dice = charge_dice(u)
             base = allowance(b, u, u.formation, u.mounted, u.limbered)
-            longest = base + dice[0][0] * dice[0][1]
+            longest = longest_charge(dice, base)
         if may_reach(b, u, t, longest):
             continue
         out.append(_charge_offer(b, u, t, reach_odds_of(b, u, t, dice, base)))
