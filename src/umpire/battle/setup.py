@@ -100,7 +100,7 @@ def new_setup(s: Scenario, comp: Composition | None = None) -> Setup:
 
 
 T = TypeVar("T")
-_SETUPS: dict[int, tuple[Scenario, Setup]] = {}
+_SETUPS: dict[object, tuple[Scenario, Setup]] = {}
 on_change(_SETUPS.clear)  # a setup holds its composition (the rules data)
 
 
@@ -114,17 +114,27 @@ def setup_for(s: Scenario) -> Setup:
 
 
 def per_scenario(
-    kept: dict[int, tuple[Scenario, T]], s: Scenario, make: Callable[[Scenario], T]
+    kept: dict[object, tuple[Scenario, T]], s: Scenario, make: Callable[[Scenario], T]
 ) -> T:
-    """``make(s)``, built once per scenario object and kept in ``kept`` (16 at most, the
-    oldest dropped first): the scalar setup, the batch simulator's arrays."""
+    """``make(s)``, built once per scenario and kept in ``kept`` (32 entries at most, the
+    oldest dropped first): the scalar setup, the batch simulator's arrays.
+
+    Looked up by the object first, then by its content: a scenario loaded again, or
+    unpickled in a lab worker for each chunk of battles, shares the board built for an
+    equal one (rasterising it costs more than a fast battle). A setup never changes in
+    play, so equal scenarios may share it; the rules data it holds is dropped with
+    ``kept`` when that data changes (``on_change``)."""
     hit = kept.get(id(s))
     if hit is not None and hit[0] is s:
         return hit[1]
-    if len(kept) >= 16:
+    content = "json:" + s.model_dump_json()
+    same = kept.get(content)
+    out = make(s) if same is None else same[1]
+    while len(kept) >= 30:
         kept.pop(next(iter(kept)))
-    out = make(s)
     kept[id(s)] = (s, out)  # keeps ``s`` alive, so its id is not reused
+    if same is None:
+        kept[content] = (s, out)
     return out
 
 

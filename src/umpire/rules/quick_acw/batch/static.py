@@ -50,12 +50,12 @@ class Static:
     start: BattleState  # the scalar starting state (positions, formations, leaders)
 
 
-_STATICS: dict[int, tuple[Scenario, Static]] = {}
+_STATICS: dict[object, tuple[Scenario, Static]] = {}
 on_change(_STATICS.clear)  # a static holds the rules' arrays
 
 
 def static_for(scen: Scenario) -> Static:
-    """The arrays of a scenario, built once per scenario object (like the scalar board)."""
+    """The arrays of a scenario, built once per scenario (like the scalar board: ``per_scenario``)."""
     return per_scenario(_STATICS, scen, _build)
 
 
