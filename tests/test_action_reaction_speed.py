@@ -114,7 +114,7 @@ def test_hollows_are_kept_by_the_ground_they_label_reading_fog_per_hollow() -> N
     new setup on the same ground, and other ground (a ridge splitting the low ground in
     two) gets its own."""
     flat = battle(unit("a", "union", 20, 5, 90), ByPurpose([]))
-    again = battle(unit("a", "union", 20, 5, 90), ByPurpose([]))
+    again = battle(unit("a", "union", 21, 5, 90), ByPurpose([]))  # same ground, new setup
     assert again.setup is not flat.setup
     board = flat.setup.board
     level = board.level.ravel().tolist()

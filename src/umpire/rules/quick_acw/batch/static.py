@@ -55,7 +55,7 @@ on_change(_STATICS.clear)  # a static holds the rules' arrays
 
 
 def static_for(scen: Scenario) -> Static:
-    """The arrays of a scenario, built once per scenario (like the scalar board: ``per_scenario``)."""
+    """The arrays of a scenario, built once per scenario (``per_scenario``)."""
     return per_scenario(_STATICS, scen, _build)
 
 
