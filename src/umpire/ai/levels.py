@@ -188,7 +188,7 @@ class HardAI:
             c for c in opts if extra and c.kind == "charge" and c.odds.get("p", 0.0) > attack
         ]
         charges.sort(key=lambda c: -c.odds.get("p", 0.0))
-        charges = [c for c in charges[: self.CHARGES] if c.legal()]
+        charges = [c for c in charges if c.legal()][: self.CHARGES]  # (a menu's are lazy)
         for c in charges:
             if c.order not in cands:
                 cands.append(c.order)

@@ -17,7 +17,7 @@ import math
 
 from umpire.ai.personality import RESERVE_NEAR, Personality, personality
 from umpire.battle import orders as od
-from umpire.battle.engine import Battle, Order, Request
+from umpire.battle.engine import NEAR_TIE, Battle, Order, Request
 from umpire.battle.menus import best_left
 from umpire.battle.roles import Offer, offers
 from umpire.board.fmath import hypot as _hypot
@@ -77,19 +77,34 @@ class OddsAI:
             return HOLD
         cx = sum(u.x for u in mine) / len(mine)
         cy = sum(u.y for u in mine) / len(mine)
-        dists: list[float] = []
+        # nearest by (dx ** 2 + dy ** 2); the cheaper dx * dx + dy * dy (a few ulps away)
+        # settles all but a near tie, where the rules' own sums decide (as nearest_enemy)
+        n = len(joins)
+        qs: list[float] = []
+        dists = [-1.0] * n  # the rules' sums, worked out where a near tie needs them
         for j in joins:
             jx, jy = j.at()  # where the join rides to (without making its order)
-            dists.append(math.pow(jx - cx, 2.0) + math.pow(jy - cy, 2.0))
-        tried = [False] * len(joins)
+            dx, dy = jx - cx, jy - cy
+            qs.append(dx * dx + dy * dy)
+        tried = [False] * n
         while True:  # nearest first; the earlier of two equal joins first (a stable sort)
             k = -1
             low = 0.0
-            for m in range(len(joins)):
-                if not tried[m] and (k < 0 or dists[m] < low):
-                    k, low = m, dists[m]
+            for m in range(n):
+                if not tried[m] and (k < 0 or qs[m] < low):
+                    k, low = m, qs[m]
             if k < 0:
                 return HOLD
+            top = low * NEAR_TIE
+            best = -1.0
+            for m in range(n):  # the earliest of the least sums among the near ties
+                if not tried[m] and qs[m] <= top:
+                    d = dists[m]
+                    if d < 0.0:
+                        jx, jy = joins[m].at()
+                        d = dists[m] = math.pow(jx - cx, 2.0) + math.pow(jy - cy, 2.0)
+                    if best < 0.0 or d < best:
+                        k, best = m, d
             if joins[k].legal():
                 return joins[k].order
             tried[k] = True

@@ -157,9 +157,10 @@ def charge_offer(b: Battle, u: Unit, v: Unit) -> Offer | None:
     return None if opt is None else _charge_offer(b, u, v, opt)
 
 
-def _charge_offer(b: Battle, u: Unit, v: Unit, opt: RCH.Charge) -> Offer:
-    """The offer of a legal charge (``opt``: where it ends, flank, distance)."""
-    *_, flank, dist = opt
+def _charge_offer(b: Battle, u: Unit, v: Unit, opt: RCH.Charge, tested: bool = True) -> Offer:
+    """The offer of a charge (``opt``: where it ends, flank, distance): legal when
+    ``tested``, else its last tests (room, a clear path) are made when it is asked."""
+    flank = opt[3]
     mods = S.charge_mods(b, u, v, flank)
     morale = b.comp.morale
     if morale.id == OWN_MORALE:
@@ -171,14 +172,41 @@ def _charge_offer(b: Battle, u: Unit, v: Unit, opt: RCH.Charge) -> Offer:
             ChargeOdds(passes, stands, melee_odds(mods[4], mods[5]))
         )
     odds = {"p": good, "goes_in": goes_in, "inflict": inflict, "suffer": suffer}
+    return ChargeOffer(b, u, v, opt, odds, tested)
 
-    def text() -> str:
+
+class ChargeOffer(Offer):
+    """``u`` charging ``v`` (seed 002 charge paragraph), with its odds; worded only when
+    asked, and when not yet ``tested`` its room and path tested only when asked."""
+
+    __slots__ = ("b", "opt", "u", "v")
+
+    def __init__(
+        self, b: Battle, u: Unit, v: Unit, opt: RCH.Charge, odds: dict[str, float], tested: bool
+    ):
+        self._order = od.Charge("charge", v.i)
+        self.kind = "charge"
+        self.odds = odds
+        self._text = ""
+        self._test = None
+        self._ok = True if tested else None
+        self.b = b
+        self.u = u
+        self.v = v
+        self.opt = opt
+
+    def test(self) -> bool:
+        """Seed 002 charge paragraph, default ``charge_path_clear``: ``reach.charge_room_ok``."""
+        return RCH.charge_room_ok(self.b, self.u, self.v, self.opt)
+
+    def words(self) -> str:
+        """The charge in words: its length, P(goes in), P(drives it off)."""
+        flank, dist = self.opt[3], self.opt[4]
+        o = self.odds
         return (
-            f'charge {v.name}{" in the flank" if flank else ""}: {dist:.1f}", '
-            f"goes in {pct(goes_in)}, drives it off {pct(good)}"
+            f'charge {self.v.name}{" in the flank" if flank else ""}: {dist:.1f}", '
+            f"goes in {pct(o['goes_in'])}, drives it off {pct(o['p'])}"
         )
-
-    return Offer(od.Charge("charge", v.i), "charge", odds, text)
 
 
 @cache
@@ -406,12 +434,16 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
             # those of the eight nearest (by distance, then place in the list: a sort of
             # every enemy's (d, k)) within reach: each of ``close`` with fewer than eight
             # enemies before it, in that order (no tuple per enemy, no sort of them all)
-            ds: list[float] = []
+            # The distance is the rules' dx ** 2 + dy ** 2; the cheaper dx * dx + dy * dy
+            # (a few ulps away) settles every comparison but a near tie, as in
+            # Battle.nearest_enemy, where both sides' own sums are worked out.
+            qs: list[float] = []
             ks: list[int] = []
             for k in range(len(units)):
                 v = units[k]
                 if v.alive and v.side != side:
-                    ds.append(math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0))
+                    dx, dy = v.x - ux, v.y - uy
+                    qs.append(dx * dx + dy * dy)
                     ks.append(k)
             reach_i = {v.i for v in close}
             keep: list[tuple[float, int, Unit]] = []
@@ -419,11 +451,18 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
                 v = units[ks[m]]
                 if v.i not in reach_i:
                     continue
-                dm, km = ds[m], ks[m]
+                qm, km = qs[m], ks[m]
+                dm = math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0)  # = dx ** 2 (native)
                 before = 0
                 for j in range(len(ks)):
-                    if ds[j] < dm or (ds[j] == dm and ks[j] < km):
+                    qj = qs[j]
+                    if qj * NEAR_TIE < qm:
                         before += 1
+                    elif qj <= qm * NEAR_TIE:
+                        w = units[ks[j]]
+                        dj = math.pow(w.x - ux, 2.0) + math.pow(w.y - uy, 2.0)
+                        if dj < dm or (dj == dm and ks[j] < km):
+                            before += 1
                 if before < 8:
                     keep.append((dm, km, v))
             if len(keep) > 1:
@@ -431,9 +470,9 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
             close = [v for _, _, v in keep]
         elif len(close) > 1:
             close.sort(key=lambda v: (math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0), v.i))
-        for v, opt in RCH.charge_options(b, u, close):
-            out.append(_charge_offer(b, u, v, opt))
-    if out and u.extra and fx(u, "must_charge"):
+        for v, opt in RCH.charge_ends(b, u, close):  # room and path tested when asked
+            out.append(_charge_offer(b, u, v, opt, False))
+    if out and u.extra and fx(u, "must_charge") and any(c.legal() for c in out):
         return out  # unit effect must_charge: a charge it must make, when it can
     th = u.theta  # the facing toward the nearest enemy (the advances, wheel, changes)
     if en is not None:
