@@ -321,6 +321,59 @@ def test_004_cursor_short_cuts_give_the_phase_read_afresh(name: str) -> None:
     assert seen[0] > 500 or name == "standard_five_step"
 
 
+def test_fire_arc_short_cut_answers_as_the_angle() -> None:
+    """Seed 002 FIRE, default ``fire_arc``: ``Battle.in_arc`` settles most targets by the
+    tangent of the arc and the rest by the angle; both answer as ``degrees(atan2(...))
+    <= fire_arc_degrees``, also a hair either side of the arc's edge, at any facing."""
+    from umpire.battle.run import new_battle
+    from umpire.board.geometry import local
+
+    b = new_battle(load_scenario("standard"), ScriptedSource([]))
+    arc = b.geo["fire_arc_degrees"]
+    u, v = b.state.units[0], b.state.units[-1]
+    checked = inside = 0
+    for facing in (0.0, 0.3, 1.0, 2.5, -2.0):
+        u.theta = facing
+        for deg in (0.0, 10.0, arc - 1e-6, arc - 1e-12, arc, arc + 1e-12, arc + 1e-6, 89.0, 120.0):
+            for side in (1.0, -1.0):
+                for r in (0.5, 7.0, 30.0):
+                    a = facing + side * math.radians(deg)
+                    v.x, v.y = u.x + r * math.cos(a), u.y + r * math.sin(a)
+                    fwd, lat = local(u.x, u.y, u.theta, v.x, v.y)
+                    want = fwd > 0 and math.degrees(math.atan2(abs(lat), fwd)) <= arc
+                    assert b.in_arc(u, v) is want, (facing, deg, side, r)
+                    checked += 1
+                    inside += want
+    assert 0 < inside < checked
+
+
+def test_roll_words_are_skipped_only_where_nothing_reads_them() -> None:
+    """A roll's purpose is worded for real dice, scripted faces and the luck report; only
+    the fast path's seeded stream skips the words (the golden battles hold its faces)."""
+    from umpire.battle.engine import Recorder
+    from umpire.battle.run import new_battle
+    from umpire.dice import SeededSource
+    from umpire.rules.quick_acw.steps import resolve_fire
+
+    scen = load_scenario("standard")
+    asked: list[str] = []
+
+    class Asking(ScriptedSource):
+        def dice(self, n: int, sides: int, purpose: str = "") -> list[int]:
+            asked.append(purpose)
+            return super().dice(n, sides, purpose)
+
+    fast = new_battle(scen, Recorder(SeededSource(7)))
+    assert not fast.dice_words()
+    fast.luck = []
+    assert fast.dice_words()
+    table = new_battle(scen, Asking([3, 4]))
+    assert table.dice_words()
+    u, t = table.state.units[0], table.state.units[-1]
+    resolve_fire(table, u, t, 7, [], 12.0)
+    assert asked and f"{u.name} fires at {t.name} (needs 7+" in asked[0]
+
+
 def test_leader_joins_nearest_the_middle_as_the_plain_sort() -> None:
     """The generic AI's leader (join the unit nearest the middle of his units, by the
     rules' ``dx ** 2 + dy ** 2``, the earlier on a tie) picks as a plain stable sort does,

@@ -50,7 +50,6 @@ from umpire.sides import SIDES
 # math's functions that mypyc has no native form of, held in C statics (``Final``): a
 # call then skips looking the name up in ``math`` (the same functions, the same floats).
 _atan2: Final = math.atan2
-_degrees: Final = math.degrees
 
 __all__ = ["Battle", "Order", "Recorder", "Request", "Roller", "Step"]
 
@@ -96,6 +95,9 @@ class Journal(Protocol):
         ...
 
 
+_RAD_TO_DEG: Final = 180.0 / math.pi
+"""``math.degrees(a)`` is ``a * (180 / pi)`` in double arithmetic (CPython's ``radToDeg``):
+the same float, multiplied natively."""
 NEAR_TIE: Final = 1.000000000001  # 1 + 1e-12 (a literal: the mypyc build inlines it)
 """How far above the best ``dx * dx + dy * dy`` a squared distance may still tie it when
 summed as ``dx ** 2 + dy ** 2`` (the two differ by a few ulps): see ``nearest_enemy``."""
@@ -106,6 +108,8 @@ class Battle:
 
     __slots__ = (
         "_adj",
+        "_arc_in",
+        "_arc_out",
         "_at",
         "_boxes",
         "_dist",
@@ -113,7 +117,8 @@ class Battle:
         "_gone_seen",
         "_held",
         "_last_roll",
-        "_los",
+        "_los_at",
+        "_los_ok",
         "_next",
         "_seam_last",
         "_seams",
@@ -165,6 +170,12 @@ class Battle:
         self.lines: list[str] = []
         self.r: Any = comp.combat.data  # the combat module's rules data, for its own steps
         self.geo = comp.combat.geometry
+        # in_arc's sure bounds on |lateral| / forward: tan of the arc less and more a
+        # margin far above rounding (-1.0: no short cut, an arc of 89 degrees or more)
+        arc = float(self.geo.get("fire_arc_degrees", 90.0))
+        t = math.tan(math.radians(arc)) if 0.0 < arc < 89.0 else -1.0
+        self._arc_in = t * (1.0 - 1e-9)
+        self._arc_out = t * (1.0 + 1e-9)
         self.status = comp.status
         self.scope: frozenset[int] | None = None  # the units the current phase is limited to
         self._boxes: list[Box | None] = []
@@ -179,7 +190,10 @@ class Battle:
         self._seen_t: list[int] = []
         self._seen_s: list[int] = []
         self._seen_ok: list[bool] = []
-        self._los: dict[tuple[float, float, float, float], bool] = {}  # terrain only
+        # the terrain's part of a pair's sight line (flat as above): the line's ends it was
+        # worked out for, and the answer (a friendly base that moves leaves it standing)
+        self._los_at: list[tuple[float, float, float, float] | None] = []
+        self._los_ok: list[bool] = []
         self._seams: dict[int, tuple[Any, Any, Any, Any]] = {}  # see seams()
         self._seam_last: tuple[Any, Any, Any, Any] | None = None  # the last step's
         self._gone = 0  # bumped by changed() for a unit off the table (see _advance)
@@ -210,6 +224,14 @@ class Battle:
         if self.luck is not None:
             self._last_roll = (purpose, tuple(out))
         return out
+
+    def dice_words(self) -> bool:
+        """Are the words of a roll's purpose read? Not on the fast path drawing from a
+        seeded stream with no luck report kept (its ``Recorder`` keeps only the faces): a
+        ruling may then pass "" and skip making them (the same faces are drawn). Real
+        dice, scripted faces, a saved game and the luck report read them."""
+        roller = self.roller
+        return self.luck is not None or type(roller) is not Recorder or roller.stream is None
 
     def note(self, side: str, kind: str, score: int, dist: Dist) -> None:
         """What the last roll meant, for the luck report (issue 24): ``score`` of ``kind``
@@ -396,6 +418,8 @@ class Battle:
         self._seen_t = [-1] * (n * n)
         self._seen_s = [-1] * (n * n)
         self._seen_ok = [False] * (n * n)
+        self._los_at = [None] * (n * n)
+        self._los_ok = [False] * (n * n)
         self._adj = None
         self._gone_seen = -1  # units may have left behind the battle's back
         self._held = None  # the cursor may have moved too
@@ -613,7 +637,13 @@ class Battle:
         fwd, lat = local(u.x, u.y, u.theta, v.x, v.y)
         if fwd <= 0:
             return False
-        return _degrees(_atan2(abs(lat), fwd)) <= self.geo["fire_arc_degrees"]
+        side = abs(lat)
+        if self._arc_in > 0.0:  # settled by the tangent, for sure, but near the arc's edge
+            if side <= fwd * self._arc_in:
+                return True
+            if side >= fwd * self._arc_out:
+                return False
+        return _atan2(side, fwd) * _RAD_TO_DEG <= self.geo["fire_arc_degrees"]
 
     def sees(self, u: Unit, t: Unit) -> bool:
         """Line of sight from ``u`` to ``t``: terrain, then friendly bases; cached."""
@@ -638,12 +668,14 @@ class Battle:
             if segment_hits_box(x0, y0, x1, y1, self.box(v)):
                 ok = False
                 break
-        if ok:
-            line = (x0, y0, x1, y1)
-            clear = self._los.get(line)
-            if clear is None:
-                clear = self._los[line] = self.setup.board.sight_clear(x0, y0, x1, y1)
-            ok = clear
+        if ok:  # the terrain's answer for this pair, kept while neither end moves
+            at = self._los_at[k]
+            if at is not None and at[0] == x0 and at[1] == y0 and at[2] == x1 and at[3] == y1:
+                ok = self._los_ok[k]
+            else:
+                ok = self.setup.board.sight_clear(x0, y0, x1, y1)
+                self._los_at[k] = (x0, y0, x1, y1)
+                self._los_ok[k] = ok
         self._seen_t[k] = vt
         self._seen_s[k] = vs
         self._seen_ok[k] = ok

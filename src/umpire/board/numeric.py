@@ -52,14 +52,43 @@ def hypot(x: float, y: float) -> float:
     ay = -y if y < 0.0 else y
     mx = ax if ax > ay else ay
     scale = 1.0
-    if SAME and _LOW <= mx <= _HIGH:  # the table's numbers: frexp as exact halvings
+    if SAME and _LOW <= mx <= _HIGH:  # the table's numbers: frexp by exact powers of two
+        # (a binary search of the exponent: m ends in [0.5, 1), scale = 2 ** -e exactly)
         m = mx
-        while m >= 1.0:
-            m *= 0.5
+        if m >= 1.0:
+            if m >= 65536.0:
+                m *= 1.0 / 65536.0
+                scale *= 1.0 / 65536.0
+            if m >= 256.0:
+                m *= 1.0 / 256.0
+                scale *= 1.0 / 256.0
+            if m >= 16.0:
+                m *= 0.0625
+                scale *= 0.0625
+            if m >= 4.0:
+                m *= 0.25
+                scale *= 0.25
+            if m >= 2.0:
+                m *= 0.5
+                scale *= 0.5
+            m *= 0.5  # [1, 2) to [0.5, 1)
             scale *= 0.5
-        while m < 0.5:
-            m *= 2.0
-            scale *= 2.0
+        else:
+            if m < 1.0 / 65536.0:
+                m *= 65536.0
+                scale *= 65536.0
+            if m < 1.0 / 256.0:
+                m *= 256.0
+                scale *= 256.0
+            if m < 0.0625:
+                m *= 16.0
+                scale *= 16.0
+            if m < 0.25:
+                m *= 4.0
+                scale *= 4.0
+            if m < 0.5:
+                m *= 2.0
+                scale *= 2.0
     else:
         if ax == _INF or ay == _INF:
             return _INF

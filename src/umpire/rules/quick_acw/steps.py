@@ -58,7 +58,8 @@ def morale_roll(b: Battle, u: Unit, purpose: str, r: R.Rules) -> bool:
         mods = mods + extra
         say_effects(b, u, extra, purpose)
     mod = sum(m.value for m in mods)
-    faces = b.roll(2, 6, f"{u.name}: {purpose} (needs {number}+, modifiers {mod:+d})")
+    words = f"{u.name}: {purpose} (needs {number}+, modifiers {mod:+d})" if b.dice_words() else ""
+    faces = b.roll(2, 6, words)
     total = sum(faces) + mod
     ok = total >= number
     if b.luck is not None:  # seed 002 MORALE: a pass is good for the unit's side
@@ -431,7 +432,10 @@ def resolve_fire(b: Battle, u: Unit, t: Unit, needed: int, mods: list[R.Mod], rn
     """Seed 002 FIRE: 2d6 + modifiers vs the table; 1 stand and a MM, 2 if beaten by 8."""
     mod = sum(m.value for m in mods)
     # the number needed is in the purpose, so real dice are asked for with it (issue 21)
-    faces = b.roll(2, 6, f"{u.name} fires at {t.name} (needs {needed}+, modifiers {mod:+d})")
+    words = ""
+    if b.dice_words():
+        words = f"{u.name} fires at {t.name} (needs {needed}+, modifiers {mod:+d})"
+    faces = b.roll(2, 6, words)
     lost = R.fire_stands_lost(faces[0] + faces[1], needed, mod, b.r)
     if b.luck is not None:  # seed 002 FIRE: the stands the fire takes, for the firer
         b.note(u.side, "fire hits", lost, fire_dist(b, needed, mod))
@@ -493,10 +497,11 @@ def resolve_melee(b: Battle, a: Unit, d: Unit, charged: bool, flank: bool) -> No
         extra = effect_mods(d, "melee", b.r)
         md = md + extra
         say_effects(b, d, extra, "melee")
-    fa = b.roll(2, 6, f"melee: {a.name} (attacker) against {d.name}")
+    quiet = not b.dice_words()
+    fa = b.roll(2, 6, "" if quiet else f"melee: {a.name} (attacker) against {d.name}")
     if b.luck is not None:  # seed 002 MELEE: each side's 2d6, higher is better for it
         b.note(a.side, "melee dice", sum(fa), TWO_D6)
-    fd = b.roll(2, 6, f"melee: {d.name} (defender) against {a.name}")
+    fd = b.roll(2, 6, "" if quiet else f"melee: {d.name} (defender) against {a.name}")
     if b.luck is not None:
         b.note(d.side, "melee dice", sum(fd), TWO_D6)
     sa = sum(fa) + sum(m.value for m in ma)
