@@ -157,9 +157,8 @@ def charge_offer(b: Battle, u: Unit, v: Unit) -> Offer | None:
     return None if opt is None else _charge_offer(b, u, v, opt)
 
 
-def _charge_offer(b: Battle, u: Unit, v: Unit, opt: RCH.Charge, tested: bool = True) -> Offer:
-    """The offer of a charge (``opt``: where it ends, flank, distance): legal when
-    ``tested``, else its last tests (room, a clear path) are made when it is asked."""
+def _charge_offer(b: Battle, u: Unit, v: Unit, opt: RCH.Charge) -> Offer:
+    """The offer of a legal charge (``opt``: where it ends, flank, distance)."""
     flank = opt[3]
     mods = S.charge_mods(b, u, v, flank)
     morale = b.comp.morale
@@ -172,32 +171,25 @@ def _charge_offer(b: Battle, u: Unit, v: Unit, opt: RCH.Charge, tested: bool = T
             ChargeOdds(passes, stands, melee_odds(mods[4], mods[5]))
         )
     odds = {"p": good, "goes_in": goes_in, "inflict": inflict, "suffer": suffer}
-    return ChargeOffer(b, u, v, opt, odds, tested)
+    return ChargeOffer(u, v, opt, odds)
 
 
 class ChargeOffer(Offer):
-    """``u`` charging ``v`` (seed 002 charge paragraph), with its odds; worded only when
-    asked, and when not yet ``tested`` its room and path tested only when asked."""
+    """``u`` charging ``v`` (seed 002 charge paragraph; legal), with its odds, worded only
+    when asked (no closure made per offer)."""
 
-    __slots__ = ("b", "opt", "u", "v")
+    __slots__ = ("opt", "u", "v")
 
-    def __init__(
-        self, b: Battle, u: Unit, v: Unit, opt: RCH.Charge, odds: dict[str, float], tested: bool
-    ):
+    def __init__(self, u: Unit, v: Unit, opt: RCH.Charge, odds: dict[str, float]):
         self._order = od.Charge("charge", v.i)
         self.kind = "charge"
         self.odds = odds
         self._text = ""
         self._test = None
-        self._ok = True if tested else None
-        self.b = b
+        self._ok = True
         self.u = u
         self.v = v
         self.opt = opt
-
-    def test(self) -> bool:
-        """Seed 002 charge paragraph, default ``charge_path_clear``: ``reach.charge_room_ok``."""
-        return RCH.charge_room_ok(self.b, self.u, self.v, self.opt)
 
     def words(self) -> str:
         """The charge in words: its length, P(goes in), P(drives it off)."""
@@ -470,9 +462,11 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
             close = [v for _, _, v in keep]
         elif len(close) > 1:
             close.sort(key=lambda v: (math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0), v.i))
-        for v, opt in RCH.charge_ends(b, u, close):  # room and path tested when asked
-            out.append(_charge_offer(b, u, v, opt, False))
-    if out and u.extra and fx(u, "must_charge") and any(c.legal() for c in out):
+        # (each tested in full: testing room and path only when asked costs more, as
+        # the odds of every charge in reach must then be worked out; RESULTS.md)
+        for v, opt in RCH.charge_options(b, u, close):
+            out.append(_charge_offer(b, u, v, opt))
+    if out and u.extra and fx(u, "must_charge"):
         return out  # unit effect must_charge: a charge it must make, when it can
     th = u.theta  # the facing toward the nearest enemy (the advances, wheel, changes)
     if en is not None:

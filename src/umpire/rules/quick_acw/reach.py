@@ -444,7 +444,9 @@ def charge_option(b: Battle, u: Unit, t: Unit) -> Charge | None:
 
 def charge_options(b: Battle, u: Unit, ts: list[Unit]) -> list[tuple[Unit, Charge]]:
     """:func:`charge_option` for each of ``ts`` (the legal ones, in order), the charger's
-    own tests made once (a menu tries its eight nearest enemies)."""
+    own tests made once (a menu tries its eight nearest enemies). (Testing room and path
+    only when a policy asks costs more: the odds of every charge in reach are then
+    worked out, RESULTS.md.)"""
     return [(t, end) for t, end in charge_ends(b, u, ts) if charge_room_ok(b, u, t, end)]
 
 
@@ -534,9 +536,8 @@ def _charge_room(b: Battle, u: Unit, t: Unit, end: Charge, why: bool) -> str | N
 
 
 def charge_ends(b: Battle, u: Unit, ts: list[Unit]) -> list[tuple[Unit, Charge]]:
-    """:func:`charge_options` less its last tests (room at contact, a clear path: run them
-    with :func:`charge_room_ok` when the charge is wanted): a menu offers charges by their
-    odds and a policy tests only those it would make."""
+    """:func:`charge_options` less its last tests (room at contact, a clear path:
+    :func:`charge_room_ok`), the charger's own tests made once."""
     if b.status.move_limit(b, u) != "free" or u.type == "artillery":
         return []
     if u.extra and (fx(u, "no_move") or fx(u, "no_charge") or fx(u, "no_act")):
