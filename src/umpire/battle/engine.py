@@ -616,8 +616,8 @@ class Battle:
         """Would ``u`` touch an enemy with its base at (x, y, theta)? :meth:`touching_box`'s
         answer as a yes/no, its base made only when an enemy is near (every move tested)."""
         tol = self.geo["contact"]
-        reach = _hypot(hw, hd) + tol
         rad = self.rad
+        reach = (rad[u.i] if hw == u.hw and hd == u.hd else _hypot(hw, hd)) + tol
         side = u.side
         for v in self.state.units:
             if not v.alive or v.side == side:
@@ -702,8 +702,9 @@ class Battle:
         if not on_table(x, y, c, s, hw, hd, board.width, board.height):
             return False
         # _overlapping's loop written out (the hot path of every move tested)
-        reach = _hypot(hw, hd) + 1e-6
         rad = self.rad
+        # (the base's own radius: kept in rad when it is the unit's base, as most are)
+        reach = (rad[u.i] if hw == u.hw and hd == u.hd else _hypot(hw, hd)) + 1e-6
         ui = u.i
         boxes = self._boxes
         for v in self.state.units:
