@@ -405,3 +405,52 @@ def test_leader_joins_nearest_the_middle_as_the_plain_sort() -> None:
     run("standard_five_step", check, seeds=2)
     run("mcpherson_cards", check, seeds=2)
     assert seen[0] > 50
+
+
+def test_nearest_enemy_on_ties_and_near_ties_is_the_plain_first_nearest() -> None:
+    """The nearest enemy (squares first, the rules' ``** 2`` sums near a tie) is plain
+    ``min`` by ``dx ** 2 + dy ** 2`` (the first on a tie), with enemies placed at equal
+    and at nearly equal distances in many directions (where the two sums can disagree)."""
+    import random
+
+    from umpire.battle.run import new_battle
+
+    b = new_battle(load_scenario("standard"), ScriptedSource([]))
+    u = b.state.units[0]
+    foes = [v for v in b.state.units if v.side != u.side]
+    rng = random.Random(4)
+    for trial in range(400):
+        r = rng.uniform(0.5, 40.0)
+        for k, v in enumerate(foes):
+            a = rng.uniform(0.0, 2 * math.pi)
+            rr = r * (1.0 + rng.choice([0.0, 0.0, 1e-16, -1e-16, 3e-13, 1e-9, 0.01]) * k)
+            v.x, v.y = u.x + rr * math.cos(a), u.y + rr * math.sin(a)
+        if trial % 3 == 0:  # exact ties: mirror images at the same distance
+            for v, w in zip(foes[::2], foes[1::2], strict=False):
+                w.x, w.y = 2 * u.x - v.x, 2 * u.y - v.y
+        plain = min(foes, key=lambda v: (v.x - u.x) ** 2 + (v.y - u.y) ** 2)
+        assert b.nearest_enemy(u) is plain, trial
+    # pairs whose two sums order them differently (found by search): the rules' decides
+    u.x, u.y = 20.0, 10.0
+    for x1, y1, x2, y2 in DISAGREE:
+        for v in foes:
+            v.x, v.y = u.x + 60.0, u.y + 60.0
+        a, c = foes[0], foes[1]
+        for (ax, ay), (cx, cy) in (((x1, y1), (x2, y2)), ((x2, y2), (x1, y1))):
+            a.x, a.y, c.x, c.y = ax, ay, cx, cy
+            plain = min(foes, key=lambda v: (v.x - u.x) ** 2 + (v.y - u.y) ** 2)
+            cheap = min(foes, key=lambda v: (v.x - u.x) * (v.x - u.x) + (v.y - u.y) * (v.y - u.y))
+            assert cheap is not plain  # the case bites
+            assert b.nearest_enemy(u) is plain
+
+
+DISAGREE = [
+    (10.509192279430154, 7.835941316456143, 10.37614835982169, 11.462894658711626),
+    (16.01008987031291, 29.472142338091057, 39.10628374498862, 15.480294840046604),
+    (31.737905502324622, -0.8048337197106754, 23.259889203785285, 25.61716938728474),
+    (33.202954532257166, -7.568759036829572, 41.306152260967025, 15.387687658682577),
+    (26.144003194937742, 14.493035421425787, 26.03770909961121, 5.36510934475645),
+    (40.005819139251635, 16.10366146037231, 9.691480245969977, -8.199502826617383),
+]
+"""Two enemies of a unit at (20, 10) whose ``dx * dx + dy * dy`` and ``dx ** 2 + dy ** 2``
+order them differently (a search of random pairs at equal radii found them)."""

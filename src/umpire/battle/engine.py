@@ -543,16 +543,23 @@ class Battle:
 
         Nearest by ``dx ** 2 + dy ** 2`` (the rules' own sum): worked out only for a unit
         whose ``dx * dx + dy * dy`` (cheaper, a few ulps away) comes within a margin of the
-        best so far; one further off cannot be nearer, nor tie."""
-        best, bd, bq = None, math.inf, math.inf
+        best so far; one further off cannot be nearer, nor tie, and one nearer by more than
+        the margin is nearer for sure."""
+        best: Unit | None = None
+        bd, bq = -1.0, math.inf  # (bd: the best's own sum, worked out when a tie needs it)
         ux, uy, side = u.x, u.y, u.side
         for v in self.state.units:
             if v.alive and v.side != side:
                 dx, dy = v.x - ux, v.y - uy
-                if dx * dx + dy * dy <= bq * NEAR_TIE:
+                q = dx * dx + dy * dy
+                if q * NEAR_TIE < bq:
+                    best, bd, bq = v, -1.0, q
+                elif q <= bq * NEAR_TIE and best is not None:
+                    if bd < 0.0:
+                        bd = math.pow(best.x - ux, 2.0) + math.pow(best.y - uy, 2.0)
                     d = math.pow(dx, 2.0) + math.pow(dy, 2.0)  # = dx ** 2 (native)
                     if d < bd:
-                        best, bd, bq = v, d, dx * dx + dy * dy
+                        best, bd, bq = v, d, q
         return best
 
     def advances(self, u: Unit, x: float, y: float) -> bool:

@@ -414,7 +414,11 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
         if v.alive and v.side != side:
             dx, dy = v.x - ux, v.y - uy
             q = dx * dx + dy * dy
-            if q <= bq * NEAR_TIE:  # as Battle.nearest_enemy: exact near a tie
+            if q * NEAR_TIE < bq:  # nearer for sure (as Battle.nearest_enemy)
+                en, best, bq = v, -1.0, q
+            elif q <= bq * NEAR_TIE and en is not None:  # a near tie: the rules' sums
+                if best < 0.0:
+                    best = math.pow(en.x - ux, 2.0) + math.pow(en.y - uy, 2.0)
                 d = math.pow(dx, 2.0) + math.pow(dy, 2.0)  # = dx ** 2 (native)
                 if d < best:
                     en, best, bq = v, d, q
@@ -444,18 +448,22 @@ def move_offers(b: Battle, u: Unit) -> list[Offer]:
                 if v.i not in reach_i:
                     continue
                 qm, km = qs[m], ks[m]
-                dm = math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0)  # = dx ** 2 (native)
+                dm = -1.0  # the rules' sum, worked out when a near tie or the sort needs it
                 before = 0
                 for j in range(len(ks)):
                     qj = qs[j]
                     if qj * NEAR_TIE < qm:
                         before += 1
-                    elif qj <= qm * NEAR_TIE:
+                    elif qj <= qm * NEAR_TIE and ks[j] != km:
+                        if dm < 0.0:
+                            dm = math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0)
                         w = units[ks[j]]
                         dj = math.pow(w.x - ux, 2.0) + math.pow(w.y - uy, 2.0)
                         if dj < dm or (dj == dm and ks[j] < km):
                             before += 1
                 if before < 8:
+                    if dm < 0.0:
+                        dm = math.pow(v.x - ux, 2.0) + math.pow(v.y - uy, 2.0)  # = dx ** 2
                     keep.append((dm, km, v))
             if len(keep) > 1:
                 keep.sort(key=_near_key)
