@@ -102,12 +102,7 @@ class FireOffer(Offer):
     def __init__(
         self, b: Battle, u: Unit, v: Unit, needed: int, m: int, rng: float, odds: dict[str, float]
     ):
-        self._order = od.FireAt("fire", v.i)
-        self.kind = "fire"
-        self.odds = odds
-        self._text = ""
-        self._test = None
-        self._ok = True
+        super().__init__(od.FireAt("fire", v.i), "fire", odds, "")
         self.b = b
         self.u = u
         self.v = v
@@ -181,12 +176,7 @@ class ChargeOffer(Offer):
     __slots__ = ("opt", "u", "v")
 
     def __init__(self, u: Unit, v: Unit, opt: RCH.Charge, odds: dict[str, float]):
-        self._order = od.Charge("charge", v.i)
-        self.kind = "charge"
-        self.odds = odds
-        self._text = ""
-        self._test = None
-        self._ok = True
+        super().__init__(od.Charge("charge", v.i), "charge", odds, "")
         self.u = u
         self.v = v
         self.opt = opt

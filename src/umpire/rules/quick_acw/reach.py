@@ -444,10 +444,19 @@ def charge_option(b: Battle, u: Unit, t: Unit) -> Charge | None:
 
 def charge_options(b: Battle, u: Unit, ts: list[Unit]) -> list[tuple[Unit, Charge]]:
     """:func:`charge_option` for each of ``ts`` (the legal ones, in order), the charger's
-    own tests made once (a menu tries its eight nearest enemies). (Testing room and path
-    only when a policy asks costs more: the odds of every charge in reach are then
-    worked out, RESULTS.md.)"""
-    return [(t, end) for t, end in charge_ends(b, u, ts) if charge_room_ok(b, u, t, end)]
+    own tests made once (a menu tries its eight nearest enemies)."""
+    if b.status.move_limit(b, u) != "free" or u.type == "artillery":
+        return []
+    if u.extra and (fx(u, "no_move") or fx(u, "no_charge") or fx(u, "no_act")):
+        return []
+    open_allow = allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
+    out = []
+    for t in ts:
+        if t.alive and t.side != u.side:
+            res = _charge_to(b, u, t, False, open_allow)
+            if not isinstance(res, str):
+                out.append((t, res))
+    return out
 
 
 def charge_in_reach(u: Unit, t: Unit, open_allow: float) -> bool:
@@ -485,16 +494,6 @@ def _charge(b: Battle, u: Unit, t: Unit, why: bool) -> Charge | str:
 
 def _charge_to(b: Battle, u: Unit, t: Unit, why: bool, open_allow: float) -> Charge | str:
     """The geometry of a charge the charger may make (its move in the open: ``open_allow``)."""
-    end = _charge_end(b, u, t, why, open_allow)
-    if isinstance(end, str):
-        return end
-    room = _charge_room(b, u, t, end, why)
-    return end if room is None else room
-
-
-def _charge_end(b: Battle, u: Unit, t: Unit, why: bool, open_allow: float) -> Charge | str:
-    """Where a charge at ``t`` ends and whether its allowance reaches there (the first
-    tests of :func:`_charge_to`), or why not ("" unless ``why``)."""
     if not why and not charge_in_reach(u, t, open_allow):
         return ""
     x, y, th, flank = contact_point(u, t)
@@ -513,14 +512,6 @@ def _charge_end(b: Battle, u: Unit, t: Unit, why: bool, open_allow: float) -> Ch
         if not why:
             return ""
         return f'{u.name} cannot reach {t.name}: {dist:.2f}" needed, {allow:.2f}" allowed'
-    return x, y, th, flank, dist
-
-
-def _charge_room(b: Battle, u: Unit, t: Unit, end: Charge, why: bool) -> str | None:
-    """The last tests of :func:`_charge_to` for a charge ending at ``end``: room at the
-    contact point and a clear path there. None when both pass, else why not ("" unless
-    ``why``)."""
-    x, y, th, _, dist = end
     if not b.free_at(u, x, y, th, u.hw, u.hd, ignore=(t.i,)):
         return f"{u.name} has no room to contact {t.name}" if why else ""
     d = dist or 1.0
@@ -532,29 +523,7 @@ def _charge_room(b: Battle, u: Unit, t: Unit, end: Charge, why: bool) -> str | N
             f"{u.name} cannot charge {t.name}: {what} is in the way "
             f'{free:.1f}" along the {dist:.1f}" to contact'
         )
-    return None
-
-
-def charge_ends(b: Battle, u: Unit, ts: list[Unit]) -> list[tuple[Unit, Charge]]:
-    """:func:`charge_options` less its last tests (room at contact, a clear path:
-    :func:`charge_room_ok`), the charger's own tests made once."""
-    if b.status.move_limit(b, u) != "free" or u.type == "artillery":
-        return []
-    if u.extra and (fx(u, "no_move") or fx(u, "no_charge") or fx(u, "no_act")):
-        return []
-    open_allow = allowance(b, u, u.formation, u.mounted, u.limbered, None, False)
-    out = []
-    for t in ts:
-        if t.alive and t.side != u.side:
-            res = _charge_end(b, u, t, False, open_allow)
-            if not isinstance(res, str):
-                out.append((t, res))
-    return out
-
-
-def charge_room_ok(b: Battle, u: Unit, t: Unit, end: Charge) -> bool:
-    """Do the last tests of a charge from :func:`charge_ends` pass (room, a clear path)?"""
-    return _charge_room(b, u, t, end, False) is None
+    return x, y, th, flank, dist
 
 
 def charge_path(
